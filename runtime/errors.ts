@@ -1,0 +1,53 @@
+/** Stable codes of every error the runtime throws. Never renamed; new ones are added. */
+export type SiteToolErrorCode =
+  | 'skill-not-found'
+  | 'tool-not-found'
+  | 'tool-kind'
+  | 'invalid-args'
+  | 'invalid-result'
+  | 'tool-threw'
+  | 'timeout'
+  | 'domain-mismatch'
+  | 'context-lost'
+  | 'disconnected'
+  | 'dialog-blocking'
+  | 'target-not-found'
+  | 'unavailable'
+  | 'cdp-error'
+
+export interface SiteToolErrorInit {
+  siteId?: string
+  tool?: string
+  cause?: unknown
+  /** The tool's own file (relative to its root) and 1-based position, when known. */
+  file?: string
+  line?: number
+  column?: number
+}
+
+/** Every failure of a site tool: a stable `code`, the site and tool, and the original `cause`. */
+export class SiteToolError extends Error {
+  override name = 'SiteToolError'
+  readonly code: SiteToolErrorCode
+  readonly siteId?: string
+  readonly tool?: string
+  readonly file?: string
+  readonly line?: number
+  readonly column?: number
+
+  constructor(code: SiteToolErrorCode, message: string, init: SiteToolErrorInit = {}) {
+    const where = init.siteId ? `${init.siteId}${init.tool ? ` -> ${init.tool}` : ''}: ` : ''
+    const at = init.file ? ` (${init.file}${init.line ? `:${init.line}${init.column ? `:${init.column}` : ''}` : ''})` : ''
+    super(`${where}${message}${at}`, init.cause === undefined ? undefined : { cause: init.cause })
+    this.code = code
+    this.siteId = init.siteId
+    this.tool = init.tool
+    this.file = init.file
+    this.line = init.line
+    this.column = init.column
+  }
+}
+
+export function isSiteToolError(error: unknown, code?: SiteToolErrorCode): error is SiteToolError {
+  return error instanceof SiteToolError && (code === undefined || error.code === code)
+}

@@ -1,0 +1,64 @@
+/** The value types a manifest may declare (the original's TOOL_VALUE_TYPES). */
+export type ValueType = 'string' | 'number' | 'integer' | 'boolean' | 'array' | 'object'
+export type ToolKind = 'node' | 'browser'
+export type Literal = string | number | boolean | null
+
+/** A value schema as declared in a manifest, extended with items, properties and enum. */
+export interface ValueSchema {
+  type: ValueType
+  description?: string
+  required?: boolean
+  items?: ValueSchema
+  properties?: Record<string, ValueSchema>
+  enum?: Literal[]
+}
+
+/** What every consumer may know about a tool: no code, no file system paths. */
+export interface ToolMeta {
+  kind: ToolKind
+  description: string
+  args: Record<string, ValueSchema>
+  returns: ValueSchema
+  timeoutMs?: number
+  /** File of the tool relative to its root (`google/tools/search.js`), for error messages. */
+  file: string
+}
+
+/** Metadata of one skill, as exported by `virtual:site-skills` (`skills`). */
+export interface SkillMeta {
+  id: string
+  name: string
+  domains: string[]
+  /** Note file names relative to the skill folder, in manifest order. */
+  notes: string[]
+  tools: Record<string, ToolMeta>
+}
+
+/** A note as an agent puts it in its prompt (the original's LearnedKnowledgeNote, plus `path`). */
+export interface KnowledgeNote {
+  siteId: string
+  fileName: string
+  path: string
+  content: string
+}
+
+/** A browser tool compiled to one self-contained function expression. */
+export interface BrowserToolCode {
+  source: string
+  /** Version-3 source map of `source` (mappings and sources only), for mapping errors back. */
+  map?: { sources: string[]; mappings: string }
+}
+
+/** A Node tool: `fn(ctx, args)`. */
+export type NodeToolFunction = (ctx: any, args: any) => unknown
+
+/** Argument check generated at build time: returns a message naming the argument, or undefined. */
+export type ArgsValidator = (args: Record<string, unknown>) => string | undefined
+
+/** What a skill's lazy chunk provides. */
+export interface SkillChunk {
+  notes: KnowledgeNote[]
+  nodeTools: Record<string, () => Promise<NodeToolFunction>>
+  browserTools: Record<string, BrowserToolCode>
+  validators: Record<string, ArgsValidator>
+}

@@ -1,0 +1,206 @@
+import { createHash } from 'node:crypto'
+import { readFile } from 'node:fs/promises'
+import { relative, resolve } from 'node:path'
+import { type BuildOptions, type Message, type Metafile, type Plugin, build } from 'esbuild'
+import type { BrowserToolCode } from '../../runtime/types'
+import { createDiagnostic, type Diagnostic } from './diagnostics'
+import { isInside, toPosix } from './paths'
+
+/** One browser tool to compile. */
+export interface BundleRequest {
+  siteId: string
+  tool: string
+  /** Real path of the tool file. */
+  absPath: string
+  /** ES module with a default export, rather than a bare function expression. */
+  module: boolean
+  /** Real path of the skill folder: local imports must stay inside it. */
+  realDir: string
+}
+
+export interface BundleResult {
+  code?: BrowserToolCode
+  diagnostics: Diagnostic[]
+  /** Real paths of the files it was built from (its own file first). */
+  inputs: string[]
+}
+
+export interface BrowserBundlerOptions {
+  minify: boolean
+}
+
+export interface BrowserBundler {
+  bundle: (requests: readonly BundleRequest[]) => Promise<Map<BundleRequest, BundleResult>>
+  /** How many tools esbuild has compiled so far (cache hits excluded). */
+  readonly compiled: number
+}
+
+/** esbuild ends an ES module bundle with its export clause: `export{s as default};`. */
+const EXPORT_CLAUSE_RE = /\bexport\s*\{\s*([\w$]+)\s+as\s+default\s*\};?\s*$/
+const EXPRESSION_NS = 'site-skill-expression'
+const EXPRESSION_PREFIX = 'export default ('
+const OUTDIR = resolve('/__site_skills_out__')
+/** The function the runtime calls: the bundle's body, then a call of its default export. */
+const WRAP_START = 'async function(){\n'
+
+function digest(...parts: string[]): string {
+  const hash = createHash('sha256')
+  for (const part of parts) hash.update(part).update('\0')
+  return hash.digest('hex').slice(0, 32)
+}
+
+/** A bare function expression is loaded as the default export of a module of one expression. */
+const expressionPlugin: Plugin = {
+  name: 'site-skills-expression',
+  setup(b) {
+    b.onResolve({ filter: new RegExp(`^${EXPRESSION_NS}:`) }, (args) => ({ path: args.path.slice(EXPRESSION_NS.length + 1), namespace: EXPRESSION_NS }))
+    b.onLoad({ filter: /.*/, namespace: EXPRESSION_NS }, async (args) => ({
+      contents: `${EXPRESSION_PREFIX}${await readFile(args.path, 'utf8')}\n);`,
+      loader: /\.[mc]?tsx?$/.test(args.path) ? 'ts' : 'js',
+      resolveDir: resolve(args.path, '..'),
+    }))
+  },
+}
+
+function buildOptions(requests: readonly BundleRequest[], minify: boolean): BuildOptions {
+  return {
+    entryPoints: Object.fromEntries(requests.map((r, i) => [`t${i}`, r.module ? r.absPath : `${EXPRESSION_NS}:${r.absPath}`])),
+    bundle: true,
+    write: false,
+    format: 'esm',
+    platform: 'browser',
+    target: 'es2022',
+    minify,
+    keepNames: false,
+    sourcemap: 'external',
+    sourcesContent: false,
+    metafile: true,
+    outdir: OUTDIR,
+    legalComments: 'none',
+    charset: 'utf8',
+    logLevel: 'silent',
+    plugins: [expressionPlugin],
+  }
+}
+
+function realInput(path: string, cwd: string): string {
+  const plain = path.startsWith(`${EXPRESSION_NS}:`) ? path.slice(EXPRESSION_NS.length + 1) : path
+  return resolve(cwd, plain)
+}
+
+/** Where a source or error file is shown: relative to the skill's root, else a node_modules path. */
+function displayPath(request: BundleRequest, abs: string): string {
+  const root = resolve(request.realDir, '..')
+  if (isInside(request.realDir, abs)) return toPosix(`${request.siteId}/${relative(request.realDir, abs)}`)
+  const nm = toPosix(abs).lastIndexOf('/node_modules/')
+  if (nm >= 0) return toPosix(abs).slice(nm + 1)
+  return toPosix(relative(root, abs))
+}
+
+function toDiagnostic(request: BundleRequest, message: Message, cwd: string): Diagnostic {
+  const loc = message.location
+  const abs = loc ? realInput(loc.file, cwd) : request.absPath
+  const firstLineShift = loc && !request.module && abs === request.absPath && loc.line === 1 ? EXPRESSION_PREFIX.length : 0
+  return createDiagnostic(request.siteId, displayPath(request, abs), {
+    code: 'tool-parse',
+    message: `browser tool ${JSON.stringify(request.tool)}: ${message.text}`,
+    line: loc?.line ?? 1,
+    column: Math.max(1, (loc?.column ?? 0) - firstLineShift + 1),
+  })
+}
+
+function finish(request: BundleRequest, js: string, mapText: string, inputs: string[]): BundleResult {
+  const map = JSON.parse(mapText) as { sources: string[]; mappings: string }
+  const sources = map.sources.map((s) => displayPath(request, realInput(s, OUTDIR)))
+  const diagnostics = inputs
+    .filter((file) => !isInside(request.realDir, file) && !toPosix(file).includes('/node_modules/'))
+    .map((file) => createDiagnostic(request.siteId, displayPath(request, request.absPath), {
+      code: 'path-escape',
+      message: `browser tool ${JSON.stringify(request.tool)} imports ${JSON.stringify(displayPath(request, file))}, which is outside the skill folder`,
+    }))
+  const clause = EXPORT_CLAUSE_RE.exec(js)
+  if (!clause) throw new Error(`site-skills: unexpected esbuild output for ${request.absPath}`)
+  const body = js.slice(0, clause.index).trimEnd()
+  const source = `${WRAP_START}${body}\nreturn ${clause[1]}.apply(this,arguments)}`
+  return { code: { source, map: { sources, mappings: `;${map.mappings}` } }, diagnostics, inputs }
+}
+
+function collect(requests: readonly BundleRequest[], outputs: { path: string; text: string }[], metafile: Metafile, cwd: string): Map<BundleRequest, BundleResult> {
+  const byPath = new Map(outputs.map((o) => [o.path, o.text]))
+  const results = new Map<BundleRequest, BundleResult>()
+  requests.forEach((request, i) => {
+    const jsPath = resolve(OUTDIR, `t${i}.js`)
+    const meta = metafile.outputs[toPosix(relative(cwd, jsPath))]
+    const inputs = [request.absPath, ...Object.keys(meta?.inputs ?? {}).map((p) => realInput(p, cwd)).filter((p) => p !== request.absPath)]
+    results.set(request, finish(request, byPath.get(jsPath) ?? '', byPath.get(`${jsPath}.map`) ?? '{"sources":[],"mappings":""}', inputs))
+  })
+  return results
+}
+
+async function run(requests: readonly BundleRequest[], minify: boolean): Promise<Map<BundleRequest, BundleResult>> {
+  const cwd = process.cwd()
+  try {
+    const out = await build({ ...buildOptions(requests, minify), absWorkingDir: cwd })
+    return collect(requests, out.outputFiles, out.metafile, cwd)
+  } catch (error) {
+    const errors = (error as { errors?: Message[] }).errors
+    if (!errors) throw error
+    if (requests.length === 1) return new Map([[requests[0]!, { diagnostics: errors.map((m) => toDiagnostic(requests[0]!, m, cwd)), inputs: [requests[0]!.absPath] }]])
+    // One bad tool fails the whole batch: build each alone to know which ones.
+    const parts = await Promise.all(requests.map((r) => run([r], minify)))
+    return new Map(parts.flatMap((m) => [...m]))
+  }
+}
+
+interface CacheEntry {
+  key: string
+  inputs: { path: string; hash: string }[]
+  result: BundleResult
+}
+
+async function hashFile(path: string): Promise<string> {
+  return readFile(path).then((b) => digest(b.toString('latin1')), () => 'missing')
+}
+
+/**
+ * Compiles browser tools with esbuild into self-contained function source, all in one esbuild
+ * call. Results are cached by the digest of every input file: an unchanged tool is not rebuilt.
+ */
+export function createBrowserBundler(options: BrowserBundlerOptions): BrowserBundler {
+  const cache = new Map<string, CacheEntry>()
+  let compiled = 0
+  const keyOf = (r: BundleRequest) => digest(r.absPath, r.realDir, r.siteId, r.tool, String(r.module), String(options.minify))
+
+  async function cached(request: BundleRequest): Promise<BundleResult | undefined> {
+    const entry = cache.get(request.absPath + '\0' + request.tool + '\0' + request.siteId)
+    if (!entry || entry.key !== keyOf(request)) return undefined
+    const hashes = await Promise.all(entry.inputs.map((i) => hashFile(i.path)))
+    return hashes.every((h, i) => h === entry.inputs[i]!.hash) ? entry.result : undefined
+  }
+
+  async function remember(request: BundleRequest, result: BundleResult): Promise<void> {
+    const inputs = await Promise.all(result.inputs.map(async (path) => ({ path, hash: await hashFile(path) })))
+    cache.set(request.absPath + '\0' + request.tool + '\0' + request.siteId, { key: keyOf(request), inputs, result })
+  }
+
+  return {
+    get compiled() {
+      return compiled
+    },
+    async bundle(requests) {
+      const results = new Map<BundleRequest, BundleResult>()
+      const hits = await Promise.all(requests.map(cached))
+      const misses = requests.filter((r, i) => {
+        const hit = hits[i]
+        if (hit) results.set(r, hit)
+        return !hit
+      })
+      if (misses.length === 0) return results
+      compiled += misses.length
+      const fresh = await run(misses, options.minify)
+      await Promise.all(misses.map((r) => remember(r, fresh.get(r)!)))
+      for (const r of misses) results.set(r, fresh.get(r)!)
+      return results
+    },
+  }
+}

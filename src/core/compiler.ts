@@ -1,0 +1,165 @@
+import { createHash } from 'node:crypto'
+import { readFile } from 'node:fs/promises'
+import { relative } from 'node:path'
+import type { BrowserToolCode } from '../../runtime/types'
+import { type BundleRequest, createBrowserBundler } from './bundle'
+import { compareDiagnostics, countBySeverity, createDiagnostic, type Diagnostic } from './diagnostics'
+import { type RootScan, type SkillFolder, scanRoot } from './discover'
+import type { SkillModel, SkillRecord } from './model'
+import { toPosix } from './paths'
+import { MANIFEST, type ValidateOptions } from './validate/context'
+import { validateSkill } from './validate/skill'
+
+export interface CompilerOptions extends ValidateOptions {
+  /** Absolute roots, in priority order. */
+  roots: string[]
+  /** Minify browser tools. @default true */
+  minify?: boolean
+}
+
+/** A valid skill with its browser tools compiled. */
+export interface CompiledSkill {
+  model: SkillModel
+  browser: Record<string, BrowserToolCode>
+}
+
+export interface CompileResult {
+  roots: RootScan[]
+  /** Valid skills, in root order then directory-name order. */
+  skills: CompiledSkill[]
+  /** Every folder looked at, valid or not. */
+  records: SkillRecord[]
+  /** Every finding of every skill, sorted. */
+  diagnostics: Diagnostic[]
+  errors: number
+  warnings: number
+  /** Skills validated in this run (the others came from the cache). */
+  revalidated: string[]
+}
+
+export interface Compiler {
+  compile: () => Promise<CompileResult>
+  /** Browser tools compiled by esbuild so far (cache hits excluded). */
+  readonly bundled: number
+}
+
+interface CacheEntry {
+  digest: string
+  record: SkillRecord
+  browser: Record<string, BrowserToolCode>
+}
+
+async function digestFiles(files: readonly string[], salt: string): Promise<string> {
+  const hash = createHash('sha256').update(salt)
+  const contents = await Promise.all(files.map((f) => readFile(f).catch(() => undefined)))
+  files.forEach((file, i) => hash.update(file).update('\0').update(contents[i] ?? '\u0000missing').update('\0'))
+  return hash.digest('hex')
+}
+
+function folderKey(folder: SkillFolder): string {
+  return `${folder.root}\0${folder.id}\0${folder.realDir}`
+}
+
+/** Cross-skill rules: an id used twice across roots, and a pattern claimed by two skills. */
+function crossCheck(records: readonly SkillRecord[]): Map<SkillRecord, Diagnostic[]> {
+  const found = new Map<SkillRecord, Diagnostic[]>()
+  const add = (r: SkillRecord, d: Diagnostic) => found.set(r, [...(found.get(r) ?? []), d])
+  const ids = new Map<string, SkillRecord>()
+  const claims = new Map<string, string>()
+  for (const record of records) {
+    const { id, root } = record.folder
+    const first = ids.get(id)
+    if (first) {
+      const where = toPosix(relative(root, first.folder.root)) || '.'
+      add(record, createDiagnostic(id, `${id}/${MANIFEST}`, { code: 'duplicate-id', message: `skill id ${JSON.stringify(id)} is already used by the skill in ${JSON.stringify(where)}` }))
+      continue
+    }
+    ids.set(id, record)
+    if (!record.model) continue
+    for (const site of record.domainSites) {
+      const owner = claims.get(site.pattern)
+      if (owner && owner !== id) {
+        add(record, createDiagnostic(id, `${id}/${MANIFEST}`, { code: 'domain-shadowed', message: `domain ${JSON.stringify(site.pattern)} is also claimed by skill ${JSON.stringify(owner)}`, ...site.position }))
+      } else claims.set(site.pattern, id)
+    }
+  }
+  return found
+}
+
+/**
+ * The compiler: discovers skill folders, validates each (cached by a digest of every file it
+ * reads), compiles browser tools in one esbuild batch, and applies the cross-skill rules.
+ */
+export function createCompiler(options: CompilerOptions): Compiler {
+  const bundler = createBrowserBundler({ minify: options.minify ?? true })
+  const salt = JSON.stringify({ compat: options.compat ?? null, minify: options.minify ?? true })
+  let cache = new Map<string, CacheEntry>()
+
+  async function reuse(folder: SkillFolder): Promise<CacheEntry | undefined> {
+    const entry = cache.get(folderKey(folder))
+    if (!entry) return undefined
+    return (await digestFiles(entry.record.files, salt)) === entry.digest ? entry : undefined
+  }
+
+  async function bundleAll(records: SkillRecord[]): Promise<Map<SkillRecord, Record<string, BrowserToolCode>>> {
+    const requests = new Map<BundleRequest, SkillRecord>()
+    for (const record of records) {
+      for (const tool of record.model?.tools ?? []) {
+        if (tool.kind !== 'browser') continue
+        const { realDir } = record.model!
+        requests.set({ siteId: record.folder.id, tool: tool.name, absPath: tool.absPath, module: tool.module === true, realDir }, record)
+      }
+    }
+    const results = await bundler.bundle([...requests.keys()])
+    const browser = new Map<SkillRecord, Record<string, BrowserToolCode>>(records.map((r) => [r, {}]))
+    for (const [request, record] of requests) {
+      const result = results.get(request)!
+      record.files = [...new Set([...record.files, ...result.inputs])].sort()
+      record.diagnostics.push(...result.diagnostics)
+      if (result.code) browser.get(record)![request.tool] = result.code
+    }
+    for (const record of records) {
+      if (record.diagnostics.some((d) => d.severity === 'error')) delete record.model
+    }
+    return browser
+  }
+
+  async function compile(): Promise<CompileResult> {
+    const roots = await Promise.all(options.roots.map(scanRoot))
+    const folders = roots.flatMap((r) => r.folders)
+    const hits = await Promise.all(folders.map(reuse))
+    const missed = folders.filter((_, i) => !hits[i])
+    const fresh = await Promise.all(missed.map((f) => validateSkill(f, options)))
+    const browser = await bundleAll(fresh)
+    const next = new Map<string, CacheEntry>()
+    for (const [i, folder] of folders.entries()) {
+      const hit = hits[i]
+      if (hit) next.set(folderKey(folder), hit)
+    }
+    await Promise.all(fresh.map(async (record) => {
+      next.set(folderKey(record.folder), { digest: await digestFiles(record.files, salt), record, browser: browser.get(record)! })
+    }))
+    cache = next
+    const entries = folders.map((f) => next.get(folderKey(f))!)
+    const cross = crossCheck(entries.map((e) => e.record))
+    const skills: CompiledSkill[] = []
+    const diagnostics: Diagnostic[] = []
+    for (const { record, browser: code } of entries) {
+      const extra = cross.get(record) ?? []
+      diagnostics.push(...record.diagnostics, ...extra)
+      if (record.model && !extra.some((d) => d.severity === 'error')) skills.push({ model: record.model, browser: code })
+    }
+    for (const scan of roots) {
+      if (!scan.exists) diagnostics.push(createDiagnostic('', toPosix(scan.root), { code: 'root-missing', message: `root ${JSON.stringify(scan.root)} does not exist`, severity: 'warning' }))
+    }
+    diagnostics.sort(compareDiagnostics)
+    return { roots, skills, records: entries.map((e) => e.record), diagnostics, ...countBySeverity(diagnostics), revalidated: missed.map((f) => f.id) }
+  }
+
+  return {
+    compile,
+    get bundled() {
+      return bundler.compiled
+    },
+  }
+}

@@ -1,0 +1,74 @@
+import { parse as parseDomain } from 'tldts'
+import type { DiagnosticCode } from './diagnostics'
+
+export interface DomainProblem {
+  code: DiagnosticCode
+  message: string
+  hint?: string
+}
+
+export interface DomainCheck {
+  /** The normalized pattern (lowercase, punycode, no trailing dot), absent when rejected. */
+  pattern?: string
+  problems: DomainProblem[]
+}
+
+const IPV4_RE = /^\d{1,3}(?:\.\d{1,3}){3}$/
+const IPV6_RE = /^\[[0-9a-f:.]+\]$/i
+const PORT_RE = /:\d*$/
+const FORBIDDEN_RE = /[/?#@\\]/
+// eslint-disable-next-line no-control-regex
+const ASCII_RE = /^[\x00-\x7f]*$/
+
+function reject(raw: string, code: DiagnosticCode, reason: string, hint?: string): DomainCheck {
+  return { problems: [{ code, message: `invalid domain ${JSON.stringify(raw)}: ${reason}`, hint }] }
+}
+
+function normalizeHost(host: string): string | undefined {
+  try {
+    return new URL(`http://${host}/`).hostname
+  } catch {
+    return undefined
+  }
+}
+
+export function isIpHost(host: string): boolean {
+  return IPV4_RE.test(host) || IPV6_RE.test(host)
+}
+
+function isPublicSuffix(host: string): boolean {
+  const info = parseDomain(host, { allowPrivateDomains: true })
+  return !info.isIp && info.publicSuffix === host && (info.isIcann === true || info.isPrivate === true)
+}
+
+/**
+ * Checks one domain pattern (SPEC section 6): `host` or `*.host`, normalized like a URL host.
+ * Rejects schemes, paths, ports, whitespace, misplaced wildcards, empty labels, wildcard IPs and
+ * public suffixes; accepts `localhost` and IP addresses as exact patterns.
+ */
+export function checkDomainPattern(raw: string): DomainCheck {
+  if (raw.trim() === '') return reject(raw, 'domains-invalid', 'empty pattern')
+  if (/\s/.test(raw)) return reject(raw, 'domain-invalid', 'contains whitespace')
+  if (raw.includes('://')) return reject(raw, 'domain-invalid', 'contains a scheme', `Write the host only: ${JSON.stringify(raw.split('://')[1]?.split('/')[0] ?? '')}.`)
+  if (FORBIDDEN_RE.test(raw)) return reject(raw, 'domain-invalid', 'contains a path, query, fragment or userinfo', 'Write the host only; paths never take part in matching.')
+  const wildcard = raw.startsWith('*.')
+  const base = (wildcard ? raw.slice(2) : raw).replace(/\.$/, '')
+  if (base.includes('*')) return reject(raw, 'domain-invalid', 'a wildcard is only allowed as the whole first label ("*.example.com")')
+  if (IPV6_RE.test(base)) return wildcard ? reject(raw, 'domain-invalid', 'a wildcard cannot apply to an IP address') : { pattern: base.toLowerCase(), problems: [] }
+  if (base.startsWith('[') && base.includes(']:')) return reject(raw, 'domain-port', 'contains a port')
+  if (PORT_RE.test(base)) return reject(raw, 'domain-port', 'contains a port', `Write ${JSON.stringify(raw.replace(PORT_RE, ''))}; ports never take part in matching.`)
+  if (base === '' || base.split('.').includes('')) return reject(raw, 'domain-invalid', 'has an empty label')
+  const host = normalizeHost(base)
+  if (!host || host.split('.').includes('')) return reject(raw, 'domain-invalid', 'is not a valid host name')
+  if (isIpHost(host) && wildcard) return reject(raw, 'domain-invalid', 'a wildcard cannot apply to an IP address')
+  if (isPublicSuffix(host)) {
+    const what = wildcard ? 'a wildcard over the public suffix' : 'a public suffix'
+    return reject(raw, 'domain-public-suffix', `${what} ${JSON.stringify(host)} would match sites of many owners`)
+  }
+  const pattern = wildcard ? `*.${host}` : host
+  const problems: DomainProblem[] = []
+  if (!ASCII_RE.test(base)) {
+    problems.push({ code: 'domain-unicode', message: `domain ${JSON.stringify(raw)} is matched as ${JSON.stringify(pattern)}`, hint: `Write ${JSON.stringify(pattern)}: browsers report hosts in punycode.` })
+  }
+  return { pattern, problems }
+}

@@ -1,0 +1,151 @@
+import { type Node as JsonNode, type ParseError, parseTree, printParseErrorCode } from 'jsonc-parser'
+
+export type JsonPath = readonly (string | number)[]
+
+export interface Position {
+  line: number
+  column: number
+}
+
+/** A parsed JSON file that still knows where every key and value came from. */
+export interface JsonDocument {
+  value: unknown
+  /** Position of the key of the member at `path` (of the value itself for array items and the root). */
+  locate: (path: JsonPath) => Position
+  /** Position of the value at `path`. */
+  locateValue: (path: JsonPath) => Position
+  /** Keys that appear more than once in one object, with the position of each repeat. */
+  duplicateKeys: { path: JsonPath; position: Position }[]
+}
+
+export interface JsonFailure {
+  message: string
+  position: Position
+}
+
+export const MAX_JSON_DEPTH = 64
+const BOM = '\uFEFF'
+
+/** Maps offsets in a text to 1-based line and column. */
+export function createLineIndex(text: string): (offset: number) => Position {
+  const starts = [0]
+  for (let i = 0; i < text.length; i++) if (text.charCodeAt(i) === 10) starts.push(i + 1)
+  return (offset) => {
+    let lo = 0
+    let hi = starts.length - 1
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1
+      if (starts[mid]! <= offset) lo = mid
+      else hi = mid - 1
+    }
+    return { line: lo + 1, column: offset - starts[lo]! + 1 }
+  }
+}
+
+/** Offset where nesting first exceeds `max`, or -1. Strings are skipped. */
+function findExcessiveDepth(text: string, max: number): number {
+  let depth = 0
+  let inString = false
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i)
+    if (inString) {
+      if (c === 92) i++
+      else if (c === 34) inString = false
+    } else if (c === 34) inString = true
+    else if (c === 123 || c === 91) {
+      if (++depth > max) return i
+    } else if (c === 125 || c === 93) depth--
+  }
+  return -1
+}
+
+/** A readable message and the offset to point at (a trailing comma rather than what follows it). */
+function describeParseError(error: ParseError, text: string): { message: string; offset: number } {
+  let before = error.offset - 1
+  while (before >= 0 && /\s/.test(text[before]!)) before--
+  if (text[before] === ',' && /^[}\]]/.test(text.slice(error.offset))) return { message: 'trailing comma', offset: before }
+  const found = text.slice(error.offset, error.offset + Math.min(error.length || 1, 20))
+  const what = printParseErrorCode(error.error).replace(/([a-z])([A-Z])/g, '$1 $2').toLowerCase()
+  return { message: found ? `${what} at ${JSON.stringify(found)}` : `${what} at end of input`, offset: error.offset }
+}
+
+/**
+ * Parses strict JSON (no comments, no trailing commas) and keeps positions.
+ * A UTF-8 BOM is tolerated; positions still count from the first visible character.
+ */
+export function parseJsonDocument(source: string): JsonDocument | JsonFailure {
+  const text = source.startsWith(BOM) ? source.slice(1) : source
+  const toPosition = createLineIndex(text)
+  const deep = findExcessiveDepth(text, MAX_JSON_DEPTH)
+  if (deep >= 0) return { message: `JSON nests deeper than ${MAX_JSON_DEPTH} levels`, position: toPosition(deep) }
+  const errors: ParseError[] = []
+  const tree = parseTree(text, errors, { disallowComments: true, allowTrailingComma: false, allowEmptyContent: false })
+  const first = errors[0]
+  if (first) {
+    const { message, offset } = describeParseError(first, text)
+    return { message, position: toPosition(offset) }
+  }
+  if (!tree) return { message: 'empty file', position: toPosition(0) }
+  let value: unknown
+  try {
+    value = JSON.parse(text)
+  } catch (error) {
+    // jsonc-parser is more lenient than JSON.parse in a few corners (control characters in strings).
+    const message = (error as Error).message
+    const at = /position (\d+)/.exec(message)
+    return { message, position: toPosition(at ? Number(at[1]) : 0) }
+  }
+  const find = (path: JsonPath) => findNode(tree, path)
+  return {
+    value,
+    locate: (path) => {
+      const node = find(path)
+      const key = node?.parent?.type === 'property' ? node.parent.children?.[0] : undefined
+      return toPosition((key ?? node ?? tree).offset)
+    },
+    locateValue: (path) => toPosition((find(path) ?? tree).offset),
+    duplicateKeys: collectDuplicateKeys(tree, toPosition),
+  }
+}
+
+export function isJsonFailure(result: JsonDocument | JsonFailure): result is JsonFailure {
+  return !('value' in result)
+}
+
+/** Like jsonc-parser's findNodeAtLocation, but the last duplicate key wins, as in JSON.parse. */
+function findNode(root: JsonNode, path: JsonPath): JsonNode | undefined {
+  let node: JsonNode | undefined = root
+  for (const segment of path) {
+    if (!node?.children) return undefined
+    if (node.type === 'array') {
+      node = typeof segment === 'number' ? node.children[segment] : undefined
+      continue
+    }
+    let found: JsonNode | undefined
+    for (const property of node.children) {
+      if (property.children?.[0]?.value === String(segment)) found = property.children[1]
+    }
+    node = found
+  }
+  return node
+}
+
+function collectDuplicateKeys(root: JsonNode, toPosition: (offset: number) => Position): JsonDocument['duplicateKeys'] {
+  const found: JsonDocument['duplicateKeys'] = []
+  const stack: { node: JsonNode; path: JsonPath }[] = [{ node: root, path: [] }]
+  while (stack.length) {
+    const { node, path } = stack.pop()!
+    if (node.type === 'array') node.children?.forEach((child, i) => stack.push({ node: child, path: [...path, i] }))
+    if (node.type !== 'object') continue
+    const seen = new Set<string>()
+    for (const property of node.children ?? []) {
+      const [key, child] = property.children ?? []
+      if (!key || !child) continue
+      const name = String(key.value)
+      if (seen.has(name)) found.push({ path: [...path, name], position: toPosition(key.offset) })
+      seen.add(name)
+      stack.push({ node: child, path: [...path, name] })
+    }
+  }
+  return found
+}

@@ -1,0 +1,54 @@
+import { realpath, stat } from 'node:fs/promises'
+import { homedir } from 'node:os'
+import { isAbsolute, join, relative, resolve, sep } from 'node:path'
+
+export function toPosix(path: string): string {
+  return sep === '/' ? path : path.split(sep).join('/')
+}
+
+/** True when `child` is `parent` or lies below it (both absolute, already real). */
+export function isInside(parent: string, child: string): boolean {
+  const rel = relative(parent, child)
+  return rel === '' || (!rel.startsWith('..') && !isAbsolute(rel))
+}
+
+/** Expands a leading `~` to the home directory (`~/ws`, not `/ws` as in the original). */
+export function expandHome(path: string, home = homedir()): string {
+  if (path === '~') return home
+  if (path.startsWith('~/') || path.startsWith('~\\')) return join(home, path.slice(2))
+  return path
+}
+
+export function resolveUserPath(path: string, base: string): string {
+  return resolve(base, expandHome(path))
+}
+
+export type FileState =
+  | { kind: 'file'; real: string; size: number; mtimeMs: number }
+  | { kind: 'directory'; real: string }
+  | { kind: 'missing' }
+
+/** Resolves symlinks and reports what is at `path`. */
+export async function inspectPath(path: string): Promise<FileState> {
+  try {
+    const real = await realpath(path)
+    const info = await stat(real)
+    return info.isDirectory() ? { kind: 'directory', real } : { kind: 'file', real, size: info.size, mtimeMs: info.mtimeMs }
+  } catch {
+    return { kind: 'missing' }
+  }
+}
+
+/**
+ * The original's isSafeRelativePath: non-empty, forward slashes, relative, and no empty,
+ * `.` or `..` segment. Returns why it is unsafe, or undefined.
+ */
+export function unsafeRelativePath(path: string): 'escape' | 'backslash' | 'shape' | undefined {
+  if (path === '') return 'shape'
+  if (isAbsolute(path) || /^[a-zA-Z]:/.test(path) || path.startsWith('/')) return 'escape'
+  if (path.includes('\\')) return 'backslash'
+  const segments = path.split('/')
+  if (segments.includes('..')) return 'escape'
+  if (segments.some((s) => s === '' || s === '.')) return 'shape'
+  return undefined
+}

@@ -1,0 +1,86 @@
+import { readFile } from 'node:fs/promises'
+import { join } from 'node:path'
+import { type DiagnosticCode, type DiagnosticInit, createDiagnostic, type Diagnostic } from '../diagnostics'
+import type { SkillFolder } from '../discover'
+import type { JsonDocument, JsonPath, Position } from '../json'
+import { createLineIndex } from '../json'
+import { inspectPath, isInside } from '../paths'
+
+export interface ValidateOptions {
+  /** `'ego-lite'` adds the original runtime's restrictions. */
+  compat?: 'ego-lite'
+}
+
+/** Shared state while one skill folder is checked. */
+export interface SkillCheck {
+  folder: SkillFolder
+  doc: JsonDocument
+  options: ValidateOptions
+  diagnostics: Diagnostic[]
+  /** Paths of every file the skill reads or looked for (real paths where they exist). */
+  files: Set<string>
+  /** Text of files already read, by real path. */
+  texts: Map<string, Promise<string>>
+}
+
+export const MANIFEST = 'manifest.json'
+
+export function report(check: SkillCheck, file: string, init: DiagnosticInit): void {
+  check.diagnostics.push(createDiagnostic(check.folder.id, `${check.folder.id}/${file}`, init))
+}
+
+/** Reports a finding about the manifest member at `path` (pointing at its key). */
+export function reportAt(check: SkillCheck, path: JsonPath, code: DiagnosticCode, message: string, hint?: string): void {
+  report(check, MANIFEST, { code, message, hint, ...check.doc.locate(path) })
+}
+
+export function readText(check: SkillCheck, real: string): Promise<string> {
+  let text = check.texts.get(real)
+  if (!text) {
+    text = readFile(real, 'utf8')
+    check.texts.set(real, text)
+  }
+  return text
+}
+
+export interface FileProblem {
+  code: DiagnosticCode
+  message: string
+}
+
+/**
+ * Resolves a file of the skill: it must exist, be a file, and (symlinks resolved) stay inside
+ * the skill folder. Returns its real path, or the problem.
+ */
+export async function resolveSkillFile(check: SkillCheck, rel: string, missing: FileProblem): Promise<string | FileProblem> {
+  const path = join(check.folder.dir, rel)
+  const state = await inspectPath(path)
+  if (state.kind === 'missing') return check.files.add(path), missing
+  if (!isInside(check.folder.realDir, state.real)) {
+    return { code: 'path-escape', message: `${JSON.stringify(rel)} resolves outside the skill folder (a symlink leads out of it)` }
+  }
+  if (state.kind === 'directory') return { code: missing.code, message: `${missing.message}: it is a directory` }
+  check.files.add(state.real)
+  return state.real
+}
+
+// `@12`, `@e12`, `ref=12` as a token of their own; not `react@18`, `user@123.com`, `?ref=1` or `href=1`.
+const TEMP_REF_RE = /(?<![\w@.?&/=-])(?:@e?\d+|ref=e?\d+)(?![\w-]|\.\w)/g
+
+/** Positions of temporary snapshot refs in a text. */
+export function findTempRefs(text: string): Position[] {
+  const found: Position[] = []
+  let toPosition: ((offset: number) => Position) | undefined
+  for (const match of text.matchAll(TEMP_REF_RE)) {
+    toPosition ??= createLineIndex(text)
+    found.push(toPosition(match.index))
+    if (found.length >= 20) break
+  }
+  return found
+}
+
+export function reportTempRefs(check: SkillCheck, file: string, text: string, label: string): void {
+  for (const position of findTempRefs(text)) {
+    report(check, file, { code: 'temp-ref', message: `${label}: contains temporary snapshot ref; use stable locators instead`, ...position })
+  }
+}

@@ -1,0 +1,166 @@
+import { type Node, parse, parseExpressionAt, tokenizer } from 'acorn'
+import { transform } from 'esbuild'
+
+/** What kind of value a binding holds, as far as the source shows without running it. */
+export type BindingKind = 'function' | 'other' | 'unknown'
+
+export interface ModuleExports {
+  exports: Map<string, BindingKind>
+  /** Sources of `export * from '...'`. */
+  starFrom: string[]
+}
+
+export interface SourceError {
+  message: string
+  line: number
+  column: number
+}
+
+type AnyNode = Node & Record<string, any>
+
+const ACORN = { ecmaVersion: 'latest', sourceType: 'module', locations: true, allowHashBang: true } as const
+const MODULE_SYNTAX_RE = /^[ \t]*(?:import[\s{*'"]|export[\s{*])/m
+
+export function isTypeScript(file: string): boolean {
+  return /\.[mc]?tsx?$/.test(file)
+}
+
+/** A browser tool file is an ES module when it has top-level import/export lines. */
+export function looksLikeModule(source: string): boolean {
+  return MODULE_SYNTAX_RE.test(source)
+}
+
+function acornError(error: unknown): SourceError {
+  const e = error as { message: string; loc?: { line: number; column: number } }
+  return { message: e.message.replace(/ \(\d+:\d+\)$/, ''), line: e.loc?.line ?? 1, column: (e.loc?.column ?? 0) + 1 }
+}
+
+/** Strips TypeScript with esbuild (no code runs); syntax errors come back with their position. */
+async function stripTypes(source: string, file: string): Promise<string | SourceError> {
+  try {
+    const result = await transform(source, { loader: 'ts', format: 'esm', sourcefile: file, target: 'esnext', logLevel: 'silent' })
+    return result.code
+  } catch (error) {
+    const first = (error as { errors?: { text: string; location?: { line: number; column: number } }[] }).errors?.[0]
+    return { message: first?.text ?? String(error), line: first?.location?.line ?? 1, column: (first?.location?.column ?? 0) + 1 }
+  }
+}
+
+function kindOfExpression(node: AnyNode | null | undefined): BindingKind {
+  if (!node) return 'other'
+  if (node.type === 'FunctionExpression' || node.type === 'ArrowFunctionExpression') return 'function'
+  if (/^(Literal|ObjectExpression|ArrayExpression|TemplateLiteral|ClassExpression|NewExpression)$/.test(node.type)) return 'other'
+  return 'unknown'
+}
+
+function topLevelBindings(body: AnyNode[]): Map<string, BindingKind> {
+  const bindings = new Map<string, BindingKind>()
+  const declare = (decl: AnyNode | null | undefined) => {
+    if (!decl) return
+    if (decl.type === 'FunctionDeclaration' && decl.id) bindings.set(decl.id.name, 'function')
+    if (decl.type === 'ClassDeclaration' && decl.id) bindings.set(decl.id.name, 'other')
+    if (decl.type === 'VariableDeclaration') {
+      for (const d of decl.declarations) if (d.id.type === 'Identifier') bindings.set(d.id.name, kindOfExpression(d.init))
+    }
+  }
+  for (const statement of body) declare(statement.type.startsWith('Export') ? statement.declaration : statement)
+  return bindings
+}
+
+function collectExports(program: AnyNode): ModuleExports {
+  const body = program.body as AnyNode[]
+  const bindings = topLevelBindings(body)
+  const exports = new Map<string, BindingKind>()
+  const starFrom: string[] = []
+  const nameOf = (n: AnyNode) => (n.type === 'Identifier' ? n.name : String(n.value))
+  for (const statement of body) {
+    if (statement.type === 'ExportAllDeclaration') {
+      if (statement.exported) exports.set(nameOf(statement.exported), 'other')
+      else starFrom.push(String(statement.source.value))
+    } else if (statement.type === 'ExportDefaultDeclaration') {
+      const d = statement.declaration as AnyNode
+      const kind = d.type === 'FunctionDeclaration' ? 'function' : d.type === 'Identifier' ? (bindings.get(d.name) ?? 'unknown') : d.type === 'ClassDeclaration' ? 'other' : kindOfExpression(d)
+      exports.set('default', kind)
+    } else if (statement.type === 'ExportNamedDeclaration') {
+      if (statement.declaration) {
+        for (const [name, kind] of topLevelBindings([statement.declaration])) exports.set(name, kind)
+      }
+      for (const spec of statement.specifiers ?? []) {
+        const kind = statement.source ? 'unknown' : (bindings.get(nameOf(spec.local)) ?? 'unknown')
+        exports.set(nameOf(spec.exported), kind)
+      }
+    }
+  }
+  return { exports, starFrom }
+}
+
+/** Parses a module (JavaScript or TypeScript) and lists its exports; nothing is executed. */
+export async function analyzeModule(source: string, file: string): Promise<ModuleExports | SourceError> {
+  let code = source
+  if (isTypeScript(file)) {
+    const stripped = await stripTypes(source, file)
+    if (typeof stripped !== 'string') return stripped
+    code = stripped
+  }
+  try {
+    return collectExports(parse(code, ACORN) as AnyNode)
+  } catch (error) {
+    return acornError(error)
+  }
+}
+
+/** True when only whitespace, comments and at most one semicolon follow `offset`. */
+function onlyTriviaAfter(code: string, offset: number): boolean {
+  const rest = tokenizer(code.slice(offset), { ecmaVersion: 'latest' })
+  let token = rest.getToken()
+  if (token.type.label === ';') token = rest.getToken()
+  return token.type.label === 'eof'
+}
+
+/**
+ * Checks that a bare browser tool is exactly one function expression (function, async
+ * function, arrow). TypeScript is stripped first. Returns an error or undefined.
+ */
+export async function checkFunctionExpression(source: string, file: string): Promise<SourceError | undefined> {
+  let code = source
+  const typescript = isTypeScript(file)
+  if (typescript) {
+    // Wrapped so the bare expression is a valid statement; the wrapper's first line is not counted.
+    const stripped = await stripTypes(`(\n${source}\n)`, file)
+    if (typeof stripped !== 'string') return { ...stripped, line: Math.max(1, stripped.line - 1) }
+    code = stripped
+  }
+  // Positions in stripped TypeScript are not the file's: point at its start instead.
+  const at = (line: number, column: number) => (typescript ? { line: 1, column: 1 } : { line, column })
+  try {
+    const node = typescript ? soleExpression(code) : (parseExpressionAt(code, 0, { ecmaVersion: 'latest', locations: true }) as AnyNode)
+    if (node.type !== 'FunctionExpression' && node.type !== 'ArrowFunctionExpression') {
+      return { message: `must contain a single function expression, found ${describeNode(node)}`, ...at(node.loc.start.line, node.loc.start.column + 1) }
+    }
+    if (!typescript && !onlyTriviaAfter(code, node.end)) {
+      const after = positionAt(code, node.end)
+      return { message: 'must contain a single function expression; code follows the function', ...at(after.line, after.column) }
+    }
+    return undefined
+  } catch (error) {
+    const e = acornError(error)
+    return { message: e.message, ...at(e.line, e.column) }
+  }
+}
+
+/** esbuild prints the wrapped expression as one statement `(expr);`. */
+function soleExpression(code: string): AnyNode {
+  const program = parse(code, { ecmaVersion: 'latest', locations: true }) as AnyNode
+  const [statement] = program.body as AnyNode[]
+  return program.body.length === 1 && statement?.type === 'ExpressionStatement' ? statement.expression : (statement ?? program)
+}
+
+function describeNode(node: AnyNode): string {
+  const names: Record<string, string> = { ObjectExpression: 'an object', ArrayExpression: 'an array', Literal: 'a literal', Identifier: 'an identifier', CallExpression: 'a call', ClassExpression: 'a class', SequenceExpression: 'several expressions' }
+  return names[node.type] ?? `a ${node.type}`
+}
+
+function positionAt(code: string, offset: number): { line: number; column: number } {
+  const before = code.slice(0, offset).split('\n')
+  return { line: before.length, column: before.at(-1)!.length + 1 }
+}

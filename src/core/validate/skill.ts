@@ -1,0 +1,126 @@
+import { readFile } from 'node:fs/promises'
+import { join } from 'node:path'
+import { createDiagnostic, type Diagnostic } from '../diagnostics'
+import type { SkillFolder } from '../discover'
+import { checkDomainPattern } from '../domains'
+import { type JsonDocument, isJsonFailure, parseJsonDocument } from '../json'
+import type { NoteModel, SkillRecord, ToolModel } from '../model'
+import { inspectPath, isInside, unsafeRelativePath } from '../paths'
+import { MANIFEST, type SkillCheck, type ValidateOptions, readText, reportAt, reportTempRefs, resolveSkillFile } from './context'
+import { TOOL_KINDS, checkManifestSchema } from './schema'
+import { checkTool } from './tools'
+
+export const MAX_MANIFEST_BYTES = 1024 * 1024
+const RESERVED_PRODUCTS = new Set(['notes', 'tools', 'browser-tools'])
+const BOM = '\uFEFF'
+
+type Json = Record<string, unknown>
+
+function isObject(value: unknown): value is Json {
+  return typeof value === 'object' && value !== null && !Array.isArray(value)
+}
+
+/** The original's isNotePath, release line included: notes/<x>.md or <product>/prompt.md. */
+export function isNotePath(path: string): boolean {
+  if (unsafeRelativePath(path)) return false
+  const [dir, file, ...rest] = path.split('/')
+  if (rest.length || !dir || !file) return false
+  return (dir === 'notes' && file.endsWith('.md')) || (file === 'prompt.md' && !RESERVED_PRODUCTS.has(dir))
+}
+
+function fail(folder: SkillFolder, diagnostics: Diagnostic[], files: string[] = []): SkillRecord {
+  return { folder, diagnostics, domainSites: [], files }
+}
+
+/** Reads and parses manifest.json, or returns the diagnostics that stop the folder here. */
+async function readManifest(folder: SkillFolder): Promise<{ doc: JsonDocument; real: string; bom: boolean } | Diagnostic[]> {
+  const file = `${folder.id}/${MANIFEST}`
+  const problem = (code: 'manifest-missing' | 'manifest-parse' | 'manifest-too-large' | 'path-escape', message: string, at = {}) => [createDiagnostic(folder.id, file, { code, message, ...at })]
+  const state = await inspectPath(join(folder.dir, MANIFEST))
+  if (state.kind === 'missing') return problem('manifest-missing', 'invalid or missing manifest.json: no manifest.json in this folder')
+  if (state.kind === 'directory') return problem('manifest-missing', 'invalid or missing manifest.json: manifest.json is a directory')
+  if (!isInside(folder.realDir, state.real)) return problem('path-escape', 'manifest.json resolves outside the skill folder (a symlink leads out of it)')
+  if (state.size > MAX_MANIFEST_BYTES) return problem('manifest-too-large', `manifest.json is ${state.size} bytes; the limit is ${MAX_MANIFEST_BYTES}`)
+  let text: string
+  try {
+    text = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(await readFile(state.real))
+  } catch {
+    return problem('manifest-parse', 'invalid or missing manifest.json: not UTF-8 text')
+  }
+  const doc = parseJsonDocument(text)
+  if (isJsonFailure(doc)) return problem('manifest-parse', `invalid or missing manifest.json: ${doc.message}`, doc.position)
+  return { doc, real: state.real, bom: text.startsWith(BOM) }
+}
+
+function checkDomains(check: SkillCheck, manifest: Json): SkillRecord['domainSites'] {
+  const sites: SkillRecord['domainSites'] = []
+  if (!Array.isArray(manifest.domains)) return sites
+  manifest.domains.forEach((raw, index) => {
+    if (typeof raw !== 'string' || raw.trim() === '') return
+    const result = checkDomainPattern(raw)
+    for (const p of result.problems) reportAt(check, ['domains', index], p.code, p.message, p.hint)
+    if (result.pattern) sites.push({ pattern: result.pattern, position: check.doc.locate(['domains', index]) })
+  })
+  return sites
+}
+
+async function checkNotes(check: SkillCheck, manifest: Json): Promise<NoteModel[]> {
+  if (!Array.isArray(manifest.notes)) return []
+  const notes = await Promise.all(
+    manifest.notes.map(async (note, index): Promise<NoteModel | undefined> => {
+      if (typeof note !== 'string' || note.trim() === '') return undefined
+      if (!isNotePath(note)) {
+        const code = unsafeRelativePath(note) === 'escape' ? 'path-escape' : 'note-path'
+        return reportAt(check, ['notes', index], code, `notes must point to notes/*.md or <product>/prompt.md: ${JSON.stringify(note)}`), undefined
+      }
+      const real = await resolveSkillFile(check, note, { code: 'note-missing', message: `missing note ${JSON.stringify(note)}` })
+      if (typeof real !== 'string') return reportAt(check, ['notes', index], real.code, real.message), undefined
+      reportTempRefs(check, note, await readText(check, real), `note ${JSON.stringify(note)}`)
+      return { path: note, absPath: real }
+    }),
+  )
+  return notes.filter((n): n is NoteModel => n !== undefined)
+}
+
+async function checkTools(check: SkillCheck, manifest: Json, badPaths: Set<string>): Promise<ToolModel[]> {
+  const jobs: Promise<ToolModel | undefined>[] = []
+  for (const mapKey of TOOL_KINDS) {
+    const map = manifest[mapKey]
+    if (!isObject(map)) continue
+    for (const [name, schema] of Object.entries(map)) {
+      if (!isObject(schema) || badPaths.has(`${mapKey}\0${name}`)) continue
+      jobs.push(checkTool(check, mapKey, name, schema))
+    }
+  }
+  return (await Promise.all(jobs)).filter((t): t is ToolModel => t !== undefined)
+}
+
+/**
+ * Validates one skill folder: every rule of the original plus this project's additions. Never
+ * throws for bad input and never executes tool code; every finding becomes a diagnostic.
+ */
+export async function validateSkill(folder: SkillFolder, options: ValidateOptions = {}): Promise<SkillRecord> {
+  const read = await readManifest(folder)
+  if (Array.isArray(read)) return fail(folder, read)
+  const check: SkillCheck = { folder, doc: read.doc, options, diagnostics: [], files: new Set([read.real]), texts: new Map() }
+  const manifest = read.doc.value
+  for (const dup of read.doc.duplicateKeys) {
+    reportAt(check, dup.path, 'manifest-duplicate-key', `duplicate key ${JSON.stringify(dup.path.at(-1))}; only the last one counts`)
+  }
+  if (read.bom && options.compat === 'ego-lite') reportAt(check, [], 'compat-ego-lite', 'manifest.json starts with a byte order mark, which ego-lite cannot parse')
+  if (folder.symlinked && options.compat === 'ego-lite') reportAt(check, [], 'compat-ego-lite', 'the skill folder is a symlink, which ego-lite does not see')
+  const findings = checkManifestSchema(manifest)
+  for (const f of findings) reportAt(check, f.path, f.code, f.message)
+  if (!isObject(manifest)) return fail(folder, check.diagnostics, [...check.files])
+  if (typeof manifest.id === 'string' && manifest.id !== folder.id) reportAt(check, ['id'], 'id-mismatch', 'manifest id must match directory name', `Set "id" to ${JSON.stringify(folder.id)}.`)
+  // Tools whose schema is broken are still looked at, unless their path itself is unusable.
+  const badPaths = new Set(findings.filter((f) => f.code === 'tool-name' || (f.code === 'tool-path' && f.path.length === 3)).map((f) => `${f.path[0]}\0${f.path[1]}`))
+  const domainSites = checkDomains(check, manifest)
+  const [notes, tools] = await Promise.all([checkNotes(check, manifest), checkTools(check, manifest, badPaths)])
+  const diagnostics = check.diagnostics
+  const record: SkillRecord = { folder, diagnostics, domainSites, files: [...check.files].sort() }
+  if (diagnostics.some((d) => d.severity === 'error')) return record
+  const domains = [...new Set(domainSites.map((s) => s.pattern))]
+  record.model = { id: folder.id, name: String(manifest.name), domains, root: folder.root, dir: folder.dir, realDir: folder.realDir, notes, tools }
+  return record
+}

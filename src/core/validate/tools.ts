@@ -1,0 +1,151 @@
+import { dirname, join } from 'node:path'
+import type { ToolKind, ValueSchema } from '../../../runtime/types'
+import type { ToolModel } from '../model'
+import { inspectPath, isInside, unsafeRelativePath } from '../paths'
+import { type SkillCheck, readText, report, reportAt, reportTempRefs, resolveSkillFile } from './context'
+import { type ModuleExports, analyzeModule, checkFunctionExpression, looksLikeModule } from './module-shape'
+import type { ToolMapKey } from './schema'
+
+const NODE_EXT_RE = /\.(?:js|mjs|ts)$/
+const BROWSER_EXT_RE = /\.(?:js|ts)$/
+const RESERVED_PRODUCTS = new Set(['notes', 'tools', 'browser-tools'])
+
+export const KIND_OF: Record<ToolMapKey, ToolKind> = { nodeTools: 'node', browserTools: 'browser' }
+
+/** The original's isNodeToolPath (release line included), with .mjs and .ts allowed. */
+export function isNodeToolPath(path: string): boolean {
+  const [dir, file, ...rest] = path.split('/')
+  if (rest.length || !dir || !file || !NODE_EXT_RE.test(file)) return false
+  return dir === 'tools' || (/^functions\.(?:js|mjs|ts)$/.test(file) && !RESERVED_PRODUCTS.has(dir))
+}
+
+export function isBrowserToolPath(path: string): boolean {
+  const [dir, file, ...rest] = path.split('/')
+  return !rest.length && dir === 'browser-tools' && !!file && BROWSER_EXT_RE.test(file)
+}
+
+const PATH_MESSAGE: Record<ToolKind, string> = {
+  node: 'path must be tools/*.js or <product>/functions.js',
+  browser: 'path must be a relative browser-tools/*.js path',
+}
+
+/** Checks the shape of a tool's path. Returns true when the file may be looked at. */
+function checkToolPath(check: SkillCheck, mapKey: ToolMapKey, name: string, path: string): boolean {
+  const kind = KIND_OF[mapKey]
+  const prefix = `${mapKey}.${name}`
+  const at = [mapKey, name, 'path']
+  const unsafe = unsafeRelativePath(path)
+  if (unsafe === 'escape') return reportAt(check, at, 'path-escape', `${prefix}: path must stay inside the skill folder`), false
+  if (unsafe === 'backslash') return reportAt(check, at, 'tool-path', `${prefix}: path must use forward slashes`), false
+  if (unsafe || !(kind === 'node' ? isNodeToolPath(path) : isBrowserToolPath(path))) {
+    return reportAt(check, at, 'tool-path', `${prefix}: ${PATH_MESSAGE[kind]}`), false
+  }
+  if (check.options.compat === 'ego-lite' && !path.endsWith('.js')) {
+    reportAt(check, at, 'compat-ego-lite', `${prefix}: ego-lite loads only .js tool files`)
+  }
+  return true
+}
+
+const exportsCache = new WeakMap<SkillCheck, Map<string, Promise<ModuleExports | { message: string; line: number; column: number }>>>()
+
+function moduleExports(check: SkillCheck, real: string) {
+  let cache = exportsCache.get(check)
+  if (!cache) exportsCache.set(check, (cache = new Map()))
+  let found = cache.get(real)
+  if (!found) {
+    found = readText(check, real).then((text) => analyzeModule(text, real))
+    cache.set(real, found)
+  }
+  return found
+}
+
+/** Whether `name` is a function export of the module, following local `export *` one level down. */
+async function findExport(check: SkillCheck, real: string, name: string, depth = 0): Promise<'function' | 'other' | 'unknown' | 'missing'> {
+  const shape = await moduleExports(check, real)
+  if ('message' in shape) return 'unknown'
+  const kind = shape.exports.get(name)
+  if (kind) return kind
+  for (const from of shape.starFrom) {
+    if (!from.startsWith('.') || depth > 4) return 'unknown'
+    const target = await resolveLocalImport(dirname(real), from)
+    if (!target || !isInside(check.folder.realDir, target)) return 'unknown'
+    const inner = await findExport(check, target, name, depth + 1)
+    if (inner !== 'missing') return inner
+  }
+  return 'missing'
+}
+
+async function resolveLocalImport(dir: string, spec: string): Promise<string | undefined> {
+  for (const candidate of [spec, `${spec}.js`, `${spec}.mjs`, `${spec}.ts`, spec.replace(/\.js$/, '.ts')]) {
+    const state = await inspectPath(join(dir, candidate))
+    if (state.kind === 'file') return state.real
+  }
+  return undefined
+}
+
+async function checkNodeToolFile(check: SkillCheck, name: string, path: string, real: string, callable: unknown): Promise<void> {
+  const shape = await moduleExports(check, real)
+  if ('message' in shape) {
+    report(check, path, { code: 'tool-parse', message: `cannot parse Node tool ${JSON.stringify(path)}: ${shape.message}`, line: shape.line, column: shape.column })
+    return
+  }
+  if (typeof callable !== 'string' || callable.trim() === '') return
+  const found = await findExport(check, real, callable)
+  if (found === 'missing') {
+    reportAt(check, ['nodeTools', name, 'callable'], 'tool-callable-missing', `missing Node callable ${JSON.stringify(callable)} for tool ${JSON.stringify(name)}`)
+  } else if (found === 'other') {
+    reportAt(check, ['nodeTools', name, 'callable'], 'tool-callable-missing', `Node callable ${JSON.stringify(callable)} for tool ${JSON.stringify(name)} is exported but is not a function`)
+  }
+}
+
+/** Returns whether the browser tool is an ES module (default export) rather than a bare function. */
+async function checkBrowserToolFile(check: SkillCheck, name: string, path: string, real: string): Promise<boolean> {
+  const text = await readText(check, real)
+  const isModule = looksLikeModule(text)
+  if (check.options.compat === 'ego-lite' && isModule) {
+    reportAt(check, ['browserTools', name, 'path'], 'compat-ego-lite', `browserTools.${name}: ego-lite needs a bare function expression, not an ES module`)
+  }
+  if (!isModule) {
+    const problem = await checkFunctionExpression(text, real)
+    if (problem) {
+      const message = problem.message.startsWith('must contain') ? `${JSON.stringify(path)} ${problem.message}` : `cannot parse ${JSON.stringify(path)}: ${problem.message}`
+      report(check, path, { code: 'tool-parse', message, line: problem.line, column: problem.column })
+    }
+    return false
+  }
+  const shape = await moduleExports(check, real)
+  if ('message' in shape) {
+    report(check, path, { code: 'tool-parse', message: `cannot parse ${JSON.stringify(path)}: ${shape.message}`, line: shape.line, column: shape.column })
+  } else {
+    const kind = await findExport(check, real, 'default')
+    if (kind === 'missing' || kind === 'other') {
+      const message = kind === 'missing' ? `${JSON.stringify(path)} must export a default function` : `the default export of ${JSON.stringify(path)} must be a function`
+      report(check, path, { code: 'tool-parse', message })
+    }
+  }
+  return true
+}
+
+/** Checks one tool whose schema passed the structural checks. Returns its model, if usable. */
+export async function checkTool(check: SkillCheck, mapKey: ToolMapKey, name: string, schema: Record<string, unknown>): Promise<ToolModel | undefined> {
+  const kind = KIND_OF[mapKey]
+  const path = schema.path
+  if (typeof path !== 'string' || !checkToolPath(check, mapKey, name, path)) return undefined
+  const label = kind === 'node' ? 'Node tool' : 'browser tool'
+  const real = await resolveSkillFile(check, path, { code: 'tool-file-missing', message: `missing ${label} file ${JSON.stringify(path)} for tool ${JSON.stringify(name)}` })
+  if (typeof real !== 'string') return reportAt(check, [mapKey, name, 'path'], real.code, real.message), undefined
+  const text = await readText(check, real)
+  reportTempRefs(check, path, text, `${label} ${JSON.stringify(name)}`)
+  const isModule = kind === 'node' ? (await checkNodeToolFile(check, name, path, real, schema.callable), undefined) : await checkBrowserToolFile(check, name, path, real)
+  return {
+    name,
+    kind,
+    description: String(schema.description),
+    path,
+    absPath: real,
+    ...(kind === 'node' ? { callable: String(schema.callable) } : { module: isModule }),
+    args: (schema.args ?? {}) as Record<string, ValueSchema>,
+    returns: schema.returns as ValueSchema,
+    ...(typeof schema.timeoutMs === 'number' ? { timeoutMs: schema.timeoutMs } : {}),
+  }
+}
