@@ -52,8 +52,12 @@ export interface BrowserToolCode {
 /** A Node tool: `fn(ctx, args)`. */
 export type NodeToolFunction = (ctx: any, args: any) => unknown
 
-/** Argument check generated at build time: returns a message naming the argument, or undefined. */
-export type ArgsValidator = (args: Record<string, unknown>) => string | undefined
+/**
+ * Argument check generated at build time. Returns undefined when the args are valid, else
+ * `[path, expected, actual]`: `expected` is `'present'` (a required argument is missing),
+ * `'absent'` (an undeclared argument) or a phrase such as `'a string'` or `'one of "a", "b"'`.
+ */
+export type ArgsValidator = (args: Record<string, unknown>) => [path: string, expected: string, actual?: unknown] | undefined
 
 /** What a skill's lazy chunk provides. */
 export interface SkillChunk {

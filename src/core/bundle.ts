@@ -125,13 +125,28 @@ function finish(request: BundleRequest, js: string, mapText: string, inputs: str
   return { code: { source, map: { sources, mappings: `;${map.mappings}` } }, diagnostics, inputs }
 }
 
+/** Every input reachable from an entry in the build graph (outputs omit files that add no bytes). */
+function reachableInputs(metafile: Metafile, entry: string): string[] {
+  const seen = new Set<string>([entry])
+  const queue = [entry]
+  while (queue.length) {
+    for (const imported of metafile.inputs[queue.pop()!]?.imports ?? []) {
+      if (imported.external || seen.has(imported.path)) continue
+      seen.add(imported.path)
+      queue.push(imported.path)
+    }
+  }
+  return [...seen]
+}
+
 function collect(requests: readonly BundleRequest[], outputs: { path: string; text: string }[], metafile: Metafile, cwd: string): Map<BundleRequest, BundleResult> {
   const byPath = new Map(outputs.map((o) => [o.path, o.text]))
   const results = new Map<BundleRequest, BundleResult>()
   requests.forEach((request, i) => {
     const jsPath = resolve(OUTDIR, `t${i}.js`)
-    const meta = metafile.outputs[toPosix(relative(cwd, jsPath))]
-    const inputs = [request.absPath, ...Object.keys(meta?.inputs ?? {}).map((p) => realInput(p, cwd)).filter((p) => p !== request.absPath)]
+    const entry = metafile.outputs[toPosix(relative(cwd, jsPath))]?.entryPoint
+    const graph = entry ? reachableInputs(metafile, entry) : []
+    const inputs = [request.absPath, ...graph.map((p) => realInput(p, cwd)).filter((p) => p !== request.absPath)]
     results.set(request, finish(request, byPath.get(jsPath) ?? '', byPath.get(`${jsPath}.map`) ?? '{"sources":[],"mappings":""}', inputs))
   })
   return results
@@ -141,7 +156,7 @@ async function run(requests: readonly BundleRequest[], minify: boolean): Promise
   const cwd = process.cwd()
   try {
     const out = await build({ ...buildOptions(requests, minify), absWorkingDir: cwd })
-    return collect(requests, out.outputFiles, out.metafile, cwd)
+    return collect(requests, out.outputFiles ?? [], out.metafile!, cwd)
   } catch (error) {
     const errors = (error as { errors?: Message[] }).errors
     if (!errors) throw error

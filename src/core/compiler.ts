@@ -23,12 +23,21 @@ export interface CompiledSkill {
   browser: Record<string, BrowserToolCode>
 }
 
+/** The findings of one folder (cross-skill ones included), sorted. */
+export interface SkillReport {
+  id: string
+  root: string
+  diagnostics: Diagnostic[]
+}
+
 export interface CompileResult {
   roots: RootScan[]
   /** Valid skills, in root order then directory-name order. */
   skills: CompiledSkill[]
   /** Every folder looked at, valid or not. */
   records: SkillRecord[]
+  /** Findings per folder, in folder order. */
+  reports: SkillReport[]
   /** Every finding of every skill, sorted. */
   diagnostics: Diagnostic[]
   errors: number
@@ -104,10 +113,9 @@ export function createCompiler(options: CompilerOptions): Compiler {
   async function bundleAll(records: SkillRecord[]): Promise<Map<SkillRecord, Record<string, BrowserToolCode>>> {
     const requests = new Map<BundleRequest, SkillRecord>()
     for (const record of records) {
-      for (const tool of record.model?.tools ?? []) {
+      for (const tool of record.tools) {
         if (tool.kind !== 'browser') continue
-        const { realDir } = record.model!
-        requests.set({ siteId: record.folder.id, tool: tool.name, absPath: tool.absPath, module: tool.module === true, realDir }, record)
+        requests.set({ siteId: record.folder.id, tool: tool.name, absPath: tool.absPath, module: tool.module === true, realDir: record.folder.realDir }, record)
       }
     }
     const results = await bundler.bundle([...requests.keys()])
@@ -144,16 +152,21 @@ export function createCompiler(options: CompilerOptions): Compiler {
     const cross = crossCheck(entries.map((e) => e.record))
     const skills: CompiledSkill[] = []
     const diagnostics: Diagnostic[] = []
+    const reports: SkillReport[] = []
     for (const { record, browser: code } of entries) {
       const extra = cross.get(record) ?? []
+      reports.push({ id: record.folder.id, root: record.folder.root, diagnostics: [...record.diagnostics, ...extra].sort(compareDiagnostics) })
       diagnostics.push(...record.diagnostics, ...extra)
       if (record.model && !extra.some((d) => d.severity === 'error')) skills.push({ model: record.model, browser: code })
     }
     for (const scan of roots) {
-      if (!scan.exists) diagnostics.push(createDiagnostic('', toPosix(scan.root), { code: 'root-missing', message: `root ${JSON.stringify(scan.root)} does not exist`, severity: 'warning' }))
+      if (scan.exists) continue
+      const missing = createDiagnostic('', toPosix(scan.root), { code: 'root-missing', message: `root ${JSON.stringify(scan.root)} does not exist`, severity: 'warning' })
+      diagnostics.push(missing)
+      reports.push({ id: '', root: scan.root, diagnostics: [missing] })
     }
     diagnostics.sort(compareDiagnostics)
-    return { roots, skills, records: entries.map((e) => e.record), diagnostics, ...countBySeverity(diagnostics), revalidated: missed.map((f) => f.id) }
+    return { roots, skills, records: entries.map((e) => e.record), reports, diagnostics, ...countBySeverity(diagnostics), revalidated: missed.map((f) => f.id) }
   }
 
   return {

@@ -118,7 +118,7 @@ function findNode(root: JsonNode, path: JsonPath): JsonNode | undefined {
   for (const segment of path) {
     if (!node?.children) return undefined
     if (node.type === 'array') {
-      node = typeof segment === 'number' ? node.children[segment] : undefined
+      node = /^\d+$/.test(String(segment)) ? node.children[Number(segment)] : undefined
       continue
     }
     let found: JsonNode | undefined

@@ -43,6 +43,8 @@ export interface SkillRecord {
   folder: SkillFolder
   diagnostics: Diagnostic[]
   model?: SkillModel
+  /** Tools whose own checks passed, even when the skill has other errors (so all get bundled). */
+  tools: ToolModel[]
   /** Where each normalized pattern is declared, for cross-skill checks. */
   domainSites: { pattern: string; position: Position }[]
   /** Every file the skill reads (real paths), for watchers and digests. */

@@ -135,7 +135,7 @@ export async function checkFunctionExpression(source: string, file: string): Pro
   try {
     const node = typescript ? soleExpression(code) : (parseExpressionAt(code, 0, { ecmaVersion: 'latest', locations: true }) as AnyNode)
     if (node.type !== 'FunctionExpression' && node.type !== 'ArrowFunctionExpression') {
-      return { message: `must contain a single function expression, found ${describeNode(node)}`, ...at(node.loc.start.line, node.loc.start.column + 1) }
+      return { message: `must contain a single function expression, found ${describeNode(node)}`, ...at(node.loc?.start.line ?? 1, (node.loc?.start.column ?? 0) + 1) }
     }
     if (!typescript && !onlyTriviaAfter(code, node.end)) {
       const after = positionAt(code, node.end)

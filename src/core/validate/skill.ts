@@ -29,7 +29,7 @@ export function isNotePath(path: string): boolean {
 }
 
 function fail(folder: SkillFolder, diagnostics: Diagnostic[], files: string[] = []): SkillRecord {
-  return { folder, diagnostics, domainSites: [], files }
+  return { folder, diagnostics, tools: [], domainSites: [], files }
 }
 
 /** Reads and parses manifest.json, or returns the diagnostics that stop the folder here. */
@@ -118,7 +118,7 @@ export async function validateSkill(folder: SkillFolder, options: ValidateOption
   const domainSites = checkDomains(check, manifest)
   const [notes, tools] = await Promise.all([checkNotes(check, manifest), checkTools(check, manifest, badPaths)])
   const diagnostics = check.diagnostics
-  const record: SkillRecord = { folder, diagnostics, domainSites, files: [...check.files].sort() }
+  const record: SkillRecord = { folder, diagnostics, tools, domainSites, files: [...check.files].sort() }
   if (diagnostics.some((d) => d.severity === 'error')) return record
   const domains = [...new Set(domainSites.map((s) => s.pattern))]
   record.model = { id: folder.id, name: String(manifest.name), domains, root: folder.root, dir: folder.dir, realDir: folder.realDir, notes, tools }

@@ -83,23 +83,25 @@ async function resolveLocalImport(dir: string, spec: string): Promise<string | u
   return undefined
 }
 
-async function checkNodeToolFile(check: SkillCheck, name: string, path: string, real: string, callable: unknown): Promise<void> {
+/** Returns whether the file parses (callable problems are reported but do not count). */
+async function checkNodeToolFile(check: SkillCheck, name: string, path: string, real: string, callable: unknown): Promise<boolean> {
   const shape = await moduleExports(check, real)
   if ('message' in shape) {
     report(check, path, { code: 'tool-parse', message: `cannot parse Node tool ${JSON.stringify(path)}: ${shape.message}`, line: shape.line, column: shape.column })
-    return
+    return false
   }
-  if (typeof callable !== 'string' || callable.trim() === '') return
+  if (typeof callable !== 'string' || callable.trim() === '') return true
   const found = await findExport(check, real, callable)
   if (found === 'missing') {
     reportAt(check, ['nodeTools', name, 'callable'], 'tool-callable-missing', `missing Node callable ${JSON.stringify(callable)} for tool ${JSON.stringify(name)}`)
   } else if (found === 'other') {
     reportAt(check, ['nodeTools', name, 'callable'], 'tool-callable-missing', `Node callable ${JSON.stringify(callable)} for tool ${JSON.stringify(name)} is exported but is not a function`)
   }
+  return true
 }
 
-/** Returns whether the browser tool is an ES module (default export) rather than a bare function. */
-async function checkBrowserToolFile(check: SkillCheck, name: string, path: string, real: string): Promise<boolean> {
+/** Whether the browser tool passed its checks, and whether it is an ES module rather than a bare function. */
+async function checkBrowserToolFile(check: SkillCheck, name: string, path: string, real: string): Promise<{ ok: boolean; module: boolean }> {
   const text = await readText(check, real)
   const isModule = looksLikeModule(text)
   if (check.options.compat === 'ego-lite' && isModule) {
@@ -111,22 +113,23 @@ async function checkBrowserToolFile(check: SkillCheck, name: string, path: strin
       const message = problem.message.startsWith('must contain') ? `${JSON.stringify(path)} ${problem.message}` : `cannot parse ${JSON.stringify(path)}: ${problem.message}`
       report(check, path, { code: 'tool-parse', message, line: problem.line, column: problem.column })
     }
-    return false
+    return { ok: !problem, module: false }
   }
   const shape = await moduleExports(check, real)
   if ('message' in shape) {
     report(check, path, { code: 'tool-parse', message: `cannot parse ${JSON.stringify(path)}: ${shape.message}`, line: shape.line, column: shape.column })
-  } else {
-    const kind = await findExport(check, real, 'default')
-    if (kind === 'missing' || kind === 'other') {
-      const message = kind === 'missing' ? `${JSON.stringify(path)} must export a default function` : `the default export of ${JSON.stringify(path)} must be a function`
-      report(check, path, { code: 'tool-parse', message })
-    }
+    return { ok: false, module: true }
   }
-  return true
+  const kind = await findExport(check, real, 'default')
+  if (kind === 'missing' || kind === 'other') {
+    const message = kind === 'missing' ? `${JSON.stringify(path)} must export a default function` : `the default export of ${JSON.stringify(path)} must be a function`
+    report(check, path, { code: 'tool-parse', message })
+    return { ok: false, module: true }
+  }
+  return { ok: true, module: true }
 }
 
-/** Checks one tool whose schema passed the structural checks. Returns its model, if usable. */
+/** Checks one tool's path and file. Returns its model when the file is usable (for bundling and the skill). */
 export async function checkTool(check: SkillCheck, mapKey: ToolMapKey, name: string, schema: Record<string, unknown>): Promise<ToolModel | undefined> {
   const kind = KIND_OF[mapKey]
   const path = schema.path
@@ -136,14 +139,15 @@ export async function checkTool(check: SkillCheck, mapKey: ToolMapKey, name: str
   if (typeof real !== 'string') return reportAt(check, [mapKey, name, 'path'], real.code, real.message), undefined
   const text = await readText(check, real)
   reportTempRefs(check, path, text, `${label} ${JSON.stringify(name)}`)
-  const isModule = kind === 'node' ? (await checkNodeToolFile(check, name, path, real, schema.callable), undefined) : await checkBrowserToolFile(check, name, path, real)
+  const shape = kind === 'node' ? { ok: await checkNodeToolFile(check, name, path, real, schema.callable), module: undefined } : await checkBrowserToolFile(check, name, path, real)
+  if (!shape.ok) return undefined
   return {
     name,
     kind,
     description: String(schema.description),
     path,
     absPath: real,
-    ...(kind === 'node' ? { callable: String(schema.callable) } : { module: isModule }),
+    ...(kind === 'node' ? { callable: String(schema.callable) } : { module: shape.module }),
     args: (schema.args ?? {}) as Record<string, ValueSchema>,
     returns: schema.returns as ValueSchema,
     ...(typeof schema.timeoutMs === 'number' ? { timeoutMs: schema.timeoutMs } : {}),

@@ -1,0 +1,98 @@
+import type { ToolMeta, ValueSchema } from './types'
+
+/** Which site tool a model-facing tool name stands for. */
+export interface ToolRef {
+  siteId: string
+  tool: string
+}
+
+type JsonSchema = Record<string, unknown>
+
+/** MCP `tools/list` entry. Non-object results are described as `{ result: ... }`. */
+export interface McpToolDefinition {
+  name: string
+  description: string
+  inputSchema: JsonSchema
+  outputSchema: JsonSchema
+}
+
+/** Anthropic Messages API tool. */
+export interface AnthropicToolDefinition {
+  name: string
+  description: string
+  input_schema: JsonSchema
+}
+
+/** OpenAI function tool (Chat Completions shape); `strict` when the schema allows it. */
+export interface OpenAIToolDefinition {
+  type: 'function'
+  function: { name: string; description: string; parameters: JsonSchema; strict: boolean }
+}
+
+export interface ToolDefinitions {
+  mcp: McpToolDefinition[]
+  anthropic: AnthropicToolDefinition[]
+  openai: OpenAIToolDefinition[]
+  /** Model-facing name -> site tool. */
+  names: Record<string, ToolRef>
+}
+
+/**
+ * Model-facing names for every tool, in order: `<siteId>__<tool>` reduced to what every provider
+ * accepts (`^[a-zA-Z0-9_-]{1,64}$`) and made unique. Keyed by `siteId + "\0" + tool`.
+ */
+export function assignToolNames(tools: readonly ToolRef[]): Map<string, string> {
+  const names = new Map<string, string>()
+  const used = new Set<string>()
+  for (const { siteId, tool } of tools) {
+    const base = `${siteId}__${tool}`.replace(/[^\w-]/g, '_').slice(0, 60)
+    let name = base
+    for (let n = 2; used.has(name); n++) name = `${base}_${n}`
+    used.add(name)
+    names.set(`${siteId}\0${tool}`, name)
+  }
+  return names
+}
+
+/** Strict mode needs every object's properties and every array's items declared. */
+function isStrictable(schema: ValueSchema): boolean {
+  if (schema.type === 'array') return !!schema.items && isStrictable(schema.items)
+  if (schema.type === 'object') return !!schema.properties && Object.values(schema.properties).every(isStrictable)
+  return true
+}
+
+function toJsonSchema(schema: ValueSchema, strict: boolean, nullable = false): JsonSchema {
+  const out: JsonSchema = { type: nullable ? [schema.type, 'null'] : schema.type }
+  if (schema.description) out.description = schema.description
+  if (schema.enum) out.enum = nullable ? [...schema.enum, null] : schema.enum
+  if (schema.type === 'array' && schema.items) out.items = toJsonSchema(schema.items, strict)
+  if (schema.type === 'object' && schema.properties) Object.assign(out, objectSchema(schema.properties, strict))
+  return out
+}
+
+function objectSchema(fields: Record<string, ValueSchema>, strict: boolean): JsonSchema {
+  const properties: Record<string, JsonSchema> = {}
+  for (const [name, field] of Object.entries(fields)) properties[name] = toJsonSchema(field, strict, strict && !field.required)
+  const required = Object.keys(fields).filter((name) => strict || fields[name]!.required)
+  return { type: 'object', properties, required, additionalProperties: false }
+}
+
+function outputSchema(returns: ValueSchema): JsonSchema {
+  const schema = toJsonSchema(returns, false)
+  return returns.type === 'object' ? schema : { type: 'object', properties: { result: schema }, required: ['result'] }
+}
+
+/** Model-facing definitions of the given tools in the MCP, Anthropic and OpenAI shapes. */
+export function createToolDefinitions(tools: readonly (ToolRef & { name: string; meta: ToolMeta })[]): ToolDefinitions {
+  const defs: ToolDefinitions = { mcp: [], anthropic: [], openai: [], names: {} }
+  for (const { siteId, tool, name, meta } of tools) {
+    const description = meta.description
+    const input = objectSchema(meta.args, false)
+    const strict = Object.values(meta.args).every(isStrictable)
+    defs.names[name] = { siteId, tool }
+    defs.mcp.push({ name, description, inputSchema: input, outputSchema: outputSchema(meta.returns) })
+    defs.anthropic.push({ name, description, input_schema: input })
+    defs.openai.push({ type: 'function', function: { name, description, parameters: strict ? objectSchema(meta.args, true) : input, strict } })
+  }
+  return defs
+}

@@ -1,0 +1,188 @@
+import { type BrowserTarget, callBrowserTool } from './browser'
+import { type ToolDefinitions, assignToolNames, createToolDefinitions } from './definitions'
+import { SiteToolError } from './errors'
+import { type DomainTableData, createDomainTable, lookupHost, urlHost } from './match'
+import { callNodeTool } from './node'
+import type { KnowledgeNote, SkillChunk, SkillMeta, ToolMeta } from './types'
+
+/** The data a generated module (or the no-build API) hands to the runtime. */
+export interface RegistryData {
+  skills: SkillMeta[]
+  table: DomainTableData
+}
+
+export type SkillLoaders = Record<string, () => Promise<SkillChunk>>
+
+/** The original's LearnedToolSignature. */
+export interface LearnedToolSignature {
+  siteId: string
+  toolName: string
+  toolType: 'node' | 'browser'
+  description: string
+  args: ToolMeta['args']
+  returns: ToolMeta['returns'] | null
+  example: string
+}
+
+/** The original's LearnedContext, plus the matched tools as model tool definitions. */
+export interface LearnedContext {
+  exists: boolean
+  siteId: string | null
+  siteName: string | null
+  domain: string
+  knowledge: KnowledgeNote[]
+  tools: LearnedToolSignature[]
+  toolDefinitions: ToolDefinitions
+}
+
+export interface BrowserRunOptions {
+  /** Run in an isolated world (shares the DOM, not the page's globals). */
+  isolatedWorld?: boolean
+  timeoutMs?: number
+}
+
+export type ToolStub = (args?: Record<string, unknown>, ctxOrTarget?: unknown) => Promise<unknown>
+
+export interface SiteSkills {
+  skills: readonly SkillMeta[]
+  siteSkillsForUrl: (url: string | URL) => SkillMeta[]
+  loadLearnedContext: (url: string | URL) => Promise<LearnedContext>
+  runTool: (siteId: string, tool: string, args?: Record<string, unknown>, ctxOrTarget?: unknown) => Promise<unknown>
+  runBrowserTool: (siteId: string, tool: string, args: Record<string, unknown> | undefined, target: BrowserTarget, options?: BrowserRunOptions) => Promise<unknown>
+  browserToolSource: (siteId: string, tool: string) => Promise<string>
+  toolDefinitions: (url: string | URL) => ToolDefinitions
+  dispatchToolCall: (name: string, args: Record<string, unknown> | null | undefined, ctxOrTarget?: unknown) => Promise<unknown>
+  sites: Record<string, Record<string, ToolStub>>
+}
+
+const typeOf = (v: unknown) => (v === null ? 'null' : Array.isArray(v) ? 'array' : typeof v)
+
+function argsMessage([path, expected, actual]: [string, string, unknown?]): string {
+  if (expected === 'present') return `missing required argument "${path}"`
+  if (expected === 'absent') return `unknown argument "${path}"`
+  return `argument "${path}" must be ${expected} (got ${typeOf(actual)})`
+}
+
+/** The original's example text, with names JSON-quoted. */
+function example(siteId: string, tool: string, kind: 'node' | 'browser'): string {
+  return `await site.${kind === 'node' ? 'runTool' : 'runBrowserTool'}(${JSON.stringify(siteId)}, ${JSON.stringify(tool)}, { ... })`
+}
+
+/** Builds the runtime API over compiled data and lazy per-skill loaders. */
+export function createSiteSkills(data: RegistryData, loaders: SkillLoaders): SiteSkills {
+  const table = createDomainTable(data.table)
+  const byId = new Map(data.skills.map((s) => [s.id, s]))
+  const chunks = new Map<string, Promise<SkillChunk>>()
+  const refs = data.skills.flatMap((s) => Object.keys(s.tools).map((tool) => ({ siteId: s.id, tool })))
+  const names = assignToolNames(refs)
+  const byName = new Map([...names].map(([key, name]) => [name, key.split('\0') as [string, string]]))
+
+  const siteSkillsForUrl = (url: string | URL) => {
+    const host = urlHost(url)
+    return host ? lookupHost(table, host).map((i) => data.skills[i]!) : []
+  }
+
+  function load(siteId: string): Promise<SkillChunk> {
+    let chunk = chunks.get(siteId)
+    if (!chunk) {
+      const loader = loaders[siteId]
+      if (!loader) return Promise.reject(new SiteToolError('skill-not-found', 'no such site skill', { siteId }))
+      chunk = loader()
+      chunk.catch(() => chunks.delete(siteId))
+      chunks.set(siteId, chunk)
+    }
+    return chunk
+  }
+
+  function meta(siteId: string, tool: string): ToolMeta {
+    const skill = byId.get(siteId)
+    if (!skill) throw new SiteToolError('skill-not-found', `no such site skill (known: ${[...byId.keys()].join(', ') || 'none'})`, { siteId })
+    const found = Object.hasOwn(skill.tools, tool) ? skill.tools[tool] : undefined
+    if (!found) throw new SiteToolError('tool-not-found', `no such tool (known: ${Object.keys(skill.tools).join(', ') || 'none'})`, { siteId, tool })
+    return found
+  }
+
+  async function checkedArgs(siteId: string, tool: string, args: Record<string, unknown> | undefined, chunk: SkillChunk) {
+    const value = args ?? {}
+    const problem = chunk.validators[tool]?.(value)
+    if (problem) throw new SiteToolError('invalid-args', argsMessage(problem), { siteId, tool })
+    return value
+  }
+
+  async function runBrowserTool(siteId: string, tool: string, args: Record<string, unknown> | undefined, target: BrowserTarget, options: BrowserRunOptions = {}) {
+    const m = meta(siteId, tool)
+    if (m.kind !== 'browser') throw new SiteToolError('tool-kind', 'is a Node tool; call runTool', { siteId, tool })
+    const chunk = await load(siteId)
+    const value = await checkedArgs(siteId, tool, args, chunk)
+    if (!target) throw new SiteToolError('unavailable', 'a browser tool needs a CDP target (client, session, {host, port} or ws URL)', { siteId, tool })
+    const code = chunk.browserTools[tool]!
+    const domains = byId.get(siteId)!.domains
+    return callBrowserTool(target, { siteId, tool, code, args: value, domains, timeoutMs: options.timeoutMs ?? m.timeoutMs, file: m.file, isolatedWorld: options.isolatedWorld })
+  }
+
+  async function runTool(siteId: string, tool: string, args?: Record<string, unknown>, ctx?: unknown) {
+    const m = meta(siteId, tool)
+    if (m.kind === 'browser') return runBrowserTool(siteId, tool, args, ctx as BrowserTarget)
+    const chunk = await load(siteId)
+    const value = await checkedArgs(siteId, tool, args, chunk)
+    const loadFn = chunk.nodeTools[tool]
+    if (!loadFn) throw new SiteToolError('unavailable', 'Node tools are not included in a browser build', { siteId, tool })
+    const fn = await loadFn()
+    return callNodeTool({ siteId, tool, fn, ctx, args: value, timeoutMs: m.timeoutMs, file: m.file })
+  }
+
+  function toolDefinitions(url: string | URL): ToolDefinitions {
+    const tools = siteSkillsForUrl(url).flatMap((s) => Object.entries(s.tools).map(([tool, m]) => ({ siteId: s.id, tool, name: names.get(`${s.id}\0${tool}`)!, meta: m })))
+    return createToolDefinitions(tools)
+  }
+
+  async function loadLearnedContext(url: string | URL): Promise<LearnedContext> {
+    const matches = siteSkillsForUrl(url)
+    const chunkList = await Promise.all(matches.map((s) => load(s.id)))
+    const first = matches[0]
+    return {
+      exists: matches.length > 0,
+      siteId: first?.id ?? null,
+      siteName: first?.name ?? null,
+      domain: urlHost(url) ?? '',
+      knowledge: chunkList.flatMap((c) => c.notes),
+      tools: matches.flatMap((s) => {
+        const entries = Object.entries(s.tools)
+        const ordered = [...entries.filter(([, m]) => m.kind === 'node'), ...entries.filter(([, m]) => m.kind === 'browser')]
+        return ordered.map(([toolName, m]) => ({ siteId: s.id, toolName, toolType: m.kind, description: m.description, args: m.args, returns: m.returns ?? null, example: example(s.id, toolName, m.kind) }))
+      }),
+      toolDefinitions: toolDefinitions(url),
+    }
+  }
+
+  async function dispatchToolCall(name: string, args: Record<string, unknown> | null | undefined, ctx?: unknown) {
+    const ref = byName.get(name)
+    if (!ref) throw new SiteToolError('tool-not-found', `no site tool is named ${JSON.stringify(name)}`)
+    const [siteId, tool] = ref
+    const declared = meta(siteId, tool).args
+    // OpenAI strict mode sends optional arguments as null: treat them as absent.
+    const cleaned = Object.fromEntries(Object.entries(args ?? {}).filter(([k, v]) => !(v === null && !declared[k]?.required)))
+    return runTool(siteId, tool, cleaned, ctx)
+  }
+
+  const sites: SiteSkills['sites'] = Object.create(null)
+  for (const skill of data.skills) {
+    const stubs: Record<string, ToolStub> = (sites[skill.id] = Object.create(null))
+    for (const tool of Object.keys(skill.tools)) stubs[tool] = (args, ctx) => runTool(skill.id, tool, args, ctx)
+  }
+
+  return {
+    skills: data.skills,
+    siteSkillsForUrl,
+    loadLearnedContext,
+    runTool,
+    runBrowserTool,
+    browserToolSource: async (siteId, tool) => {
+      if (meta(siteId, tool).kind !== 'browser') throw new SiteToolError('tool-kind', 'is a Node tool, not a browser tool', { siteId, tool })
+      return (await load(siteId)).browserTools[tool]!.source
+    },
+    toolDefinitions,
+    dispatchToolCall,
+    sites,
+  }
+}

@@ -1,0 +1,68 @@
+import { existsSync } from 'node:fs'
+import { mkdir, writeFile } from 'node:fs/promises'
+import { dirname, join, relative } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { checkDomainPattern } from '../../core/domains'
+import { toPosix } from '../../core/paths'
+import { type CliIO, type ParsedArgs, UsageError, displayRoot, rootsOf, writeLine } from '../args'
+
+const ID_RE = /^[a-z0-9][a-z0-9-]*$/
+const SCHEMA_URL = 'https://unpkg.com/unplugin-site-skills/manifest.schema.json'
+
+/** `$schema` for a new manifest: the installed package's file when it is reachable, else the URL. */
+function schemaRef(skillDir: string, cwd: string): string {
+  const candidates = [join(cwd, 'node_modules/unplugin-site-skills/manifest.schema.json'), fileURLToPath(new URL('../../manifest.schema.json', import.meta.url)), fileURLToPath(new URL('../../../manifest.schema.json', import.meta.url))]
+  const found = candidates.find((c) => existsSync(c) && !relative(cwd, c).startsWith('..'))
+  return found ? toPosix(relative(skillDir, found)) : SCHEMA_URL
+}
+
+function files(id: string, domains: string[], schema: string): Record<string, string> {
+  const manifest = {
+    $schema: schema,
+    id,
+    name: id.replace(/(^|-)([a-z0-9])/g, (_, dash: string, c: string) => `${dash ? ' ' : ''}${c.toUpperCase()}`),
+    domains,
+    notes: ['notes/overview.md'],
+    nodeTools: {},
+    browserTools: {
+      page_headings: {
+        description: 'List the headings of the current page with their level and text.',
+        path: 'browser-tools/page-headings.js',
+        args: { maxHeadings: { type: 'integer', required: false, description: 'Most headings to return (default 50).' } },
+        returns: { type: 'array', description: 'Headings in document order.', items: { type: 'object', properties: { level: { type: 'integer' }, text: { type: 'string' } } } },
+      },
+    },
+  }
+  return {
+    'manifest.json': `${JSON.stringify(manifest, null, 2)}\n`,
+    'notes/overview.md': `# ${manifest.name}\n\nWhat an agent should know about ${domains.join(', ')}: the main pages and their URLs, stable\nselectors (ids, roles, data attributes), and what to avoid. A map of the site, not a diary of a task.\n`,
+    'browser-tools/page-headings.js': `async function (args) {\n  const max = Number.isInteger(args.maxHeadings) ? args.maxHeadings : 50\n  return [...document.querySelectorAll('h1, h2, h3, h4, h5, h6')]\n    .slice(0, max)\n    .map((h) => ({ level: Number(h.tagName.slice(1)), text: h.textContent.trim() }))\n}\n`,
+  }
+}
+
+/** `site-skills new ID --domain D`: scaffolds a skill that validates clean. */
+export async function newCommand(args: ParsedArgs, io: CliIO): Promise<number> {
+  const [id, ...rest] = args.positionals
+  if (!id || rest.length) throw new UsageError('usage: site-skills new ID --domain DOMAIN [--domain DOMAIN...]')
+  if (!ID_RE.test(id)) throw new UsageError(`invalid skill id ${JSON.stringify(id)}: use lowercase letters, digits and dashes (e.g. "x-com")`)
+  if (args.domain.length === 0) throw new UsageError('pass at least one --domain (e.g. --domain example.com)')
+  const domains = args.domain.map((raw) => {
+    const checked = checkDomainPattern(raw)
+    const error = checked.problems.find((p) => p.code !== 'domain-unicode')
+    if (error || !checked.pattern) throw new UsageError(error?.message ?? `invalid domain ${JSON.stringify(raw)}`)
+    return checked.pattern
+  })
+  const [root] = rootsOf(args, io)
+  const dir = join(root!, id)
+  if (existsSync(dir)) {
+    writeLine(io.stderr, `error: ${displayRoot(dir, io.cwd)} already exists`)
+    return 1
+  }
+  for (const [rel, content] of Object.entries(files(id, domains, schemaRef(dir, io.cwd)))) {
+    await mkdir(dirname(join(dir, rel)), { recursive: true })
+    await writeFile(join(dir, rel), content, { flag: 'wx' })
+  }
+  if (args.json) writeLine(io.stdout, JSON.stringify({ created: toPosix(dir), id, domains }))
+  else writeLine(io.stdout, `created ${displayRoot(dir, io.cwd)} (validate it with: site-skills validate)`)
+  return 0
+}

@@ -1,0 +1,26 @@
+import { type CliIO, type ParsedArgs, displayRoot, writeLine } from '../args'
+import { createStyle, formatDiagnostic, plural } from '../format'
+import { compileRoots } from '../session'
+
+/** `site-skills validate [DIR...]`: exit 0 without errors, 1 with any. */
+export async function validateCommand(args: ParsedArgs, io: CliIO): Promise<number> {
+  const result = await compileRoots(args, io, args.positionals)
+  if (args.json) {
+    const diagnostics = result.diagnostics.map(({ code, severity, siteId, file, line, column, message, hint }) => ({ code, severity, siteId, file, line, column, message, ...(hint ? { hint } : {}) }))
+    writeLine(io.stdout, JSON.stringify({ ok: result.errors === 0, skills: result.records.length, diagnostics }, null, 2))
+    return result.errors === 0 ? 0 : 1
+  }
+  const style = createStyle(io.stdout as NodeJS.WriteStream)
+  for (const report of result.reports) {
+    if (report.diagnostics.length === 0) continue
+    const shown = report.id ? displayRoot(report.root, io.cwd) : ''
+    const bad = report.diagnostics.some((d) => d.severity === 'error')
+    const title = report.id ? `${style.bold(report.id)}${style.dim(`  ${shown}/${report.id}`)}` : style.bold('roots')
+    writeLine(io.stdout, `${bad ? style.red('✖') : style.yellow('!')} ${title}`)
+    for (const d of report.diagnostics) writeLine(io.stdout, formatDiagnostic(d, report.root, shown, style))
+    writeLine(io.stdout)
+  }
+  const summary = `${plural(result.errors, 'error')}, ${plural(result.warnings, 'warning')} in ${plural(result.records.length, 'skill')}`
+  writeLine(io.stdout, result.errors ? style.red(summary) : `${style.bold('✔')} ${summary}`)
+  return result.errors === 0 ? 0 : 1
+}

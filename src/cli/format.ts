@@ -1,0 +1,48 @@
+import { readFileSync } from 'node:fs'
+import { join } from 'node:path'
+import type { Diagnostic } from '../core/diagnostics'
+import { codeFrame } from '../core/report'
+
+export interface Style {
+  red: (s: string) => string
+  yellow: (s: string) => string
+  dim: (s: string) => string
+  bold: (s: string) => string
+  cyan: (s: string) => string
+}
+
+const plain = (s: string) => s
+export const PLAIN: Style = { red: plain, yellow: plain, dim: plain, bold: plain, cyan: plain }
+
+export function createStyle(stream: NodeJS.WriteStream): Style {
+  if (!stream.isTTY || process.env.NO_COLOR || process.env.TERM === 'dumb') return PLAIN
+  const wrap = (open: number, close: number) => (s: string) => `\x1b[${open}m${s}\x1b[${close}m`
+  return { red: wrap(31, 39), yellow: wrap(33, 39), dim: wrap(2, 22), bold: wrap(1, 22), cyan: wrap(36, 39) }
+}
+
+function readQuietly(path: string): string | undefined {
+  try {
+    return readFileSync(path, 'utf8')
+  } catch {
+    return undefined
+  }
+}
+
+/** `file:line:col` with the file shown relative to the working directory when possible. */
+export function location(d: Diagnostic, displayRoot: string): string {
+  return `${displayRoot ? `${displayRoot}/` : ''}${d.file}:${d.line}:${d.column}`
+}
+
+/** One diagnostic: severity, code, location, message, code frame and hint. */
+export function formatDiagnostic(d: Diagnostic, root: string, displayRoot: string, style: Style): string {
+  const severity = d.severity === 'error' ? style.red('error') : style.yellow('warning')
+  const head = `  ${severity} ${style.dim(d.code)}  ${style.cyan(location(d, displayRoot))}`
+  const text = d.line > 0 ? readQuietly(join(root, d.file)) : undefined
+  const frame = text && !(d.line === 1 && d.column === 1 && d.code.startsWith('manifest-missing')) ? codeFrame(text, d.line, d.column, style) : ''
+  const body = [`    ${d.message}`, frame && frame.split('\n').map((l) => `    ${l}`).join('\n'), d.hint && `    ${style.dim(`hint: ${d.hint}`)}`]
+  return [head, ...body.filter(Boolean)].join('\n')
+}
+
+export function plural(n: number, word: string): string {
+  return `${n} ${word}${n === 1 ? '' : 's'}`
+}

@@ -1,0 +1,14 @@
+import { stat } from 'node:fs/promises'
+import { type CompileResult, createCompiler } from '../core/compiler'
+import { type CliIO, type ParsedArgs, UsageError, rootsOf } from './args'
+
+/** Compiles the command's roots; a root that does not exist is a usage error. */
+export async function compileRoots(args: ParsedArgs, io: CliIO, extra: string[] = []): Promise<CompileResult> {
+  const roots = rootsOf(args, io, extra)
+  for (const root of roots) {
+    const isDir = await stat(root).then((s) => s.isDirectory(), () => false)
+    if (!isDir) throw new UsageError(`no learnings folder at ${root} (pass --root DIR, or set SITE_SKILLS_ROOT)`)
+  }
+  const compat = args.compat === 'ego-lite' ? 'ego-lite' : undefined
+  return createCompiler({ roots, compat }).compile()
+}

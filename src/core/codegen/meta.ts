@@ -1,0 +1,36 @@
+import { relative } from 'node:path'
+import type { RegistryData } from '../../../runtime/registry'
+import { createDomainTableData } from '../../../runtime/match'
+import type { SkillMeta, ToolMeta } from '../../../runtime/types'
+import type { CompiledSkill } from '../compiler'
+import type { ToolModel } from '../model'
+import { toPosix } from '../paths'
+
+/** The tool's file relative to its root: `google/tools/search.js`. */
+export function toolFile(skill: CompiledSkill['model'], tool: ToolModel): string {
+  return toPosix(`${skill.id}/${tool.path}`) || toPosix(relative(skill.root, tool.absPath))
+}
+
+function toolMeta(skill: CompiledSkill['model'], tool: ToolModel): ToolMeta {
+  return {
+    kind: tool.kind,
+    description: tool.description,
+    args: tool.args,
+    returns: tool.returns,
+    ...(tool.timeoutMs ? { timeoutMs: tool.timeoutMs } : {}),
+    file: toolFile(skill, tool),
+  }
+}
+
+/** Metadata of a skill: no notes, no code, no absolute paths. Tools keep the original's order. */
+export function toSkillMeta({ model }: CompiledSkill): SkillMeta {
+  const tools: Record<string, ToolMeta> = {}
+  for (const tool of model.tools) tools[tool.name] = toolMeta(model, tool)
+  return { id: model.id, name: model.name, domains: model.domains, notes: model.notes.map((n) => n.path), tools }
+}
+
+/** Everything the main module inlines: skill metadata and the compiled domain table. */
+export function createRegistryData(skills: readonly CompiledSkill[]): RegistryData {
+  const metas = skills.map(toSkillMeta)
+  return { skills: metas, table: createDomainTableData(metas.map((s) => s.domains)) }
+}

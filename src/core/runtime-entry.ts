@@ -1,0 +1,15 @@
+import { existsSync } from 'node:fs'
+import { fileURLToPath } from 'node:url'
+
+/**
+ * The runtime file that generated code imports: the one shipped next to this plugin (dist), or
+ * the source when running from a checkout, so compiler and runtime always match.
+ */
+export function resolveRuntimeEntry(): string {
+  const candidates = ['./runtime.js', '../runtime.js', '../../runtime/index.ts']
+  for (const candidate of candidates) {
+    const path = fileURLToPath(new URL(candidate, import.meta.url))
+    if (existsSync(path)) return path
+  }
+  throw new Error('[site-skills] cannot find the runtime next to the plugin; reinstall unplugin-site-skills')
+}

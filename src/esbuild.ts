@@ -1,0 +1,4 @@
+import { unplugin } from './core/unplugin'
+
+/** The site skills plugin for esbuild: `plugins: [siteSkills(options)]`. */
+export default unplugin.esbuild

@@ -1,0 +1,4 @@
+import { unplugin } from './core/unplugin'
+
+/** The site skills plugin for vite: `plugins: [siteSkills(options)]`. */
+export default unplugin.vite

@@ -1,0 +1,4 @@
+import { unplugin } from './core/unplugin'
+
+/** The site skills plugin for webpack: `plugins: [siteSkills(options)]`. */
+export default unplugin.webpack

@@ -1,0 +1,21 @@
+import { defineConfig } from 'tsdown'
+
+export default defineConfig({
+  entry: {
+    index: 'src/index.ts',
+    vite: 'src/vite.ts',
+    rollup: 'src/rollup.ts',
+    rolldown: 'src/rolldown.ts',
+    esbuild: 'src/esbuild.ts',
+    webpack: 'src/webpack.ts',
+    cli: 'src/cli/index.ts',
+    runtime: 'runtime/index.ts',
+    launch: 'runtime/launch.ts',
+  },
+  format: 'esm',
+  platform: 'node',
+  target: 'node20.19',
+  dts: true,
+  clean: true,
+  sourcemap: false,
+})
