@@ -133,7 +133,7 @@ export function createCompiler(options: CompilerOptions): Compiler {
   }
 
   async function compile(): Promise<CompileResult> {
-    const roots = await Promise.all(options.roots.map(scanRoot))
+    const roots = await Promise.all([...new Set(options.roots)].map(scanRoot))
     const folders = roots.flatMap((r) => r.folders)
     const hits = await Promise.all(folders.map(reuse))
     const missed = folders.filter((_, i) => !hits[i])

@@ -1,0 +1,63 @@
+async function (args) {
+  // Reads rendered Markdown on GitHub: the README on a repository's front page, a .md file
+  // view, or a wiki page. Rendered Markdown is always `article.markdown-body`.
+  // A bare function expression: no imports, DOM only.
+  const maxChars = Number.isInteger(args && args.maxChars) ? Math.max(200, args.maxChars) : 8000
+  const article = document.querySelector('#readme article.markdown-body') ||
+    document.querySelector('article.markdown-body') ||
+    document.querySelector('.markdown-body')
+  if (!article) return { error: 'no rendered markdown (article.markdown-body) on this page' }
+
+  const clean = (node) => node.textContent.replace(/\s+/g, ' ').trim()
+  // Heading anchors: `a.anchor` next to or inside the heading (its href is "#slug"), or the heading id.
+  const anchorOf = (h) => {
+    const wrapper = h.closest('.markdown-heading')
+    const anchor = (wrapper && wrapper.querySelector('a.anchor')) || h.querySelector('a.anchor')
+    const href = anchor && anchor.getAttribute('href')
+    if (href && href.startsWith('#')) return href.slice(1)
+    return h.id ? h.id.replace(/^user-content-/, '') : null
+  }
+  const base = location.href.split('#')[0]
+  const headings = [...article.querySelectorAll('h1, h2, h3, h4, h5, h6')].map((h) => {
+    const anchor = anchorOf(h)
+    return { level: Number(h.tagName.slice(1)), text: clean(h), anchor, url: anchor ? `${base}#${anchor}` : null }
+  })
+
+  const blocks = []
+  let length = 0
+  let truncated = false
+  // A list item's own text, without its nested lists (those come as their own items).
+  const ownText = (li) => {
+    const copy = li.cloneNode(true)
+    for (const nested of copy.querySelectorAll('ul, ol, pre')) nested.remove()
+    return clean(copy)
+  }
+  for (const node of article.querySelectorAll('h1, h2, h3, h4, h5, h6, p, li, pre')) {
+    if (node.matches('li') && node.querySelector(':scope > p')) continue
+    if (node.closest('pre') && !node.matches('pre')) continue
+    let text
+    if (/^H[1-6]$/.test(node.tagName)) text = `${'#'.repeat(Number(node.tagName.slice(1)))} ${clean(node)}`
+    else if (node.matches('pre')) text = '```\n' + node.textContent.replace(/\n+$/, '') + '\n```'
+    else if (node.matches('li')) text = ownText(node) ? `- ${ownText(node)}` : ''
+    else text = clean(node)
+    if (!text) continue
+    if (length + text.length > maxChars) { truncated = true; break }
+    blocks.push(text)
+    length += text.length
+  }
+
+  const links = [...article.querySelectorAll('a[href]')]
+    .filter((a) => !a.classList.contains('anchor') && !a.getAttribute('href').startsWith('#'))
+    .slice(0, 100)
+    .map((a) => ({ text: clean(a) || (a.querySelector('img') ? a.querySelector('img').alt : ''), url: a.href }))
+
+  return {
+    url: base,
+    headings,
+    text: blocks.join('\n\n'),
+    truncated,
+    codeBlocks: article.querySelectorAll('pre').length,
+    images: article.querySelectorAll('img').length,
+    links,
+  }
+}

@@ -1,0 +1,60 @@
+async function (args) {
+  // Reads the story and its comment tree on a Hacker News item page (/item?id=...). Comments are
+  // flat `tr.athing.comtr` rows; the nesting depth is the `indent` attribute of `td.ind`.
+  // A bare function expression: no imports, DOM only.
+  const maxComments = Number.isInteger(args && args.maxComments) ? Math.max(1, args.maxComments) : 100
+  const maxDepth = Number.isInteger(args && args.maxDepth) ? Math.max(0, args.maxDepth) : Infinity
+  const fat = document.querySelector('table.fatitem')
+  if (!fat) return { error: 'not an item page (no table.fatitem); open /item?id=<id>' }
+
+  const text = (node) => (node ? node.innerText.replace(/\u00a0/g, ' ').trim() : '')
+  const toInt = (value) => {
+    const match = /\d[\d,]*/.exec(value || '')
+    return match ? Number(match[0].replace(/,/g, '')) : null
+  }
+
+  // The item itself: a story (title row + subtext) or a single comment opened on its own.
+  const head = fat.querySelector('tr.athing')
+  const title = fat.querySelector('.titleline > a')
+  const sub = fat.querySelector('td.subtext')
+  const storyText = fat.querySelector('div.toptext')
+  const item = {
+    id: head ? Number(head.id) || null : null,
+    title: title ? title.textContent.trim() : null,
+    url: title ? title.href : null,
+    score: sub && sub.querySelector('.score') ? toInt(sub.querySelector('.score').textContent) : null,
+    by: fat.querySelector('a.hnuser') ? fat.querySelector('a.hnuser').textContent.trim() : null,
+    time: fat.querySelector('.age[title]') ? fat.querySelector('.age[title]').getAttribute('title').split(' ')[0] : null,
+    text: storyText ? text(storyText) : null,
+  }
+
+  const rows = [...document.querySelectorAll('tr.athing.comtr')]
+  const comments = []
+  const parents = []
+  for (const row of rows) {
+    const ind = row.querySelector('td.ind')
+    const depth = ind && ind.hasAttribute('indent') ? Number(ind.getAttribute('indent')) : 0
+    parents.length = depth
+    const id = Number(row.id) || null
+    const parentId = depth === 0 ? item.id : parents[depth - 1] ?? null
+    parents[depth] = id
+    if (depth > maxDepth) continue
+    const body = row.querySelector('.commtext')
+    const user = row.querySelector('a.hnuser')
+    const age = row.querySelector('.age')
+    comments.push({
+      id,
+      parentId,
+      depth,
+      by: user ? user.textContent.trim() : null,
+      time: age && age.getAttribute('title') ? age.getAttribute('title').split(' ')[0] : null,
+      // Deleted and flagged comments have no .commtext; the row shows "[deleted]" or "[flagged]".
+      text: body ? text(body) : text(row.querySelector('.comment')) || null,
+      collapsed: row.classList.contains('coll'),
+    })
+    if (comments.length >= maxComments) break
+  }
+
+  const more = document.querySelector('a.morelink')
+  return { item, totalOnPage: rows.length, count: comments.length, comments, moreUrl: more ? more.href : null }
+}

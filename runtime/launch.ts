@@ -1,0 +1,191 @@
+import { type ChildProcess, spawn } from 'node:child_process'
+import { existsSync } from 'node:fs'
+import { mkdtemp, readFile, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { type CdpClient, importOptional, loadCri } from './cdp'
+import { SiteToolError } from './errors'
+
+/** How to start a browser. */
+export interface LaunchOptions {
+  /** The browser binary. @default $CHROME_PATH, else an installed Chrome or Chromium, else `@sparticuz/chromium` */
+  executablePath?: string
+  /** @default true */
+  headless?: boolean
+  /** Extra command-line flags. */
+  args?: string[]
+}
+
+/** A tab opened by `newPage`, with its own chrome-remote-interface client (Page domain enabled). */
+export interface LaunchedPage {
+  targetId: string
+  client: CdpClient
+  close(): Promise<void>
+}
+
+/** A running browser with a fresh profile, reachable over CDP on a free port of 127.0.0.1. */
+export interface LaunchedBrowser {
+  host: string
+  port: number
+  /** The browser's own WebSocket endpoint. */
+  wsEndpoint: string
+  executablePath: string
+  /** The fresh profile folder, removed by `close`. */
+  userDataDir: string
+  /** Opens a tab and resolves once `url` has loaded. */
+  newPage(url: string): Promise<LaunchedPage>
+  /** Closes the browser (killed after a grace period) and removes its profile. */
+  close(): Promise<void>
+}
+
+const FLAGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync']
+const HOST = '127.0.0.1'
+const START_TIMEOUT_MS = 30_000
+const LOAD_TIMEOUT_MS = 30_000
+const EXIT_GRACE_MS = 5_000
+// Debian's /usr/bin/chromium is a shell wrapper; the browser is started as its own process.
+const DEBIAN_WRAPPER = '/usr/bin/chromium'
+const DEBIAN_BINARY = '/usr/lib/chromium/chromium'
+
+const noop = () => {}
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
+
+async function installedBrowsers(): Promise<string[]> {
+  let found: string[] = []
+  try {
+    found = (await import('chrome-launcher')).Launcher.getInstallations()
+  } catch {
+    // No installation known to chrome-launcher: it throws rather than returning [].
+  }
+  return [...found, DEBIAN_BINARY, DEBIAN_WRAPPER].map((path) => (path === DEBIAN_WRAPPER && existsSync(DEBIAN_BINARY) ? DEBIAN_BINARY : path))
+}
+
+async function bundledChromium(): Promise<string> {
+  try {
+    const chromium = await importOptional<{ default: { executablePath(): Promise<string> } }>('@sparticuz/chromium')
+    return await chromium.default.executablePath()
+  } catch (cause) {
+    throw new SiteToolError('unavailable', 'no Chrome or Chromium found: set CHROME_PATH or install chromium (or @sparticuz/chromium)', { cause })
+  }
+}
+
+/** The browser binary: `$CHROME_PATH`, else an installed Chrome or Chromium, else `@sparticuz/chromium`. */
+export async function findBrowser(): Promise<string> {
+  if (process.env.CHROME_PATH) return process.env.CHROME_PATH
+  const installed = (await installedBrowsers()).find((path) => existsSync(path))
+  return installed ?? bundledChromium()
+}
+
+function browserArgs(options: LaunchOptions, profile: string): string[] {
+  const headless = options.headless === false ? [] : ['--headless']
+  return [...headless, ...FLAGS, `--user-data-dir=${profile}`, '--remote-debugging-port=0', ...(options.args ?? []), 'about:blank']
+}
+
+/** Keeps the last part of the browser's stderr, for the message when it fails to start. */
+function stderrTail(child: ChildProcess): () => string {
+  let text = ''
+  child.stderr?.on('data', (chunk: Buffer) => (text = (text + chunk.toString()).slice(-2000)))
+  return () => text.trim()
+}
+
+function hasExited(child: ChildProcess): boolean {
+  return child.exitCode !== null || child.signalCode !== null
+}
+
+/** Polls `DevToolsActivePort`, which the browser writes once it listens: `port\npath`. */
+async function readActivePort(profile: string, child: ChildProcess, log: () => string): Promise<{ port: number; path: string }> {
+  let failure: Error | undefined
+  child.once('error', (error) => (failure = error))
+  for (const started = Date.now(); Date.now() - started < START_TIMEOUT_MS; await sleep(25)) {
+    const [port, path] = (await readFile(join(profile, 'DevToolsActivePort'), 'utf8').catch(() => '')).split('\n')
+    if (port && path) return { port: Number(port), path }
+    if (failure || hasExited(child)) break
+  }
+  const why = failure?.message ?? (hasExited(child) ? `exited with ${child.exitCode ?? child.signalCode}` : `not ready after ${START_TIMEOUT_MS} ms`)
+  throw new SiteToolError('unavailable', `the browser did not start (${why})${log() ? `:\n${log()}` : ''}`)
+}
+
+function waitExit(child: ChildProcess, ms: number): Promise<boolean> {
+  if (hasExited(child)) return Promise.resolve(true)
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => resolve(false), ms)
+    child.once('exit', () => {
+      clearTimeout(timer)
+      resolve(true)
+    })
+  })
+}
+
+async function stopProcess(child: ChildProcess): Promise<void> {
+  if (await waitExit(child, EXIT_GRACE_MS)) return
+  child.kill('SIGKILL')
+  await waitExit(child, EXIT_GRACE_MS)
+}
+
+/** Navigates and waits for the load event; a failed navigation throws with Chrome's reason. */
+async function navigate(client: CdpClient, url: string): Promise<void> {
+  await client.send('Page.enable')
+  let onLoad = noop
+  const loaded = new Promise<void>((resolve) => client.once('Page.loadEventFired', (onLoad = () => resolve())))
+  const { errorText } = await client.send('Page.navigate', { url })
+  if (errorText) throw new Error(`cannot open ${url}: ${errorText}`)
+  const late = sleep(LOAD_TIMEOUT_MS).then(() => Promise.reject(new Error(`${url} did not load within ${LOAD_TIMEOUT_MS} ms`)))
+  await Promise.race([loaded, late]).finally(() => client.off('Page.loadEventFired', onLoad))
+}
+
+function createBrowser(child: ChildProcess, profile: string, executablePath: string, port: number, path: string): LaunchedBrowser {
+  const wsEndpoint = `ws://${HOST}:${port}${path}`
+  const pages = new Set<CdpClient>()
+  let browserClient: Promise<CdpClient> | undefined
+  let closing: Promise<void> | undefined
+  const connect = (target: string) => loadCri().then((cri) => cri({ target, local: true }))
+  const killOnExit = () => child.kill('SIGKILL')
+  process.once('exit', killOnExit)
+
+  async function newPage(url: string): Promise<LaunchedPage> {
+    const browser = await (browserClient ??= connect(wsEndpoint))
+    const { targetId } = await browser.send('Target.createTarget', { url: 'about:blank' })
+    const client = await connect(`ws://${HOST}:${port}/devtools/page/${targetId}`)
+    pages.add(client)
+    const close = async () => {
+      pages.delete(client)
+      await client.close().catch(noop)
+      await browser.send('Target.closeTarget', { targetId }).catch(noop)
+    }
+    await navigate(client, url).catch(async (error: unknown) => {
+      await close()
+      throw error
+    })
+    return { targetId, client, close }
+  }
+
+  async function shutdown(): Promise<void> {
+    const browser = await (browserClient ?? connect(wsEndpoint)).catch(() => undefined)
+    // Chrome may exit before it answers Browser.close.
+    if (browser) await Promise.race([browser.send('Browser.close').catch(noop), waitExit(child, EXIT_GRACE_MS)])
+    await stopProcess(child)
+    await Promise.all([...pages, ...(browser ? [browser] : [])].map((c) => c.close().catch(noop)))
+    process.off('exit', killOnExit)
+    await rm(profile, { recursive: true, force: true, maxRetries: 20, retryDelay: 100 })
+  }
+
+  return { host: HOST, port, wsEndpoint, executablePath, userDataDir: profile, newPage, close: () => (closing ??= shutdown()) }
+}
+
+/**
+ * Starts Chrome or Chromium with a fresh profile in the OS temp folder and
+ * `--remote-debugging-port=0`; the port is read from the profile, so launches never collide.
+ */
+export async function launchBrowser(options: LaunchOptions = {}): Promise<LaunchedBrowser> {
+  const executablePath = options.executablePath ?? (await findBrowser())
+  const profile = await mkdtemp(join(tmpdir(), 'site-skills-chrome-'))
+  const child = spawn(executablePath, browserArgs(options, profile), { stdio: ['ignore', 'ignore', 'pipe'] })
+  try {
+    const { port, path } = await readActivePort(profile, child, stderrTail(child))
+    return createBrowser(child, profile, executablePath, port, path)
+  } catch (error) {
+    if (child.pid !== undefined && child.kill('SIGKILL')) await waitExit(child, EXIT_GRACE_MS)
+    await rm(profile, { recursive: true, force: true, maxRetries: 20, retryDelay: 100 })
+    throw error
+  }
+}
