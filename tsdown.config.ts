@@ -13,9 +13,12 @@ export default defineConfig({
     launch: 'runtime/launch.ts',
   },
   format: 'esm',
+  fixedExtension: false,
   platform: 'node',
   target: 'node20.19',
   dts: true,
   clean: true,
   sourcemap: false,
+  // Bundlers and the browser are the user's: never bundled, in code or in types.
+  external: [/^vite/, /^rollup/, /^rolldown/, /^webpack/, /^esbuild/, /^@sparticuz\//, /^chrome-/, /^devtools-protocol/, /^unplugin/],
 })

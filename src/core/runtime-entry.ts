@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url'
  * the source when running from a checkout, so compiler and runtime always match.
  */
 export function resolveRuntimeEntry(): string {
-  const candidates = ['./runtime.js', '../runtime.js', '../../runtime/index.ts']
+  const candidates = ['./runtime.js', '../../runtime/index.ts']
   for (const candidate of candidates) {
     const path = fileURLToPath(new URL(candidate, import.meta.url))
     if (existsSync(path)) return path

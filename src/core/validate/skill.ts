@@ -82,6 +82,15 @@ async function checkNotes(check: SkillCheck, manifest: Json): Promise<NoteModel[
   return notes.filter((n): n is NoteModel => n !== undefined)
 }
 
+/** `sites[id][tool]` needs one namespace: a name may not be both a Node and a browser tool. */
+function checkToolNamesUnique(check: SkillCheck, manifest: Json): void {
+  const { nodeTools, browserTools } = manifest
+  if (!isObject(nodeTools) || !isObject(browserTools)) return
+  for (const name of Object.keys(browserTools)) {
+    if (Object.hasOwn(nodeTools, name)) reportAt(check, ['browserTools', name], 'tool-name', `tool name ${JSON.stringify(name)} is declared in both nodeTools and browserTools`, 'Tool names share one namespace (sites[id][tool]); rename one of them.')
+  }
+}
+
 async function checkTools(check: SkillCheck, manifest: Json, badPaths: Set<string>): Promise<ToolModel[]> {
   const jobs: Promise<ToolModel | undefined>[] = []
   for (const mapKey of TOOL_KINDS) {
@@ -115,6 +124,7 @@ export async function validateSkill(folder: SkillFolder, options: ValidateOption
   if (typeof manifest.id === 'string' && manifest.id !== folder.id) reportAt(check, ['id'], 'id-mismatch', 'manifest id must match directory name', `Set "id" to ${JSON.stringify(folder.id)}.`)
   // Tools whose schema is broken are still looked at, unless their path itself is unusable.
   const badPaths = new Set(findings.filter((f) => f.code === 'tool-name' || (f.code === 'tool-path' && f.path.length === 3)).map((f) => `${f.path[0]}\0${f.path[1]}`))
+  checkToolNamesUnique(check, manifest)
   const domainSites = checkDomains(check, manifest)
   const [notes, tools] = await Promise.all([checkNotes(check, manifest), checkTools(check, manifest, badPaths)])
   const diagnostics = check.diagnostics

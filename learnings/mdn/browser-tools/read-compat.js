@@ -1,0 +1,95 @@
+import { deepQueryAll, sleep, textWithout } from './lib/shadow.js'
+
+const LEVELS = ['yes', 'partial', 'preview', 'no', 'unknown', 'removed-partial']
+const CELL_ICONS = ['prefix', 'footnote', 'altname', 'disabled', 'more']
+const STATUS_ICONS = { experimental: 'experimental', deprecated: 'deprecated', nonstandard: 'nonstandard' }
+
+/** The `bc-<prefix>-<value>` class of an element, e.g. classValue(td, 'bc-browser-') -> 'chrome'. */
+function classValue(element, prefix) {
+  const name = [...element.classList].find((c) => c.startsWith(prefix))
+  return name ? name.slice(prefix.length) : null
+}
+
+/** Names of the `icon-<name>` icons inside a node. */
+function iconNames(node, allowed) {
+  const names = new Set()
+  for (const icon of node.querySelectorAll('[class*="icon-"]')) {
+    for (const c of icon.classList) {
+      const name = c.startsWith('icon-') ? c.slice(5) : null
+      if (name && allowed.includes(name)) names.add(name)
+    }
+  }
+  return [...names]
+}
+
+function parseTable(table, wanted) {
+  const browsers = [...table.querySelectorAll('thead tr.bc-browsers th.bc-browser')].map((th) => ({
+    id: classValue(th, 'bc-browser-'),
+    name: textWithout(th.querySelector('.bc-head-txt-label') || th),
+  }))
+  const features = []
+  for (const row of table.querySelectorAll('tbody > tr')) {
+    const th = row.querySelector('th.bc-feature')
+    if (!th) continue
+    const header = th.querySelector('.bc-table-row-header') || th
+    const support = {}
+    for (const td of row.querySelectorAll('td.bc-support')) {
+      const browser = classValue(td, 'bc-browser-')
+      if (!browser || (wanted && !wanted.includes(browser))) continue
+      const level = classValue(td, 'bc-supports-')
+      const label = td.querySelector('button .bc-version-label') || td.querySelector('.bc-version-label')
+      support[browser] = {
+        support: LEVELS.includes(level) ? level : level || 'unknown',
+        version: label ? label.textContent.replace(/\s+/g, ' ').trim() || null : null,
+        notes: iconNames(td.querySelector('button') || td, CELL_ICONS),
+      }
+    }
+    const link = header.matches('a[href]') ? header : null
+    features.push({
+      name: textWithout(header, '.bc-icons'),
+      depth: Number(classValue(th, 'bc-feature-depth-') ?? 0),
+      url: link ? link.href : null,
+      status: iconNames(header, Object.keys(STATUS_ICONS)),
+      support,
+    })
+  }
+  return { browsers: wanted ? browsers.filter((b) => wanted.includes(b.id)) : browsers, features }
+}
+
+/**
+ * Reads the "Browser compatibility" table(s) of the open MDN reference page: one row per
+ * feature, one cell per browser with the support level and the version it arrived in.
+ */
+export default async function readCompat(args) {
+  const waitMs = Number.isInteger(args?.waitMs) ? Math.max(0, args.waitMs) : 8000
+  const wanted = Array.isArray(args?.browsers) && args.browsers.length ? args.browsers.map(String) : null
+
+  // Compat sections: a heading with id browser_compatibility, and one host element per BCD query.
+  const section = document.querySelector('section[aria-labelledby="browser_compatibility"]') ||
+    document.getElementById('browser_compatibility')?.closest('section') ||
+    null
+  const hosts = [...document.querySelectorAll('[query]')].filter((el) => el.localName.includes('compat'))
+  if (!section && hosts.length === 0) {
+    return { error: 'this page has no Browser compatibility section', url: location.href }
+  }
+
+  // The table is rendered client-side after its data loads; scroll to it and wait.
+  ;(section || hosts[0]).scrollIntoView({ block: 'center' })
+  const roots = hosts.length ? hosts : [section]
+  const deadline = Date.now() + waitMs
+  let tables = []
+  for (;;) {
+    tables = roots.flatMap((root) => deepQueryAll(root, 'table.bc-table').map((table) => ({ root, table })))
+    if (tables.length >= roots.length || Date.now() >= deadline) break
+    await sleep(200)
+  }
+  if (tables.length === 0) {
+    const message = roots.map((root) => deepQueryAll(root, 'p').map((p) => p.textContent.trim()).join(' ')).join(' ').trim()
+    return { error: `the compatibility table did not render within ${waitMs} ms${message ? `: ${message}` : ''}`, queries: hosts.map((h) => h.getAttribute('query')) }
+  }
+
+  return {
+    url: location.href.split('#')[0],
+    tables: tables.map(({ root, table }) => ({ query: root.getAttribute?.('query') ?? null, ...parseTable(table, wanted) })),
+  }
+}

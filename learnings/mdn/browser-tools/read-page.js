@@ -1,0 +1,49 @@
+async function (args) {
+  // Outline of an open MDN document: title, locale, slug, summary, sections with anchors, the
+  // browser-compat-data keys of its compatibility tables, and specification links.
+  // A bare function expression: no imports, DOM only.
+  const includeSidebar = Boolean(args && args.includeSidebar)
+  const match = /^\/([^/]+)\/docs\/(.+?)\/?$/.exec(location.pathname)
+  const main = document.querySelector('main#content') || document.querySelector('main')
+  if (!match || !main) return { error: 'not an MDN documentation page (expected /<locale>/docs/...)' }
+
+  const clean = (node) => (node ? node.textContent.replace(/\s+/g, ' ').trim() : '')
+  const h1 = main.querySelector('h1') || document.querySelector('h1')
+  const base = location.href.split('#')[0]
+
+  // Sections: headings with ids inside the article. The first paragraph is the summary.
+  const sections = [...main.querySelectorAll('h2[id], h3[id]')]
+    .filter((h) => !h.closest('aside, nav'))
+    .map((h) => ({ level: Number(h.tagName.slice(1)), id: h.id, text: clean(h), url: `${base}#${h.id}` }))
+  const summaryNode = [...main.querySelectorAll('p')].find((p) => !p.closest('aside, nav, header nav, .notecard') && clean(p).length > 30)
+
+  const compatQueries = [...document.querySelectorAll('[query]')]
+    .filter((el) => el.localName.includes('compat'))
+    .map((el) => el.getAttribute('query'))
+  const specSection = main.querySelector('section[aria-labelledby="specifications"]') ||
+    (document.getElementById('specifications') && document.getElementById('specifications').closest('section'))
+  const specifications = specSection
+    ? [...specSection.querySelectorAll('a[href^="http"]')].map((a) => ({ title: clean(a), url: a.href }))
+    : []
+
+  const result = {
+    title: clean(h1),
+    locale: match[1],
+    slug: match[2],
+    url: base,
+    summary: clean(summaryNode),
+    sections,
+    compatQueries,
+    specifications,
+    otherLocales: [...document.querySelectorAll('link[rel="alternate"][hreflang]')]
+      .map((link) => link.getAttribute('hreflang'))
+      .filter((lang) => lang && lang !== 'x-default'),
+  }
+  if (includeSidebar) {
+    const sidebar = document.getElementById('main-sidebar') || document.querySelector('aside[class*="sidebar"], nav[class*="sidebar"]')
+    result.sidebarLinks = sidebar
+      ? [...sidebar.querySelectorAll('a[href*="/docs/"]')].slice(0, 300).map((a) => ({ text: clean(a), url: a.href, current: a.getAttribute('aria-current') === 'page' }))
+      : []
+  }
+  return result
+}

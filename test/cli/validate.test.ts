@@ -1,0 +1,114 @@
+import { execFile } from 'node:child_process'
+import { existsSync } from 'node:fs'
+import { readFile } from 'node:fs/promises'
+import { join } from 'node:path'
+import { promisify } from 'node:util'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { manifestSchema } from '../../src/core/validate/schema'
+import { runCli } from '../helpers/cli'
+import { RULES } from '../helpers/compile'
+import { REPO_ROOT, makeTempDir } from '../helpers/tmp'
+
+let tmp: Awaited<ReturnType<typeof makeTempDir>>
+beforeAll(async () => {
+  tmp = await makeTempDir('cli-')
+})
+afterAll(() => tmp.cleanup())
+
+describe('site-skills validate', () => {
+  it('exits 0 on the shipped learnings', async () => {
+    const run = await runCli(['validate', 'learnings'], REPO_ROOT)
+    expect(run.code).toBe(0)
+    expect(run.stdout).toMatch(/✔ 0 errors, 0 warnings in \d+ skills/)
+  })
+
+  it('prints every problem grouped by skill with a code frame and a summary, and exits 1', async () => {
+    const run = await runCli(['validate', join(RULES, 'manifest-parse'), '--root', join(RULES, 'domain-port')], REPO_ROOT)
+    expect(run.code).toBe(1)
+    expect(run.stdout).toContain('✖ trailing-comma  test/fixtures/rules/manifest-parse/trailing-comma')
+    expect(run.stdout).toContain('error manifest-parse  test/fixtures/rules/manifest-parse/trailing-comma/manifest.json:4:31')
+    expect(run.stdout).toContain('> 4 |   "domains": ["a.example.com"],')
+    expect(run.stdout).toContain('error domain-port  test/fixtures/rules/domain-port/patterns/manifest.json:6:5')
+    expect(run.stdout).toContain('hint: manifest.json is strict JSON')
+    expect(run.stdout.trimEnd().split('\n').at(-1)).toBe('10 errors, 0 warnings in 8 skills')
+  })
+
+  it('--json prints only the machine output', async () => {
+    const run = await runCli(['validate', '--json', '--root', join(RULES, 'domain-unicode')], REPO_ROOT)
+    expect(run.code).toBe(0)
+    const out = JSON.parse(run.stdout)
+    expect(out).toMatchObject({ ok: true, skills: 1 })
+    expect(out.diagnostics[0]).toEqual({ code: 'domain-unicode', severity: 'warning', siteId: 'idn', file: 'idn/manifest.json', line: 5, column: 5, message: 'domain "bücher.de" is matched as "xn--bcher-kva.de"', hint: 'Write "xn--bcher-kva.de": browsers report hosts in punycode.' })
+  })
+
+  it('--compat ego-lite adds the original restrictions', async () => {
+    const plain = await runCli(['validate', '--json', join(RULES, 'compat-ego-lite')], REPO_ROOT)
+    const compat = await runCli(['validate', '--json', '--compat', 'ego-lite', join(RULES, 'compat-ego-lite')], REPO_ROOT)
+    expect(JSON.parse(plain.stdout).ok).toBe(true)
+    expect(compat.code).toBe(1)
+    expect(JSON.parse(compat.stdout).diagnostics.map((d: { code: string }) => d.code)).toEqual(['compat-ego-lite', 'compat-ego-lite', 'compat-ego-lite'])
+  })
+
+  it('exits 2 on bad usage', async () => {
+    expect((await runCli(['validate', '--nope'], REPO_ROOT)).code).toBe(2)
+    expect((await runCli(['validate', join(tmp.dir, 'missing')], REPO_ROOT)).code).toBe(2)
+    expect((await runCli(['frobnicate'], REPO_ROOT)).code).toBe(2)
+    expect((await runCli(['validate', '--compat', 'v2'], REPO_ROOT)).code).toBe(2)
+    const noRoot = await runCli(['validate'], tmp.dir)
+    expect(noRoot.code).toBe(2)
+    expect(noRoot.stderr).toContain('no learnings folder at')
+  })
+
+  it('takes the root from SITE_SKILLS_ROOT, then EGO_BROWSER_AGENT_WORKSPACE with ~ expanded', async () => {
+    const fromEnv = await runCli(['validate', '--json'], tmp.dir, { SITE_SKILLS_ROOT: join(RULES, 'valid-basic') })
+    expect(JSON.parse(fromEnv.stdout).skills).toBe(1)
+    const home = process.env.HOME!
+    const ws = join(RULES, '../workspace')
+    if (ws.startsWith(home)) {
+      const run = await runCli(['validate', '--json'], tmp.dir, { EGO_BROWSER_AGENT_WORKSPACE: `~${ws.slice(home.length)}` })
+      expect(JSON.parse(run.stdout).skills).toBe(1)
+    }
+    const workspace = await runCli(['validate', '--json'], tmp.dir, { EGO_BROWSER_AGENT_WORKSPACE: ws })
+    expect(JSON.parse(workspace.stdout)).toMatchObject({ ok: true, skills: 1 })
+  })
+})
+
+describe('site-skills schema and new', () => {
+  it('prints the manifest JSON Schema', async () => {
+    const run = await runCli(['schema'], REPO_ROOT)
+    expect(JSON.parse(run.stdout)).toEqual(manifestSchema)
+    expect(JSON.parse(await readFile(join(REPO_ROOT, 'manifest.schema.json'), 'utf8'))).toEqual(manifestSchema)
+  })
+
+  it('scaffolds a skill that validates clean, and refuses to overwrite it', async () => {
+    const root = join(tmp.dir, 'scaffold')
+    const run = await runCli(['new', 'my-site', '--domain', 'My-Site.example.com', '--domain', '*.my-site.example.com', '--root', root], REPO_ROOT)
+    expect(run.code).toBe(0)
+    const manifest = JSON.parse(await readFile(join(root, 'my-site/manifest.json'), 'utf8'))
+    expect(manifest).toMatchObject({ id: 'my-site', name: 'My Site', domains: ['my-site.example.com', '*.my-site.example.com'] })
+    expect(existsSync(join(root, manifest.$schema.startsWith('http') ? '' : join('my-site', manifest.$schema)))).toBe(true)
+    const check = await runCli(['validate', '--json', root], REPO_ROOT)
+    expect(JSON.parse(check.stdout)).toEqual({ ok: true, skills: 1, diagnostics: [] })
+    expect((await runCli(['new', 'my-site', '--domain', 'x.example.com', '--root', root], REPO_ROOT)).code).toBe(1)
+  })
+
+  it('rejects a bad id or domain as usage errors', async () => {
+    expect((await runCli(['new', '../evil', '--domain', 'x.example.com'], tmp.dir)).code).toBe(2)
+    expect((await runCli(['new', 'ok', '--domain', '*.com'], tmp.dir)).code).toBe(2)
+    expect((await runCli(['new', 'ok'], tmp.dir)).code).toBe(2)
+  })
+})
+
+describe('the installed binary', () => {
+  it('runs as `site-skills` with the exit codes of the contract', async () => {
+    const exec = promisify(execFile)
+    const bin = join(REPO_ROOT, 'bin/site-skills.js')
+    const ok = await exec(process.execPath, [bin, 'validate', 'learnings'], { cwd: REPO_ROOT })
+    expect(ok.stdout).toContain('0 errors')
+    const bad = await exec(process.execPath, [bin, 'validate', '--json', join(RULES, 'tool-parse')], { cwd: REPO_ROOT }).catch((e) => e)
+    expect(bad.code).toBe(1)
+    expect(JSON.parse(bad.stdout).ok).toBe(false)
+    const usage = await exec(process.execPath, [bin, 'validate', '--bogus'], { cwd: REPO_ROOT }).catch((e) => e)
+    expect(usage.code).toBe(2)
+  })
+})

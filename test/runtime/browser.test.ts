@@ -1,0 +1,349 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { type BrowserCall, type BrowserTarget, callBrowserTool } from '../../runtime/browser'
+import { isSiteToolError, type SiteToolErrorCode } from '../../runtime/errors'
+import { type LaunchedBrowser, type LaunchedPage, launchBrowser } from '../../runtime/launch'
+import { type CompiledTool, compileTools, evaluate, navigate, waitForTitle } from '../helpers/browser'
+import { startServer, type TestServer } from '../helpers/server'
+
+const SITE = 'site'
+const DOMAINS = ['127.0.0.1']
+
+const FILES: Record<string, string> = {
+  'browser-tools/echo.js': 'async function (args) {\n  return args\n}\n',
+  'browser-tools/codepoints.js': 'async function (args) {\n  return Array.from(args.text, (c) => c.codePointAt(0))\n}\n',
+  'browser-tools/title.js': 'async function () {\n  return document.title\n}\n',
+  'browser-tools/values.js': [
+    'async function ({ kind }) {',
+    '  const values = { nan: NaN, inf: Infinity, ninf: -Infinity, negzero: -0, big: 2n ** 70n, undef: undefined, nested: { a: [1, undefined, NaN], u: undefined } }',
+    '  return values[kind]',
+    '}',
+    '',
+  ].join('\n'),
+  'browser-tools/side-effect.js': 'async function () {\n  window.__ran = true\n  return "ran"\n}\n',
+  'browser-tools/hang.js': 'async function () {\n  await new Promise(() => {})\n}\n',
+  'browser-tools/busy.js': 'async function () {\n  for (;;) {}\n}\n',
+  'browser-tools/throws.js': [
+    'async function (args) {',
+    '  const value = args.n * 2',
+    '',
+    '  if (value > 1) {',
+    "    throw new Error('too big: ' + value)",
+    '  }',
+    '  return value',
+    '}',
+    '',
+  ].join('\n'),
+  'browser-tools/throws-later.js': [
+    'async function () {',
+    '  await new Promise((resolve) => setTimeout(resolve, 10))',
+    '  // a comment, so the line moves',
+    "  throw new RangeError('later')",
+    '}',
+    '',
+  ].join('\n'),
+  'browser-tools/throws-string.js': "async function () {\n  throw 'just a string'\n}\n",
+  'browser-tools/typed.ts': [
+    'interface Args {',
+    '  items: string[]',
+    '}',
+    '',
+    'export default async function (args: Args): Promise<number> {',
+    '  const lengths: number[] = args.items.map((item) => item.length)',
+    '  return lengths.reduce((sum, n) => sum + (n as number), 0) + (args as any).missing.length',
+    '}',
+    '',
+  ].join('\n'),
+  'browser-tools/module.js': [
+    "import { check } from './lib/helper.js'",
+    '',
+    'export default async function (args) {',
+    '  return check(args.value)',
+    '}',
+    '',
+  ].join('\n'),
+  'browser-tools/lib/helper.js': [
+    'export function check(value) {',
+    "  if (typeof value !== 'number') {",
+    '    throw new TypeError(`not a number: ${value}`)',
+    '  }',
+    '  return value + 1',
+    '}',
+    '',
+  ].join('\n'),
+  'browser-tools/navigate.js': 'async function (args) {\n  setTimeout(() => { location.href = args.to }, 20)\n  await new Promise(() => {})\n}\n',
+  'browser-tools/alert.js': "async function () {\n  alert('hello from the tool')\n  return 'after'\n}\n",
+  'browser-tools/globals.js': [
+    'async function () {',
+    '  return { json: JSON.stringify({ a: [1, 2] }), doubled: [1, 2].map((n) => n * 2), title: document.title, pageVar: typeof window.pageVar }',
+    '}',
+    '',
+  ].join('\n'),
+}
+
+const TOOLS = {
+  echo: { file: 'browser-tools/echo.js' },
+  codepoints: { file: 'browser-tools/codepoints.js' },
+  title: { file: 'browser-tools/title.js' },
+  values: { file: 'browser-tools/values.js' },
+  sideEffect: { file: 'browser-tools/side-effect.js' },
+  hang: { file: 'browser-tools/hang.js' },
+  busy: { file: 'browser-tools/busy.js' },
+  throws: { file: 'browser-tools/throws.js' },
+  throwsLater: { file: 'browser-tools/throws-later.js' },
+  throwsString: { file: 'browser-tools/throws-string.js' },
+  typed: { file: 'browser-tools/typed.ts', module: true },
+  module: { file: 'browser-tools/module.js', module: true },
+  navigate: { file: 'browser-tools/navigate.js' },
+  alert: { file: 'browser-tools/alert.js' },
+  globals: { file: 'browser-tools/globals.js' },
+}
+
+type ToolName = keyof typeof TOOLS
+
+const HOSTILE_PAGE = `<!doctype html><title>hostile</title><script>
+window.pageVar = 1
+JSON.stringify = () => 'hacked'
+Array.prototype.map = function () { return 'hacked' }
+Array.prototype.some = function () { return true }
+</script>`
+
+let browser: LaunchedBrowser
+let server: TestServer
+let tools: Record<string, CompiledTool>
+let page: LaunchedPage
+
+beforeAll(async () => {
+  ;[browser, server, tools] = await Promise.all([launchBrowser(), startServer({ '/hostile': HOSTILE_PAGE }), compileTools(SITE, FILES, TOOLS)])
+  page = await browser.newPage(server.url('/home'))
+})
+
+afterAll(async () => {
+  await browser?.close()
+  await server?.close()
+})
+
+function call(target: BrowserTarget, tool: ToolName, args: Record<string, unknown> = {}, extra: Partial<BrowserCall> = {}): Promise<unknown> {
+  const { code, file } = tools[tool]!
+  return callBrowserTool(target, { siteId: SITE, tool, code, file, args, domains: DOMAINS, ...extra })
+}
+
+async function failure(promise: Promise<unknown>, code: SiteToolErrorCode) {
+  const error = await promise.then(
+    (value) => {
+      throw new Error(`expected ${code}, got the result ${JSON.stringify(value)}`)
+    },
+    (error: unknown) => error,
+  )
+  if (!isSiteToolError(error, code)) throw new Error(`expected ${code}, got ${String(error)}`, { cause: error })
+  return error
+}
+
+/** A page of its own, for tests that navigate, block or stop it. */
+async function withPage(path: string, test: (page: LaunchedPage) => Promise<void>): Promise<void> {
+  const own = await browser.newPage(server.url(path))
+  try {
+    await test(own)
+  } finally {
+    await own.close()
+  }
+}
+
+describe('arguments and results', () => {
+  it('passes hostile strings and nested objects intact, as values', async () => {
+    const hostile = {
+      quotes: `'"\`' + "\\'" + '\\"`,
+      backslashes: '\\ \\\\ \\n \\u0041 \\x41',
+      script: '</script><script>window.__pwned = 1</script><!--',
+      template: '${window.__pwned = 1}`${1 + 1}`',
+      unicode: 'héllo wörld ✓ 日本語 🎉 \u{1F600}',
+      separators: 'a\u2028b\u2029c\u0000d\u007f',
+      lone: 'x\uD83Dy',
+      long: 'x'.repeat(1_000_000) + '"end"',
+      nested: { deep: { list: [1, 'two', null, true, { three: [3] }], empty: {}, emptyList: [] } },
+      numbers: [0, -1, 1.5, Number.MAX_SAFE_INTEGER, 1e-300],
+    }
+    expect(await call(page.client, 'echo', hostile)).toEqual(hostile)
+    expect(await evaluate(page.client, 'window.__pwned')).toBeUndefined()
+  })
+
+  it('hands the page the exact characters, not only a round trip', async () => {
+    const text = `"'\\</script>\${}\u2028\u2029日🎉\u0000`
+    expect(await call(page.client, 'codepoints', { text })).toEqual(Array.from(text, (c) => c.codePointAt(0)))
+  })
+
+  it('decodes unserializable values and returns top-level undefined', async () => {
+    expect(await call(page.client, 'values', { kind: 'nan' })).toBeNaN()
+    expect(await call(page.client, 'values', { kind: 'inf' })).toBe(Infinity)
+    expect(await call(page.client, 'values', { kind: 'ninf' })).toBe(-Infinity)
+    expect(Object.is(await call(page.client, 'values', { kind: 'negzero' }), -0)).toBe(true)
+    expect(await call(page.client, 'values', { kind: 'big' })).toBe(2n ** 70n)
+    expect(await call(page.client, 'values', { kind: 'undef' })).toBeUndefined()
+    // returnByValue: nested undefined is dropped, nested NaN becomes null.
+    expect(await call(page.client, 'values', { kind: 'nested' })).toEqual({ a: [1, null, null] })
+  })
+})
+
+describe('domains', () => {
+  it('refuses a page outside the domains before the tool runs, naming the URL', async () => {
+    const error = await failure(call(page.client, 'sideEffect', {}, { domains: ['example.com', '*.example.com'] }), 'domain-mismatch')
+    expect(error.message).toContain(server.url('/home'))
+    expect(error.siteId).toBe(SITE)
+    expect(await evaluate(page.client, 'window.__ran')).toBeUndefined()
+    expect(await call(page.client, 'sideEffect')).toBe('ran')
+    expect(await evaluate(page.client, 'window.__ran')).toBe(true)
+  })
+
+  it('refuses when the skill has no domains', async () => {
+    await failure(call(page.client, 'title', {}, { domains: [] }), 'domain-mismatch')
+  })
+})
+
+describe('timeouts', () => {
+  it('stops a hung promise within the limit; the page still evaluates', async () => {
+    const started = Date.now()
+    const error = await failure(call(page.client, 'hang', {}, { timeoutMs: 500 }), 'timeout')
+    expect(Date.now() - started).toBeLessThan(2500)
+    expect(error.message).toContain('500 ms')
+    expect(await evaluate(page.client, '1 + 1')).toBe(2)
+    expect(await call(page.client, 'title')).toBe('/home')
+  })
+
+  it('terminates a busy while(true) within the limit; the page still evaluates', async () => {
+    const started = Date.now()
+    await failure(call(page.client, 'busy', {}, { timeoutMs: 500 }), 'timeout')
+    expect(Date.now() - started).toBeLessThan(2500)
+    expect(await evaluate(page.client, 'document.title')).toBe('/home')
+    expect(await call(page.client, 'title')).toBe('/home')
+  })
+})
+
+describe('errors thrown by tools', () => {
+  it('names the tool file and the line of the throw', async () => {
+    const error = await failure(call(page.client, 'throws', { n: 5 }), 'tool-threw')
+    expect(error).toMatchObject({ file: 'site/browser-tools/throws.js', line: 5, column: 11, siteId: SITE, tool: 'throws' })
+    expect(error.message).toContain('Error: too big: 10')
+    expect(error.message).toContain('site/browser-tools/throws.js:5:11')
+  })
+
+  it('maps a throw after an await', async () => {
+    const error = await failure(call(page.client, 'throwsLater'), 'tool-threw')
+    expect(error).toMatchObject({ file: 'site/browser-tools/throws-later.js', line: 4 })
+    expect(error.message).toContain('RangeError: later')
+  })
+
+  it('maps a TypeScript module tool to its .ts line', async () => {
+    const error = await failure(call(page.client, 'typed', { items: ['ab', 'c'] }), 'tool-threw')
+    expect(error).toMatchObject({ file: 'site/browser-tools/typed.ts', line: 7 })
+    expect(error.message).toContain('TypeError')
+  })
+
+  it('maps a throw in a helper imported by an ES-module tool to the helper', async () => {
+    expect(await call(page.client, 'module', { value: 1 })).toBe(2)
+    const error = await failure(call(page.client, 'module', { value: 'x' }), 'tool-threw')
+    expect(error).toMatchObject({ file: 'site/browser-tools/lib/helper.js', line: 3, column: 11 })
+    expect(error.message).toContain('TypeError: not a number: x')
+  })
+
+  it('reports a thrown string with the tool file', async () => {
+    const error = await failure(call(page.client, 'throwsString'), 'tool-threw')
+    expect(error.file).toBe('site/browser-tools/throws-string.js')
+    expect(error.message).toContain('just a string')
+  })
+})
+
+describe('page events during a call', () => {
+  it('reports a navigation during the tool as context-lost, then runs on the new page', async () => {
+    await withPage('/before', async (own) => {
+      await failure(call(own.client, 'navigate', { to: '/after' }), 'context-lost')
+      await waitForTitle(own.client, '/after')
+      expect(await call(own.client, 'title')).toBe('/after')
+    })
+  })
+
+  it('refreshes its cached handle after the page navigated between calls', async () => {
+    await withPage('/first', async (own) => {
+      expect(await call(own.client, 'title')).toBe('/first')
+      await navigate(own.client, server.url('/second'))
+      expect(await call(own.client, 'title')).toBe('/second')
+    })
+  })
+
+  it('reports alert() as dialog-blocking and dismisses it', async () => {
+    await withPage('/dialog', async (own) => {
+      const error = await failure(call(own.client, 'alert', {}, { timeoutMs: 5000 }), 'dialog-blocking')
+      expect(error.message).toContain('hello from the tool')
+      expect(await evaluate(own.client, 'document.title')).toBe('/dialog')
+      expect(await call(own.client, 'title')).toBe('/dialog')
+    })
+  })
+})
+
+describe('isolated world', () => {
+  it('runs away from page scripts that replaced JSON.stringify and Array.prototype.map', async () => {
+    await withPage('/hostile', async (own) => {
+      expect(await call(own.client, 'globals', {}, { isolatedWorld: true })).toEqual({ json: '{"a":[1,2]}', doubled: [2, 4], title: 'hostile', pageVar: 'undefined' })
+      expect(await call(own.client, 'globals')).toEqual({ json: 'hacked', doubled: 'hacked', title: 'hostile', pageVar: 'number' })
+      await failure(call(own.client, 'globals', {}, { isolatedWorld: true, domains: ['example.com'] }), 'domain-mismatch')
+    })
+  })
+
+  it('recreates the world after a navigation', async () => {
+    await withPage('/world-1', async (own) => {
+      expect(await call(own.client, 'title', {}, { isolatedWorld: true })).toBe('/world-1')
+      await navigate(own.client, server.url('/world-2'))
+      expect(await call(own.client, 'title', {}, { isolatedWorld: true })).toBe('/world-2')
+    })
+  })
+})
+
+describe('target forms', () => {
+  it('accepts a chrome-remote-interface client', async () => {
+    expect(await call(page.client, 'title')).toBe('/home')
+  })
+
+  it('accepts { host, port, target } with a URL substring or an id', async () => {
+    await withPage('/forms/unique-substring', async (own) => {
+      expect(await call({ host: '127.0.0.1', port: browser.port, target: 'unique-substring' }, 'title')).toBe('/forms/unique-substring')
+      expect(await call({ port: browser.port, target: own.targetId }, 'title')).toBe('/forms/unique-substring')
+    })
+  })
+
+  it('accepts a page ws:// URL', async () => {
+    expect(await call(`ws://127.0.0.1:${browser.port}/devtools/page/${page.targetId}`, 'title')).toBe('/home')
+  })
+
+  it('reports an unknown target as target-not-found', async () => {
+    await failure(call({ port: browser.port, target: 'no-such-page-anywhere' }, 'title'), 'target-not-found')
+    await failure(call({ port: browser.port, target: 'ABCDEF0123456789ABCDEF0123456789' }, 'title'), 'target-not-found')
+    await failure(call('not a target', 'title'), 'target-not-found')
+  })
+})
+
+describe('a browser of its own', () => {
+  let own: LaunchedBrowser
+  let ownPage: LaunchedPage
+
+  beforeAll(async () => {
+    own = await launchBrowser()
+    ownPage = await own.newPage(server.url('/only'))
+    // Leave one page, so that HOST:PORT and the browser endpoint mean this one.
+    const list = (await fetch(`http://127.0.0.1:${own.port}/json/list`).then((r) => r.json())) as { id: string; type: string }[]
+    for (const t of list.filter((t) => t.type === 'page' && t.id !== ownPage.targetId)) await fetch(`http://127.0.0.1:${own.port}/json/close/${t.id}`)
+  })
+
+  afterAll(() => own?.close())
+
+  it('accepts "HOST:PORT" and the browser ws:// endpoint (first page)', async () => {
+    expect(await call(`127.0.0.1:${own.port}`, 'title')).toBe('/only')
+    expect(await call(own.wsEndpoint, 'title')).toBe('/only')
+  })
+
+  it('reports the browser closing during a call as disconnected', async () => {
+    const viaClient = failure(call(ownPage.client, 'hang', {}, { timeoutMs: 20_000 }), 'disconnected')
+    const viaAddress = failure(call({ port: own.port, target: '/only' }, 'hang', {}, { timeoutMs: 20_000 }), 'disconnected')
+    await new Promise((resolve) => setTimeout(resolve, 300))
+    await own.close()
+    await Promise.all([viaClient, viaAddress])
+    await failure(call(`127.0.0.1:${own.port}`, 'title'), 'disconnected')
+  })
+})
