@@ -1,0 +1,89 @@
+import { mkdir, symlink, writeFile } from 'node:fs/promises'
+import { join } from 'node:path'
+import ts from 'typescript'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { runCli } from '../helpers/cli'
+import { REPO_ROOT, makeTempDir } from '../helpers/tmp'
+
+const APP = join(REPO_ROOT, 'test/fixtures/app')
+
+const USAGE = `import { runTool, runBrowserTool, sites, browserToolSource, skills } from 'virtual:site-skills'
+const found: Promise<unknown[]> = runTool('ext', 'search', { query: 'x', category: 'books', tags: ['a'], range: { min: 1 } })
+// @ts-expect-error unknown site id
+runTool('nope', 'search', { query: 'x' })
+// @ts-expect-error unknown tool name
+runTool('ext', 'nope', {})
+// @ts-expect-error wrong argument type
+runTool('ext', 'search', { query: 1 })
+// @ts-expect-error value outside the enum
+runTool('ext', 'search', { query: 'x', category: 'films' })
+// @ts-expect-error undeclared argument
+runTool('ext', 'search', { query: 'x', extra: 1 })
+// @ts-expect-error a required argument is missing
+sites.ext.search({})
+// @ts-expect-error nested property type
+runTool('ext', 'search', { query: 'x', range: { min: 'low' } })
+// @ts-expect-error a Node tool is not a browser tool
+runBrowserTool('ext', 'search', { query: 'x' }, 'localhost:9222')
+// @ts-expect-error browserToolSource takes browser tools only
+browserToolSource('ext', 'typed')
+// @ts-expect-error a browser tool needs a CDP target
+sites.ext.read({})
+const page: Promise<Record<string, unknown>> = runBrowserTool('ext', 'read', {}, 'localhost:9222')
+const viaStub: Promise<Record<string, unknown>> = sites.ext.read({}, { send: async () => ({}) })
+const optional: Promise<unknown[]> = sites.ext.typed()
+const product: Promise<unknown[]> = sites.workspace.docs_open({ url: 'https://docs.example.org/d/1' })
+const ids: string[] = skills.map((s) => s.id)
+void found; void page; void viaStub; void optional; void product; void ids
+`
+
+const LOOSE = `import { runTool, sites } from 'virtual:site-skills'
+const anything: Promise<unknown> = runTool('any-site', 'any_tool', { any: 1 })
+const stub = sites['x']?.['y']
+void anything; void stub
+`
+
+function typeErrors(dir: string, files: string[]): string[] {
+  const program = ts.createProgram(files.map((f) => join(dir, f)), { strict: true, noEmit: true, module: ts.ModuleKind.ESNext, moduleResolution: ts.ModuleResolutionKind.Bundler, target: ts.ScriptTarget.ES2022, types: [], lib: ['lib.es2023.d.ts', 'lib.dom.d.ts'] })
+  return ts.getPreEmitDiagnostics(program).map((d) => `${d.file ? `${d.file.fileName.slice(dir.length + 1)}:${d.file.getLineAndCharacterOfPosition(d.start!).line + 1}` : ''} ${ts.flattenDiagnosticMessageText(d.messageText, '\n')}`)
+}
+
+let tmp: Awaited<ReturnType<typeof makeTempDir>>
+beforeAll(async () => {
+  tmp = await makeTempDir('types-')
+  // As installed in a user's project.
+  await mkdir(join(tmp.dir, 'node_modules'))
+  await symlink(REPO_ROOT, join(tmp.dir, 'node_modules/unplugin-site-skills'))
+})
+afterAll(() => tmp.cleanup())
+
+describe('generated types', () => {
+  it('`site-skills types` writes a d.ts that makes every misuse a tsc error', async () => {
+    const run = await runCli(['types', '--root', join(APP, 'learnings'), '--out', join(tmp.dir, 'site-skills.d.ts')], tmp.dir)
+    expect(run.code).toBe(0)
+    await writeFile(join(tmp.dir, 'use.ts'), USAGE)
+    // Every @ts-expect-error above must be needed: an unused one is itself an error.
+    expect(typeErrors(tmp.dir, ['site-skills.d.ts', 'use.ts'])).toEqual([])
+  })
+
+  it('the expected errors are real: without the directives tsc reports each of them', async () => {
+    await writeFile(join(tmp.dir, 'bare.ts'), USAGE.replaceAll('// @ts-expect-error', '//'))
+    const errors = typeErrors(tmp.dir, ['site-skills.d.ts', 'bare.ts'])
+    expect(errors.length).toBe((USAGE.match(/@ts-expect-error/g) ?? []).length)
+  })
+
+  it('is written only when its content changes', async () => {
+    const again = await runCli(['types', '--root', join(APP, 'learnings'), '--out', join(tmp.dir, 'site-skills.d.ts')], tmp.dir)
+    expect(again.stdout).toContain('is up to date')
+  })
+
+  it('before the first build, the fallback client types accept loose calls', async () => {
+    const dir = join(tmp.dir, 'fresh')
+    await mkdir(dir)
+    await writeFile(join(dir, 'env.d.ts'), '/// <reference types="unplugin-site-skills/client" />\n')
+    await writeFile(join(dir, 'loose.ts'), LOOSE)
+    await mkdir(join(dir, 'node_modules'))
+    await symlink(REPO_ROOT, join(dir, 'node_modules/unplugin-site-skills'))
+    expect(typeErrors(dir, ['env.d.ts', 'loose.ts'])).toEqual([])
+  })
+})
