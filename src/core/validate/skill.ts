@@ -110,7 +110,8 @@ async function checkTools(check: SkillCheck, manifest: Json, badPaths: Set<strin
  */
 export async function validateSkill(folder: SkillFolder, options: ValidateOptions = {}): Promise<SkillRecord> {
   const read = await readManifest(folder)
-  if (Array.isArray(read)) return fail(folder, read)
+  // The manifest's path is recorded even when unreadable, so that fixing it invalidates the cache.
+  if (Array.isArray(read)) return fail(folder, read, [join(folder.dir, MANIFEST)])
   const check: SkillCheck = { folder, doc: read.doc, options, diagnostics: [], files: new Set([read.real]), texts: new Map() }
   const manifest = read.doc.value
   for (const dup of read.doc.duplicateKeys) {
