@@ -5,6 +5,7 @@
 export {
   closeSiteSkills,
   dispatchToolCall,
+  listSiteSkills,
   loadBrowserToolSource,
   loadLearnedContext,
   runBrowserSiteTool,

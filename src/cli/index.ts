@@ -1,6 +1,7 @@
 import { type CliIO, type ParsedArgs, UsageError, parseCliArgs, writeLine } from './args'
 import { contextCommand, matchCommand } from './commands/lookup'
 import { newCommand } from './commands/new'
+import { runCommand } from './commands/run'
 import { schemaCommand } from './commands/schema'
 import { typesCommand } from './commands/types'
 import { validateCommand } from './commands/validate'
@@ -11,6 +12,7 @@ const COMMANDS: Record<string, Command> = {
   validate: validateCommand,
   match: matchCommand,
   context: contextCommand,
+  run: runCommand,
   types: typesCommand,
   schema: schemaCommand,
   new: newCommand,

@@ -3,7 +3,7 @@ import type { BrowserTarget } from '../../runtime/browser'
 import { SiteToolError } from '../../runtime/errors'
 import type { BrowserRunOptions, LearnedContext, SiteSkills } from '../../runtime/registry'
 import type { ToolDefinitions } from '../../runtime/definitions'
-import type { ValueSchema } from '../../runtime/types'
+import type { SkillMeta, ValueSchema } from '../../runtime/types'
 import type { CompileResult } from '../core/compiler'
 import { resolveRootInputs } from '../core/discover'
 import type { SkillModel } from '../core/model'
@@ -78,6 +78,11 @@ export async function siteSkillsForUrl(url: string | URL, options?: SkillsOption
   const { result, api } = await current(options)
   const byId = new Map(result.skills.map((s) => [s.model.id, s.model]))
   return api.siteSkillsForUrl(url).map((meta) => toEntry(byId.get(meta.id)!))
+}
+
+/** Metadata of every valid skill (id, name, domains, tool signatures), in directory order. */
+export async function listSiteSkills(options?: SkillsOptions): Promise<readonly SkillMeta[]> {
+  return (await current(options)).api.skills
 }
 
 /** Notes and tool signatures for a URL, as an agent puts them in its prompt. */

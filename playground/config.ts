@@ -1,0 +1,16 @@
+import { fileURLToPath } from 'node:url'
+import type { UserConfig } from 'vite'
+import siteSkills from '../src/vite'
+
+/**
+ * The playground: `agent.ts` (a Node agent, built with `vite build --ssr`) and the skills
+ * explorer (`index.html`, `npm run dev` here), both on virtual:site-skills.
+ */
+export function playgroundConfig(): UserConfig {
+  return {
+    root: fileURLToPath(new URL('.', import.meta.url)),
+    plugins: [siteSkills({ roots: '../learnings' })],
+    build: { outDir: 'dist/explorer', emptyOutDir: true },
+    server: { host: '127.0.0.1' },
+  }
+}

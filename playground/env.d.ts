@@ -1,0 +1,1 @@
+/// <reference types="unplugin-site-skills/client" />

@@ -1,0 +1,4 @@
+import { defineConfig } from 'vite'
+import { playgroundConfig } from './config'
+
+export default defineConfig(playgroundConfig())

@@ -1,0 +1,60 @@
+import type { BrowserTarget } from '../../../runtime/browser'
+import { isSiteToolError } from '../../../runtime/errors'
+import { listSiteSkills, runBrowserSiteTool, runNodeSiteTool } from '../../nobuild/api'
+import { type CliIO, type ParsedArgs, UsageError, rootsOf, writeLine } from '../args'
+import { compatOf } from './lookup'
+
+const HOST_PORT_RE = /^(\[[^\]]+\]|[^:/\s]+):(\d+)$/
+
+function parseToolArgs(text: string | undefined): Record<string, unknown> {
+  if (text === undefined) return {}
+  let value: unknown
+  try {
+    value = JSON.parse(text)
+  } catch (error) {
+    throw new UsageError(`--args is not valid JSON: ${(error as Error).message}`)
+  }
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) throw new UsageError('--args must be a JSON object, e.g. --args \'{"query":"x"}\'')
+  return value as Record<string, unknown>
+}
+
+/** `--cdp ws://...` or `--cdp HOST:PORT` (with `--target ID|URL-substring`). */
+function targetOf(args: ParsedArgs): BrowserTarget | undefined {
+  if (!args.cdp) {
+    if (args.target) throw new UsageError('--target needs --cdp HOST:PORT')
+    return undefined
+  }
+  if (/^wss?:\/\//.test(args.cdp)) {
+    if (args.target) throw new UsageError('--target applies to --cdp HOST:PORT, not to a ws:// URL')
+    return args.cdp
+  }
+  const hostPort = HOST_PORT_RE.exec(args.cdp)
+  if (!hostPort) throw new UsageError(`--cdp must be ws://... or HOST:PORT, not ${JSON.stringify(args.cdp)}`)
+  return { host: hostPort[1]!.replace(/^\[|\]$/g, ''), port: Number(hostPort[2]), target: args.target }
+}
+
+/** `site-skills run SITE TOOL --args JSON [--cdp ...] [--target ...]`: runs a Node or browser tool. */
+export async function runCommand(args: ParsedArgs, io: CliIO): Promise<number> {
+  const [siteId, tool, ...rest] = args.positionals
+  if (!siteId || !tool || rest.length) throw new UsageError('usage: site-skills run SITE TOOL --args JSON [--cdp ws://...|HOST:PORT] [--target ID|URL-substring]')
+  const toolArgs = parseToolArgs(args.args)
+  const target = targetOf(args)
+  const options = { roots: rootsOf(args, io), compat: compatOf(args) }
+  try {
+    const kind = await kindOf(siteId, tool, options)
+    if (kind === 'browser' && !target) throw new UsageError(`${siteId} -> ${tool} is a browser tool: pass --cdp ws://... or --cdp HOST:PORT`)
+    // A Node tool gets the page too, when one is given, so it can drive the browser.
+    const result = kind === 'browser' ? await runBrowserSiteTool(siteId, tool, toolArgs, target!, options) : await runNodeSiteTool(siteId, tool, toolArgs, { cdp: target, fetch: globalThis.fetch }, options)
+    writeLine(io.stdout, args.json ? JSON.stringify(result ?? null) : JSON.stringify(result ?? null, null, 2))
+    return 0
+  } catch (error) {
+    if (!isSiteToolError(error)) throw error
+    writeLine(io.stderr, `site-skills: ${error.code}: ${error.message}`)
+    return 1
+  }
+}
+
+async function kindOf(siteId: string, tool: string, options: { roots: string[]; compat?: 'ego-lite' }): Promise<'node' | 'browser' | undefined> {
+  const skill = (await listSiteSkills(options)).find((s) => s.id === siteId)
+  return skill && Object.hasOwn(skill.tools, tool) ? skill.tools[tool]!.kind : undefined
+}
