@@ -8,7 +8,7 @@ import { findCard, readCard, readCartCount, waitFor, waitForCatalog } from './li
  */
 export default async function addToCart(args) {
   const productId = String(args?.productId ?? '').trim()
-  const quantity = args?.quantity === undefined ? 1 : Number(args.quantity)
+  const quantity = args?.quantity == null ? 1 : Number(args.quantity)
   if (!productId) return { ok: false, error: 'productId is required' }
   if (!Number.isInteger(quantity) || quantity < 1 || quantity > 20) return { ok: false, error: 'quantity must be an integer from 1 to 20' }
 

@@ -12,12 +12,12 @@ export type Category = 'books' | 'electronics' | 'home' | 'outdoor'
 export type SortOrder = 'relevance' | 'price-asc' | 'price-desc' | 'name'
 
 export interface SearchCatalogArgs {
-  query?: string
-  category?: Category
-  inStockOnly?: boolean
-  maxPrice?: number
-  sort?: SortOrder
-  maxResults?: number
+  query?: string | null
+  category?: Category | null
+  inStockOnly?: boolean | null
+  maxPrice?: number | null
+  sort?: SortOrder | null
+  maxResults?: number | null
 }
 
 export interface CatalogContext {
@@ -85,13 +85,13 @@ function score(product: Product, words: string[]): number {
 export async function searchCatalog(ctx: CatalogContext = {}, args: SearchCatalogArgs = {}): Promise<CatalogItem[]> {
   const root = siteRoot(ctx?.baseUrl)
   const doFetch = ctx?.fetch ?? globalThis.fetch
-  if (args.category !== undefined && !CATEGORIES.includes(args.category)) {
+  if (args.category != null && !CATEGORIES.includes(args.category)) {
     throw new Error(`category must be one of ${CATEGORIES.join(', ')}`)
   }
   const sort = args.sort ?? 'relevance'
   if (!SORTS.includes(sort)) throw new Error(`sort must be one of ${SORTS.join(', ')}`)
   const maxResults = boundedInteger(args.maxResults, 10, 1, 50)
-  if (args.maxPrice !== undefined && !(typeof args.maxPrice === 'number' && Number.isFinite(args.maxPrice))) {
+  if (args.maxPrice != null && !(typeof args.maxPrice === 'number' && Number.isFinite(args.maxPrice))) {
     throw new Error('maxPrice must be a number')
   }
   const words = String(args.query ?? '').toLowerCase().split(/\s+/).filter(Boolean)
@@ -105,9 +105,9 @@ export async function searchCatalog(ctx: CatalogContext = {}, args: SearchCatalo
     .map((product, index) => ({ product, index, score: score(product, words) }))
     .filter(({ product, score }) =>
       score > 0 &&
-      (args.category === undefined || product.category === args.category) &&
+      (args.category == null || product.category === args.category) &&
       (!args.inStockOnly || product.stock > 0) &&
-      (args.maxPrice === undefined || product.price <= args.maxPrice))
+      (args.maxPrice == null || product.price <= args.maxPrice))
 
   const order: Record<SortOrder, (a: (typeof hits)[number], b: (typeof hits)[number]) => number> = {
     relevance: (a, b) => b.score - a.score || a.index - b.index,

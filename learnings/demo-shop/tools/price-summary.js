@@ -15,9 +15,9 @@ export async function priceSummary(_ctx, args = {}) {
     if (item === null || typeof item !== 'object') throw new Error(`items[${index}] must be an object`)
     const price = Number(item.price)
     if (!Number.isFinite(price) || price < 0) throw new Error(`items[${index}].price must be a non-negative number`)
-    const quantity = item.quantity === undefined ? 1 : Number(item.quantity)
+    const quantity = item.quantity == null ? 1 : Number(item.quantity)
     if (!Number.isInteger(quantity) || quantity < 0) throw new Error(`items[${index}].quantity must be a non-negative integer`)
-    return { id: item.id === undefined ? null : String(item.id), price, quantity }
+    return { id: item.id == null ? null : String(item.id), price, quantity }
   })
 
   const currency = args.currency ?? items.find((item) => typeof item?.currency === 'string')?.currency ?? 'USD'

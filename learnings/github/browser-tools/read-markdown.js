@@ -23,24 +23,35 @@ async function (args) {
     return { level: Number(h.tagName.slice(1)), text: clean(h), anchor, url: anchor ? `${base}#${anchor}` : null }
   })
 
+  // A list as indented "- item" lines (numbered for ol); nested lists below their item.
+  const listText = (list, depth) => {
+    const lines = []
+    let n = Number(list.getAttribute('start')) || 1
+    for (const li of list.children) {
+      if (li.tagName !== 'LI') continue
+      const own = li.cloneNode(true)
+      for (const nested of own.querySelectorAll('ul, ol, pre')) nested.remove()
+      const marker = list.tagName === 'OL' ? `${n++}.` : '-'
+      const text = clean(own)
+      if (text) lines.push(`${'  '.repeat(depth)}${marker} ${text}`)
+      for (const nested of li.querySelectorAll(':scope > ul, :scope > ol')) lines.push(listText(nested, depth + 1))
+    }
+    return lines.filter(Boolean).join('\n')
+  }
   const blocks = []
   let length = 0
   let truncated = false
-  // A list item's own text, without its nested lists (those come as their own items).
-  const ownText = (li) => {
-    const copy = li.cloneNode(true)
-    for (const nested of copy.querySelectorAll('ul, ol, pre')) nested.remove()
-    return clean(copy)
-  }
-  for (const node of article.querySelectorAll('h1, h2, h3, h4, h5, h6, p, li, pre')) {
-    if (node.matches('li') && node.querySelector(':scope > p')) continue
-    if (node.closest('pre') && !node.matches('pre')) continue
+  for (const node of article.querySelectorAll('h1, h2, h3, h4, h5, h6, p, ul, ol, pre, table')) {
+    // Lists, code blocks and tables are rendered as a whole by their outermost element.
+    const container = node.parentElement && node.parentElement.closest('ul, ol, pre, table')
+    if (container && article.contains(container)) continue
     let text
     if (/^H[1-6]$/.test(node.tagName)) text = `${'#'.repeat(Number(node.tagName.slice(1)))} ${clean(node)}`
     else if (node.matches('pre')) text = '```\n' + node.textContent.replace(/\n+$/, '') + '\n```'
-    else if (node.matches('li')) text = ownText(node) ? `- ${ownText(node)}` : ''
-    else text = clean(node)
-    if (!text) continue
+    else if (node.matches('ul, ol')) text = listText(node, 0)
+    else if (node.matches('table')) text = [...node.rows].map((row) => [...row.cells].map(clean).join(' | ')).join('\n')
+    else text = (node.closest('blockquote') ? '> ' : '') + clean(node)
+    if (!text || text === '> ') continue
     if (length + text.length > maxChars) { truncated = true; break }
     blocks.push(text)
     length += text.length

@@ -30,16 +30,16 @@ export async function searchStories(ctx, args = {}) {
   if (!(type in TAGS)) throw new Error(`type must be one of ${Object.keys(TAGS).join(', ')}`)
   const sort = args.sort ?? 'relevance'
   if (sort !== 'relevance' && sort !== 'date') throw new Error('sort must be "relevance" or "date"')
-  const limit = args.limit === undefined ? 10 : Number(args.limit)
+  const limit = args.limit == null ? 10 : Number(args.limit)
   if (!Number.isInteger(limit)) throw new Error('limit must be an integer')
 
   const params = new URLSearchParams({ query, tags: TAGS[type], hitsPerPage: String(Math.min(50, Math.max(1, limit))) })
   const filters = []
-  if (args.minPoints !== undefined) {
+  if (args.minPoints != null) {
     if (!Number.isInteger(args.minPoints)) throw new Error('minPoints must be an integer')
     filters.push(`points>=${args.minPoints}`)
   }
-  if (args.within !== undefined) {
+  if (args.within != null) {
     if (!(args.within in RANGES)) throw new Error(`within must be one of ${Object.keys(RANGES).join(', ')}`)
     filters.push(`created_at_i>=${Math.floor(Date.now() / 1000) - RANGES[args.within]}`)
   }

@@ -7,7 +7,13 @@ async function (args) {
   const main = document.querySelector('main#content') || document.querySelector('main')
   if (!match || !main) return { error: 'not an MDN documentation page (expected /<locale>/docs/...)' }
 
-  const clean = (node) => (node ? node.textContent.replace(/\s+/g, ' ').trim() : '')
+  // Text with line breaks kept as spaces ("Fetch<br># fetch-method" -> "Fetch # fetch-method").
+  const clean = (node) => {
+    if (!node) return ''
+    const copy = node.cloneNode(true)
+    for (const br of copy.querySelectorAll('br')) br.replaceWith(' ')
+    return copy.textContent.replace(/\s+/g, ' ').trim()
+  }
   const h1 = main.querySelector('h1') || document.querySelector('h1')
   const base = location.href.split('#')[0]
 

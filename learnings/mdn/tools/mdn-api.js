@@ -26,7 +26,7 @@ export async function searchDocs(ctx, args = {}) {
   if (!query) throw new Error('query is required')
   const locale = args.locale ?? 'en-US'
   if (!LOCALES.includes(locale)) throw new Error(`locale must be one of ${LOCALES.join(', ')}`)
-  const limit = args.limit === undefined ? 10 : Number(args.limit)
+  const limit = args.limit == null ? 10 : Number(args.limit)
   if (!Number.isInteger(limit) || limit < 1) throw new Error('limit must be a positive integer')
 
   const params = new URLSearchParams({ q: query, locale })

@@ -26,7 +26,8 @@ export default async function readOutline(args) {
   const base = location.href.split('#')[0]
   return {
     title: articleTitle(),
-    pageName: pageConfig('wgPageName') ?? decodeURIComponent(location.pathname.replace(/^\/wiki\//, '')),
+    pageName: pageConfig('wgPageName') ??
+      (location.pathname.startsWith('/wiki/') ? decodeURIComponent(location.pathname.slice(6)) : new URLSearchParams(location.search).get('title')),
     namespace: namespace === null ? null : namespace || 'Main',
     lang: document.documentElement.lang || null,
     url: base,

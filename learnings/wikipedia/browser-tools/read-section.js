@@ -1,4 +1,4 @@
-import { ASIDE_SELECTOR, articleTitle, cleanText, contentRoot, headings } from './lib/article.js'
+import { ASIDE_SELECTOR, articleTitle, cleanText, contentRoot, headings, listText } from './lib/article.js'
 
 const BLOCKS = 'p, ul, ol, dl, blockquote, pre'
 
@@ -41,9 +41,7 @@ export default async function readSection(args) {
     if (!inside || /^H[2-6]$/.test(node.tagName)) continue
     if (node.closest(ASIDE_SELECTOR)) continue
     if (node.parentElement?.closest(BLOCKS)) continue
-    const text = node.matches('ul, ol')
-      ? [...node.children].map((li) => `- ${cleanText(li)}`).filter((line) => line.length > 2).join('\n')
-      : cleanText(node)
+    const text = node.matches('ul, ol') ? listText(node) : cleanText(node)
     if (!text) continue
     if (length + text.length > maxChars) {
       blocks.push(text.slice(0, Math.max(0, maxChars - length)).trimEnd() + ' …')

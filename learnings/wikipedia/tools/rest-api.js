@@ -10,8 +10,8 @@
 const DEFAULT_USER_AGENT = 'unplugin-site-skills-example/0.1 (site skill for Wikipedia; set ctx.userAgent to identify your agent)'
 const LANG_RE = /^[a-z][a-z0-9]{1,11}(?:-[a-z0-9]{2,12}){0,2}$/
 
-function languageHost(lang = 'en') {
-  const code = String(lang).trim().toLowerCase()
+function languageHost(lang) {
+  const code = String(lang ?? 'en').trim().toLowerCase()
   if (!LANG_RE.test(code)) throw new Error(`lang must be a Wikipedia language code such as "en", "de" or "zh-yue", got ${JSON.stringify(lang)}`)
   return `https://${code}.wikipedia.org`
 }

@@ -45,6 +45,23 @@ export function cleanText(node) {
   return copy.textContent.replace(/\s+/g, ' ').trim()
 }
 
+/** A list as indented "- item" lines; nested lists are indented below their item. */
+export function listText(list, depth = 0) {
+  const lines = []
+  for (const li of list.children) {
+    if (li.tagName !== 'LI') continue
+    const own = li.cloneNode(true)
+    for (const nested of own.querySelectorAll('ul, ol')) nested.remove()
+    const text = cleanText(own)
+    if (text) lines.push(`${'  '.repeat(depth)}- ${text}`)
+    for (const nested of li.querySelectorAll(':scope > ul, :scope > ol')) {
+      const inner = listText(nested, depth + 1)
+      if (inner) lines.push(inner)
+    }
+  }
+  return lines.join('\n')
+}
+
 /**
  * Section headings of the article body, in document order. Handles the current markup
  * (`div.mw-heading > h2[id]`), the older one (`h2 > span.mw-headline[id]`) and Parsoid's
