@@ -1,0 +1,58 @@
+import { cp, readFile, rm, writeFile } from 'node:fs/promises'
+import { join } from 'node:path'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { createCompiler } from '../../src/core/compiler'
+import { REPO_ROOT, makeTempDir, writeTree } from '../helpers/tmp'
+
+let tmp: Awaited<ReturnType<typeof makeTempDir>>
+let root: string
+beforeAll(async () => {
+  tmp = await makeTempDir('compiler-')
+  root = join(tmp.dir, 'learnings')
+  await cp(join(REPO_ROOT, 'test/fixtures/app/learnings'), root, { recursive: true })
+})
+afterAll(() => tmp.cleanup())
+
+describe('incremental compile', () => {
+  it('revalidates only changed skills and re-bundles only changed browser tools', async () => {
+    const compiler = createCompiler({ roots: [root] })
+    const cold = await compiler.compile()
+    expect(cold.revalidated).toEqual(['ext', 'workspace'])
+    const bundledCold = compiler.bundled
+    expect(bundledCold).toBe(4)
+
+    const unchanged = await compiler.compile()
+    expect(unchanged.revalidated).toEqual([])
+    expect(compiler.bundled).toBe(bundledCold)
+
+    // A helper imported by one ES-module browser tool: only that tool is rebuilt.
+    await writeFile(join(root, 'ext/browser-tools/lib/text.js'), "export function text(s) {\n  return document.querySelector(s)?.textContent ?? 'none'\n}\n")
+    const helperEdit = await compiler.compile()
+    expect(helperEdit.revalidated).toEqual(['ext'])
+    expect(compiler.bundled).toBe(bundledCold + 1)
+    expect(helperEdit.skills[0]!.browser.module!.source).toContain('none')
+
+    // A manifest edit revalidates the skill but reuses every compiled tool.
+    const manifest = join(root, 'workspace/manifest.json')
+    await writeFile(manifest, (await readFile(manifest, 'utf8')).replace('"Workspace"', '"Work space"'))
+    const manifestEdit = await compiler.compile()
+    expect(manifestEdit.revalidated).toEqual(['workspace'])
+    expect(manifestEdit.skills[1]!.model.name).toBe('Work space')
+    expect(compiler.bundled).toBe(bundledCold + 1)
+  })
+
+  it('sees a new skill folder, a removed one, and a broken then fixed file', async () => {
+    const compiler = createCompiler({ roots: [root] })
+    await compiler.compile()
+    await writeTree(root, { 'added/manifest.json': { id: 'added', name: 'Added', domains: ['added.example.com'] } })
+    expect((await compiler.compile()).skills.map((s) => s.model.id)).toEqual(['added', 'ext', 'workspace'])
+    await writeFile(join(root, 'added/manifest.json'), '{ "id": "added", }')
+    const broken = await compiler.compile()
+    expect(broken.revalidated).toEqual(['added'])
+    expect(broken.diagnostics.map((d) => d.code)).toEqual(['manifest-parse'])
+    await rm(join(root, 'added'), { recursive: true })
+    const removed = await compiler.compile()
+    expect(removed.skills.map((s) => s.model.id)).toEqual(['ext', 'workspace'])
+    expect(removed.diagnostics).toEqual([])
+  })
+})
