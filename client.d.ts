@@ -13,6 +13,7 @@ declare module 'virtual:site-skills' {
   export const runTool: Api['runTool']
   export const runBrowserTool: Api['runBrowserTool']
   export const browserToolSource: Api['browserToolSource']
+  export const loadNotes: Api['loadNotes']
   export const toolDefinitions: Api['toolDefinitions']
   export const dispatchToolCall: Api['dispatchToolCall']
   export const sites: Api['sites']

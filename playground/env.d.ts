@@ -1,1 +1,2 @@
 /// <reference types="unplugin-site-skills/client" />
+/// <reference types="vite/client" />

@@ -50,6 +50,8 @@ export interface SiteSkills {
   runTool: (siteId: string, tool: string, args?: Record<string, unknown>, ctxOrTarget?: unknown) => Promise<unknown>
   runBrowserTool: (siteId: string, tool: string, args: Record<string, unknown> | undefined, target: BrowserTarget, options?: BrowserRunOptions) => Promise<unknown>
   browserToolSource: (siteId: string, tool: string) => Promise<string>
+  /** The notes of one skill (loads its chunk). */
+  loadNotes: (siteId: string) => Promise<KnowledgeNote[]>
   toolDefinitions: (url: string | URL) => ToolDefinitions
   dispatchToolCall: (name: string, args: Record<string, unknown> | null | undefined, ctxOrTarget?: unknown) => Promise<unknown>
   sites: Record<string, Record<string, ToolStub>>
@@ -180,6 +182,10 @@ export function createSiteSkills(data: RegistryData, loaders: SkillLoaders): Sit
     browserToolSource: async (siteId, tool) => {
       if (meta(siteId, tool).kind !== 'browser') throw new SiteToolError('tool-kind', 'is a Node tool, not a browser tool', { siteId, tool })
       return (await load(siteId)).browserTools[tool]!.source
+    },
+    loadNotes: async (siteId) => {
+      if (!byId.has(siteId)) throw new SiteToolError('skill-not-found', 'no such site skill', { siteId })
+      return (await load(siteId)).notes
     },
     toolDefinitions,
     dispatchToolCall,

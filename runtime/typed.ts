@@ -1,7 +1,7 @@
 import type { BrowserTarget } from './browser'
 import type { ToolDefinitions } from './definitions'
 import type { BrowserRunOptions, LearnedContext } from './registry'
-import type { SkillMeta } from './types'
+import type { KnowledgeNote, SkillMeta } from './types'
 
 /** One tool in a generated registry: its kind, argument and return types. */
 export interface ToolSpec {
@@ -29,6 +29,7 @@ export interface TypedSiteSkills<R> {
   runTool: <S extends Sites<R>, T extends Tools<R, S>>(siteId: S, tool: T, ...rest: [...ArgsParam<Spec<R, S, T>['args']>, ...CtxParam<Spec<R, S, T>>]) => Promise<Spec<R, S, T>['returns']>
   runBrowserTool: <S extends Sites<R>, T extends ToolsOfKind<R, S, 'browser'>>(siteId: S, tool: T, args: Spec<R, S, T>['args'], target: BrowserTarget, options?: BrowserRunOptions) => Promise<Spec<R, S, T>['returns']>
   browserToolSource: <S extends Sites<R>, T extends ToolsOfKind<R, S, 'browser'>>(siteId: S, tool: T) => Promise<string>
+  loadNotes: (siteId: Sites<R>) => Promise<KnowledgeNote[]>
   toolDefinitions: (url: string | URL) => ToolDefinitions
   dispatchToolCall: (name: string, args: Record<string, unknown> | null | undefined, ctxOrTarget?: unknown) => Promise<unknown>
   sites: { [S in Sites<R>]: { [T in Tools<R, S>]: (...rest: [...ArgsParam<Spec<R, S, T>['args']>, ...CtxParam<Spec<R, S, T>>]) => Promise<Spec<R, S, T>['returns']> } }
@@ -44,6 +45,7 @@ export interface LooseSiteSkills {
   runTool: (siteId: string, tool: string, args?: Record<string, unknown>, ctxOrTarget?: unknown) => Promise<unknown>
   runBrowserTool: (siteId: string, tool: string, args: Record<string, unknown> | undefined, target: BrowserTarget, options?: BrowserRunOptions) => Promise<unknown>
   browserToolSource: (siteId: string, tool: string) => Promise<string>
+  loadNotes: (siteId: string) => Promise<KnowledgeNote[]>
   toolDefinitions: (url: string | URL) => ToolDefinitions
   dispatchToolCall: (name: string, args: Record<string, unknown> | null | undefined, ctxOrTarget?: unknown) => Promise<unknown>
   sites: Record<string, Record<string, (args?: Record<string, unknown>, ctxOrTarget?: unknown) => Promise<unknown>>>

@@ -10,7 +10,7 @@ const q = (value: unknown) => JSON.stringify(value)
 /** Large data as a JSON string literal: parsed faster than an object literal, and always safe. */
 const jsonLiteral = (value: unknown) => `JSON.parse(${q(JSON.stringify(value))})`
 
-const API_EXPORTS = ['skills', 'siteSkillsForUrl', 'loadLearnedContext', 'runTool', 'runBrowserTool', 'browserToolSource', 'toolDefinitions', 'dispatchToolCall', 'sites'] as const
+const API_EXPORTS = ['skills', 'siteSkillsForUrl', 'loadLearnedContext', 'runTool', 'runBrowserTool', 'browserToolSource', 'loadNotes', 'toolDefinitions', 'dispatchToolCall', 'sites'] as const
 
 /**
  * The main module: skill metadata and the domain table inlined as data, one lazy loader per skill,

@@ -1,0 +1,73 @@
+import type { SkillMeta } from 'unplugin-site-skills/runtime'
+import * as siteSkills from 'virtual:site-skills'
+import { escapeHtml, renderMarkdown } from './markdown'
+import { fieldsText, typeText } from './types'
+
+type Api = typeof siteSkills
+let api: Api = siteSkills
+const $ = <T extends HTMLElement>(id: string) => document.getElementById(id) as T
+
+function toolRows(skill: SkillMeta): string {
+  return Object.entries(skill.tools)
+    .map(([name, tool]) => `<tr data-tool="${escapeHtml(name)}">
+      <td><code>${escapeHtml(name)}</code> <span class="kind ${tool.kind}">${tool.kind}</span></td>
+      <td>${escapeHtml(tool.description)}</td>
+      <td><code>${escapeHtml(fieldsText(tool.args))}</code></td>
+      <td><code>${escapeHtml(typeText(tool.returns))}</code></td>
+    </tr>`)
+    .join('')
+}
+
+function skillCard(skill: SkillMeta): string {
+  const domains = skill.domains.map((d) => `<li><code>${escapeHtml(d)}</code></li>`).join('')
+  return `<article class="skill" id="skill-${escapeHtml(skill.id)}" data-skill="${escapeHtml(skill.id)}">
+    <h2>${escapeHtml(skill.name)} <small>${escapeHtml(skill.id)}</small></h2>
+    <ul class="domains" aria-label="domains">${domains}</ul>
+    <table><thead><tr><th>tool</th><th>what it does</th><th>args</th><th>returns</th></tr></thead><tbody>${toolRows(skill)}</tbody></table>
+    <details class="notes"><summary>${skill.notes.length} note${skill.notes.length === 1 ? '' : 's'}</summary><div class="rendered" data-notes="${escapeHtml(skill.id)}">loading…</div></details>
+  </article>`
+}
+
+async function renderNotes(id: string): Promise<void> {
+  const box = document.querySelector<HTMLElement>(`[data-notes="${CSS.escape(id)}"]`)
+  if (!box) return
+  const notes = await api.loadNotes(id as Parameters<Api["loadNotes"]>[0])
+  box.innerHTML = notes.map((n) => `<section><h3 class="file">${escapeHtml(n.path)}</h3>${renderMarkdown(n.content)}</section>`).join('') || '<p>No notes.</p>'
+}
+
+function showMatches(): void {
+  const url = $<HTMLInputElement>('url').value.trim()
+  const out = $('matches')
+  document.querySelectorAll('.skill.match').forEach((el) => el.classList.remove('match'))
+  if (!url) {
+    out.textContent = ''
+    return
+  }
+  const matches = api.siteSkillsForUrl(url)
+  out.textContent = matches.length ? `Matches: ${matches.map((s) => s.id).join(', ')}` : 'No skill matches this URL.'
+  for (const s of matches) document.getElementById(`skill-${s.id}`)?.classList.add('match')
+}
+
+function render(): void {
+  const tools = api.skills.reduce((n, s) => n + Object.keys(s.tools).length, 0)
+  $('summary').textContent = `${api.skills.length} skills, ${tools} tools`
+  $('skills').innerHTML = api.skills.map(skillCard).join('')
+  for (const s of api.skills) void renderNotes(s.id)
+  showMatches()
+}
+
+$('url').addEventListener('input', showMatches)
+$('lookup').addEventListener('submit', (event) => {
+  event.preventDefault()
+  showMatches()
+})
+render()
+
+// Learnings change while the dev server runs: the plugin updates virtual:site-skills, we re-render.
+if (import.meta.hot) {
+  import.meta.hot.accept('virtual:site-skills', (next) => {
+    if (!next) return
+    api = next as unknown as Api
+    render()
+  })
+}
