@@ -1,5 +1,7 @@
 /** The public id of the generated module. */
 export const VIRTUAL_ID = 'virtual:site-skills'
+/** The public ids of all generated modules: `virtual:site-skills` and `virtual:site-skills/...`. */
+export const VIRTUAL_ID_RE = /^virtual:site-skills(?:\/|$)/
 /** Rollup-style resolved id (the NUL byte keeps other plugins away). */
 export const RESOLVED_ID = `\0${VIRTUAL_ID}`
 /** Per-skill chunks: `virtual:site-skills/skill/<id>`. */
@@ -7,6 +9,7 @@ export const SKILL_ID_PREFIX = `${VIRTUAL_ID}/skill/`
 export const RESOLVED_SKILL_PREFIX = `\0${SKILL_ID_PREFIX}`
 /** What generated code imports its behaviour from. */
 export const RUNTIME_ID = 'unplugin-site-skills/runtime'
+export const RUNTIME_ID_RE = /^unplugin-site-skills\/runtime$/
 export const DEFAULT_DTS = 'site-skills.d.ts'
 export const DEFAULT_ROOT = 'learnings'
 export const PLUGIN_NAME = 'unplugin-site-skills'

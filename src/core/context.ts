@@ -19,6 +19,7 @@ export interface SiteSkillsContext {
   setNodeTools: (include: boolean) => void
   /** Compiles (cached per skill), writes the d.ts, prints new warnings; throws on any error. */
   build: () => Promise<CompileResult>
+  /** Resolved id of a generated module (given its public or its resolved id), or the runtime's file. */
   resolveId: (id: string) => string | undefined
   /** Code of a generated module; `browser` (when known) leaves Node tools out. */
   load: (id: string, browser?: boolean) => Promise<string | undefined>
@@ -90,8 +91,9 @@ export function createSiteSkillsContext(rawOptions: Options = {}, log: Logger = 
     },
     build,
     resolveId(id) {
-      if (id === VIRTUAL_ID) return RESOLVED_ID
+      if (id === VIRTUAL_ID || id === RESOLVED_ID) return RESOLVED_ID
       if (id.startsWith(SKILL_ID_PREFIX)) return `\0${id}`
+      if (id.startsWith(RESOLVED_SKILL_PREFIX)) return id
       if (id === RUNTIME_ID) return (runtimeEntry ??= resolveRuntimeEntry())
       return undefined
     },

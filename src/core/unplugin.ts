@@ -1,6 +1,9 @@
+import { isAbsolute } from 'node:path'
 import { transform } from 'esbuild'
+import type { PluginBuild } from 'esbuild'
 import { type UnpluginFactory, createUnplugin } from 'unplugin'
-import { PLUGIN_NAME } from './constants'
+import type { Compiler } from 'webpack'
+import { PLUGIN_NAME, RESOLVED_ID, RUNTIME_ID, RUNTIME_ID_RE, VIRTUAL_ID_RE } from './constants'
 import { type SiteSkillsContext, createSiteSkillsContext } from './context'
 import type { Options } from './options'
 
@@ -12,6 +15,34 @@ async function compileTypeScript(code: string, id: string) {
   return { code: out.code, map: out.map }
 }
 
+/** Vite runs one plugin for several environments: a client one never gets Node tools. Unknown elsewhere. */
+function isClientEnvironment(context: object): boolean | undefined {
+  const consumer = (context as { environment?: { config?: { consumer?: string } } }).environment?.config?.consumer
+  return consumer === undefined ? undefined : consumer === 'client'
+}
+
+/**
+ * unplugin's esbuild adapter puts every id `resolveId` returns in the plugin's namespace, where
+ * nothing loads real files: the runtime and the Node tools that generated modules import are
+ * resolved here to plain files instead.
+ */
+function resolveFilesForEsbuild(build: PluginBuild, ctx: SiteSkillsContext): void {
+  build.onResolve({ filter: RUNTIME_ID_RE }, () => ({ path: ctx.resolveId(RUNTIME_ID)! }))
+  build.onResolve({ filter: /.*/, namespace: PLUGIN_NAME }, (args) => (isAbsolute(args.path) ? { path: args.path } : undefined))
+}
+
+/**
+ * webpack reads `virtual:` as a URL scheme and never asks resolver plugins about it: such
+ * requests are renamed to the resolved id (`\0virtual:...`), which `resolveId` accepts.
+ */
+function escapeVirtualScheme(compiler: Compiler): void {
+  compiler.hooks.normalModuleFactory.tap(PLUGIN_NAME, (factory) => {
+    factory.hooks.beforeResolve.tap(PLUGIN_NAME, (data) => {
+      if (VIRTUAL_ID_RE.test(data.request)) data.request = `\0${data.request}`
+    })
+  })
+}
+
 /** The plugin: every hook delegates to the context in a line or two. */
 export const unpluginFactory: UnpluginFactory<Options | undefined> = (options, meta) => {
   const ctx: SiteSkillsContext = createSiteSkillsContext(options)
@@ -21,14 +52,16 @@ export const unpluginFactory: UnpluginFactory<Options | undefined> = (options, m
     enforce: 'pre',
     async buildStart() {
       await ctx.build()
-      for (const file of ctx.watchFiles()) this.addWatchFile(file)
     },
     resolveId: (id) => ctx.resolveId(id),
     loadInclude: (id) => ctx.isGenerated(id),
-    load(id) {
-      // Vite runs one plugin for several environments: a client one never gets Node tools.
-      const consumer = (this as { environment?: { config?: { consumer?: string } } }).environment?.config?.consumer
-      return ctx.load(id, consumer === undefined ? undefined : consumer === 'client')
+    async load(id) {
+      try {
+        return await ctx.load(id, isClientEnvironment(this))
+      } finally {
+        // Not in buildStart, where unplugin's esbuild adapter throws; also after a failed build, so a fix is noticed.
+        if (id === RESOLVED_ID) for (const file of ctx.watchFiles()) this.addWatchFile(file)
+      }
     },
     transformInclude: (id) => !nativeTypeScript && TS_RE.test(id) && ctx.isWatched(id),
     transform: (code, id) => compileTypeScript(code, id),
@@ -38,9 +71,11 @@ export const unpluginFactory: UnpluginFactory<Options | undefined> = (options, m
       },
     },
     esbuild: {
+      onResolveFilter: VIRTUAL_ID_RE,
       setup(build) {
         if (build.initialOptions.absWorkingDir) ctx.setRoot(build.initialOptions.absWorkingDir)
         if (build.initialOptions.platform === 'browser') ctx.setNodeTools(false)
+        resolveFilesForEsbuild(build, ctx)
       },
     },
     webpack(compiler) {
@@ -48,6 +83,7 @@ export const unpluginFactory: UnpluginFactory<Options | undefined> = (options, m
       const target = compiler.options.target
       const targets = Array.isArray(target) ? target : [target]
       if (!targets.some((t) => typeof t === 'string' && (t.startsWith('node') || t.startsWith('electron-main') || t === 'async-node'))) ctx.setNodeTools(false)
+      escapeVirtualScheme(compiler)
     },
   }
 }

@@ -1,0 +1,144 @@
+import { existsSync } from 'node:fs'
+import { readFile, rm, stat, utimes } from 'node:fs/promises'
+import { join } from 'node:path'
+import { rollup } from 'rollup'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { APP, APP_ENTRY, BROWSER_ENTRY, BUNDLERS, type BundlerName, buildApp, readOutput, rollupPlugin, runMain } from '../helpers/bundlers'
+import { RULES } from '../helpers/compile'
+import { REPO_ROOT, makeTempDir } from '../helpers/tmp'
+
+let tmp: Awaited<ReturnType<typeof makeTempDir>>
+beforeAll(async () => {
+  tmp = await makeTempDir('bundlers-')
+})
+afterAll(() => tmp.cleanup())
+
+const caught = (p: Promise<unknown>) => p.then(() => undefined, (e: unknown) => e as Record<string, unknown> & Error)
+
+/** Text that only the fixture's Node tools hold (their callables and bodies, kept by unminified builds). */
+const NODE_TOOL_CODE = ['fromHelper', 'args.url', '[args.query]']
+/** Bodies of compiled browser tools (`read`, `typed_page`). */
+const BROWSER_TOOL_CODE = ['document.title', 'document.links.length']
+const NOTE_TEXT = 'The search box is'
+
+/** What the app's `main()` returns when every kind of tool made it into the bundle. */
+const APP_RESULT = {
+  skills: ['ext', 'workspace'],
+  match: ['workspace'],
+  search: ['q'],
+  typed: 1,
+  product: 'https://docs.example.org/d/1',
+  reexported: 3,
+  source: expect.stringMatching(/^async function\(\)\{/),
+  notes: ['notes/overview.md'],
+  badArgs: expect.stringMatching(/^invalid-args: ext -> search: argument "query" must be a string/),
+}
+
+/** Every error of `rules/tool-parse` (see the validator's snapshot), as `file:line:col`. */
+const TOOL_PARSE_ERRORS = [
+  'bad/browser-tools/badimport.js:1:25',
+  'bad/browser-tools/nodefault.js:1:1',
+  'bad/browser-tools/notfn.js:1:1',
+  'bad/browser-tools/object.js:1:2',
+  'bad/browser-tools/syntax.js:2:13',
+  'bad/browser-tools/trailing.js:3:2',
+  'bad/browser-tools/tssyntax.ts:3:1',
+  'bad/tools/search.js:3:1',
+].map((at) => `tool-parse/${at}`)
+const TOOL_PARSE = join(RULES, 'tool-parse')
+
+describe.each(BUNDLERS)('%s', (bundler: BundlerName) => {
+  let dir: string
+  let entry: string
+  beforeAll(async () => {
+    dir = join(tmp.dir, bundler)
+    entry = await buildApp(bundler, { outDir: join(dir, 'node'), options: { dts: join(dir, 'site-skills.d.ts') } })
+  })
+
+  it('bundles the app for Node: every kind of tool runs from the output', async () => {
+    expect(await runMain(entry)).toEqual(APP_RESULT)
+  })
+
+  it('keeps notes and tool code out of the main module, and machine paths out of everything', async () => {
+    const files = await readOutput(join(dir, 'node'))
+    const all = Object.values(files).join('\n')
+    const main = files[entry.slice(join(dir, 'node').length + 1)]!
+    expect(main).toContain('notes/overview.md')
+    for (const text of [NOTE_TEXT, ...NODE_TOOL_CODE, ...BROWSER_TOOL_CODE]) {
+      expect(main).not.toContain(text)
+      expect(all).toContain(text)
+    }
+    expect(all).not.toContain(REPO_ROOT)
+  })
+
+  it('writes the same bytes when it builds the same input again', async () => {
+    await buildApp(bundler, { outDir: join(dir, 'again'), options: { dts: false } })
+    expect(await readOutput(join(dir, 'again'))).toEqual(await readOutput(join(dir, 'node')))
+  })
+
+  it('fails the build on an invalid root, naming every error as file:line:col', async () => {
+    const error = await caught(buildApp(bundler, { outDir: join(dir, 'invalid'), options: { roots: [TOOL_PARSE], dts: false } }))
+    expect(error).toBeInstanceOf(Error)
+    expect(error!.message).toContain('[site-skills] 8 errors in 1 skill')
+    for (const at of TOOL_PARSE_ERRORS) expect(error!.message).toContain(at)
+    expect(existsSync(join(dir, 'invalid', 'entry.js'))).toBe(false)
+  })
+})
+
+describe('the error of a failed build points at the first problem', () => {
+  const FIRST = join(TOOL_PARSE, 'bad/browser-tools/badimport.js')
+
+  /** Rollup throws the plugin's error; Vite and Rolldown wrap it as `errors[0]`. */
+  it.each(['vite', 'rollup', 'rolldown'] as const)('%s', async (bundler) => {
+    const error = await caught(buildApp(bundler, { outDir: join(tmp.dir, `loc-${bundler}`), options: { roots: TOOL_PARSE, dts: false } }))
+    const located = (error?.loc ? error : (error?.errors as Record<string, unknown>[] | undefined)?.[0]) ?? {}
+    expect(located).toMatchObject({ id: FIRST, loc: { file: FIRST, line: 1, column: 24 }, plugin: 'unplugin-site-skills' })
+    expect(located.frame).toContain("> 1 | import { nothing } from './missing-helper.js'")
+  })
+})
+
+describe('browser builds leave Node tools out', () => {
+  const BROWSER_RESULT = {
+    skills: ['ext', 'workspace'],
+    read: expect.stringMatching(/^async function\(\)\{[^]*document\.title/),
+    typed: expect.stringMatching(/^async function\(\)\{[^]*document\.links\.length/),
+    nodeTool: 'unavailable',
+  }
+
+  it.each([
+    ['vite (client environment)', 'vite', {}],
+    ['esbuild (platform: browser)', 'esbuild', {}],
+    ['webpack (target: web)', 'webpack', {}],
+    ['rollup (nodeTools: false)', 'rollup', { nodeTools: false }],
+  ] as const)('%s', async (_, bundler, options) => {
+    const outDir = join(tmp.dir, `browser-${bundler}`)
+    const entry = await buildApp(bundler, { outDir, entry: BROWSER_ENTRY, browser: true, options: { ...options, dts: false } })
+    const all = Object.values(await readOutput(outDir)).join('\n')
+    for (const code of NODE_TOOL_CODE) expect(all).not.toContain(code)
+    for (const code of BROWSER_TOOL_CODE) expect(all).toContain(code)
+    expect(await runMain(entry)).toEqual(BROWSER_RESULT)
+  })
+})
+
+describe('the d.ts file', () => {
+  it('is written, left alone while unchanged, and recreated when deleted', async () => {
+    const dts = join(tmp.dir, 'types/site-skills.d.ts')
+    // One plugin instance, as in watch mode, where a cache could skip the write.
+    const plugin = rollupPlugin({ roots: join(APP, 'learnings'), dts })
+    const build = async () => (await rollup({ input: APP_ENTRY, plugins: [plugin] })).close()
+
+    await build()
+    const written = await readFile(dts, 'utf8')
+    expect(written).toMatch(/^\/\/ Generated by unplugin-site-skills/)
+    expect(written).toContain('docs_open')
+    const past = new Date('2020-01-01T00:00:00Z')
+    await utimes(dts, past, past)
+
+    await build()
+    expect((await stat(dts)).mtimeMs).toBe(past.getTime())
+
+    await rm(dts)
+    await build()
+    expect(await readFile(dts, 'utf8')).toBe(written)
+  })
+})
