@@ -9,7 +9,7 @@ import { type Options, type ResolvedOptions, resolveOptions } from './options'
 import { readNotes } from './notes'
 import { isInside } from './paths'
 import { resolveRuntimeEntry } from './runtime-entry'
-import { createBuildError, formatDiagnosticLine } from './report'
+import { type BuildError, createBuildError, formatDiagnosticLine } from './report'
 
 export interface SiteSkillsContext {
   readonly options: ResolvedOptions
@@ -19,6 +19,13 @@ export interface SiteSkillsContext {
   setNodeTools: (include: boolean) => void
   /** Compiles (cached per skill), writes the d.ts, prints new warnings; throws on any error. */
   build: () => Promise<CompileResult>
+  /**
+   * Compiles again after files changed, without throwing: what changed (skill ids whose chunk
+   * differs, and whether the main module does) and the error, if the learnings are now invalid.
+   */
+  refresh: () => Promise<Refresh>
+  /** Writes the d.ts again when it is missing or stale (after it was deleted). */
+  writeDts: () => Promise<void>
   /** Resolved id of a generated module (given its public or its resolved id), or the runtime's file. */
   resolveId: (id: string) => string | undefined
   /** Code of a generated module; `browser` (when known) leaves Node tools out. */
@@ -28,6 +35,8 @@ export interface SiteSkillsContext {
   isWatched: (file: string) => boolean
   /** Every file and folder the current skills depend on, for the bundler's watcher. */
   watchFiles: () => string[]
+  /** The roots and skill folders, whose entries appearing or going away is a change. */
+  watchDirs: () => string[]
   /** Ids of the generated modules (for invalidation in dev). */
   readonly moduleIds: { main: string; skills: (ids: readonly string[]) => string[] }
   readonly last: CompileResult | undefined
@@ -35,10 +44,18 @@ export interface SiteSkillsContext {
 
 export type Logger = (message: string) => void
 
+export interface Refresh {
+  error?: BuildError
+  /** Skills added, removed or changed. */
+  skills: string[]
+}
+
 export function createSiteSkillsContext(rawOptions: Options = {}, log: Logger = (m) => console.warn(m)): SiteSkillsContext {
   let options = resolveOptions(rawOptions)
   let compiler: Compiler | undefined
   let last: CompileResult | undefined
+  /** The error of the last compile, and whether it was already thrown (so it is shown once). */
+  let failure: { error: BuildError; thrown: boolean } | undefined
   let includeNode = true
   let runtimeEntry: string | undefined
   const warned = new Set<string>()
@@ -61,14 +78,49 @@ export function createSiteSkillsContext(rawOptions: Options = {}, log: Logger = 
     result.skills.forEach((s, i) => notes.set(s.model.id, read[i]!))
   }
 
-  async function build(): Promise<CompileResult> {
+  async function compile(): Promise<CompileResult> {
     const result = await getCompiler().compile()
     last = result
     reportWarnings(result)
-    if (result.errors > 0) throw createBuildError(result, options.root)
-    await loadNotes(result)
-    if (options.dts) await writeIfChanged(options.dts, generateDts(result.skills))
+    failure = result.errors > 0 ? { error: createBuildError(result, options.root), thrown: false } : undefined
+    if (!failure) {
+      await loadNotes(result)
+      await writeDts()
+    }
     return result
+  }
+
+  async function writeDts(): Promise<void> {
+    if (options.dts && last && last.errors === 0) await writeIfChanged(options.dts, generateDts(last.skills))
+  }
+
+  async function build(): Promise<CompileResult> {
+    const result = await compile()
+    if (failure) {
+      failure.thrown = true
+      throw failure.error
+    }
+    return result
+  }
+
+  async function refresh(): Promise<Refresh> {
+    const before = new Map(last?.skills.map((s) => [s.model.id, s]))
+    const result = await compile()
+    const after = new Map(result.skills.map((s) => [s.model.id, s]))
+    const changed = new Set(result.revalidated)
+    for (const id of new Set([...before.keys(), ...after.keys()])) if (before.get(id)?.model !== after.get(id)?.model) changed.add(id)
+    return { error: failure?.error, skills: [...changed].sort() }
+  }
+
+  /** A generated module cannot load while the learnings are invalid: it fails with the report. */
+  function throwIfFailed(): void {
+    if (!failure) return
+    if (!failure.thrown) {
+      failure.thrown = true
+      throw failure.error
+    }
+    // Already reported by this build (esbuild goes on after buildStart fails): say it short.
+    throw new Error(`${LOG_PREFIX} virtual:site-skills is unavailable until the learnings are fixed (see the errors above)`)
   }
 
   function skillOf(id: string) {
@@ -90,6 +142,8 @@ export function createSiteSkillsContext(rawOptions: Options = {}, log: Logger = 
       includeNode = include
     },
     build,
+    refresh,
+    writeDts,
     resolveId(id) {
       if (id === VIRTUAL_ID || id === RESOLVED_ID) return RESOLVED_ID
       if (id.startsWith(SKILL_ID_PREFIX)) return `\0${id}`
@@ -100,7 +154,8 @@ export function createSiteSkillsContext(rawOptions: Options = {}, log: Logger = 
     isGenerated: (id) => id === RESOLVED_ID || id.startsWith(RESOLVED_SKILL_PREFIX),
     async load(id, browser) {
       if (id !== RESOLVED_ID && !id.startsWith(RESOLVED_SKILL_PREFIX)) return undefined
-      if (!last || last.errors > 0) await build()
+      if (!last) await build()
+      throwIfFailed()
       if (id === RESOLVED_ID) return generateMainModule(last!.skills)
       const skill = skillOf(id.slice(RESOLVED_SKILL_PREFIX.length))
       if (!skill) throw new Error(`${LOG_PREFIX} no skill ${JSON.stringify(id.slice(RESOLVED_SKILL_PREFIX.length))}`)
@@ -117,6 +172,7 @@ export function createSiteSkillsContext(rawOptions: Options = {}, log: Logger = 
       }
       return [...files].sort()
     },
+    watchDirs: () => [...options.roots, ...(last?.records.map((r) => r.folder.dir) ?? [])].sort(),
     moduleIds: {
       main: RESOLVED_ID,
       skills: (ids) => ids.map((id) => `${RESOLVED_SKILL_PREFIX}${id}`),

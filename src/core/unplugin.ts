@@ -5,6 +5,7 @@ import { type UnpluginFactory, createUnplugin } from 'unplugin'
 import type { Compiler } from 'webpack'
 import { PLUGIN_NAME, RESOLVED_ID, RUNTIME_ID, RUNTIME_ID_RE, VIRTUAL_ID_RE } from './constants'
 import { type SiteSkillsContext, createSiteSkillsContext } from './context'
+import { attachDevServer } from './dev-server'
 import type { Options } from './options'
 
 const TS_RE = /\.[mc]?ts$/
@@ -27,7 +28,8 @@ function isClientEnvironment(context: object): boolean | undefined {
  * resolved here to plain files instead.
  */
 function resolveFilesForEsbuild(build: PluginBuild, ctx: SiteSkillsContext): void {
-  build.onResolve({ filter: RUNTIME_ID_RE }, () => ({ path: ctx.resolveId(RUNTIME_ID)! }))
+  // In watch mode, a new skill folder in a root is a change too.
+  build.onResolve({ filter: RUNTIME_ID_RE }, () => ({ path: ctx.resolveId(RUNTIME_ID)!, watchDirs: ctx.watchDirs(), watchFiles: ctx.watchFiles() }))
   build.onResolve({ filter: /.*/, namespace: PLUGIN_NAME }, (args) => (isAbsolute(args.path) ? { path: args.path } : undefined))
 }
 
@@ -47,20 +49,27 @@ function escapeVirtualScheme(compiler: Compiler): void {
 export const unpluginFactory: UnpluginFactory<Options | undefined> = (options, meta) => {
   const ctx: SiteSkillsContext = createSiteSkillsContext(options)
   const nativeTypeScript = meta.framework === 'vite' || meta.framework === 'esbuild' || meta.framework === 'rolldown'
+  let devServer = false
   return {
     name: PLUGIN_NAME,
     enforce: 'pre',
     async buildStart() {
-      await ctx.build()
+      // Rollup watches these even when the build fails, so a fix is noticed; esbuild's adapter forbids it here.
+      const watch = () => meta.framework !== 'esbuild' && ctx.watchFiles().forEach((file) => this.addWatchFile(file))
+      // The dev server must come up even with invalid learnings: loading the module shows the errors.
+      await ctx.build().then(watch, (error: unknown) => {
+        watch()
+        if (!devServer) throw error
+      })
     },
     resolveId: (id) => ctx.resolveId(id),
     loadInclude: (id) => ctx.isGenerated(id),
     async load(id) {
+      // esbuild's adapter allows addWatchFile only here (in Vite dev it would add imports): also after a failure.
       try {
         return await ctx.load(id, isClientEnvironment(this))
       } finally {
-        // Not in buildStart, where unplugin's esbuild adapter throws; also after a failed build, so a fix is noticed.
-        if (id === RESOLVED_ID) for (const file of ctx.watchFiles()) this.addWatchFile(file)
+        if (meta.framework === 'esbuild' && id === RESOLVED_ID) for (const file of ctx.watchFiles()) this.addWatchFile(file)
       }
     },
     transformInclude: (id) => !nativeTypeScript && TS_RE.test(id) && ctx.isWatched(id),
@@ -68,7 +77,9 @@ export const unpluginFactory: UnpluginFactory<Options | undefined> = (options, m
     vite: {
       configResolved(config) {
         ctx.setRoot(config.root)
+        devServer = config.command === 'serve'
       },
+      configureServer: (server) => attachDevServer(server, ctx),
     },
     esbuild: {
       onResolveFilter: VIRTUAL_ID_RE,

@@ -1,0 +1,57 @@
+import type { EnvironmentModuleNode, ViteDevServer } from 'vite'
+import { PLUGIN_NAME } from './constants'
+import type { SiteSkillsContext } from './context'
+import type { BuildError } from './report'
+
+const DEBOUNCE_MS = 30
+
+/**
+ * Keeps `virtual:site-skills` live in Vite's dev server: watches the roots, recompiles after a
+ * burst of changes (only changed skills are revalidated and re-bundled), reloads the generated
+ * modules that changed, and shows invalid learnings in the error overlay without stopping.
+ */
+export function attachDevServer(server: ViteDevServer, ctx: SiteSkillsContext): void {
+  const { roots, dts } = ctx.options
+  server.watcher.add(dts ? [...roots, dts] : roots)
+  let timer: ReturnType<typeof setTimeout> | undefined
+  let running = Promise.resolve()
+
+  const flush = () => {
+    running = running.then(async () => {
+      const { error, skills } = await ctx.refresh()
+      reload(server, ctx, skills)
+      if (error) showError(server, error)
+    }, () => {})
+  }
+
+  server.watcher.on('all', (event, file) => {
+    if (dts && file === dts) {
+      if (event === 'unlink') void ctx.writeDts()
+      return
+    }
+    if (!ctx.isWatched(file)) return
+    clearTimeout(timer)
+    timer = setTimeout(flush, DEBOUNCE_MS)
+  })
+}
+
+function reload(server: ViteDevServer, ctx: SiteSkillsContext, skills: readonly string[]): void {
+  const timestamp = Date.now()
+  for (const environment of Object.values(server.environments)) {
+    const graph = environment.moduleGraph
+    const chunks = ctx.moduleIds.skills(skills).map((id) => graph.getModuleById(id)).filter((m): m is EnvironmentModuleNode => !!m)
+    for (const chunk of chunks) graph.invalidateModule(chunk, new Set(), timestamp, true)
+    const main = graph.getModuleById(ctx.moduleIds.main)
+    if (!main) continue
+    // The main module is reloaded: importers that accept it get an HMR update, others a full reload.
+    graph.invalidateModule(main, new Set(), timestamp, true)
+    void environment.reloadModule(main)
+  }
+}
+
+function showError(server: ViteDevServer, error: BuildError): void {
+  server.environments.client.hot.send({
+    type: 'error',
+    err: { message: error.message, stack: '', id: error.id, loc: error.loc, frame: error.frame, plugin: PLUGIN_NAME },
+  })
+}
