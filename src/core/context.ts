@@ -40,6 +40,8 @@ export interface SiteSkillsContext {
   /** Ids of the generated modules (for invalidation in dev). */
   readonly moduleIds: { main: string; skills: (ids: readonly string[]) => string[] }
   readonly last: CompileResult | undefined
+  /** How many times the learnings were compiled (for tests of debouncing). */
+  readonly compiles: number
 }
 
 export type Logger = (message: string) => void
@@ -78,7 +80,10 @@ export function createSiteSkillsContext(rawOptions: Options = {}, log: Logger = 
     result.skills.forEach((s, i) => notes.set(s.model.id, read[i]!))
   }
 
+  let compiles = 0
+
   async function compile(): Promise<CompileResult> {
+    compiles++
     const result = await getCompiler().compile()
     last = result
     reportWarnings(result)
@@ -133,6 +138,9 @@ export function createSiteSkillsContext(rawOptions: Options = {}, log: Logger = 
     },
     get last() {
       return last
+    },
+    get compiles() {
+      return compiles
     },
     setRoot(root) {
       options = resolveOptions(rawOptions, root)

@@ -80,6 +80,8 @@ export const unpluginFactory: UnpluginFactory<Options | undefined> = (options, m
         devServer = config.command === 'serve'
       },
       configureServer: (server) => attachDevServer(server, ctx),
+      /** For other plugins and tests: the last compile result (skills, diagnostics, revalidated ids). */
+      api: { lastResult: () => ctx.last, compiles: () => ctx.compiles },
     },
     esbuild: {
       onResolveFilter: VIRTUAL_ID_RE,
