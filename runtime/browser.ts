@@ -1,5 +1,5 @@
 import { cdpFailure, STALE_HANDLE_RE, toolThrew, type CallInfo, type ExceptionDetails } from './browser-errors'
-import { openTarget, type BrowserTarget, type CdpSendable, type OpenedTarget } from './cdp'
+import { isSendable, openTarget, type BrowserTarget, type CdpSendable, type OpenedTarget } from './cdp'
 import { SiteToolError } from './errors'
 import { toolUrl, wrapToolSource } from './page-code'
 import type { BrowserToolCode } from './types'
@@ -30,10 +30,13 @@ export const DEFAULT_TIMEOUT_MS = 30_000
 
 type World = 'main' | 'isolated'
 
-/** Per connection: handles (objectIds of a world's global object), refreshed once they are gone. */
+/**
+ * Per connection: handles (objectIds of a world's global object), refreshed once they are gone.
+ * A handle is kept as a string once known, so that a call reaches `send` without awaiting.
+ */
 interface SessionState {
-  main?: Promise<string>
-  isolated?: Promise<string>
+  main?: Promise<string> | string
+  isolated?: Promise<string> | string
   pageEnabled?: boolean
 }
 
@@ -77,13 +80,14 @@ async function isolatedHandle(session: CdpSendable): Promise<string> {
   return globalHandle(session, world.executionContextId)
 }
 
-function handleOf(session: CdpSendable, state: SessionState, world: World): Promise<string> {
+function handleOf(session: CdpSendable, state: SessionState, world: World): Promise<string> | string {
   const cached = state[world]
   if (cached) return cached
   const fresh = world === 'isolated' ? isolatedHandle(session) : globalHandle(session)
-  fresh.catch(() => {
-    if (state[world] === fresh) state[world] = undefined
-  })
+  const settle = (value: string | undefined) => {
+    if (state[world] === fresh) state[world] = value
+  }
+  fresh.then(settle, () => settle(undefined))
   return (state[world] = fresh)
 }
 
@@ -96,22 +100,27 @@ function enablePage(session: CdpSendable, state: SessionState): void {
 
 async function send(run: Run, objectId: string): Promise<CallResponse> {
   if (run.over) throw new Error('cancelled')
+  const { session } = run
   const objectGroup = `site-skills-${++groups}`
+  const release = () => void session.send('Runtime.releaseObjectGroup', { objectGroup }).catch(noop)
   run.pending = true
+  const sent: Promise<CallResponse> = session.send('Runtime.callFunctionOn', {
+    functionDeclaration: wrapToolSource(run.call.code.source, run.info.url),
+    objectId,
+    arguments: [{ value: run.call.args }, { value: run.call.domains }, { value: NONCE }],
+    returnByValue: true,
+    awaitPromise: true,
+    silent: true,
+    userGesture: true,
+    objectGroup,
+  })
+  // A by-value result holds no remote objects: releasing then would only cost a round trip.
+  // An exception does, and so may a late answer to a call we gave up on.
+  sent.then((response) => response.exceptionDetails && release(), release)
   try {
-    return await run.session.send('Runtime.callFunctionOn', {
-      functionDeclaration: wrapToolSource(run.call.code.source, run.info.url),
-      objectId,
-      arguments: [{ value: run.call.args }, { value: run.call.domains }, { value: NONCE }],
-      returnByValue: true,
-      awaitPromise: true,
-      silent: true,
-      userGesture: true,
-      objectGroup,
-    })
+    return await sent
   } finally {
     run.pending = false
-    run.session.send('Runtime.releaseObjectGroup', { objectGroup }).catch(noop)
   }
 }
 
@@ -140,7 +149,7 @@ async function invoke(run: Run): Promise<unknown> {
   for (let attempt = 0; ; attempt++) {
     const handle = handleOf(run.session, state, world)
     try {
-      return decode(await send(run, await handle), run)
+      return decode(await send(run, typeof handle === 'string' ? handle : await handle), run)
     } catch (error) {
       if (attempt > 0 || !isStale(error)) throw cdpFailure(error, run.info)
       if (state[world] === handle) state[world] = undefined
@@ -211,6 +220,8 @@ async function openBefore(target: BrowserTarget, call: BrowserCall, info: CallIn
 export async function callBrowserTool(target: BrowserTarget, call: BrowserCall): Promise<unknown> {
   const deadline = Date.now() + (call.timeoutMs ?? DEFAULT_TIMEOUT_MS)
   const info: CallInfo = { siteId: call.siteId, tool: call.tool, file: call.file, map: call.code.map, url: toolUrl(call.siteId, call.tool) }
+  // No await before the command is sent: other work queued meanwhile would add to the latency.
+  if (isSendable(target)) return runOn(target, call, info, deadline)
   const opened = await openBefore(target, call, info, deadline)
   try {
     return await runOn(opened.session, call, info, deadline)

@@ -69,7 +69,8 @@ export async function loadCri(): Promise<Cri> {
   }
 }
 
-function isSendable(target: BrowserTarget): target is CdpSendable {
+/** Whether the target is an open session rather than an address. */
+export function isSendable(target: BrowserTarget): target is CdpSendable {
   return typeof target === 'object' && typeof (target as CdpSendable).send === 'function'
 }
 

@@ -149,8 +149,11 @@ function createBrowser(child: ChildProcess, profile: string, executablePath: str
     pages.add(client)
     const close = async () => {
       pages.delete(client)
-      await client.close().catch(noop)
+      // Chrome drops the page's socket once the tab is really gone; closeTarget answers before.
+      const gone = new Promise((resolve) => client.once('disconnect', resolve))
       await browser.send('Target.closeTarget', { targetId }).catch(noop)
+      await Promise.race([gone, sleep(EXIT_GRACE_MS)])
+      await client.close().catch(noop)
     }
     await navigate(client, url).catch(async (error: unknown) => {
       await close()

@@ -33,7 +33,7 @@ function decodeSegment(segment: string): number[] {
 
 /**
  * Where a 0-based generated `line`/`column` comes from: the last segment of that line that starts
- * at or before `column`. Undefined when the line has no such segment.
+ * at or before `column`. Undefined when there is none, or it maps to no source.
  */
 export function originalPosition(map: SourceMapLike, line: number, column: number): OriginalPosition | undefined {
   const lines = map.mappings.split(';')
@@ -46,9 +46,9 @@ export function originalPosition(map: SourceMapLike, line: number, column: numbe
       if (!segment) continue
       const fields = decodeSegment(segment)
       generated += fields[0]!
-      if (fields.length < 4) continue
-      for (let i = 0; i < 3; i++) state[i]! += fields[i + 1]!
-      if (index === line && generated <= column) found = state.slice()
+      for (let i = 0; i < 3 && fields.length >= 4; i++) state[i]! += fields[i + 1]!
+      // A one-field segment starts a range that maps to nothing.
+      if (index === line && generated <= column) found = fields.length >= 4 ? state.slice() : undefined
     }
   }
   const source = found && map.sources[found[0]!]

@@ -127,6 +127,11 @@ function call(target: BrowserTarget, tool: ToolName, args: Record<string, unknow
   return callBrowserTool(target, { siteId: SITE, tool, code, file, args, domains: DOMAINS, ...extra })
 }
 
+async function listPages(port: number): Promise<{ id: string; type: string }[]> {
+  const list = (await fetch(`http://127.0.0.1:${port}/json/list`).then((r) => r.json())) as { id: string; type: string }[]
+  return list.filter((t) => t.type === 'page')
+}
+
 async function failure(promise: Promise<unknown>, code: SiteToolErrorCode) {
   const error = await promise.then(
     (value) => {
@@ -319,31 +324,28 @@ describe('target forms', () => {
   })
 })
 
-describe('a browser of its own', () => {
-  let own: LaunchedBrowser
-  let ownPage: LaunchedPage
+// Runs last (tests of a file run in order): it closes the file's browser.
+describe('when the browser goes away', () => {
+  let only: LaunchedPage
 
   beforeAll(async () => {
-    own = await launchBrowser()
-    ownPage = await own.newPage(server.url('/only'))
+    only = await browser.newPage(server.url('/only'))
     // Leave one page, so that HOST:PORT and the browser endpoint mean this one.
-    const list = (await fetch(`http://127.0.0.1:${own.port}/json/list`).then((r) => r.json())) as { id: string; type: string }[]
-    for (const t of list.filter((t) => t.type === 'page' && t.id !== ownPage.targetId)) await fetch(`http://127.0.0.1:${own.port}/json/close/${t.id}`)
+    for (const t of await listPages(browser.port)) if (t.id !== only.targetId) await fetch(`http://127.0.0.1:${browser.port}/json/close/${t.id}`)
   })
 
-  afterAll(() => own?.close())
-
   it('accepts "HOST:PORT" and the browser ws:// endpoint (first page)', async () => {
-    expect(await call(`127.0.0.1:${own.port}`, 'title')).toBe('/only')
-    expect(await call(own.wsEndpoint, 'title')).toBe('/only')
+    expect(await call(`127.0.0.1:${browser.port}`, 'title')).toBe('/only')
+    expect(await call(browser.wsEndpoint, 'title')).toBe('/only')
   })
 
   it('reports the browser closing during a call as disconnected', async () => {
-    const viaClient = failure(call(ownPage.client, 'hang', {}, { timeoutMs: 20_000 }), 'disconnected')
-    const viaAddress = failure(call({ port: own.port, target: '/only' }, 'hang', {}, { timeoutMs: 20_000 }), 'disconnected')
+    const viaClient = failure(call(only.client, 'hang', {}, { timeoutMs: 20_000 }), 'disconnected')
+    const viaAddress = failure(call({ port: browser.port, target: '/only' }, 'hang', {}, { timeoutMs: 20_000 }), 'disconnected')
     await new Promise((resolve) => setTimeout(resolve, 300))
-    await own.close()
+    await browser.close()
     await Promise.all([viaClient, viaAddress])
-    await failure(call(`127.0.0.1:${own.port}`, 'title'), 'disconnected')
+    await failure(call(`127.0.0.1:${browser.port}`, 'title'), 'disconnected')
+    await failure(call(only.client, 'title'), 'disconnected')
   })
 })

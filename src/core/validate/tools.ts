@@ -87,7 +87,8 @@ async function resolveLocalImport(dir: string, spec: string): Promise<string | u
 async function checkNodeToolFile(check: SkillCheck, name: string, path: string, real: string, callable: unknown): Promise<boolean> {
   const shape = await moduleExports(check, real)
   if ('message' in shape) {
-    report(check, path, { code: 'tool-parse', message: `cannot parse Node tool ${JSON.stringify(path)}: ${shape.message}`, line: shape.line, column: shape.column })
+    const hint = 'A Node tool is an ES module: export async function name(ctx, args) { ... }.'
+    report(check, path, { code: 'tool-parse', message: `cannot parse Node tool ${JSON.stringify(path)}: ${shape.message}`, line: shape.line, column: shape.column, hint })
     return false
   }
   if (typeof callable !== 'string' || callable.trim() === '') return true
