@@ -4,8 +4,11 @@ export const VIRTUAL_ID = 'virtual:site-skills'
 export const VIRTUAL_ID_RE = /^virtual:site-skills(?:\/|$)/
 /** Rollup-style resolved id (the NUL byte keeps other plugins away). */
 export const RESOLVED_ID = `\0${VIRTUAL_ID}`
+/** Exactly the main module's public id. */
+export const MAIN_ID_RE = /^virtual:site-skills$/
 /** Per-skill chunks: `virtual:site-skills/skill/<id>`. */
 export const SKILL_ID_PREFIX = `${VIRTUAL_ID}/skill/`
+export const SKILL_ID_RE = /^virtual:site-skills\/skill\//
 export const RESOLVED_SKILL_PREFIX = `\0${SKILL_ID_PREFIX}`
 /** What generated code imports its behaviour from. */
 export const RUNTIME_ID = 'unplugin-site-skills/runtime'

@@ -33,7 +33,7 @@ export interface SiteSkillsContext {
   isGenerated: (id: string) => boolean
   /** Whether a file belongs to a root (so a change to it needs a rebuild). */
   isWatched: (file: string) => boolean
-  /** Every file and folder the current skills depend on, for the bundler's watcher. */
+  /** Every file the current skills read (folders are in `watchDirs`), for the bundler's watcher. */
   watchFiles: () => string[]
   /** The roots and skill folders, whose entries appearing or going away is a change. */
   watchDirs: () => string[]
@@ -172,14 +172,7 @@ export function createSiteSkillsContext(rawOptions: Options = {}, log: Logger = 
     isWatched(file) {
       return options.roots.some((root) => isInside(root, file)) || (last?.records.some((r) => r.files.includes(file)) ?? false)
     },
-    watchFiles() {
-      const files = new Set<string>(options.roots)
-      for (const record of last?.records ?? []) {
-        files.add(record.folder.dir)
-        for (const file of record.files) files.add(file)
-      }
-      return [...files].sort()
-    },
+    watchFiles: () => [...new Set(last?.records.flatMap((r) => r.files))].sort(),
     watchDirs: () => [...options.roots, ...(last?.records.map((r) => r.folder.dir) ?? [])].sort(),
     moduleIds: {
       main: RESOLVED_ID,

@@ -1,9 +1,9 @@
 import { isAbsolute } from 'node:path'
 import { transform } from 'esbuild'
 import type { PluginBuild } from 'esbuild'
-import { type UnpluginFactory, createUnplugin } from 'unplugin'
-import type { Compiler } from 'webpack'
-import { PLUGIN_NAME, RESOLVED_ID, RUNTIME_ID, RUNTIME_ID_RE, VIRTUAL_ID_RE } from './constants'
+import { type UnpluginBuildContext, type UnpluginContextMeta, type UnpluginFactory, createUnplugin } from 'unplugin'
+import type { Compilation, Compiler } from 'webpack'
+import { MAIN_ID_RE, PLUGIN_NAME, RESOLVED_ID, RUNTIME_ID, RUNTIME_ID_RE, SKILL_ID_RE, VIRTUAL_ID_RE } from './constants'
 import { type SiteSkillsContext, createSiteSkillsContext } from './context'
 import { attachDevServer } from './dev-server'
 import type { Options } from './options'
@@ -25,12 +25,41 @@ function isClientEnvironment(context: object): boolean | undefined {
 /**
  * unplugin's esbuild adapter puts every id `resolveId` returns in the plugin's namespace, where
  * nothing loads real files: the runtime and the Node tools that generated modules import are
- * resolved here to plain files instead.
+ * resolved here to plain files instead. The main module is resolved here too, with what esbuild
+ * must watch: its resolution (unlike its load) succeeds with invalid learnings, so a fix is noticed.
  */
 function resolveFilesForEsbuild(build: PluginBuild, ctx: SiteSkillsContext): void {
-  // In watch mode, a new skill folder in a root is a change too.
-  build.onResolve({ filter: RUNTIME_ID_RE }, () => ({ path: ctx.resolveId(RUNTIME_ID)!, watchDirs: ctx.watchDirs(), watchFiles: ctx.watchFiles() }))
+  build.onResolve({ filter: MAIN_ID_RE }, () => ({ path: RESOLVED_ID, namespace: PLUGIN_NAME, watchDirs: ctx.watchDirs(), watchFiles: ctx.watchFiles() }))
+  build.onResolve({ filter: RUNTIME_ID_RE }, () => ({ path: ctx.resolveId(RUNTIME_ID)! }))
   build.onResolve({ filter: /.*/, namespace: PLUGIN_NAME }, (args) => (isAbsolute(args.path) ? { path: args.path } : undefined))
+}
+
+/** webpack's compilation, in hooks that run in one (`buildStart`). */
+function getWebpackCompilation(context: UnpluginBuildContext): Compilation | undefined {
+  const native = context.getNativeBuildContext?.()
+  return native?.framework === 'webpack' ? native.compilation : undefined
+}
+
+/**
+ * Tells the bundler what the skills depend on (also after a failed compile, so a fix is noticed).
+ * webpack watches folders only as context dependencies (unplugin makes every watch file a file
+ * dependency); esbuild's adapter forbids this here (see `resolveFilesForEsbuild`).
+ */
+function addWatchFiles(context: UnpluginBuildContext, ctx: SiteSkillsContext, framework: UnpluginContextMeta['framework']): void {
+  if (framework === 'esbuild') return
+  const compilation = getWebpackCompilation(context)
+  if (compilation) compilation.contextDependencies.addAll(ctx.watchDirs())
+  else for (const dir of ctx.watchDirs()) context.addWatchFile(dir)
+  for (const file of ctx.watchFiles()) context.addWatchFile(file)
+}
+
+/** Throws, except in webpack's watch mode, where that would stop the watcher for good: the compilation fails instead. */
+function failBuild(context: UnpluginBuildContext, error: unknown): void {
+  const compilation = getWebpackCompilation(context)
+  if (!compilation?.compiler.watchMode) throw error
+  const failure = new compilation.compiler.webpack.WebpackError(error instanceof Error ? error.message : String(error))
+  failure.hideStack = true
+  compilation.errors.push(failure)
 }
 
 /**
@@ -54,23 +83,15 @@ export const unpluginFactory: UnpluginFactory<Options | undefined> = (options, m
     name: PLUGIN_NAME,
     enforce: 'pre',
     async buildStart() {
-      // Rollup watches these even when the build fails, so a fix is noticed; esbuild's adapter forbids it here.
-      const watch = () => meta.framework !== 'esbuild' && ctx.watchFiles().forEach((file) => this.addWatchFile(file))
+      const failure = await ctx.build().then(() => undefined, (error: unknown) => ({ error }))
+      addWatchFiles(this, ctx, meta.framework)
       // The dev server must come up even with invalid learnings: loading the module shows the errors.
-      await ctx.build().then(watch, (error: unknown) => {
-        watch()
-        if (!devServer) throw error
-      })
+      if (failure && !devServer) failBuild(this, failure.error)
     },
     resolveId: (id) => ctx.resolveId(id),
     loadInclude: (id) => ctx.isGenerated(id),
-    async load(id) {
-      // esbuild's adapter allows addWatchFile only here (in Vite dev it would add imports): also after a failure.
-      try {
-        return await ctx.load(id, isClientEnvironment(this))
-      } finally {
-        if (meta.framework === 'esbuild' && id === RESOLVED_ID) for (const file of ctx.watchFiles()) this.addWatchFile(file)
-      }
+    load(id) {
+      return ctx.load(id, isClientEnvironment(this))
     },
     transformInclude: (id) => !nativeTypeScript && TS_RE.test(id) && ctx.isWatched(id),
     transform: (code, id) => compileTypeScript(code, id),
@@ -84,7 +105,8 @@ export const unpluginFactory: UnpluginFactory<Options | undefined> = (options, m
       api: { lastResult: () => ctx.last, compiles: () => ctx.compiles },
     },
     esbuild: {
-      onResolveFilter: VIRTUAL_ID_RE,
+      // The main module is resolved in `resolveFilesForEsbuild`.
+      onResolveFilter: SKILL_ID_RE,
       setup(build) {
         if (build.initialOptions.absWorkingDir) ctx.setRoot(build.initialOptions.absWorkingDir)
         if (build.initialOptions.platform === 'browser') ctx.setNodeTools(false)

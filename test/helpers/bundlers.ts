@@ -53,7 +53,7 @@ type Builder = (input: BuildCase & { entry: string }) => Promise<void>
 /** `roots` for bundlers without a root of their own (Rollup, Rolldown use the working directory). */
 const absoluteRoots = (options: Options = {}): Options => ({ roots: join(APP, 'learnings'), ...options })
 
-const entryName = (entry: string) => relative(APP, entry).replace(/\.js$/, '')
+const entryName = (entry: string, app = APP) => relative(app, entry).replace(/\.js$/, '')
 
 const BUILDERS: Record<BundlerName, Builder> = {
   async vite({ entry, outDir, options, browser }) {
@@ -96,11 +96,12 @@ const BUILDERS: Record<BundlerName, Builder> = {
   webpack: ({ entry, outDir, options, browser }) => runWebpack(webpackConfig(entry, outDir, options, browser)),
 }
 
-function webpackConfig(entry: string, outDir: string, options: Options | undefined, browser: boolean | undefined): Configuration {
+/** webpack's configuration for building `entry` of the app in `app` (default: the fixture's). */
+export function webpackConfig(entry: string, outDir: string, options: Options | undefined, browser: boolean | undefined, app = APP): Configuration {
   return {
     mode: 'none',
-    context: APP,
-    entry: { [entryName(entry)]: entry },
+    context: app,
+    entry: { [entryName(entry, app)]: entry },
     target: browser ? 'web' : 'node',
     devtool: false,
     output: { path: outDir, filename: '[name].js', chunkFilename: '[name].[contenthash:8].js', module: true, chunkFormat: 'module', chunkLoading: 'import', library: { type: 'module' } },
@@ -131,11 +132,11 @@ export class WebpackErrors extends Error {
 }
 
 const exec = promisify(execFile)
-const RUN_MAIN = 'const m = await import(process.argv[1]); process.stdout.write(JSON.stringify(await m.main()))'
+const RUN_MAIN = 'const m = await import(process.argv[1]); process.stdout.write(JSON.stringify(await m[process.argv[2]]()))'
 
-/** Imports a built entry in a fresh Node process and returns what its `main()` resolves to. */
-export async function runMain(file: string): Promise<unknown> {
-  const { stdout } = await exec(process.execPath, ['--input-type=module', '-e', RUN_MAIN, pathToFileURL(file).href], { cwd: APP })
+/** Imports a built entry in a fresh Node process and returns what its `main()` (or another export) resolves to. */
+export async function runMain(file: string, name = 'main'): Promise<unknown> {
+  const { stdout } = await exec(process.execPath, ['--input-type=module', '-e', RUN_MAIN, pathToFileURL(file).href, name], { cwd: APP })
   return JSON.parse(stdout)
 }
 
