@@ -23,60 +23,48 @@ export interface ExceptionDetails {
 }
 
 /** Failures of a CDP command, by message (CRI, Puppeteer and Playwright word them alike). */
-const FAILURES: [RegExp, SiteToolErrorCode, string][] = [
-  [/Cannot find context|Could not find object|context was destroyed|navigated or closed|Render process gone/i, 'context-lost', 'the page navigated or closed while the tool ran'],
-  [/WebSocket|not open|closed|detached|disconnect|ECONNRE|socket hang up/i, 'disconnected', 'the connection to the browser was lost'],
-  [/Execution was terminated/, 'timeout', 'the tool was terminated'],
-  [/reference chain|returned by value/i, 'invalid-result', 'the tool returned a value that cannot be sent back (cyclic or not JSON-like)'],
+const FAILURES: [RegExp, SiteToolErrorCode][] = [
+  [/find context|find object|context was destroyed|navigated or closed|process gone/i, 'context-lost'],
+  [/WebSocket|closed|detached|disconnect|ECONN|hang up/i, 'disconnected'],
+  [/Execution was terminated/, 'timeout'],
+  [/reference chain|returned by value/i, 'invalid-result'],
 ]
 
-/** Errors that mean the cached handle of the page's global object is gone and nothing ran. */
+/** Errors that mean the cached handle of the page's global object is gone, so nothing ran. */
 export const STALE_HANDLE_RE = /Cannot find context with specified id|Could not find object with given id/
 
 /** Maps a failed CDP command to a typed error (a SiteToolError passes through). */
 export function cdpFailure(error: unknown, call: CallInfo): SiteToolError {
   if (error instanceof SiteToolError) return error
   const text = error instanceof Error ? error.message : String(error)
-  const [, code, message] = FAILURES.find(([re]) => re.test(text)) ?? [, 'cdp-error' as const, 'the DevTools command failed']
-  return new SiteToolError(code, `${message}: ${text}`, { siteId: call.siteId, tool: call.tool, cause: error })
+  const code = FAILURES.find(([re]) => re.test(text))?.[1] ?? 'cdp-error'
+  return new SiteToolError(code, `CDP: ${text}`, { ...call, cause: error })
 }
 
 const FRAME_RE = /^\s+at (?:.*\()?(.+?):(\d+):(\d+)\)?$/gm
 
-/** 0-based positions in the sent function of the stack frames that belong to the tool. */
-function toolFrames(details: ExceptionDetails, url: string): [number, number][] {
-  const frames: [number, number][] = []
-  for (const m of (details.exception?.description ?? '').matchAll(FRAME_RE)) {
-    if (m[1] === url) frames.push([Number(m[2]) - 1, Number(m[3]) - 1])
-  }
-  if (frames.length === 0 && details.scriptId) frames.push([details.lineNumber, details.columnNumber])
-  return frames
-}
-
-/** The tool's own position of the innermost frame, preferring the skill's files over packages. */
+/**
+ * The tool's own position of the innermost frame in the sent function (stack frames under its
+ * sourceURL, else the throw position), preferring the skill's files over packages.
+ */
 function locate(details: ExceptionDetails, call: CallInfo): OriginalPosition | undefined {
   const map = call.map
   if (!map) return undefined
-  const found = toolFrames(details, call.url).flatMap(([line, column]) => {
-    const at = originalPosition(map, line, line === 0 ? column - LINE0_SHIFT : column)
-    return at ? [at] : []
-  })
+  const frames = [...(details.exception?.description ?? '').matchAll(FRAME_RE)]
+    .filter((m) => m[1] === call.url)
+    .map((m): [number, number] => [Number(m[2]) - 1, Number(m[3]) - 1])
+  if (frames.length === 0 && details.scriptId) frames.push([details.lineNumber, details.columnNumber])
+  const found = frames
+    .map(([line, column]) => originalPosition(map, line, line ? column : column - LINE0_SHIFT))
+    .filter((p) => p !== undefined)
   return found.find((p) => !p.source.includes('node_modules/')) ?? found[0]
 }
 
-/** The thrown value as a message: an Error's description without its stack, else the value. */
-function thrownMessage(details: ExceptionDetails): string {
-  const exception = details.exception
-  if (!exception) return details.text
-  if (exception.type === 'string') return String(exception.value)
-  const text = exception.description ?? String(exception.value)
-  const stack = text.search(/\n\s+at /)
-  return stack < 0 ? text : text.slice(0, stack)
-}
-
-/** A `tool-threw` error with the message and, through the source map, the tool's own file and line. */
+/** A `tool-threw` error: the thrown value (an Error without its stack) and the tool's own position. */
 export function toolThrew(details: ExceptionDetails, call: CallInfo): SiteToolError {
+  const e = details.exception
+  const text = e ? (e.type === 'string' ? String(e.value) : (e.description ?? String(e.value))) : details.text
   const at = locate(details, call)
   const where = at ? { file: at.source, line: at.line, column: at.column } : { file: call.file }
-  return new SiteToolError('tool-threw', `threw ${thrownMessage(details)}`, { siteId: call.siteId, tool: call.tool, cause: details, ...where })
+  return new SiteToolError('tool-threw', `threw ${text.split(/\n\s+at /)[0]}`, { ...call, cause: details, ...where })
 }

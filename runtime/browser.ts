@@ -1,5 +1,6 @@
 import { cdpFailure, STALE_HANDLE_RE, toolThrew, type CallInfo, type ExceptionDetails } from './browser-errors'
-import { isSendable, openTarget, type BrowserTarget, type CdpSendable, type OpenedTarget } from './cdp'
+import { type BrowserTarget, type CdpSendable, isSendable, type OpenedTarget } from './cdp'
+import { openTarget } from './connect'
 import { SiteToolError } from './errors'
 import { toolUrl, wrapToolSource } from './page-code'
 import type { BrowserToolCode } from './types'
@@ -40,11 +41,10 @@ interface SessionState {
   pageEnabled?: boolean
 }
 
-/** One call in flight: `pending` while our callFunctionOn runs, `over` once the caller has its answer. */
-interface Run {
-  session: CdpSendable
+/** One call: `pending` while our callFunctionOn runs, `over` once the caller has its answer. */
+interface Run extends CallInfo {
   call: BrowserCall
-  info: CallInfo
+  session?: CdpSendable
   pending: boolean
   over: boolean
 }
@@ -98,14 +98,13 @@ function enablePage(session: CdpSendable, state: SessionState): void {
   session.send('Page.enable').catch(noop)
 }
 
-async function send(run: Run, objectId: string): Promise<CallResponse> {
+async function send(run: Run, session: CdpSendable, objectId: string): Promise<CallResponse> {
   if (run.over) throw new Error('cancelled')
-  const { session } = run
   const objectGroup = `site-skills-${++groups}`
   const release = () => void session.send('Runtime.releaseObjectGroup', { objectGroup }).catch(noop)
   run.pending = true
   const sent: Promise<CallResponse> = session.send('Runtime.callFunctionOn', {
-    functionDeclaration: wrapToolSource(run.call.code.source, run.info.url),
+    functionDeclaration: wrapToolSource(run.call.code.source, run.url),
     objectId,
     arguments: [{ value: run.call.args }, { value: run.call.domains }, { value: NONCE }],
     returnByValue: true,
@@ -126,14 +125,14 @@ async function send(run: Run, objectId: string): Promise<CallResponse> {
 
 /** `returnByValue` result: unserializable numbers and bigints decoded, the guard's refusal thrown. */
 function decode(response: CallResponse, run: Run): unknown {
-  if (response.exceptionDetails) throw toolThrew(response.exceptionDetails, run.info)
+  if (response.exceptionDetails) throw toolThrew(response.exceptionDetails, run)
   const { value, unserializableValue } = response.result
   if (unserializableValue !== undefined) {
     return unserializableValue.endsWith('n') ? BigInt(unserializableValue.slice(0, -1)) : Number(unserializableValue)
   }
   if (value && typeof value === 'object' && Object.hasOwn(value, NONCE)) {
     const patterns = run.call.domains.join(', ') || 'no domains'
-    throw new SiteToolError('domain-mismatch', `refused to run on ${value[NONCE]}: it does not match ${patterns}`, who(run.info))
+    throw new SiteToolError('domain-mismatch', `refused to run on ${value[NONCE]}: it does not match ${patterns}`, run)
   }
   return value
 }
@@ -142,71 +141,54 @@ function isStale(error: unknown): boolean {
   return !(error instanceof SiteToolError) && STALE_HANDLE_RE.test(String(error))
 }
 
-async function invoke(run: Run): Promise<unknown> {
-  const state = stateOf(run.session)
+async function invoke(run: Run, session: CdpSendable): Promise<unknown> {
+  const state = stateOf(session)
   const world: World = run.call.isolatedWorld ? 'isolated' : 'main'
-  enablePage(run.session, state)
+  enablePage(session, state)
   for (let attempt = 0; ; attempt++) {
-    const handle = handleOf(run.session, state, world)
+    const handle = handleOf(session, state, world)
     try {
-      return decode(await send(run, typeof handle === 'string' ? handle : await handle), run)
+      return decode(await send(run, session, typeof handle === 'string' ? handle : await handle), run)
     } catch (error) {
-      if (attempt > 0 || !isStale(error)) throw cdpFailure(error, run.info)
+      if (attempt > 0 || !isStale(error)) throw cdpFailure(error, run)
       if (state[world] === handle) state[world] = undefined
     }
   }
 }
 
-function who(info: CallInfo) {
-  return { siteId: info.siteId, tool: info.tool }
-}
-
-function timeoutError(run: { call: BrowserCall; info: CallInfo }): SiteToolError {
-  return new SiteToolError('timeout', `did not finish within ${run.call.timeoutMs ?? DEFAULT_TIMEOUT_MS} ms`, who(run.info))
-}
-
 /** Dismisses a dialog opened during the call (it would block the page) and fails the call. */
-function watchDialogs(run: Run, fail: (error: SiteToolError) => void): () => void {
-  const { session } = run
+function watchDialogs(run: Run, session: CdpSendable, fail: (error: SiteToolError) => void): () => void {
   if (!session.on) return noop
   const onDialog = (dialog: { type: string; message: string }) => {
     session.send('Page.handleJavaScriptDialog', { accept: false }).catch(noop)
-    const message = `opened a ${dialog.type} dialog (${JSON.stringify(dialog.message)}), which blocks the page; it was dismissed`
-    fail(new SiteToolError('dialog-blocking', message, who(run.info)))
+    fail(new SiteToolError('dialog-blocking', `opened a ${dialog.type} dialog (${JSON.stringify(dialog.message)}) that blocks the page; dismissed it`, run))
   }
   session.on('Page.javascriptDialogOpening', onDialog)
   return () => session.off?.('Page.javascriptDialogOpening', onDialog)
 }
 
-async function runOn(session: CdpSendable, call: BrowserCall, info: CallInfo, deadline: number): Promise<unknown> {
-  const run: Run = { session, call, info, pending: false, over: false }
+/** Races the call against the deadline and dialogs; a session that is still opening counts too. */
+async function race(run: Run, target: OpenedTarget | Promise<OpenedTarget>, deadline: number): Promise<unknown> {
   let fail: (error: SiteToolError) => void = noop
+  let unwatch = noop
   const stopped = new Promise<never>((_, reject) => (fail = reject))
   const timer = setTimeout(() => {
     // Only while our call runs: it stops a busy loop; an idle page is left as it is.
-    if (run.pending) session.send('Runtime.terminateExecution').catch(noop)
-    fail(timeoutError(run))
+    if (run.pending) run.session?.send('Runtime.terminateExecution').catch(noop)
+    fail(new SiteToolError('timeout', `did not finish within ${run.call.timeoutMs ?? DEFAULT_TIMEOUT_MS} ms`, run))
   }, Math.max(0, deadline - Date.now()))
-  const unwatch = watchDialogs(run, fail)
+  const start = (opened: OpenedTarget) => {
+    if (run.over) throw new Error('cancelled')
+    unwatch = watchDialogs(run, (run.session = opened.session), fail)
+    return invoke(run, opened.session)
+  }
   try {
-    return await Promise.race([invoke(run), stopped])
+    return await Promise.race([target instanceof Promise ? target.then(start) : start(target), stopped])
   } finally {
     run.over = true
     clearTimeout(timer)
     unwatch()
   }
-}
-
-async function openBefore(target: BrowserTarget, call: BrowserCall, info: CallInfo, deadline: number): Promise<OpenedTarget> {
-  const opening = openTarget(target)
-  let timer: ReturnType<typeof setTimeout> | undefined
-  const expired = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => {
-      opening.then((late) => late.close?.(), noop)
-      reject(timeoutError({ call, info }))
-    }, Math.max(0, deadline - Date.now()))
-  })
-  return Promise.race([opening, expired]).finally(() => clearTimeout(timer))
 }
 
 /**
@@ -219,13 +201,16 @@ async function openBefore(target: BrowserTarget, call: BrowserCall, info: CallIn
  */
 export async function callBrowserTool(target: BrowserTarget, call: BrowserCall): Promise<unknown> {
   const deadline = Date.now() + (call.timeoutMs ?? DEFAULT_TIMEOUT_MS)
-  const info: CallInfo = { siteId: call.siteId, tool: call.tool, file: call.file, map: call.code.map, url: toolUrl(call.siteId, call.tool) }
-  // No await before the command is sent: other work queued meanwhile would add to the latency.
-  if (isSendable(target)) return runOn(target, call, info, deadline)
-  const opened = await openBefore(target, call, info, deadline)
+  const { siteId, tool, file, code } = call
+  const run: Run = { siteId, tool, file, map: code.map, url: toolUrl(siteId, tool), call, pending: false, over: false }
+  // No await before the command is sent: work queued meanwhile would add to the latency.
+  if (isSendable(target)) return race(run, { session: target }, deadline)
+  let opened: OpenedTarget | undefined
+  const opening = openTarget(target).then((o) => (opened = o))
   try {
-    return await runOn(opened.session, call, info, deadline)
+    return await race(run, opening, deadline)
   } finally {
-    await opened.close?.().catch(noop)
+    if (opened) await opened.close?.().catch(noop)
+    else opening.then((late) => late.close?.()).catch(noop)
   }
 }

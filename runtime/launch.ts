@@ -3,7 +3,8 @@ import { existsSync } from 'node:fs'
 import { mkdtemp, readFile, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { type CdpClient, importOptional, loadCri } from './cdp'
+import type { CdpClient } from './cdp'
+import { importOptional, loadCri } from './connect'
 import { SiteToolError } from './errors'
 
 /** How to start a browser. */
@@ -49,6 +50,19 @@ const DEBIAN_BINARY = '/usr/lib/chromium/chromium'
 
 const noop = () => {}
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
+
+/** Settles as `promise` does, or as `onTimeout` does after `ms`; the timer never outlives it. */
+async function within<T>(promise: Promise<T>, ms: number, onTimeout: () => T): Promise<T> {
+  let timer: ReturnType<typeof setTimeout> | undefined
+  const late = new Promise<void>((resolve) => {
+    timer = setTimeout(() => resolve(), ms)
+  }).then(onTimeout)
+  try {
+    return await Promise.race([promise, late])
+  } finally {
+    clearTimeout(timer)
+  }
+}
 
 async function installedBrowsers(): Promise<string[]> {
   let found: string[] = []
@@ -107,13 +121,7 @@ async function readActivePort(profile: string, child: ChildProcess, log: () => s
 
 function waitExit(child: ChildProcess, ms: number): Promise<boolean> {
   if (hasExited(child)) return Promise.resolve(true)
-  return new Promise((resolve) => {
-    const timer = setTimeout(() => resolve(false), ms)
-    child.once('exit', () => {
-      clearTimeout(timer)
-      resolve(true)
-    })
-  })
+  return within(new Promise((resolve) => child.once('exit', () => resolve(true))), ms, () => false)
 }
 
 async function stopProcess(child: ChildProcess): Promise<void> {
@@ -127,10 +135,15 @@ async function navigate(client: CdpClient, url: string): Promise<void> {
   await client.send('Page.enable')
   let onLoad = noop
   const loaded = new Promise<void>((resolve) => client.once('Page.loadEventFired', (onLoad = () => resolve())))
-  const { errorText } = await client.send('Page.navigate', { url })
-  if (errorText) throw new Error(`cannot open ${url}: ${errorText}`)
-  const late = sleep(LOAD_TIMEOUT_MS).then(() => Promise.reject(new Error(`${url} did not load within ${LOAD_TIMEOUT_MS} ms`)))
-  await Promise.race([loaded, late]).finally(() => client.off('Page.loadEventFired', onLoad))
+  try {
+    const { errorText } = await client.send('Page.navigate', { url })
+    if (errorText) throw new Error(`cannot open ${url}: ${errorText}`)
+    await within(loaded, LOAD_TIMEOUT_MS, () => {
+      throw new Error(`${url} did not load within ${LOAD_TIMEOUT_MS} ms`)
+    })
+  } finally {
+    client.off('Page.loadEventFired', onLoad)
+  }
 }
 
 function createBrowser(child: ChildProcess, profile: string, executablePath: string, port: number, path: string): LaunchedBrowser {
@@ -152,7 +165,7 @@ function createBrowser(child: ChildProcess, profile: string, executablePath: str
       // Chrome drops the page's socket once the tab is really gone; closeTarget answers before.
       const gone = new Promise((resolve) => client.once('disconnect', resolve))
       await browser.send('Target.closeTarget', { targetId }).catch(noop)
-      await Promise.race([gone, sleep(EXIT_GRACE_MS)])
+      await within(gone, EXIT_GRACE_MS, noop)
       await client.close().catch(noop)
     }
     await navigate(client, url).catch(async (error: unknown) => {
@@ -165,7 +178,7 @@ function createBrowser(child: ChildProcess, profile: string, executablePath: str
   async function shutdown(): Promise<void> {
     const browser = await (browserClient ?? connect(wsEndpoint)).catch(() => undefined)
     // Chrome may exit before it answers Browser.close.
-    if (browser) await Promise.race([browser.send('Browser.close').catch(noop), waitExit(child, EXIT_GRACE_MS)])
+    if (browser) await within(browser.send('Browser.close').catch(noop), EXIT_GRACE_MS, noop)
     await stopProcess(child)
     await Promise.all([...pages, ...(browser ? [browser] : [])].map((c) => c.close().catch(noop)))
     process.off('exit', killOnExit)

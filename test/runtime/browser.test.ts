@@ -105,6 +105,8 @@ window.pageVar = 1
 JSON.stringify = () => 'hacked'
 Array.prototype.map = function () { return 'hacked' }
 Array.prototype.some = function () { return true }
+String.prototype.endsWith = String.prototype.includes = function () { return true }
+String.prototype.slice = String.prototype.indexOf = function () { return -1 }
 </script>`
 
 let browser: LaunchedBrowser
@@ -113,7 +115,12 @@ let tools: Record<string, CompiledTool>
 let page: LaunchedPage
 
 beforeAll(async () => {
-  ;[browser, server, tools] = await Promise.all([launchBrowser(), startServer({ '/hostile': HOSTILE_PAGE }), compileTools(SITE, FILES, TOOLS)])
+  // Each is assigned as soon as it exists, so that afterAll closes it even if another fails.
+  await Promise.all([
+    launchBrowser().then((b) => (browser = b)),
+    startServer({ '/hostile': HOSTILE_PAGE }).then((s) => (server = s)),
+    compileTools(SITE, FILES, TOOLS).then((t) => (tools = t)),
+  ])
   page = await browser.newPage(server.url('/home'))
 })
 
@@ -201,6 +208,14 @@ describe('domains', () => {
   it('refuses when the skill has no domains', async () => {
     await failure(call(page.client, 'title', {}, { domains: [] }), 'domain-mismatch')
   })
+
+  it('keeps the domain check in the main world of a page that replaced String and Array methods', async () => {
+    await withPage('/hostile', async (own) => {
+      await failure(call(own.client, 'sideEffect', {}, { domains: ['example.com', '*.example.com'] }), 'domain-mismatch')
+      expect(await evaluate(own.client, 'window.__ran')).toBeUndefined()
+      expect(await call(own.client, 'sideEffect')).toBe('ran')
+    })
+  })
 })
 
 describe('timeouts', () => {
@@ -219,6 +234,15 @@ describe('timeouts', () => {
     expect(Date.now() - started).toBeLessThan(2500)
     expect(await evaluate(page.client, 'document.title')).toBe('/home')
     expect(await call(page.client, 'title')).toBe('/home')
+  })
+
+  it('stops a busy loop over a connection of its own before closing it', async () => {
+    await withPage('/busy', async (own) => {
+      const started = Date.now()
+      await failure(call({ port: browser.port, target: own.targetId }, 'busy', {}, { timeoutMs: 500 }), 'timeout')
+      expect(Date.now() - started).toBeLessThan(2500)
+      expect(await evaluate(own.client, 'document.title')).toBe('/busy')
+    })
   })
 })
 
@@ -262,6 +286,11 @@ describe('page events during a call', () => {
       await failure(call(own.client, 'navigate', { to: '/after' }), 'context-lost')
       await waitForTitle(own.client, '/after')
       expect(await call(own.client, 'title')).toBe('/after')
+      const pending = failure(call(own.client, 'hang'), 'context-lost')
+      await own.client.send('Page.navigate', { url: server.url('/elsewhere') })
+      await pending
+      await waitForTitle(own.client, '/elsewhere')
+      expect(await call(own.client, 'title')).toBe('/elsewhere')
     })
   })
 
@@ -313,6 +342,12 @@ describe('target forms', () => {
     })
   })
 
+  it('accepts any object with send(method, params), without dialog detection', async () => {
+    const sendOnly = { send: (method: string, params?: object) => page.client.send(method, params) }
+    expect(await call(sendOnly, 'title')).toBe('/home')
+    expect(await call(sendOnly, 'echo', { a: [1] })).toEqual({ a: [1] })
+  })
+
   it('accepts a page ws:// URL', async () => {
     expect(await call(`ws://127.0.0.1:${browser.port}/devtools/page/${page.targetId}`, 'title')).toBe('/home')
   })
@@ -321,6 +356,8 @@ describe('target forms', () => {
     await failure(call({ port: browser.port, target: 'no-such-page-anywhere' }, 'title'), 'target-not-found')
     await failure(call({ port: browser.port, target: 'ABCDEF0123456789ABCDEF0123456789' }, 'title'), 'target-not-found')
     await failure(call('not a target', 'title'), 'target-not-found')
+    await failure(call({} as never, 'title'), 'target-not-found')
+    await failure(call(null as never, 'title'), 'target-not-found')
   })
 })
 
