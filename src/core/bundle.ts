@@ -1,10 +1,11 @@
 import { createHash } from 'node:crypto'
-import { readFile } from 'node:fs/promises'
+import { readFileSync } from 'node:fs'
 import { relative, resolve } from 'node:path'
-import { type BuildOptions, type Message, type Metafile, type Plugin, build } from 'esbuild'
+import { type BuildOptions, type Message, type Metafile, build, transform } from 'esbuild'
 import type { BrowserToolCode } from '../../runtime/types'
 import { createDiagnostic, type Diagnostic } from './diagnostics'
 import { isInside, toPosix } from './paths'
+import { stampOf } from './stamp'
 
 /** One browser tool to compile. */
 export interface BundleRequest {
@@ -37,7 +38,7 @@ export interface BrowserBundler {
 
 /** esbuild ends an ES module bundle with its export clause: `export{s as default};`. */
 const EXPORT_CLAUSE_RE = /\bexport\s*\{\s*([\w$]+)\s+as\s+default\s*\};?\s*$/
-const EXPRESSION_NS = 'site-skill-expression'
+/** A bare function expression is compiled as the default export of a module of one expression. */
 const EXPRESSION_PREFIX = 'export default ('
 const OUTDIR = resolve('/__site_skills_out__')
 /** The function the runtime calls: the bundle's body, then a call of its default export. */
@@ -49,22 +50,9 @@ function digest(...parts: string[]): string {
   return hash.digest('hex').slice(0, 32)
 }
 
-/** A bare function expression is loaded as the default export of a module of one expression. */
-const expressionPlugin: Plugin = {
-  name: 'site-skills-expression',
-  setup(b) {
-    b.onResolve({ filter: new RegExp(`^${EXPRESSION_NS}:`) }, (args) => ({ path: args.path.slice(EXPRESSION_NS.length + 1), namespace: EXPRESSION_NS }))
-    b.onLoad({ filter: /.*/, namespace: EXPRESSION_NS }, async (args) => ({
-      contents: `${EXPRESSION_PREFIX}${await readFile(args.path, 'utf8')}\n);`,
-      loader: /\.[mc]?tsx?$/.test(args.path) ? 'ts' : 'js',
-      resolveDir: resolve(args.path, '..'),
-    }))
-  },
-}
-
 function buildOptions(requests: readonly BundleRequest[], minify: boolean): BuildOptions {
   return {
-    entryPoints: Object.fromEntries(requests.map((r, i) => [`t${i}`, r.module ? r.absPath : `${EXPRESSION_NS}:${r.absPath}`])),
+    entryPoints: Object.fromEntries(requests.map((r, i) => [`t${i}`, r.absPath])),
     bundle: true,
     write: false,
     format: 'esm',
@@ -79,13 +67,11 @@ function buildOptions(requests: readonly BundleRequest[], minify: boolean): Buil
     legalComments: 'none',
     charset: 'utf8',
     logLevel: 'silent',
-    plugins: [expressionPlugin],
   }
 }
 
 function realInput(path: string, cwd: string): string {
-  const plain = path.startsWith(`${EXPRESSION_NS}:`) ? path.slice(EXPRESSION_NS.length + 1) : path
-  return resolve(cwd, plain)
+  return resolve(cwd, path)
 }
 
 /** Where a source or error file is shown: relative to the skill's root, else a node_modules path. */
@@ -152,8 +138,34 @@ function collect(requests: readonly BundleRequest[], outputs: { path: string; te
   return results
 }
 
-async function run(requests: readonly BundleRequest[], minify: boolean): Promise<Map<BundleRequest, BundleResult>> {
+/**
+ * A bare function expression imports nothing, so it needs no bundling: one esbuild transform,
+ * which (unlike a bundle entry behind a plugin) costs no round trips into JavaScript.
+ */
+async function transformExpression(request: BundleRequest, minify: boolean): Promise<BundleResult> {
+  const text = readFileSync(request.absPath, 'utf8')
+  try {
+    const out = await transform(`${EXPRESSION_PREFIX}${text}\n);`, {
+      loader: /\.[mc]?tsx?$/.test(request.absPath) ? 'ts' : 'js',
+      format: 'esm',
+      target: 'es2022',
+      minify,
+      sourcemap: 'external',
+      sourcefile: request.absPath,
+      logLevel: 'silent',
+    })
+    return finish(request, out.code, out.map, [request.absPath])
+  } catch (error) {
+    const errors = (error as { errors?: Message[] }).errors
+    if (!errors) throw error
+    return { diagnostics: errors.map((m) => toDiagnostic(request, m, process.cwd())), inputs: [request.absPath] }
+  }
+}
+
+/** ES-module tools are bundled in one esbuild call; a failure is retried tool by tool to know which. */
+async function bundleModules(requests: readonly BundleRequest[], minify: boolean): Promise<Map<BundleRequest, BundleResult>> {
   const cwd = process.cwd()
+  if (requests.length === 0) return new Map()
   try {
     const out = await build({ ...buildOptions(requests, minify), absWorkingDir: cwd })
     return collect(requests, out.outputFiles ?? [], out.metafile!, cwd)
@@ -161,10 +173,16 @@ async function run(requests: readonly BundleRequest[], minify: boolean): Promise
     const errors = (error as { errors?: Message[] }).errors
     if (!errors) throw error
     if (requests.length === 1) return new Map([[requests[0]!, { diagnostics: errors.map((m) => toDiagnostic(requests[0]!, m, cwd)), inputs: [requests[0]!.absPath] }]])
-    // One bad tool fails the whole batch: build each alone to know which ones.
-    const parts = await Promise.all(requests.map((r) => run([r], minify)))
+    const parts = await Promise.all(requests.map((r) => bundleModules([r], minify)))
     return new Map(parts.flatMap((m) => [...m]))
   }
+}
+
+async function run(requests: readonly BundleRequest[], minify: boolean): Promise<Map<BundleRequest, BundleResult>> {
+  const expressions = requests.filter((r) => !r.module)
+  const [modules, compiled] = await Promise.all([bundleModules(requests.filter((r) => r.module), minify), Promise.all(expressions.map((r) => transformExpression(r, minify)))])
+  expressions.forEach((r, i) => modules.set(r, compiled[i]!))
+  return modules
 }
 
 interface CacheEntry {
@@ -173,13 +191,11 @@ interface CacheEntry {
   result: BundleResult
 }
 
-async function hashFile(path: string): Promise<string> {
-  return readFile(path).then((b) => digest(b.toString('latin1')), () => 'missing')
-}
 
 /**
  * Compiles browser tools with esbuild into self-contained function source, all in one esbuild
- * call. Results are cached by the digest of every input file: an unchanged tool is not rebuilt.
+ * call. Results are cached by the stamp (size, mtime, inode) of every input file: an unchanged tool is
+ * not rebuilt.
  */
 export function createBrowserBundler(options: BrowserBundlerOptions): BrowserBundler {
   const cache = new Map<string, CacheEntry>()
@@ -189,12 +205,12 @@ export function createBrowserBundler(options: BrowserBundlerOptions): BrowserBun
   async function cached(request: BundleRequest): Promise<BundleResult | undefined> {
     const entry = cache.get(request.absPath + '\0' + request.tool + '\0' + request.siteId)
     if (!entry || entry.key !== keyOf(request)) return undefined
-    const hashes = await Promise.all(entry.inputs.map((i) => hashFile(i.path)))
+    const hashes = entry.inputs.map((i) => stampOf(i.path))
     return hashes.every((h, i) => h === entry.inputs[i]!.hash) ? entry.result : undefined
   }
 
   async function remember(request: BundleRequest, result: BundleResult): Promise<void> {
-    const inputs = await Promise.all(result.inputs.map(async (path) => ({ path, hash: await hashFile(path) })))
+    const inputs = result.inputs.map((path) => ({ path, hash: stampOf(path) }))
     cache.set(request.absPath + '\0' + request.tool + '\0' + request.siteId, { key: keyOf(request), inputs, result })
   }
 

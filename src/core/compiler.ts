@@ -1,5 +1,3 @@
-import { createHash } from 'node:crypto'
-import { readFile } from 'node:fs/promises'
 import { relative } from 'node:path'
 import type { BrowserToolCode } from '../../runtime/types'
 import { type BundleRequest, createBrowserBundler } from './bundle'
@@ -7,6 +5,7 @@ import { compareDiagnostics, countBySeverity, createDiagnostic, type Diagnostic 
 import { type RootScan, type SkillFolder, scanRoot } from './discover'
 import type { SkillModel, SkillRecord } from './model'
 import { toPosix } from './paths'
+import { stampFiles } from './stamp'
 import { MANIFEST, type ValidateOptions } from './validate/context'
 import { validateSkill } from './validate/skill'
 
@@ -58,12 +57,6 @@ interface CacheEntry {
   browser: Record<string, BrowserToolCode>
 }
 
-async function digestFiles(files: readonly string[], salt: string): Promise<string> {
-  const hash = createHash('sha256').update(salt)
-  const contents = await Promise.all(files.map((f) => readFile(f).catch(() => undefined)))
-  files.forEach((file, i) => hash.update(file).update('\0').update(contents[i] ?? '\u0000missing').update('\0'))
-  return hash.digest('hex')
-}
 
 function folderKey(folder: SkillFolder): string {
   return `${folder.root}\0${folder.id}\0${folder.realDir}`
@@ -88,7 +81,7 @@ function crossCheck(records: readonly SkillRecord[]): Map<SkillRecord, Diagnosti
     for (const site of record.domainSites) {
       const owner = claims.get(site.pattern)
       if (owner && owner !== id) {
-        add(record, createDiagnostic(id, `${id}/${MANIFEST}`, { code: 'domain-shadowed', message: `domain ${JSON.stringify(site.pattern)} is also claimed by skill ${JSON.stringify(owner)}`, ...site.position }))
+        add(record, createDiagnostic(id, `${id}/${MANIFEST}`, { code: 'domain-shadowed', message: `domain ${JSON.stringify(site.pattern)} is also claimed by skill ${JSON.stringify(owner)}`, ...site.locate() }))
       } else claims.set(site.pattern, id)
     }
   }
@@ -96,7 +89,7 @@ function crossCheck(records: readonly SkillRecord[]): Map<SkillRecord, Diagnosti
 }
 
 /**
- * The compiler: discovers skill folders, validates each (cached by a digest of every file it
+ * The compiler: discovers skill folders, validates each (cached by the stamps of every file it
  * reads), compiles browser tools in one esbuild batch, and applies the cross-skill rules.
  */
 export function createCompiler(options: CompilerOptions): Compiler {
@@ -107,17 +100,17 @@ export function createCompiler(options: CompilerOptions): Compiler {
   async function reuse(folder: SkillFolder): Promise<CacheEntry | undefined> {
     const entry = cache.get(folderKey(folder))
     if (!entry) return undefined
-    return (await digestFiles(entry.record.files, salt)) === entry.digest ? entry : undefined
+    return stampFiles(entry.record.files, salt) === entry.digest ? entry : undefined
   }
 
-  async function bundleAll(records: SkillRecord[]): Promise<Map<SkillRecord, Record<string, BrowserToolCode>>> {
-    const requests = new Map<BundleRequest, SkillRecord>()
-    for (const record of records) {
-      for (const tool of record.tools) {
-        if (tool.kind !== 'browser') continue
-        requests.set({ siteId: record.folder.id, tool: tool.name, absPath: tool.absPath, module: tool.module === true, realDir: record.folder.realDir }, record)
-      }
-    }
+  function requestsOf(record: SkillRecord): BundleRequest[] {
+    return record.tools.filter((t) => t.kind === 'browser').map((t) => ({ siteId: record.folder.id, tool: t.name, absPath: t.absPath, module: t.module === true, realDir: record.folder.realDir }))
+  }
+
+  /** Validates the folders, then compiles all their browser tools in one go. */
+  async function validateAndBundle(folders: SkillFolder[]): Promise<Map<SkillRecord, Record<string, BrowserToolCode>>> {
+    const records = await Promise.all(folders.map((folder) => validateSkill(folder, options)))
+    const requests = new Map<BundleRequest, SkillRecord>(records.flatMap((record) => requestsOf(record).map((r) => [r, record] as const)))
     const results = await bundler.bundle([...requests.keys()])
     const browser = new Map<SkillRecord, Record<string, BrowserToolCode>>(records.map((r) => [r, {}]))
     for (const [request, record] of requests) {
@@ -137,15 +130,15 @@ export function createCompiler(options: CompilerOptions): Compiler {
     const folders = roots.flatMap((r) => r.folders)
     const hits = await Promise.all(folders.map(reuse))
     const missed = folders.filter((_, i) => !hits[i])
-    const fresh = await Promise.all(missed.map((f) => validateSkill(f, options)))
-    const browser = await bundleAll(fresh)
+    const browser = await validateAndBundle(missed)
+    const fresh = [...browser.keys()]
     const next = new Map<string, CacheEntry>()
     for (const [i, folder] of folders.entries()) {
       const hit = hits[i]
       if (hit) next.set(folderKey(folder), hit)
     }
     await Promise.all(fresh.map(async (record) => {
-      next.set(folderKey(record.folder), { digest: await digestFiles(record.files, salt), record, browser: browser.get(record)! })
+      next.set(folderKey(record.folder), { digest: stampFiles(record.files, salt), record, browser: browser.get(record)! })
     }))
     cache = next
     const entries = folders.map((f) => next.get(folderKey(f))!)

@@ -69,42 +69,69 @@ function describeParseError(error: ParseError, text: string): { message: string;
   return { message: found ? `${what} at ${JSON.stringify(found)}` : `${what} at end of input`, offset: error.offset }
 }
 
-/**
- * Parses strict JSON (no comments, no trailing commas) and keeps positions.
- * A UTF-8 BOM is tolerated; positions still count from the first visible character.
- */
-export function parseJsonDocument(source: string): JsonDocument | JsonFailure {
-  const text = source.startsWith(BOM) ? source.slice(1) : source
-  const toPosition = createLineIndex(text)
-  const deep = findExcessiveDepth(text, MAX_JSON_DEPTH)
-  if (deep >= 0) return { message: `JSON nests deeper than ${MAX_JSON_DEPTH} levels`, position: toPosition(deep) }
+/** Counts the keys in a valid JSON text: strings followed by a colon (values never are). */
+const KEY_RE = /"(?:[^"\\]|\\.)*"\s*:/g
+
+function countParsedKeys(value: unknown): number {
+  let count = 0
+  const stack = [value]
+  while (stack.length) {
+    const item = stack.pop()
+    if (item === null || typeof item !== 'object') continue
+    if (Array.isArray(item)) stack.push(...item)
+    else {
+      const keys = Object.keys(item)
+      count += keys.length
+      for (const key of keys) stack.push((item as Record<string, unknown>)[key])
+    }
+  }
+  return count
+}
+
+/** Where strict parsing fails, with jsonc-parser's position (JSON.parse's messages vary). */
+function describeFailure(text: string, toPosition: (offset: number) => Position, fallback: unknown): JsonFailure {
   const errors: ParseError[] = []
-  const tree = parseTree(text, errors, { disallowComments: true, allowTrailingComma: false, allowEmptyContent: false })
+  parseTree(text, errors, { disallowComments: true, allowTrailingComma: false, allowEmptyContent: false })
   const first = errors[0]
   if (first) {
     const { message, offset } = describeParseError(first, text)
     return { message, position: toPosition(offset) }
   }
-  if (!tree) return { message: 'empty file', position: toPosition(0) }
+  // jsonc-parser is more lenient than JSON.parse in a few corners (control characters in strings).
+  const message = fallback instanceof Error ? fallback.message : 'empty file'
+  const at = /position (\d+)/.exec(message)
+  return { message, position: toPosition(at ? Number(at[1]) : 0) }
+}
+
+/**
+ * Parses strict JSON (no comments, no trailing commas) and keeps positions. JSON.parse does the
+ * work; the position tree is built only when a position is asked for (valid files rarely need it).
+ * A UTF-8 BOM is tolerated; positions count from the first visible character.
+ */
+export function parseJsonDocument(source: string): JsonDocument | JsonFailure {
+  const text = source.startsWith(BOM) ? source.slice(1) : source
+  let index: ((offset: number) => Position) | undefined
+  const toPosition = (offset: number) => (index ??= createLineIndex(text))(offset)
+  const deep = findExcessiveDepth(text, MAX_JSON_DEPTH)
+  if (deep >= 0) return { message: `JSON nests deeper than ${MAX_JSON_DEPTH} levels`, position: toPosition(deep) }
   let value: unknown
   try {
     value = JSON.parse(text)
   } catch (error) {
-    // jsonc-parser is more lenient than JSON.parse in a few corners (control characters in strings).
-    const message = (error as Error).message
-    const at = /position (\d+)/.exec(message)
-    return { message, position: toPosition(at ? Number(at[1]) : 0) }
+    return describeFailure(text, toPosition, error)
   }
-  const find = (path: JsonPath) => findNode(tree, path)
+  let tree: JsonNode | undefined
+  const find = (path: JsonPath) => findNode((tree ??= parseTree(text)!), path)
+  const duplicates = (text.match(KEY_RE)?.length ?? 0) !== countParsedKeys(value)
   return {
     value,
     locate: (path) => {
       const node = find(path)
       const key = node?.parent?.type === 'property' ? node.parent.children?.[0] : undefined
-      return toPosition((key ?? node ?? tree).offset)
+      return toPosition((key ?? node ?? tree!).offset)
     },
-    locateValue: (path) => toPosition((find(path) ?? tree).offset),
-    duplicateKeys: collectDuplicateKeys(tree, toPosition),
+    locateValue: (path) => toPosition((find(path) ?? tree!).offset),
+    duplicateKeys: duplicates ? collectDuplicateKeys((tree ??= parseTree(text)!), toPosition) : [],
   }
 }
 

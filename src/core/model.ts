@@ -46,7 +46,7 @@ export interface SkillRecord {
   /** Tools whose own checks passed, even when the skill has other errors (so all get bundled). */
   tools: ToolModel[]
   /** Where each normalized pattern is declared, for cross-skill checks. */
-  domainSites: { pattern: string; position: Position }[]
+  domainSites: { pattern: string; locate: () => Position }[]
   /** Every file the skill reads (real paths), for watchers and digests. */
   files: string[]
 }

@@ -1,4 +1,4 @@
-import { realpath, stat } from 'node:fs/promises'
+import { realpathSync, statSync } from 'node:fs'
 import { homedir } from 'node:os'
 import { isAbsolute, join, relative, resolve, sep } from 'node:path'
 
@@ -28,11 +28,14 @@ export type FileState =
   | { kind: 'directory'; real: string }
   | { kind: 'missing' }
 
-/** Resolves symlinks and reports what is at `path`. */
+/**
+ * Resolves symlinks and reports what is at `path`. Synchronous on purpose: for the thousands of
+ * small local files of a skills tree it is several times faster than queueing on libuv's pool.
+ */
 export async function inspectPath(path: string): Promise<FileState> {
   try {
-    const real = await realpath(path)
-    const info = await stat(real)
+    const real = realpathSync.native(path)
+    const info = statSync(real)
     return info.isDirectory() ? { kind: 'directory', real } : { kind: 'file', real, size: info.size, mtimeMs: info.mtimeMs }
   } catch {
     return { kind: 'missing' }

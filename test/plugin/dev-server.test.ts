@@ -14,7 +14,7 @@ let lastResult: () => CompileResult | undefined
 let compiles: () => number
 const sent: HotPayload[] = []
 
-type Module = typeof import('virtual:site-skills')
+type Module = import('../../runtime/typed').LooseSiteSkills
 
 async function until<T>(read: () => Promise<T>, ok: (value: T) => boolean, what: string, timeoutMs = 10_000): Promise<T> {
   let last: unknown

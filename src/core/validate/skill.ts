@@ -1,4 +1,4 @@
-import { readFile } from 'node:fs/promises'
+import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { createDiagnostic, type Diagnostic } from '../diagnostics'
 import type { SkillFolder } from '../discover'
@@ -43,7 +43,7 @@ async function readManifest(folder: SkillFolder): Promise<{ doc: JsonDocument; r
   if (state.size > MAX_MANIFEST_BYTES) return problem('manifest-too-large', `manifest.json is ${state.size} bytes; the limit is ${MAX_MANIFEST_BYTES}`)
   let text: string
   try {
-    text = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(await readFile(state.real))
+    text = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(readFileSync(state.real))
   } catch {
     return problem('manifest-parse', 'invalid or missing manifest.json: not UTF-8 text')
   }
@@ -54,12 +54,14 @@ async function readManifest(folder: SkillFolder): Promise<{ doc: JsonDocument; r
 
 function checkDomains(check: SkillCheck, manifest: Json): SkillRecord['domainSites'] {
   const sites: SkillRecord['domainSites'] = []
+  // Positions are looked up only for a shadowed pattern; the closure keeps the document, not the check.
+  const doc = check.doc
   if (!Array.isArray(manifest.domains)) return sites
   manifest.domains.forEach((raw, index) => {
     if (typeof raw !== 'string' || raw.trim() === '') return
     const result = checkDomainPattern(raw)
     for (const p of result.problems) reportAt(check, ['domains', index], p.code, p.message, p.hint)
-    if (result.pattern) sites.push({ pattern: result.pattern, position: check.doc.locate(['domains', index]) })
+    if (result.pattern) sites.push({ pattern: result.pattern, locate: () => doc.locate(['domains', index]) })
   })
   return sites
 }
