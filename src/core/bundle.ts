@@ -187,31 +187,47 @@ async function run(requests: readonly BundleRequest[], minify: boolean): Promise
 
 interface CacheEntry {
   key: string
-  inputs: { path: string; hash: string }[]
+  /** Every input with its stamp (cheap to compare) and content digest (compared when the stamp moved). */
+  inputs: { path: string; stamp: string; hash: string }[]
   result: BundleResult
 }
 
+function contentHash(path: string): string {
+  try {
+    return digest(readFileSync(path, 'latin1'))
+  } catch {
+    return 'missing'
+  }
+}
+
+/** An input is unchanged when its stamp is, or else when its content still hashes the same. */
+function unchanged(input: CacheEntry['inputs'][number]): boolean {
+  const stamp = stampOf(input.path)
+  if (stamp === input.stamp) return true
+  if (contentHash(input.path) !== input.hash) return false
+  input.stamp = stamp
+  return true
+}
 
 /**
- * Compiles browser tools with esbuild into self-contained function source, all in one esbuild
- * call. Results are cached by the stamp (size, mtime, inode) of every input file: an unchanged tool is
- * not rebuilt.
+ * Compiles browser tools with esbuild into self-contained function source: bare functions by
+ * transform, ES modules bundled in one call. Results are cached by the content of every input
+ * (checked through file stamps first): an unchanged tool is never compiled again.
  */
 export function createBrowserBundler(options: BrowserBundlerOptions): BrowserBundler {
   const cache = new Map<string, CacheEntry>()
   let compiled = 0
-  const keyOf = (r: BundleRequest) => digest(r.absPath, r.realDir, r.siteId, r.tool, String(r.module), String(options.minify))
+  const slot = (r: BundleRequest) => `${r.siteId}\0${r.tool}\0${r.absPath}`
+  const keyOf = (r: BundleRequest) => `${r.realDir}\0${r.module}\0${options.minify}`
 
-  async function cached(request: BundleRequest): Promise<BundleResult | undefined> {
-    const entry = cache.get(request.absPath + '\0' + request.tool + '\0' + request.siteId)
-    if (!entry || entry.key !== keyOf(request)) return undefined
-    const hashes = entry.inputs.map((i) => stampOf(i.path))
-    return hashes.every((h, i) => h === entry.inputs[i]!.hash) ? entry.result : undefined
+  function cached(request: BundleRequest): BundleResult | undefined {
+    const entry = cache.get(slot(request))
+    return entry && entry.key === keyOf(request) && entry.inputs.every(unchanged) ? entry.result : undefined
   }
 
-  async function remember(request: BundleRequest, result: BundleResult): Promise<void> {
-    const inputs = result.inputs.map((path) => ({ path, hash: stampOf(path) }))
-    cache.set(request.absPath + '\0' + request.tool + '\0' + request.siteId, { key: keyOf(request), inputs, result })
+  function remember(request: BundleRequest, result: BundleResult): void {
+    const inputs = result.inputs.map((path) => ({ path, stamp: stampOf(path), hash: contentHash(path) }))
+    cache.set(slot(request), { key: keyOf(request), inputs, result })
   }
 
   return {
@@ -220,7 +236,7 @@ export function createBrowserBundler(options: BrowserBundlerOptions): BrowserBun
     },
     async bundle(requests) {
       const results = new Map<BundleRequest, BundleResult>()
-      const hits = await Promise.all(requests.map(cached))
+      const hits = requests.map(cached)
       const misses = requests.filter((r, i) => {
         const hit = hits[i]
         if (hit) results.set(r, hit)
@@ -229,7 +245,7 @@ export function createBrowserBundler(options: BrowserBundlerOptions): BrowserBun
       if (misses.length === 0) return results
       compiled += misses.length
       const fresh = await run(misses, options.minify)
-      await Promise.all(misses.map((r) => remember(r, fresh.get(r)!)))
+      for (const r of misses) remember(r, fresh.get(r)!)
       for (const r of misses) results.set(r, fresh.get(r)!)
       return results
     },
