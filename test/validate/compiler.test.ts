@@ -1,4 +1,4 @@
-import { cp, readFile, rm, writeFile } from 'node:fs/promises'
+import { cp, readFile, rm, utimes, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createCompiler } from '../../src/core/compiler'
@@ -31,6 +31,13 @@ describe('incremental compile', () => {
     expect(helperEdit.revalidated).toEqual(['ext'])
     expect(compiler.bundled).toBe(bundledCold + 1)
     expect(helperEdit.skills[0]!.browser.module!.source).toContain('none')
+
+    // A tool file touched but not changed: its skill is checked again, the tool is not recompiled.
+    const now = new Date(Date.now() + 5000)
+    await utimes(join(root, 'ext/browser-tools/read.js'), now, now)
+    const touched = await compiler.compile()
+    expect(touched.revalidated).toEqual(['ext'])
+    expect(compiler.bundled).toBe(bundledCold + 1)
 
     // A manifest edit revalidates the skill but reuses every compiled tool.
     const manifest = join(root, 'workspace/manifest.json')
