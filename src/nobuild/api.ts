@@ -1,14 +1,14 @@
 import { join } from 'node:path'
 import type { BrowserTarget } from '../../runtime/browser'
 import { SiteToolError } from '../../runtime/errors'
-import type { BrowserRunOptions, LearnedContext, SiteSkills } from '../../runtime/registry'
+import type { BrowserRunOptions, LearnedContext } from '../../runtime/registry'
 import type { ToolDefinitions } from '../../runtime/definitions'
 import type { SkillMeta, ValueSchema } from '../../runtime/types'
 import type { CompileResult } from '../core/compiler'
 import { resolveRootInputs } from '../core/discover'
 import type { SkillModel } from '../core/model'
 import { resolveUserPath } from '../core/paths'
-import { type Session, createSession } from './session'
+import { type Session, type SessionState, createSession } from './session'
 
 /** Where to read skills from: the original's `root` / `agentWorkspace`, or several `roots`. */
 export interface SkillsOptions {
@@ -60,7 +60,7 @@ function sessionFor(options?: SkillsOptions): Session {
   return session
 }
 
-async function current(options?: SkillsOptions): Promise<{ result: CompileResult; api: SiteSkills }> {
+async function current(options?: SkillsOptions): Promise<SessionState> {
   return sessionFor(options).current()
 }
 
@@ -75,9 +75,8 @@ function toEntry(model: SkillModel): LearningEntry {
 
 /** The skills whose domains match a URL, in directory order (the original's shape). */
 export async function siteSkillsForUrl(url: string | URL, options?: SkillsOptions): Promise<LearningEntry[]> {
-  const { result, api } = await current(options)
-  const byId = new Map(result.skills.map((s) => [s.model.id, s.model]))
-  return api.siteSkillsForUrl(url).map((meta) => toEntry(byId.get(meta.id)!))
+  const { api, models } = await current(options)
+  return api.siteSkillsForUrl(url).map((meta) => toEntry(models.get(meta.id)!))
 }
 
 /** Metadata of every valid skill (id, name, domains, tool signatures), in directory order. */
@@ -111,7 +110,7 @@ function notFound(result: CompileResult, siteId: string, roots: string[]): SiteT
 
 async function toolOf(siteId: string, tool: string, kind: 'node' | 'browser', options?: SkillsOptions) {
   const state = await current(options)
-  const model = state.result.skills.find((s) => s.model.id === siteId)?.model
+  const model = state.models.get(siteId)
   if (!model) throw notFound(state.result, siteId, rootsOf(options))
   if (!model.tools.some((t) => t.name === tool && t.kind === kind)) {
     const label = kind === 'node' ? 'Node tool' : 'browser tool'

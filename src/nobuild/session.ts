@@ -7,13 +7,21 @@ import type { ArgsValidator, NodeToolFunction, SkillChunk } from '../../runtime/
 import { createRegistryData } from '../core/codegen/meta'
 import { generateArgsValidator } from '../core/codegen/validator'
 import { type CompileResult, type CompiledSkill, createCompiler } from '../core/compiler'
+import type { SkillModel } from '../core/model'
 import { compileNodeTool, fileVersion } from './node-tools'
 import { readNotes } from '../core/notes'
+
+/** A compile of one set of roots, and what is built on it. */
+export interface SessionState {
+  result: CompileResult
+  api: SiteSkills
+  models: Map<string, SkillModel>
+}
 
 /** One set of roots, compiled once and again only after a file under them changed. */
 export interface Session {
   /** The current compile result and runtime API (recompiled when something changed). */
-  current: () => Promise<{ result: CompileResult; api: SiteSkills }>
+  current: () => Promise<SessionState>
   close: () => void
 }
 
@@ -67,8 +75,8 @@ export function createSession(roots: string[], compat?: 'ego-lite'): Session {
   const compiler = createCompiler({ roots, compat })
   let dirty = true
   let unwatched = false
-  let pending: Promise<{ result: CompileResult; api: SiteSkills }> | undefined
-  let state: { result: CompileResult; api: SiteSkills } | undefined
+  let pending: Promise<SessionState> | undefined
+  let state: SessionState | undefined
   const watchers: FSWatcher[] = []
 
   function startWatching(): void {
@@ -97,7 +105,7 @@ export function createSession(roots: string[], compat?: 'ego-lite'): Session {
       unwatched = watchers.length < roots.length
     }
     const result = await compiler.compile()
-    state = { result, api: createApi(result) }
+    state = { result, api: createApi(result), models: new Map(result.skills.map((s) => [s.model.id, s.model])) }
     return state
   }
 

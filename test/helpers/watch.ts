@@ -4,7 +4,7 @@ import { type RolldownWatcher, watch as rolldownWatch } from 'rolldown'
 import { type RollupWatcher, watch as rollupWatch } from 'rollup'
 import { build as vite } from 'vite'
 import webpack, { type Stats } from 'webpack'
-import { type BundlerName, esbuildPlugin, rolldownPlugin, rollupPlugin, vitePlugin, webpackConfig, webpackPlugin } from './bundlers'
+import { type BundlerName, esbuildPlugin, rolldownPlugin, rollupPlugin, vitePlugin, webpackConfig } from './bundlers'
 
 /** The outcome of one build of a watcher: its errors' messages when it failed. */
 export interface BuildEvent {
