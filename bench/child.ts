@@ -1,0 +1,41 @@
+/**
+ * Entry of the benchmark child processes (bundled and forked by spawn.ts):
+ * `node child.mjs <task> <json args>`; the result goes back over IPC with the process's peak RSS.
+ */
+import { esbuildOnlyTask, originalValidateTask, viteBuildTask } from './build'
+import { idleTask } from './memory'
+import { rebuildTask } from './rebuild'
+import { esbuildPeakKb } from './spawn'
+
+const TASKS: Record<string, (args: any) => Promise<unknown>> = {
+  'vite-build': viteBuildTask,
+  'esbuild-only': esbuildOnlyTask,
+  'original-validate': originalValidateTask,
+  idle: idleTask,
+  rebuild: rebuildTask,
+}
+
+/** Over IPC when forked by spawn.ts; printed when run by hand (e.g. under `node --cpu-prof`). */
+function report(message: object): Promise<void> {
+  if (!process.send) return Promise.resolve(void console.log(JSON.stringify(message, null, 2)))
+  return new Promise((resolve) => process.send!(message, () => resolve()))
+}
+
+async function main(): Promise<void> {
+  const [name = '', json = '{}'] = process.argv.slice(2)
+  const task = TASKS[name]
+  if (!task) throw new Error(`unknown benchmark task ${JSON.stringify(name)}`)
+  const value = await task(JSON.parse(json))
+  const result = { value, maxRssKb: process.resourceUsage().maxRSS, esbuildRssKb: await esbuildPeakKb() }
+  await report({ ok: true, result })
+}
+
+main().then(
+  () => process.exit(0),
+  async (error: unknown) => {
+    const text = error instanceof Error ? (error.stack ?? error.message) : String(error)
+    const maxRssKb = process.resourceUsage().maxRSS
+    await report({ ok: false, error: text.split('\n').slice(0, 6).join('\n'), maxRssKb })
+    process.exit(1)
+  },
+)

@@ -1,0 +1,191 @@
+import { watch } from 'node:fs'
+import { createSiteSkills } from '../runtime/registry'
+import { createRegistryData } from '../src/core/codegen/meta'
+import type { CompiledSkill } from '../src/core/compiler'
+import { scanRoot } from '../src/core/discover'
+import type { SkillRecord } from '../src/core/model'
+import { validateSkill } from '../src/core/validate/skill'
+import { closeSiteSkills, siteSkillsForUrl as noBuildLookup } from '../src/index'
+import { domainsOf, generateSkills } from './generate'
+import { loadEntries, matchEntries, siteSkillsForUrl as originalLookup } from './original'
+import { Samples, asyncCall, interleaved, perCall, syncBatch, timeMs } from './stats'
+import { type Figure, errorSummary, formatValue } from './table'
+
+const VALIDATE_BATCH = 200
+
+/**
+ * The compiled table at `root`, as `virtual:site-skills` builds it: skill metadata and domain table
+ * (createRegistryData), through JSON as the generated module inlines it, then the runtime's lookup.
+ * Skills are validated a batch at a time and their browser tools are not compiled (the table does
+ * not need them; at 10,000 skills that would take a minute and gigabytes of memory).
+ */
+async function compiledLookup(root: string, size: number): Promise<(url: string) => string[]> {
+  const { folders } = await scanRoot(root)
+  const records: SkillRecord[] = []
+  for (let i = 0; i < folders.length; i += VALIDATE_BATCH) records.push(...(await Promise.all(folders.slice(i, i + VALIDATE_BATCH).map((f) => validateSkill(f)))))
+  const skills: CompiledSkill[] = records.flatMap((r) => (r.model ? [{ model: r.model, browser: {} }] : []))
+  if (skills.length !== size) throw new Error(`expected ${size} valid skills, got ${skills.length}`)
+  const api = createSiteSkills(JSON.parse(JSON.stringify(createRegistryData(skills))), {})
+  return (url) => api.siteSkillsForUrl(url).map((s) => s.id)
+}
+
+/** Hits (exact, wildcard at any depth, ports, case, trailing dot) and misses, spread over the skills. */
+export function lookupUrls(size: number): string[] {
+  const urls: string[] = []
+  for (let k = 0; k < 40; k++) {
+    const j = 1 + ((k * 7919) % size)
+    const [first = ''] = domainsOf(j)
+    const host = first.startsWith('*.') ? first.slice(2) : first
+    if (j % 4 === 0) urls.push(k % 2 ? `https://site${j}.com/p/${k}` : `https://a${k}.b.site${j}.com/x?y=1`)
+    else if (j % 4 === 1) urls.push(k % 2 ? `https://${host}/search?q=${k}` : `https://site${j}.org/`)
+    else if (j % 4 === 2) urls.push(k % 2 ? `https://shop.site${j}.co.uk/cart` : `http://site${j}.co.uk/`)
+    else urls.push(k % 2 ? `https://site${j}.io:8443/a#b` : `https://SITE${j}.IO./`)
+  }
+  urls.push('https://unknown.example.net/', 'http://localhost:5173/', 'about:blank', 'not a url', `https://site${size + 5}.com/`, 'https://www.wikipedia.org/', 'https://news.ycombinator.com/item?id=1', `https://x.site${size + 4}.com/`)
+  return urls
+}
+
+interface SizeSetup {
+  size: number
+  root: string
+  urls: string[]
+  table: (url: string) => string[]
+  /** Time of the no-build API's first call (compile + watch), or why it failed. */
+  noBuildFirst?: { ms: number } | { error: string }
+  /** Time to set up a recursive fs.watch of the root alone, as the no-build API's first call does. */
+  watchMs: number
+}
+
+/** `fs.watch(root, { recursive: true })` is set up synchronously; on Linux it walks the whole tree. */
+function timeRecursiveWatch(root: string): number {
+  const start = performance.now()
+  const watcher = watch(root, { recursive: true })
+  const ms = performance.now() - start
+  watcher.close()
+  return ms
+}
+
+const sameIds = (a: string[], b: string[]) => a.length === b.length && a.every((x, i) => x === b[i])
+
+async function setUp(size: number): Promise<SizeSetup> {
+  const root = await generateSkills(size)
+  const urls = lookupUrls(size)
+  const table = await compiledLookup(root, size)
+  const entries = await loadEntries(root)
+  for (const url of urls) {
+    const original = matchEntries(url, entries).map((e) => e.id)
+    if (!sameIds(table(url), original)) throw new Error(`lookup of ${url} at ${size} skills: table ${JSON.stringify(table(url))}, original ${JSON.stringify(original)}`)
+  }
+  const setup: SizeSetup = { size, root, urls, table, watchMs: timeRecursiveWatch(root) }
+  const start = performance.now()
+  try {
+    setup.noBuildFirst = { ms: await timeMs(() => noBuildLookup(urls[0]!, { root })) }
+    for (const url of urls) {
+      const ids = (await noBuildLookup(url, { root })).map((e) => e.id)
+      if (!sameIds(ids, table(url))) throw new Error(`no-build lookup of ${url} at ${size} skills: ${JSON.stringify(ids)}, table ${JSON.stringify(table(url))}`)
+    }
+  } catch (error) {
+    setup.noBuildFirst = { error: `${errorSummary(error)} (after ${formatValue(performance.now() - start, 'ms')})` }
+    // Reads the failed compile started are still running: let them finish before anything is timed.
+    await new Promise((resolve) => setTimeout(resolve, 3000))
+  }
+  return setup
+}
+
+const TABLE_BATCH = 200
+const TABLE_ROUNDS = 30
+const NOBUILD_BATCH = 10
+const NOBUILD_ROUNDS = 15
+
+const noBuildOk = (s: SizeSetup) => !!s.noBuildFirst && 'ms' in s.noBuildFirst
+const pick = (s: SizeSetup, i: number) => s.urls[i % s.urls.length]!
+
+/**
+ * One run: the tables of every size interleaved in small batches, then the no-build caches likewise
+ * (so that all sizes see the same load), then the original at each size (one call or a few; the
+ * warm-up run leaves out the slowest).
+ */
+async function measureRun(setups: SizeSetup[], samples: Samples, warmUp = false): Promise<void> {
+  await interleaved(1, TABLE_ROUNDS, Object.fromEntries(setups.map((s) => [`table@${s.size}`, syncBatch((i) => s.table(pick(s, i)), TABLE_BATCH)])), samples)
+  const cached = setups.filter(noBuildOk)
+  if (cached.length) {
+    const batches = cached.map((s) => [`nobuild@${s.size}`, asyncCall((i) => noBuildLookup(pick(s, i), { root: s.root }), NOBUILD_BATCH)])
+    await interleaved(1, NOBUILD_ROUNDS, Object.fromEntries(batches), samples)
+  }
+  for (const s of setups.filter((x) => !warmUp || x.size < 10_000)) samples.add(`original@${s.size}`, await perCall((i) => originalLookup(pick(s, i), s.root), s.size >= 10_000 ? 0 : 200, s.size >= 10_000 ? 1 : 2))
+}
+
+const n = (size: number) => size.toLocaleString('en-US')
+
+function sizeFigures(s: SizeSetup, samples: Samples, smallest: number): Figure[] {
+  const [t, o, nb] = [`table@${s.size}`, `original@${s.size}`, `nobuild@${s.size}`]
+  const first = s.noBuildFirst
+  const figures: Figure[] = [
+    {
+      bench: 'lookup',
+      name: `URL lookup, ${n(s.size)} skills: compiled table vs original`,
+      subject: { label: 'table', unit: 'ms', value: samples.get(t) },
+      baseline: { label: 'original', unit: 'ms', value: samples.get(o) },
+      ratio: samples.ratio(o, t),
+      ratioText: 'faster',
+      ...(s.size === 1000 ? { goal: { text: 'at least 1,000x faster at 1,000 skills', met: samples.ratio(o, t).median >= 1000 } } : {}),
+    },
+  ]
+  if (first && 'error' in first) {
+    figures.push({ bench: 'lookup', name: `URL lookup, ${n(s.size)} skills: no-build API`, error: `${first.error}; a recursive fs.watch of the root alone takes ${formatValue(s.watchMs, 'ms')}` })
+  } else {
+    const firstMs = first?.ms ?? Number.NaN
+    figures.push({
+      bench: 'lookup',
+      name: `URL lookup, ${n(s.size)} skills: no-build cache vs original`,
+      subject: { label: 'no-build', unit: 'ms', value: samples.get(nb) },
+      baseline: { label: 'original', unit: 'ms', value: samples.get(o) },
+      ratio: samples.ratio(o, nb),
+      ratioText: 'faster',
+      notes: [
+        `no-build first call (compile + fs.watch of the root): ${formatValue(firstMs, 'ms')} = ${(firstMs / samples.get(o).median).toFixed(1)} original calls; ` +
+          `a recursive fs.watch of the root alone takes ${formatValue(s.watchMs, 'ms')} (synchronous)`,
+      ],
+    })
+  }
+  if (s.size !== smallest) {
+    const [t0, nb0] = [`table@${smallest}`, `nobuild@${smallest}`]
+    figures.push({
+      bench: 'lookup',
+      name: `compiled table, ${n(s.size)} vs ${n(smallest)} skills`,
+      subject: { label: n(s.size), unit: 'ms', value: samples.get(t) },
+      baseline: { label: n(smallest), unit: 'ms', value: samples.get(t0) },
+      ratio: samples.ratio(t, t0),
+      ratioText: 'the time',
+      goal: { text: `flat from ${n(smallest)} skills (within 1.5x)`, met: samples.ratio(t, t0).median <= 1.5 },
+    })
+    if (samples.has(nb) && samples.has(nb0)) {
+      figures.push({
+        bench: 'lookup',
+        name: `no-build cache, ${n(s.size)} vs ${n(smallest)} skills`,
+        subject: { label: n(s.size), unit: 'ms', value: samples.get(nb) },
+        baseline: { label: n(smallest), unit: 'ms', value: samples.get(nb0) },
+        ratio: samples.ratio(nb, nb0),
+        ratioText: 'the time',
+      })
+    }
+  }
+  return figures
+}
+
+/**
+ * Figure 1: per-call URL lookup at each size, for the compiled table, the original algorithm and the
+ * no-build API's cache; the runs go over every size in turn, so sizes are compared within a run.
+ */
+export async function runLookupBench({ sizes, runs }: { sizes: number[]; runs: number }): Promise<Figure[]> {
+  try {
+    const setups: SizeSetup[] = []
+    for (const size of sizes) setups.push(await setUp(size))
+    await measureRun(setups, new Samples(), true)
+    const samples = new Samples()
+    for (let run = 0; run < runs; run++) await measureRun(setups, samples)
+    return setups.flatMap((s) => sizeFigures(s, samples, sizes[0]!))
+  } finally {
+    closeSiteSkills()
+  }
+}

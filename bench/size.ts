@@ -1,0 +1,123 @@
+import { stat } from 'node:fs/promises'
+import { join } from 'node:path'
+import { gzipSync } from 'node:zlib'
+import { build } from 'esbuild'
+import { generateMainModule, generateSkillChunk } from '../src/core/codegen/module'
+import { type CompiledSkill, createCompiler } from '../src/core/compiler'
+import { readNotes } from '../src/core/notes'
+import { BUILD_SKILLS } from './build'
+import { NOTE_MARKER, TOOL_MARKER, generateSkills } from './generate'
+import { summarize } from './stats'
+import { type Figure, formatValue } from './table'
+
+const REPO = join(import.meta.dirname, '..')
+const RUNTIME_BUDGET = 6 * 1024
+/** Packages the runtime must never pull in (SPEC section 2). */
+const COMPILER_DEPS_RE = /node_modules\/(?:esbuild|ajv|unplugin|acorn|jsonc-parser|tldts|vite|rollup|rolldown|webpack)\//
+
+const one = (value: number) => summarize([value])
+const bytes = (text: string) => Buffer.byteLength(text)
+const sizeOf = (path: string) => stat(path).then((s) => s.size, () => 0)
+
+/** Compiled vs source bytes of every browser tool; the sources are the files its source map lists. */
+async function toolBytes(root: string, skills: readonly CompiledSkill[]): Promise<{ tools: number; minified: number; source: number }> {
+  let minified = 0
+  let source = 0
+  let tools = 0
+  for (const { model, browser } of skills) {
+    for (const tool of model.tools) {
+      const code = browser[tool.name]
+      if (!code) continue
+      tools++
+      minified += bytes(code.source)
+      const files = code.map ? code.map.sources.map((f) => join(root, f)) : [tool.absPath]
+      for (const file of files) source += await sizeOf(file)
+    }
+  }
+  return { tools, minified, source }
+}
+
+async function toolFigure(label: string, root: string, skills: readonly CompiledSkill[]): Promise<Figure> {
+  const t = await toolBytes(root, skills)
+  return {
+    bench: 'size',
+    name: `browser tools, ${label}: minified vs source`,
+    subject: { label: 'minified', unit: 'bytes', value: one(t.minified) },
+    baseline: { label: 'source', unit: 'bytes', value: one(t.source) },
+    ratio: one(t.minified / t.source),
+    ratioText: 'the source',
+    notes: [`${t.tools} tools; minified = the function source sent to the page (source maps kept apart); source = the tool files and the local files they import`],
+  }
+}
+
+async function mainModuleFigure(skills: readonly CompiledSkill[]): Promise<Figure> {
+  const main = generateMainModule(skills)
+  const manifests = (await Promise.all(skills.map((s) => sizeOf(join(s.model.dir, 'manifest.json'))))).reduce((a, b) => a + b, 0)
+  const clean = !main.includes(NOTE_MARKER) && !main.includes(TOOL_MARKER)
+  const sample = skills.slice(0, 50)
+  const chunks = await Promise.all(sample.map(async (s) => bytes(generateSkillChunk(s, { nodeTools: true, notes: await readNotes(s.model) }))))
+  const n = skills.length.toLocaleString('en-US')
+  return {
+    bench: 'size',
+    name: `main virtual module, ${n} skills vs their manifests`,
+    subject: { label: 'module', unit: 'bytes', value: one(bytes(main)) },
+    baseline: { label: 'manifests', unit: 'bytes', value: one(manifests) },
+    ratio: one(bytes(main) / manifests),
+    ratioText: 'the manifests',
+    goal: { text: 'holds no notes and no tool code', met: clean },
+    notes: [
+      `${formatValue(bytes(main) / skills.length, 'bytes')} per skill, ${formatValue(gzipSync(main).length, 'bytes')} gzipped; ` +
+        `a per-skill chunk (notes, compiled tools with source maps, arg validators) averages ${formatValue(summarize(chunks).median, 'bytes')}`,
+    ],
+  }
+}
+
+async function runtimeFigure(): Promise<Figure> {
+  const out = await build({
+    entryPoints: [join(REPO, 'runtime/index.ts')],
+    bundle: true,
+    minify: true,
+    format: 'esm',
+    platform: 'neutral',
+    write: false,
+    metafile: true,
+    external: ['chrome-remote-interface'],
+    logLevel: 'silent',
+  })
+  const code = out.outputFiles[0]!.contents
+  const gzip = gzipSync(code, { level: 9 }).length
+  const inputs = Object.keys(out.metafile.inputs)
+  const output = Object.values(out.metafile.outputs)[0]!
+  const biggest = Object.entries(output.inputs)
+    .sort((a, b) => b[1].bytesInOutput - a[1].bytesInOutput)
+    .slice(0, 4)
+    .map(([file, info]) => `${file.replace(/^.*runtime\//, '')} ${info.bytesInOutput.toLocaleString('en-US')} B`)
+  const leaked = inputs.filter((f) => COMPILER_DEPS_RE.test(f))
+  return {
+    bench: 'size',
+    name: 'runtime (runtime/index.ts), min+gzip vs 6 KiB budget',
+    subject: { label: 'min+gz', unit: 'bytes', value: one(gzip) },
+    baseline: { label: 'budget', unit: 'bytes', value: one(RUNTIME_BUDGET) },
+    ratio: one(gzip / RUNTIME_BUDGET),
+    ratioText: 'the budget',
+    goal: { text: 'under 6 KiB min+gzip, without chrome-remote-interface', met: gzip < RUNTIME_BUDGET && leaked.length === 0 },
+    notes: [
+      `${code.length.toLocaleString('en-US')} B minified (esbuild, platform neutral, chrome-remote-interface external), gzip level 9; ${gzipSync(code).length.toLocaleString('en-US')} B at zlib's default level`,
+      `largest parts: ${biggest.join(', ')}; compiler packages bundled: ${leaked.length ? leaked.join(', ') : 'none'}`,
+    ],
+  }
+}
+
+/** Figure 5: sizes of compiled browser tools, of the main virtual module, and of the runtime. */
+export async function runSizeBench(): Promise<Figure[]> {
+  const root = await generateSkills(BUILD_SKILLS)
+  const generated = await createCompiler({ roots: [root] }).compile()
+  const learnings = join(REPO, 'learnings')
+  const real = await createCompiler({ roots: [learnings] }).compile()
+  return [
+    await toolFigure(`${BUILD_SKILLS.toLocaleString('en-US')} generated skills`, root, generated.skills),
+    await toolFigure('learnings/ (real skills)', learnings, real.skills),
+    await mainModuleFigure(generated.skills),
+    await runtimeFigure(),
+  ]
+}
