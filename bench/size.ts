@@ -4,7 +4,7 @@ import { gzipSync } from 'node:zlib'
 import { build } from 'esbuild'
 import { generateMainModule, generateSkillChunk } from '../src/core/codegen/module'
 import { type CompiledSkill, createCompiler } from '../src/core/compiler'
-import { readNotes } from '../src/core/notes'
+import { notesOf } from '../src/core/notes'
 import { BUILD_SKILLS } from './build'
 import { NOTE_MARKER, TOOL_MARKER, generateSkills } from './generate'
 import { summarize } from './stats'
@@ -55,7 +55,7 @@ async function mainModuleFigure(skills: readonly CompiledSkill[]): Promise<Figur
   const manifests = (await Promise.all(skills.map((s) => sizeOf(join(s.model.dir, 'manifest.json'))))).reduce((a, b) => a + b, 0)
   const clean = !main.includes(NOTE_MARKER) && !main.includes(TOOL_MARKER)
   const sample = skills.slice(0, 50)
-  const chunks = await Promise.all(sample.map(async (s) => bytes(generateSkillChunk(s, { nodeTools: true, notes: await readNotes(s.model) }))))
+  const chunks = sample.map((s) => bytes(generateSkillChunk(s, { nodeTools: true, notes: notesOf(s.model) })))
   const n = skills.length.toLocaleString('en-US')
   return {
     bench: 'size',

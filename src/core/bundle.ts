@@ -4,6 +4,7 @@ import { relative, resolve } from 'node:path'
 import { type BuildOptions, type Message, type Metafile, build, transform } from 'esbuild'
 import type { BrowserToolCode } from '../../runtime/types'
 import { createDiagnostic, type Diagnostic } from './diagnostics'
+import { chunk, mapLimit } from './limit'
 import { isInside, toPosix } from './paths'
 import { stampOf } from './stamp'
 
@@ -178,11 +179,24 @@ async function bundleModules(requests: readonly BundleRequest[], minify: boolean
   }
 }
 
+/**
+ * esbuild's cost and memory grow faster than the number of entry points of one build: modules are
+ * bundled in batches, two at a time, and transforms are capped in flight (memory at 10,000 skills).
+ */
+const MODULE_BATCH = 250
+const BATCHES_IN_FLIGHT = 2
+const TRANSFORMS_IN_FLIGHT = 64
+
 async function run(requests: readonly BundleRequest[], minify: boolean): Promise<Map<BundleRequest, BundleResult>> {
   const expressions = requests.filter((r) => !r.module)
-  const [modules, compiled] = await Promise.all([bundleModules(requests.filter((r) => r.module), minify), Promise.all(expressions.map((r) => transformExpression(r, minify)))])
-  expressions.forEach((r, i) => modules.set(r, compiled[i]!))
-  return modules
+  const batches = chunk(requests.filter((r) => r.module), MODULE_BATCH)
+  const [modules, compiled] = await Promise.all([
+    mapLimit(batches, BATCHES_IN_FLIGHT, (batch) => bundleModules(batch, minify)),
+    mapLimit(expressions, TRANSFORMS_IN_FLIGHT, (r) => transformExpression(r, minify)),
+  ])
+  const results = new Map(modules.flatMap((m) => [...m]))
+  expressions.forEach((r, i) => results.set(r, compiled[i]!))
+  return results
 }
 
 interface CacheEntry {

@@ -1,12 +1,11 @@
-import type { KnowledgeNote } from '../../runtime/types'
-import { type CompileResult, type Compiler, createCompiler } from './compiler'
+import { type CompileResult, type CompiledSkill, type Compiler, createCompiler } from './compiler'
 import { LOG_PREFIX, RESOLVED_ID, RESOLVED_SKILL_PREFIX, RUNTIME_ID, SKILL_ID_PREFIX, VIRTUAL_ID } from './constants'
 import type { Diagnostic } from './diagnostics'
 import { generateDts } from './codegen/dts'
 import { generateMainModule, generateSkillChunk } from './codegen/module'
 import { writeIfChanged } from './write'
 import { type Options, type ResolvedOptions, resolveOptions } from './options'
-import { readNotes } from './notes'
+import { notesOf } from './notes'
 import { isInside } from './paths'
 import { resolveRuntimeEntry } from './runtime-entry'
 import { type BuildError, createBuildError, formatDiagnosticLine } from './report'
@@ -61,7 +60,7 @@ export function createSiteSkillsContext(rawOptions: Options = {}, log: Logger = 
   let includeNode = true
   let runtimeEntry: string | undefined
   const warned = new Set<string>()
-  const notes = new Map<string, KnowledgeNote[]>()
+  let byId = new Map<string, CompiledSkill>()
 
   const getCompiler = () => (compiler ??= createCompiler({ roots: options.roots, compat: options.compat, minify: options.minify }))
 
@@ -74,11 +73,6 @@ export function createSiteSkillsContext(rawOptions: Options = {}, log: Logger = 
     }
   }
 
-  async function loadNotes(result: CompileResult): Promise<void> {
-    const read = await Promise.all(result.skills.map((s) => readNotes(s.model)))
-    notes.clear()
-    result.skills.forEach((s, i) => notes.set(s.model.id, read[i]!))
-  }
 
   let compiles = 0
 
@@ -86,10 +80,10 @@ export function createSiteSkillsContext(rawOptions: Options = {}, log: Logger = 
     compiles++
     const result = await getCompiler().compile()
     last = result
+    byId = new Map(result.skills.map((s) => [s.model.id, s]))
     reportWarnings(result)
     failure = result.errors > 0 ? { error: createBuildError(result, options.root), thrown: false } : undefined
     if (!failure) {
-      await loadNotes(result)
       await writeDts()
     }
     return result
@@ -128,9 +122,6 @@ export function createSiteSkillsContext(rawOptions: Options = {}, log: Logger = 
     throw new Error(`${LOG_PREFIX} virtual:site-skills is unavailable until the learnings are fixed (see the errors above)`)
   }
 
-  function skillOf(id: string) {
-    return last?.skills.find((s) => s.model.id === id)
-  }
 
   return {
     get options() {
@@ -165,9 +156,9 @@ export function createSiteSkillsContext(rawOptions: Options = {}, log: Logger = 
       if (!last) await build()
       throwIfFailed()
       if (id === RESOLVED_ID) return generateMainModule(last!.skills)
-      const skill = skillOf(id.slice(RESOLVED_SKILL_PREFIX.length))
+      const skill = byId.get(id.slice(RESOLVED_SKILL_PREFIX.length))
       if (!skill) throw new Error(`${LOG_PREFIX} no skill ${JSON.stringify(id.slice(RESOLVED_SKILL_PREFIX.length))}`)
-      return generateSkillChunk(skill, { nodeTools: options.nodeTools ?? (browser === undefined ? includeNode : !browser), notes: notes.get(skill.model.id) ?? [] })
+      return generateSkillChunk(skill, { nodeTools: options.nodeTools ?? (browser === undefined ? includeNode : !browser), notes: notesOf(skill.model) })
     },
     isWatched(file) {
       return options.roots.some((root) => isInside(root, file)) || (last?.records.some((r) => r.files.includes(file)) ?? false)

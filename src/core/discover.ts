@@ -19,6 +19,8 @@ export interface SkillFolder {
 export interface RootScan {
   root: string
   exists: boolean
+  /** Why an existing root could not be read. */
+  error?: string
   folders: SkillFolder[]
 }
 
@@ -59,8 +61,10 @@ export async function scanRoot(input: string): Promise<RootScan> {
   let entries: import('node:fs').Dirent[]
   try {
     entries = await readdir(root, { withFileTypes: true })
-  } catch {
-    return { root, exists: false, folders: [] }
+  } catch (error) {
+    // Only a missing root is "missing"; anything else (EACCES, EMFILE) must not look like an empty root.
+    const code = (error as NodeJS.ErrnoException).code
+    return { root, exists: false, folders: [], ...(code === 'ENOENT' || code === 'ENOTDIR' ? {} : { error: `${code ?? 'error'}: ${(error as Error).message}` }) }
   }
   const candidates = entries
     .filter((e) => !SKIPPED_RE.test(e.name) && (e.isDirectory() || e.isSymbolicLink()))

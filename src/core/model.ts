@@ -22,6 +22,8 @@ export interface ToolModel {
 export interface NoteModel {
   path: string
   absPath: string
+  /** The text, as read when it was checked. */
+  content: string
 }
 
 /** A valid skill, ready for code generation. */

@@ -9,7 +9,7 @@ import { generateArgsValidator } from '../core/codegen/validator'
 import { type CompileResult, type CompiledSkill, createCompiler } from '../core/compiler'
 import type { SkillModel } from '../core/model'
 import { compileNodeTool, fileVersion } from './node-tools'
-import { readNotes } from '../core/notes'
+import { notesOf } from '../core/notes'
 
 /** A compile of one set of roots, and what is built on it. */
 export interface SessionState {
@@ -56,7 +56,7 @@ function chunkLoader(skill: CompiledSkill): () => Promise<SkillChunk> {
       let loaded: Promise<NodeToolFunction> | undefined
       nodeTools[tool.name] = () => (loaded ??= importNodeTool(model.id, tool.name, tool.absPath, tool.callable!))
     }
-    return { notes: await readNotes(model), nodeTools, browserTools: browser, validators }
+    return { notes: notesOf(model), nodeTools, browserTools: browser, validators }
   }
 }
 

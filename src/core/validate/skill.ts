@@ -77,8 +77,9 @@ async function checkNotes(check: SkillCheck, manifest: Json): Promise<NoteModel[
       }
       const real = await resolveSkillFile(check, note, { code: 'note-missing', message: `missing note ${JSON.stringify(note)}` })
       if (typeof real !== 'string') return reportAt(check, ['notes', index], real.code, real.message), undefined
-      reportTempRefs(check, note, await readText(check, real), `note ${JSON.stringify(note)}`)
-      return { path: note, absPath: real }
+      const content = await readText(check, real)
+      reportTempRefs(check, note, content, `note ${JSON.stringify(note)}`)
+      return { path: note, absPath: real, content }
     }),
   )
   return notes.filter((n): n is NoteModel => n !== undefined)
