@@ -184,8 +184,8 @@ async function bundleModules(requests: readonly BundleRequest[], minify: boolean
  * bundled in batches, two at a time, and transforms are capped in flight (memory at 10,000 skills).
  */
 const MODULE_BATCH = 250
-const BATCHES_IN_FLIGHT = 2
-const TRANSFORMS_IN_FLIGHT = 64
+const BATCHES_IN_FLIGHT = 4
+const TRANSFORMS_IN_FLIGHT = 512
 
 async function run(requests: readonly BundleRequest[], minify: boolean): Promise<Map<BundleRequest, BundleResult>> {
   const expressions = requests.filter((r) => !r.module)

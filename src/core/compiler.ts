@@ -1,9 +1,10 @@
 import { relative } from 'node:path'
 import type { BrowserToolCode } from '../../runtime/types'
-import { type BundleRequest, createBrowserBundler } from './bundle'
+import { type BundleRequest, type BundleResult, createBrowserBundler } from './bundle'
 import { compareDiagnostics, countBySeverity, createDiagnostic, type Diagnostic } from './diagnostics'
 import { type RootScan, type SkillFolder, scanRoot } from './discover'
 import type { SkillModel, SkillRecord } from './model'
+import { chunk } from './limit'
 import { toPosix } from './paths'
 import { stampFiles } from './stamp'
 import { MANIFEST, type ValidateOptions } from './validate/context'
@@ -58,6 +59,9 @@ interface CacheEntry {
 }
 
 
+/** Folders validated before their tools are handed to esbuild (pipelining the two). */
+const VALIDATE_SLICE = 200
+
 function folderKey(folder: SkillFolder): string {
   return `${folder.root}\0${folder.id}\0${folder.realDir}`
 }
@@ -107,11 +111,22 @@ export function createCompiler(options: CompilerOptions): Compiler {
     return record.tools.filter((t) => t.kind === 'browser').map((t) => ({ siteId: record.folder.id, tool: t.name, absPath: t.absPath, module: t.module === true, realDir: record.folder.realDir }))
   }
 
-  /** Validates the folders, then compiles all their browser tools in one go. */
+  /**
+   * Validates the folders slice by slice; each slice's browser tools go to esbuild (another
+   * process) while the next slice is validated here.
+   */
   async function validateAndBundle(folders: SkillFolder[]): Promise<Map<SkillRecord, Record<string, BrowserToolCode>>> {
-    const records = await Promise.all(folders.map((folder) => validateSkill(folder, options)))
-    const requests = new Map<BundleRequest, SkillRecord>(records.flatMap((record) => requestsOf(record).map((r) => [r, record] as const)))
-    const results = await bundler.bundle([...requests.keys()])
+    const records: SkillRecord[] = []
+    const requests = new Map<BundleRequest, SkillRecord>()
+    const pending: Promise<Map<BundleRequest, BundleResult>>[] = []
+    for (const slice of chunk(folders, VALIDATE_SLICE)) {
+      const validated = await Promise.all(slice.map((folder) => validateSkill(folder, options)))
+      const own = validated.flatMap((record) => requestsOf(record).map((r) => [r, record] as const))
+      for (const [request, record] of own) requests.set(request, record)
+      pending.push(bundler.bundle(own.map(([request]) => request)))
+      records.push(...validated)
+    }
+    const results = new Map((await Promise.all(pending)).flatMap((batch) => [...batch]))
     const browser = new Map<SkillRecord, Record<string, BrowserToolCode>>(records.map((r) => [r, {}]))
     for (const [request, record] of requests) {
       const result = results.get(request)!
