@@ -3,6 +3,7 @@
  * `node child.mjs <task> <json args>`; the result goes back over IPC with the process's peak RSS.
  */
 import { esbuildOnlyTask, originalValidateTask, viteBuildTask } from './build'
+import { devUpdateTask } from './dev'
 import { idleTask } from './memory'
 import { rebuildTask } from './rebuild'
 import { esbuildPeakKb } from './spawn'
@@ -13,6 +14,7 @@ const TASKS: Record<string, (args: any) => Promise<unknown>> = {
   'original-validate': originalValidateTask,
   idle: idleTask,
   rebuild: rebuildTask,
+  'dev-update': devUpdateTask,
 }
 
 /** Over IPC when forked by spawn.ts; printed when run by hand (e.g. under `node --cpu-prof`). */

@@ -3,6 +3,7 @@ import { join } from 'node:path'
 import type { Plugin } from 'vite'
 import { BUILD_SKILLS, type HookTimes, timeHooks, viteConfig, writeApp } from './build'
 import { TMP, TOOL_MARKER, generateSkills, skillId, writeSkill } from './generate'
+import { runDevBench } from './dev'
 import { cpuMs, runChild } from './spawn'
 import { Samples, summarize } from './stats'
 import { type Figure, formatRatio, formatValue } from './table'
@@ -283,5 +284,6 @@ export async function runRebuildBench({ sessions, cycles }: { sessions: number; 
     const root = await generateSkills(BUILD_SKILLS, 'rebuild-1000', true)
     results.push((await runChild<WatchSession>('rebuild', { root, app, outDir: join(app, 'dist'), cycles })).value)
   }
-  return [...(['tool', 'manifest', 'add'] as const).map((kind) => kindFigure(kind, results)), floorFigure(results)]
+  const dev = await runDevBench({ rounds: Math.max(3, cycles * 3), coldMs: results.map((r) => r.coldMs) })
+  return [...(['tool', 'manifest', 'add'] as const).map((kind) => kindFigure(kind, results)), floorFigure(results), dev]
 }
