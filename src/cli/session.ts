@@ -10,5 +10,6 @@ export async function compileRoots(args: ParsedArgs, io: CliIO, extra: string[] 
     if (!isDir) throw new UsageError(`no learnings folder at ${root} (pass --root DIR, or set SITE_SKILLS_ROOT)`)
   }
   const compat = args.compat === 'ego-lite' ? 'ego-lite' : undefined
-  return createCompiler({ roots, compat }).compile()
+  // validate and types need diagnostics and metadata, not shippable code.
+  return createCompiler({ roots, compat, checkOnly: true }).compile()
 }

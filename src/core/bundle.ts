@@ -29,6 +29,8 @@ export interface BundleResult {
 
 export interface BrowserBundlerOptions {
   minify: boolean
+  /** Source maps for the runtime to map errors to the tool's lines. @default true */
+  sourcemap?: boolean
 }
 
 export interface BrowserBundler {
@@ -51,7 +53,7 @@ function digest(...parts: string[]): string {
   return hash.digest('hex').slice(0, 32)
 }
 
-function buildOptions(requests: readonly BundleRequest[], minify: boolean): BuildOptions {
+function buildOptions(requests: readonly BundleRequest[], { minify, sourcemap = true }: BrowserBundlerOptions): BuildOptions {
   return {
     entryPoints: Object.fromEntries(requests.map((r, i) => [`t${i}`, r.absPath])),
     bundle: true,
@@ -61,7 +63,7 @@ function buildOptions(requests: readonly BundleRequest[], minify: boolean): Buil
     target: 'es2022',
     minify,
     keepNames: false,
-    sourcemap: 'external',
+    sourcemap: sourcemap ? 'external' : false,
     sourcesContent: false,
     metafile: true,
     outdir: OUTDIR,
@@ -96,9 +98,7 @@ function toDiagnostic(request: BundleRequest, message: Message, cwd: string): Di
   })
 }
 
-function finish(request: BundleRequest, js: string, mapText: string, inputs: string[]): BundleResult {
-  const map = JSON.parse(mapText) as { sources: string[]; mappings: string }
-  const sources = map.sources.map((s) => displayPath(request, realInput(s, OUTDIR)))
+function finish(request: BundleRequest, js: string, mapText: string | undefined, inputs: string[]): BundleResult {
   const diagnostics = inputs
     .filter((file) => !isInside(request.realDir, file) && !toPosix(file).includes('/node_modules/'))
     .map((file) => createDiagnostic(request.siteId, displayPath(request, request.absPath), {
@@ -109,6 +109,9 @@ function finish(request: BundleRequest, js: string, mapText: string, inputs: str
   if (!clause) throw new Error(`site-skills: unexpected esbuild output for ${request.absPath}`)
   const body = js.slice(0, clause.index).trimEnd()
   const source = `${WRAP_START}${body}\nreturn ${clause[1]}.apply(this,arguments)}`
+  if (!mapText) return { code: { source }, diagnostics, inputs }
+  const map = JSON.parse(mapText) as { sources: string[]; mappings: string }
+  const sources = map.sources.map((s) => displayPath(request, realInput(s, OUTDIR)))
   return { code: { source, map: { sources, mappings: `;${map.mappings}` } }, diagnostics, inputs }
 }
 
@@ -134,7 +137,7 @@ function collect(requests: readonly BundleRequest[], outputs: { path: string; te
     const entry = metafile.outputs[toPosix(relative(cwd, jsPath))]?.entryPoint
     const graph = entry ? reachableInputs(metafile, entry) : []
     const inputs = [request.absPath, ...graph.map((p) => realInput(p, cwd)).filter((p) => p !== request.absPath)]
-    results.set(request, finish(request, byPath.get(jsPath) ?? '', byPath.get(`${jsPath}.map`) ?? '{"sources":[],"mappings":""}', inputs))
+    results.set(request, finish(request, byPath.get(jsPath) ?? '', byPath.get(`${jsPath}.map`), inputs))
   })
   return results
 }
@@ -143,7 +146,7 @@ function collect(requests: readonly BundleRequest[], outputs: { path: string; te
  * A bare function expression imports nothing, so it needs no bundling: one esbuild transform,
  * which (unlike a bundle entry behind a plugin) costs no round trips into JavaScript.
  */
-async function transformExpression(request: BundleRequest, minify: boolean): Promise<BundleResult> {
+async function transformExpression(request: BundleRequest, { minify, sourcemap = true }: BrowserBundlerOptions): Promise<BundleResult> {
   const text = readFileSync(request.absPath, 'utf8')
   try {
     const out = await transform(`${EXPRESSION_PREFIX}${text}\n);`, {
@@ -151,11 +154,11 @@ async function transformExpression(request: BundleRequest, minify: boolean): Pro
       format: 'esm',
       target: 'es2022',
       minify,
-      sourcemap: 'external',
+      sourcemap: sourcemap ? 'external' : false,
       sourcefile: request.absPath,
       logLevel: 'silent',
     })
-    return finish(request, out.code, out.map, [request.absPath])
+    return finish(request, out.code, out.map || undefined, [request.absPath])
   } catch (error) {
     const errors = (error as { errors?: Message[] }).errors
     if (!errors) throw error
@@ -164,17 +167,17 @@ async function transformExpression(request: BundleRequest, minify: boolean): Pro
 }
 
 /** ES-module tools are bundled in one esbuild call; a failure is retried tool by tool to know which. */
-async function bundleModules(requests: readonly BundleRequest[], minify: boolean): Promise<Map<BundleRequest, BundleResult>> {
+async function bundleModules(requests: readonly BundleRequest[], options: BrowserBundlerOptions): Promise<Map<BundleRequest, BundleResult>> {
   const cwd = process.cwd()
   if (requests.length === 0) return new Map()
   try {
-    const out = await build({ ...buildOptions(requests, minify), absWorkingDir: cwd })
+    const out = await build({ ...buildOptions(requests, options), absWorkingDir: cwd })
     return collect(requests, out.outputFiles ?? [], out.metafile!, cwd)
   } catch (error) {
     const errors = (error as { errors?: Message[] }).errors
     if (!errors) throw error
     if (requests.length === 1) return new Map([[requests[0]!, { diagnostics: errors.map((m) => toDiagnostic(requests[0]!, m, cwd)), inputs: [requests[0]!.absPath] }]])
-    const parts = await Promise.all(requests.map((r) => bundleModules([r], minify)))
+    const parts = await Promise.all(requests.map((r) => bundleModules([r], options)))
     return new Map(parts.flatMap((m) => [...m]))
   }
 }
@@ -187,12 +190,12 @@ const MODULE_BATCH = 250
 const BATCHES_IN_FLIGHT = 4
 const TRANSFORMS_IN_FLIGHT = 512
 
-async function run(requests: readonly BundleRequest[], minify: boolean): Promise<Map<BundleRequest, BundleResult>> {
+async function run(requests: readonly BundleRequest[], options: BrowserBundlerOptions): Promise<Map<BundleRequest, BundleResult>> {
   const expressions = requests.filter((r) => !r.module)
   const batches = chunk(requests.filter((r) => r.module), MODULE_BATCH)
   const [modules, compiled] = await Promise.all([
-    mapLimit(batches, BATCHES_IN_FLIGHT, (batch) => bundleModules(batch, minify)),
-    mapLimit(expressions, TRANSFORMS_IN_FLIGHT, (r) => transformExpression(r, minify)),
+    mapLimit(batches, BATCHES_IN_FLIGHT, (batch) => bundleModules(batch, options)),
+    mapLimit(expressions, TRANSFORMS_IN_FLIGHT, (r) => transformExpression(r, options)),
   ])
   const results = new Map(modules.flatMap((m) => [...m]))
   expressions.forEach((r, i) => results.set(r, compiled[i]!))
@@ -232,7 +235,7 @@ export function createBrowserBundler(options: BrowserBundlerOptions): BrowserBun
   const cache = new Map<string, CacheEntry>()
   let compiled = 0
   const slot = (r: BundleRequest) => `${r.siteId}\0${r.tool}\0${r.absPath}`
-  const keyOf = (r: BundleRequest) => `${r.realDir}\0${r.module}\0${options.minify}`
+  const keyOf = (r: BundleRequest) => `${r.realDir}\0${r.module}\0${options.minify}\0${options.sourcemap}`
 
   function cached(request: BundleRequest): BundleResult | undefined {
     const entry = cache.get(slot(request))
@@ -258,7 +261,7 @@ export function createBrowserBundler(options: BrowserBundlerOptions): BrowserBun
       })
       if (misses.length === 0) return results
       compiled += misses.length
-      const fresh = await run(misses, options.minify)
+      const fresh = await run(misses, options)
       for (const r of misses) remember(r, fresh.get(r)!)
       for (const r of misses) results.set(r, fresh.get(r)!)
       return results

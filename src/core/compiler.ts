@@ -15,6 +15,12 @@ export interface CompilerOptions extends ValidateOptions {
   roots: string[]
   /** Minify browser tools. @default true */
   minify?: boolean
+  /**
+   * Only check (`site-skills validate`, `types`): ES-module browser tools are still bundled (that
+   * is how their imports are checked) but without source maps; bare-function tools, already
+   * parsed by the validator and importing nothing, are not compiled at all.
+   */
+  checkOnly?: boolean
 }
 
 /** A valid skill with its browser tools compiled. */
@@ -97,7 +103,7 @@ function crossCheck(records: readonly SkillRecord[]): Map<SkillRecord, Diagnosti
  * reads), compiles browser tools in one esbuild batch, and applies the cross-skill rules.
  */
 export function createCompiler(options: CompilerOptions): Compiler {
-  const bundler = createBrowserBundler({ minify: options.minify ?? true })
+  const bundler = createBrowserBundler({ minify: options.minify ?? true, sourcemap: !options.checkOnly })
   const salt = JSON.stringify({ compat: options.compat ?? null, minify: options.minify ?? true })
   let cache = new Map<string, CacheEntry>()
 
@@ -108,7 +114,7 @@ export function createCompiler(options: CompilerOptions): Compiler {
   }
 
   function requestsOf(record: SkillRecord): BundleRequest[] {
-    return record.tools.filter((t) => t.kind === 'browser').map((t) => ({ siteId: record.folder.id, tool: t.name, absPath: t.absPath, module: t.module === true, realDir: record.folder.realDir }))
+    return record.tools.filter((t) => t.kind === 'browser' && (t.module || !options.checkOnly)).map((t) => ({ siteId: record.folder.id, tool: t.name, absPath: t.absPath, module: t.module === true, realDir: record.folder.realDir }))
   }
 
   /**
