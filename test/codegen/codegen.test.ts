@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest'
 import { generateDts } from '../../src/core/codegen/dts'
 import { generateMainModule, generateSkillChunk } from '../../src/core/codegen/module'
 import { generateArgsValidator } from '../../src/core/codegen/validator'
-import { readNotes } from '../../src/core/notes'
+import { notesOf } from '../../src/core/notes'
 import { compileRoots } from '../helpers/compile'
 import { REPO_ROOT } from '../helpers/tmp'
 
@@ -23,7 +23,7 @@ describe('generated code', () => {
   it('skill chunk: notes, Node tool loaders, compiled browser tools, validators', async () => {
     const { skills } = await compileRoots([APP])
     const ext = skills.find((s) => s.model.id === 'ext')!
-    const chunk = generateSkillChunk(ext, { nodeTools: true, notes: await readNotes(ext.model) })
+    const chunk = generateSkillChunk(ext, { nodeTools: true, notes: notesOf(ext.model) })
     expect(hidePaths(chunk)).toMatchSnapshot()
     const browserOnly = generateSkillChunk(ext, { nodeTools: false, notes: [] })
     expect(browserOnly).not.toContain('tools/search.js')
