@@ -1,6 +1,6 @@
 import type { BrowserTarget } from './browser'
 import type { ToolDefinitions } from './definitions'
-import type { BrowserRunOptions, LearnedContext } from './registry'
+import type { BrowserRunOptions, LearnedContext, SiteSkills } from './registry'
 import type { KnowledgeNote, SkillMeta } from './types'
 
 /** One tool in a generated registry: its kind, argument and return types. */
@@ -38,15 +38,5 @@ export interface TypedSiteSkills<R> {
 /** Before the first build (empty registry) everything is loosely typed. */
 export type SiteSkillsModule<R> = keyof R extends never ? LooseSiteSkills : TypedSiteSkills<R>
 
-export interface LooseSiteSkills {
-  skills: readonly SkillMeta[]
-  siteSkillsForUrl: (url: string | URL) => SkillMeta[]
-  loadLearnedContext: (url: string | URL) => Promise<LearnedContext>
-  runTool: (siteId: string, tool: string, args?: Record<string, unknown>, ctxOrTarget?: unknown) => Promise<unknown>
-  runBrowserTool: (siteId: string, tool: string, args: Record<string, unknown> | undefined, target: BrowserTarget, options?: BrowserRunOptions) => Promise<unknown>
-  browserToolSource: (siteId: string, tool: string) => Promise<string>
-  loadNotes: (siteId: string) => Promise<KnowledgeNote[]>
-  toolDefinitions: (url: string | URL) => ToolDefinitions
-  dispatchToolCall: (name: string, args: Record<string, unknown> | null | undefined, ctxOrTarget?: unknown) => Promise<unknown>
-  sites: Record<string, Record<string, (args?: Record<string, unknown>, ctxOrTarget?: unknown) => Promise<unknown>>>
-}
+/** The untyped API (any site id and tool name): what the runtime itself builds. */
+export type LooseSiteSkills = SiteSkills

@@ -74,6 +74,12 @@ function escapeVirtualScheme(compiler: Compiler): void {
   })
 }
 
+/** Whether webpack builds for Node (Node tools are left out of web targets). */
+function isNodeTarget(compiler: Compiler): boolean {
+  const { target } = compiler.options
+  return (Array.isArray(target) ? target : [target]).some((t) => typeof t === 'string' && /^(node|async-node|electron-main)/.test(t))
+}
+
 /** The plugin: every hook delegates to the context in a line or two. */
 export const unpluginFactory: UnpluginFactory<Options | undefined> = (options, meta) => {
   const ctx: SiteSkillsContext = createSiteSkillsContext(options)
@@ -115,9 +121,7 @@ export const unpluginFactory: UnpluginFactory<Options | undefined> = (options, m
     },
     webpack(compiler) {
       ctx.setRoot(compiler.options.context ?? process.cwd())
-      const target = compiler.options.target
-      const targets = Array.isArray(target) ? target : [target]
-      if (!targets.some((t) => typeof t === 'string' && (t.startsWith('node') || t.startsWith('electron-main') || t === 'async-node'))) ctx.setNodeTools(false)
+      if (!isNodeTarget(compiler)) ctx.setNodeTools(false)
       escapeVirtualScheme(compiler)
     },
   }
