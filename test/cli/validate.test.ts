@@ -62,13 +62,15 @@ describe('site-skills validate', () => {
   it('takes the root from SITE_SKILLS_ROOT, then EGO_BROWSER_AGENT_WORKSPACE with ~ expanded', async () => {
     const fromEnv = await runCli(['validate', '--json'], tmp.dir, { SITE_SKILLS_ROOT: join(RULES, 'valid-basic') })
     expect(JSON.parse(fromEnv.stdout).skills).toBe(1)
-    const home = process.env.HOME!
-    const ws = join(RULES, '../workspace')
-    if (ws.startsWith(home)) {
-      const run = await runCli(['validate', '--json'], tmp.dir, { EGO_BROWSER_AGENT_WORKSPACE: `~${ws.slice(home.length)}` })
-      expect(JSON.parse(run.stdout).skills).toBe(1)
+    const home = process.env.HOME
+    process.env.HOME = join(RULES, '..')
+    try {
+      const run = await runCli(['validate', '--json'], tmp.dir, { EGO_BROWSER_AGENT_WORKSPACE: '~/workspace' })
+      expect(JSON.parse(run.stdout)).toMatchObject({ ok: true, skills: 1 })
+    } finally {
+      process.env.HOME = home
     }
-    const workspace = await runCli(['validate', '--json'], tmp.dir, { EGO_BROWSER_AGENT_WORKSPACE: ws })
+    const workspace = await runCli(['validate', '--json'], tmp.dir, { EGO_BROWSER_AGENT_WORKSPACE: join(RULES, '../workspace') })
     expect(JSON.parse(workspace.stdout)).toMatchObject({ ok: true, skills: 1 })
   })
 })
