@@ -12,7 +12,7 @@ export interface NodeCall {
 }
 
 /** Races a promise against a timer; the timer never keeps the process alive. */
-export function withTimeout<T>(work: Promise<T>, ms: number | undefined, onTimeout: () => Error): Promise<T> {
+function withTimeout<T>(work: Promise<T>, ms: number | undefined, onTimeout: () => Error): Promise<T> {
   if (!ms) return work
   let timer: ReturnType<typeof setTimeout> | undefined
   const limit = new Promise<never>((_, reject) => {

@@ -1,7 +1,6 @@
-import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import type { Diagnostic } from '../core/diagnostics'
-import { codeFrame } from '../core/report'
+import { codeFrame, displayFile, readQuietly } from '../core/report'
 
 export interface Style {
   red: (s: string) => string
@@ -20,24 +19,12 @@ export function createStyle(stream: NodeJS.WriteStream): Style {
   return { red: wrap(31, 39), yellow: wrap(33, 39), dim: wrap(2, 22), bold: wrap(1, 22), cyan: wrap(36, 39) }
 }
 
-function readQuietly(path: string): string | undefined {
-  try {
-    return readFileSync(path, 'utf8')
-  } catch {
-    return undefined
-  }
-}
-
-/** `file:line:col` with the file shown relative to the working directory when possible. */
-export function location(d: Diagnostic, displayRoot: string): string {
-  return `${displayRoot ? `${displayRoot}/` : ''}${d.file}:${d.line}:${d.column}`
-}
-
-/** One diagnostic: severity, code, location, message, code frame and hint. */
-export function formatDiagnostic(d: Diagnostic, root: string, displayRoot: string, style: Style): string {
+/** One diagnostic: severity, code, `file:line:col` (relative to `cwd`), message, code frame and hint. */
+export function formatDiagnostic(d: Diagnostic, root: string, cwd: string, style: Style): string {
   const severity = d.severity === 'error' ? style.red('error') : style.yellow('warning')
-  const head = `  ${severity} ${style.dim(d.code)}  ${style.cyan(location(d, displayRoot))}`
-  const text = d.line > 0 ? readQuietly(join(root, d.file)) : undefined
+  const file = displayFile(d, root, cwd)
+  const head = `  ${severity} ${style.dim(d.code)}  ${style.cyan(`${file}:${d.line}:${d.column}`)}`
+  const text = readQuietly(join(root, d.file))
   const frame = text && !(d.line === 1 && d.column === 1 && d.code.startsWith('manifest-missing')) ? codeFrame(text, d.line, d.column, style) : ''
   const body = [`    ${d.message}`, frame && frame.split('\n').map((l) => `    ${l}`).join('\n'), d.hint && `    ${style.dim(`hint: ${d.hint}`)}`]
   return [head, ...body.filter(Boolean)].join('\n')

@@ -176,7 +176,7 @@ export function createCompiler(options: CompilerOptions): Compiler {
     for (const scan of roots) {
       if (scan.exists) continue
       const message = scan.error ? `cannot read root ${JSON.stringify(scan.root)}: ${scan.error}` : `root ${JSON.stringify(scan.root)} does not exist`
-      const missing = createDiagnostic('', toPosix(scan.root), { code: 'root-missing', message, severity: scan.error ? 'error' : 'warning' })
+      const missing = createDiagnostic('', '.', { code: 'root-missing', message, severity: scan.error ? 'error' : 'warning' })
       diagnostics.push(missing)
       reports.push({ id: '', root: scan.root, diagnostics: [missing] })
     }

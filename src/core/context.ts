@@ -61,6 +61,8 @@ export function createSiteSkillsContext(rawOptions: Options = {}, log: Logger = 
   let runtimeEntry: string | undefined
   const warned = new Set<string>()
   let byId = new Map<string, CompiledSkill>()
+  /** Every file the skills read, for `isWatched` (called for every module of a build). */
+  let readFiles = new Set<string>()
 
   const getCompiler = () => (compiler ??= createCompiler({ roots: options.roots, compat: options.compat, minify: options.minify }))
 
@@ -81,6 +83,7 @@ export function createSiteSkillsContext(rawOptions: Options = {}, log: Logger = 
     const result = await getCompiler().compile()
     last = result
     byId = new Map(result.skills.map((s) => [s.model.id, s]))
+    readFiles = new Set(result.records.flatMap((r) => r.files))
     reportWarnings(result)
     failure = result.errors > 0 ? { error: createBuildError(result, options.root), thrown: false } : undefined
     if (!failure) {
@@ -161,9 +164,9 @@ export function createSiteSkillsContext(rawOptions: Options = {}, log: Logger = 
       return generateSkillChunk(skill, { nodeTools: options.nodeTools ?? (browser === undefined ? includeNode : !browser), notes: notesOf(skill.model) })
     },
     isWatched(file) {
-      return options.roots.some((root) => isInside(root, file)) || (last?.records.some((r) => r.files.includes(file)) ?? false)
+      return readFiles.has(file) || options.roots.some((root) => isInside(root, file))
     },
-    watchFiles: () => [...new Set(last?.records.flatMap((r) => r.files))].sort(),
+    watchFiles: () => [...readFiles].sort(),
     watchDirs: () => [...options.roots, ...(last?.records.map((r) => r.folder.dir) ?? [])].sort(),
     moduleIds: {
       main: RESOLVED_ID,

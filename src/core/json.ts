@@ -12,8 +12,6 @@ export interface JsonDocument {
   value: unknown
   /** Position of the key of the member at `path` (of the value itself for array items and the root). */
   locate: (path: JsonPath) => Position
-  /** Position of the value at `path`. */
-  locateValue: (path: JsonPath) => Position
   /** Keys that appear more than once in one object, with the position of each repeat. */
   duplicateKeys: { path: JsonPath; position: Position }[]
 }
@@ -130,7 +128,6 @@ export function parseJsonDocument(source: string): JsonDocument | JsonFailure {
       const key = node?.parent?.type === 'property' ? node.parent.children?.[0] : undefined
       return toPosition((key ?? node ?? tree!).offset)
     },
-    locateValue: (path) => toPosition((find(path) ?? tree!).offset),
     duplicateKeys: duplicates ? collectDuplicateKeys((tree ??= parseTree(text)!), toPosition) : [],
   }
 }

@@ -42,7 +42,7 @@ export function formatDiagnosticLine(d: Diagnostic, root: string, base: string):
   return `${displayFile(d, root, base)}:${d.line}:${d.column}  ${d.severity} ${d.code}  ${d.message}`
 }
 
-function readQuietly(path: string): string | undefined {
+export function readQuietly(path: string): string | undefined {
   try {
     return readFileSync(path, 'utf8')
   } catch {

@@ -4,24 +4,11 @@
  *
  * ctx used (optional): ctx.fetch, a fetch implementation; defaults to the global fetch.
  */
+import { htmlToText } from './lib/text.js'
 
 const API = 'https://hn.algolia.com/api/v1'
 const TAGS = { story: 'story', comment: 'comment', ask_hn: 'ask_hn', show_hn: 'show_hn', job: 'job', poll: 'poll' }
 const RANGES = { day: 86400, week: 7 * 86400, month: 30 * 86400, year: 365 * 86400 }
-
-function htmlToText(html) {
-  if (!html) return null
-  return html
-    .replace(/<p>/g, '\n\n')
-    .replace(/<[^>]+>/g, '')
-    .replace(/&#x2F;/g, '/')
-    .replace(/&#x27;|&#39;/g, "'")
-    .replace(/&quot;/g, '"')
-    .replace(/&gt;/g, '>')
-    .replace(/&lt;/g, '<')
-    .replace(/&amp;/g, '&')
-    .trim()
-}
 
 export async function searchStories(ctx, args = {}) {
   const query = String(args.query ?? '').trim()

@@ -4,6 +4,7 @@
  *
  * ctx used (optional): ctx.fetch, a fetch implementation; defaults to the global fetch.
  */
+import { htmlToText } from './lib/text.js'
 
 const API = 'https://hacker-news.firebaseio.com/v0'
 const LISTS = { top: 'topstories', new: 'newstories', best: 'beststories', ask: 'askstories', show: 'showstories', job: 'jobstories' }
@@ -37,20 +38,6 @@ async function mapLimited(values, width, fn) {
 }
 
 /** Comment and story text comes as HTML; this gives readable plain text. */
-function htmlToText(html) {
-  if (!html) return null
-  return html
-    .replace(/<p>/g, '\n\n')
-    .replace(/<a [^>]*href="([^"]*)"[^>]*>[^<]*<\/a>/g, '$1')
-    .replace(/<[^>]+>/g, '')
-    .replace(/&#x2F;/g, '/')
-    .replace(/&#x27;|&#39;/g, "'")
-    .replace(/&quot;/g, '"')
-    .replace(/&gt;/g, '>')
-    .replace(/&lt;/g, '<')
-    .replace(/&amp;/g, '&')
-    .trim()
-}
 
 function itemUrl(id) {
   return `https://news.ycombinator.com/item?id=${id}`

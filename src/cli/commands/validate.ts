@@ -17,7 +17,7 @@ export async function validateCommand(args: ParsedArgs, io: CliIO): Promise<numb
     const bad = report.diagnostics.some((d) => d.severity === 'error')
     const title = report.id ? `${style.bold(report.id)}${style.dim(`  ${shown}/${report.id}`)}` : style.bold('roots')
     writeLine(io.stdout, `${bad ? style.red('✖') : style.yellow('!')} ${title}`)
-    for (const d of report.diagnostics) writeLine(io.stdout, formatDiagnostic(d, report.root, shown, style))
+    for (const d of report.diagnostics) writeLine(io.stdout, formatDiagnostic(d, report.root, io.cwd, style))
     writeLine(io.stdout)
   }
   const summary = `${plural(result.errors, 'error')}, ${plural(result.warnings, 'warning')} in ${plural(result.records.length, 'skill')}`

@@ -5,6 +5,7 @@ import type { SkillFolder } from '../discover'
 import type { JsonDocument, JsonPath, Position } from '../json'
 import { createLineIndex } from '../json'
 import { inspectPath, isInside } from '../paths'
+import type { ModuleExports, SourceError } from './module-shape'
 
 export interface ValidateOptions {
   /** `'ego-lite'` adds the original runtime's restrictions. */
@@ -21,6 +22,8 @@ export interface SkillCheck {
   files: Set<string>
   /** Text of files already read, by real path. */
   texts: Map<string, Promise<string>>
+  /** Exports of modules already analyzed (a `functions.js` serves several tools), by real path. */
+  exports: Map<string, Promise<ModuleExports | SourceError>>
 }
 
 export const MANIFEST = 'manifest.json'

@@ -115,7 +115,7 @@ export async function validateSkill(folder: SkillFolder, options: ValidateOption
   const read = await readManifest(folder)
   // The manifest's path is recorded even when unreadable, so that fixing it invalidates the cache.
   if (Array.isArray(read)) return fail(folder, read, [join(folder.dir, MANIFEST)])
-  const check: SkillCheck = { folder, doc: read.doc, options, diagnostics: [], files: new Set([read.real]), texts: new Map() }
+  const check: SkillCheck = { folder, doc: read.doc, options, diagnostics: [], files: new Set([read.real]), texts: new Map(), exports: new Map() }
   const manifest = read.doc.value
   for (const dup of read.doc.duplicateKeys) {
     reportAt(check, dup.path, 'manifest-duplicate-key', `duplicate key ${JSON.stringify(dup.path.at(-1))}; only the last one counts`)

@@ -3,7 +3,7 @@ import type { ToolKind, ValueSchema } from '../../../runtime/types'
 import type { ToolModel } from '../model'
 import { inspectPath, isInside, unsafeRelativePath } from '../paths'
 import { type SkillCheck, readText, report, reportAt, reportTempRefs, resolveSkillFile } from './context'
-import { type ModuleExports, analyzeModule, checkFunctionExpression, looksLikeModule } from './module-shape'
+import { type ModuleExports, type SourceError, analyzeModule, checkFunctionExpression, looksLikeModule } from './module-shape'
 import type { ToolMapKey } from './schema'
 
 const NODE_EXT_RE = /\.(?:js|mjs|ts)$/
@@ -46,15 +46,11 @@ function checkToolPath(check: SkillCheck, mapKey: ToolMapKey, name: string, path
   return true
 }
 
-const exportsCache = new WeakMap<SkillCheck, Map<string, Promise<ModuleExports | { message: string; line: number; column: number }>>>()
-
-function moduleExports(check: SkillCheck, real: string) {
-  let cache = exportsCache.get(check)
-  if (!cache) exportsCache.set(check, (cache = new Map()))
-  let found = cache.get(real)
+function moduleExports(check: SkillCheck, real: string): Promise<ModuleExports | SourceError> {
+  let found = check.exports.get(real)
   if (!found) {
     found = readText(check, real).then((text) => analyzeModule(text, real))
-    cache.set(real, found)
+    check.exports.set(real, found)
   }
   return found
 }
