@@ -105,13 +105,21 @@ export function createSiteSkillsContext(rawOptions: Options = {}, log: Logger = 
     return result
   }
 
-  async function refresh(): Promise<Refresh> {
+  async function recompile(): Promise<Refresh> {
     const before = new Map(last?.skills.map((s) => [s.model.id, s]))
     const result = await compile()
     const after = new Map(result.skills.map((s) => [s.model.id, s]))
     const changed = new Set(result.revalidated)
     for (const id of new Set([...before.keys(), ...after.keys()])) if (before.get(id)?.model !== after.get(id)?.model) changed.add(id)
     return { error: failure?.error, skills: [...changed].sort() }
+  }
+
+  /** Loads wait for a running refresh, so they never serve the state from before a change. */
+  let refreshing: Promise<unknown> | undefined
+  function refresh(): Promise<Refresh> {
+    const done = recompile()
+    refreshing = done.catch(() => undefined)
+    return done
   }
 
   /** A generated module cannot load while the learnings are invalid: it fails with the report. */
@@ -156,6 +164,7 @@ export function createSiteSkillsContext(rawOptions: Options = {}, log: Logger = 
     isGenerated: (id) => id === RESOLVED_ID || id.startsWith(RESOLVED_SKILL_PREFIX),
     async load(id, browser) {
       if (id !== RESOLVED_ID && !id.startsWith(RESOLVED_SKILL_PREFIX)) return undefined
+      await refreshing
       if (!last) await build()
       throwIfFailed()
       if (id === RESOLVED_ID) return generateMainModule(last!.skills)

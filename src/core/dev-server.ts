@@ -16,12 +16,13 @@ export function attachDevServer(server: ViteDevServer, ctx: SiteSkillsContext): 
   let timer: ReturnType<typeof setTimeout> | undefined
   let running = Promise.resolve()
 
+  // One refresh at a time; each one runs even if the one before it failed unexpectedly.
   const flush = () => {
     running = running.then(async () => {
       const { error, skills } = await ctx.refresh()
       reload(server, ctx, skills)
       if (error) showError(server, error)
-    }, () => {})
+    }).catch((error: unknown) => server.config.logger.error(`[site-skills] ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`))
   }
 
   server.watcher.on('all', (event, file) => {
