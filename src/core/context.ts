@@ -34,6 +34,8 @@ export interface SiteSkillsContext {
   isWatched: (file: string) => boolean
   /** Every file the current skills read (folders are in `watchDirs`), for the bundler's watcher. */
   watchFiles: () => string[]
+  /** Files read by the given skills in the last compile. */
+  filesOf: (skillIds: readonly string[]) => string[]
   /** The roots and skill folders, whose entries appearing or going away is a change. */
   watchDirs: () => string[]
   /** Ids of the generated modules (for invalidation in dev). */
@@ -176,6 +178,7 @@ export function createSiteSkillsContext(rawOptions: Options = {}, log: Logger = 
       return readFiles.has(file) || options.roots.some((root) => isInside(root, file))
     },
     watchFiles: () => [...readFiles].sort(),
+    filesOf: (ids) => (last?.records ?? []).filter((r) => ids.includes(r.folder.id)).flatMap((r) => r.files),
     watchDirs: () => [...options.roots, ...(last?.records.map((r) => r.folder.dir) ?? [])].sort(),
     moduleIds: {
       main: RESOLVED_ID,

@@ -1,9 +1,11 @@
-import type { EnvironmentModuleNode, ViteDevServer } from 'vite'
+import type { ViteDevServer } from 'vite'
 import { PLUGIN_NAME } from './constants'
 import type { SiteSkillsContext } from './context'
 import type { BuildError } from './report'
 
 const DEBOUNCE_MS = 30
+/** A file event can be lost (a loaded machine, a full inotify queue): the stamps are checked now and then too. */
+const SAFETY_CHECK_MS = 2000
 
 /**
  * Keeps `virtual:site-skills` live in Vite's dev server: watches the roots, recompiles after a
@@ -20,10 +22,20 @@ export function attachDevServer(server: ViteDevServer, ctx: SiteSkillsContext): 
   const flush = () => {
     running = running.then(async () => {
       const { error, skills } = await ctx.refresh()
+      if (skills.length === 0) return
       reload(server, ctx, skills)
       if (error) showError(server, error)
     }).catch((error: unknown) => server.config.logger.error(`[site-skills] ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`))
   }
+
+  // The compile compares file stamps, so a check when nothing changed costs one stat per file.
+  const safety = setInterval(() => {
+    clearTimeout(timer)
+    flush()
+  }, SAFETY_CHECK_MS)
+  safety.unref()
+  const close = server.close.bind(server)
+  server.close = () => (clearInterval(safety), close())
 
   server.watcher.on('all', (event, file) => {
     if (dts && file === dts) {
@@ -40,8 +52,10 @@ function reload(server: ViteDevServer, ctx: SiteSkillsContext, skills: readonly 
   const timestamp = Date.now()
   for (const environment of Object.values(server.environments)) {
     const graph = environment.moduleGraph
-    const chunks = ctx.moduleIds.skills(skills).map((id) => graph.getModuleById(id)).filter((m): m is EnvironmentModuleNode => !!m)
-    for (const chunk of chunks) graph.invalidateModule(chunk, new Set(), timestamp, true)
+    const chunks = ctx.moduleIds.skills(skills).map((id) => graph.getModuleById(id))
+    // The skills' own files (Node tools) too, in case Vite's watcher missed their change.
+    const files = ctx.filesOf(skills).flatMap((file) => [...(graph.getModulesByFile(file) ?? [])])
+    for (const mod of [...chunks, ...files]) if (mod) graph.invalidateModule(mod, new Set(), timestamp, true)
     const main = graph.getModuleById(ctx.moduleIds.main)
     if (!main) continue
     // The main module is reloaded: importers that accept it get an HMR update, others a full reload.
