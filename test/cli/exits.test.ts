@@ -1,0 +1,90 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { type Exited, runBin } from '../helpers/spawn'
+import { makeTempDir, writeTree } from '../helpers/tmp'
+
+const tool = (path: string, callable: string) => ({ description: `Runs ${callable}.`, path, callable, args: { n: { type: 'integer', required: true, description: 'A number.' } }, returns: { type: 'integer', description: 'A number.' } })
+
+let tmp: Awaited<ReturnType<typeof makeTempDir>>
+beforeAll(async () => {
+  tmp = await makeTempDir('cli-exits-')
+  await writeTree(tmp.dir, {
+    'package.json': '{ "type": "module" }\n',
+    'learnings/shop/manifest.json': {
+      id: 'shop',
+      name: 'Shop',
+      domains: ['shop.example.com'],
+      notes: ['notes/overview.md'],
+      nodeTools: { double: tool('tools/double.js', 'double'), triple: tool('tools/triple.ts', 'triple'), broken: tool('tools/double.js', 'broken') },
+      browserTools: { title: { description: 'Reads the title.', path: 'browser-tools/title.js', args: {}, returns: { type: 'string', description: 'Title.' } } },
+    },
+    'learnings/shop/notes/overview.md': '# Shop\n\nThe search box is `#q`.\n',
+    'learnings/shop/tools/double.js': 'export const double = (ctx, args) => args.n * 2\nexport function broken() { throw new Error("no stock") }\n',
+    'learnings/shop/tools/triple.ts': 'export function triple(_ctx: unknown, args: { n: number }): number { return args.n * 3 }\n',
+    'learnings/shop/browser-tools/title.js': 'async function () { return document.title }\n',
+  })
+})
+afterAll(() => tmp.cleanup())
+
+const bin = (...argv: string[]) => runBin([...argv, '--root', 'learnings'], tmp.dir)
+
+/** The process ended by itself (not killed at the time limit) with this exit code. */
+function expectExit(run: Exited, code: number): void {
+  expect(run.killed, `killed after ${Math.round(run.ms)} ms; stdout: ${run.stdout} stderr: ${run.stderr}`).toBe(false)
+  expect(run.code, run.stderr).toBe(code)
+}
+
+describe('one-shot commands exit on their own', () => {
+  it('match, in text and JSON', async () => {
+    const text = await bin('match', 'https://shop.example.com/a', 'https://other.example.net/')
+    expectExit(text, 0)
+    expect(text.stdout).toContain('https://shop.example.com/a  ->  shop')
+    const json = await bin('match', '--json', 'https://shop.example.com/a')
+    expectExit(json, 0)
+    expect(JSON.parse(json.stdout)).toEqual({ 'https://shop.example.com/a': ['shop'] })
+  })
+
+  it('context, in text and JSON, with and without a matching skill', async () => {
+    const json = await bin('context', '--json', 'https://shop.example.com/')
+    expectExit(json, 0)
+    expect(JSON.parse(json.stdout)).toMatchObject({ exists: true, siteId: 'shop' })
+    const text = await bin('context', 'https://shop.example.com/')
+    expectExit(text, 0)
+    expect(text.stdout).toContain('The search box is `#q`.')
+    const none = await bin('context', 'https://nothing.example.net/')
+    expectExit(none, 0)
+    expect(none.stdout).toContain('no site skill matches')
+  })
+
+  it('run of a JavaScript and a TypeScript Node tool', async () => {
+    const js = await bin('run', 'shop', 'double', '--json', '--args', '{"n":21}')
+    expectExit(js, 0)
+    expect(js.stdout.trim()).toBe('42')
+    const ts = await bin('run', 'shop', 'triple', '--json', '--args', '{"n":5}')
+    expectExit(ts, 0)
+    expect(ts.stdout.trim()).toBe('15')
+  })
+
+  it('run failures exit 1: unknown site, unknown tool, invalid args, a tool that throws', async () => {
+    const site = await bin('run', 'nope', 'double', '--args', '{"n":1}')
+    expectExit(site, 1)
+    expect(site.stderr).toContain('skill-not-found')
+    const unknownTool = await bin('run', 'shop', 'nope')
+    expectExit(unknownTool, 1)
+    expect(unknownTool.stderr).toContain('tool-not-found')
+    const args = await bin('run', 'shop', 'double', '--args', '{"n":"x"}')
+    expectExit(args, 1)
+    expect(args.stderr).toContain('invalid-args')
+    const thrown = await bin('run', 'shop', 'broken', '--args', '{"n":1}')
+    expectExit(thrown, 1)
+    expect(thrown.stderr).toContain('no stock')
+  })
+
+  it('bad usage exits 2: malformed --args, a browser tool without --cdp, match without a URL', async () => {
+    const json = await bin('run', 'shop', 'double', '--args', '{oops')
+    expectExit(json, 2)
+    expect(json.stderr).toContain('--args is not valid JSON')
+    expectExit(await bin('run', 'shop', 'title'), 2)
+    expectExit(await bin('match'), 2)
+    expectExit(await bin('context'), 2)
+  })
+})

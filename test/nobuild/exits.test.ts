@@ -1,0 +1,69 @@
+import { writeFile } from 'node:fs/promises'
+import { join } from 'node:path'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { runNode } from '../helpers/spawn'
+import { makeTempDir, writeTree } from '../helpers/tmp'
+
+const DOUBLE = { description: 'Doubles n.', path: 'tools/double.js', callable: 'double', args: { n: { type: 'integer', required: true, description: 'A number.' } }, returns: { type: 'integer', description: 'A number.' } }
+
+/** Calls each function of the no-build API once (and one that fails), then returns. */
+const ONE_SHOT = `import { loadLearnedContext, runNodeSiteTool, siteSkillsForUrl } from 'unplugin-site-skills'
+const root = process.argv[2]
+const ids = (await siteSkillsForUrl('https://shop.example.com/', { root })).map((s) => s.id)
+const context = await loadLearnedContext('https://shop.example.com/', { root })
+const value = await runNodeSiteTool('shop', 'double', { n: 4 }, {}, { root })
+const missing = await runNodeSiteTool('nope', 'double', {}, {}, { root }).catch((e) => e.code)
+console.log(JSON.stringify({ ids, exists: context.exists, value, missing }))
+`
+
+/** A longer-lived script: it sees an edit made while it runs, and still exits when done. */
+const LIVE = `import { writeFile } from 'node:fs/promises'
+import { setTimeout as sleep } from 'node:timers/promises'
+import { runNodeSiteTool } from 'unplugin-site-skills'
+const root = process.argv[2]
+const before = await runNodeSiteTool('shop', 'double', { n: 4 }, {}, { root })
+await writeFile(root + '/shop/tools/double.js', 'export const double = (ctx, args) => args.n * 20\\n')
+await sleep(300)
+const after = await runNodeSiteTool('shop', 'double', { n: 4 }, {}, { root })
+console.log(JSON.stringify({ before, after }))
+`
+
+let tmp: Awaited<ReturnType<typeof makeTempDir>>
+let root: string
+beforeAll(async () => {
+  tmp = await makeTempDir('nobuild-exits-')
+  root = join(tmp.dir, 'learnings')
+  await writeTree(tmp.dir, {
+    'package.json': '{ "type": "module" }\n',
+    'one-shot.mjs': ONE_SHOT,
+    'live.mjs': LIVE,
+  })
+})
+afterAll(() => tmp.cleanup())
+
+async function writeSkill(): Promise<void> {
+  await writeTree(root, {
+    'shop/manifest.json': { id: 'shop', name: 'Shop', domains: ['shop.example.com'], notes: ['notes/a.md'], nodeTools: { double: DOUBLE } },
+    'shop/notes/a.md': '# Shop\n',
+    'shop/tools/double.js': 'export const double = (ctx, args) => args.n * 2\n',
+  })
+}
+
+describe('a script that uses the no-build API exits on its own', () => {
+  it('after siteSkillsForUrl, loadLearnedContext and runNodeSiteTool (without closeSiteSkills)', async () => {
+    await writeSkill()
+    const run = await runNode(['one-shot.mjs', root], { cwd: tmp.dir })
+    expect(run.killed, `killed after ${Math.round(run.ms)} ms; stdout: ${run.stdout} stderr: ${run.stderr}`).toBe(false)
+    expect(run.code, run.stderr).toBe(0)
+    expect(JSON.parse(run.stdout)).toEqual({ ids: ['shop'], exists: true, value: 8, missing: 'skill-not-found' })
+  })
+
+  it('after seeing a tool edited while it ran', async () => {
+    await writeSkill()
+    await writeFile(join(root, 'shop/tools/double.js'), 'export const double = (ctx, args) => args.n * 2\n')
+    const run = await runNode(['live.mjs', root], { cwd: tmp.dir })
+    expect(run.killed, `killed after ${Math.round(run.ms)} ms; stdout: ${run.stdout} stderr: ${run.stderr}`).toBe(false)
+    expect(run.code, run.stderr).toBe(0)
+    expect(JSON.parse(run.stdout)).toEqual({ before: 8, after: 80 })
+  })
+})
