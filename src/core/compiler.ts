@@ -7,6 +7,7 @@ import type { SkillModel, SkillRecord } from './model'
 import { chunk } from './limit'
 import { toPosix } from './paths'
 import { stampFiles } from './stamp'
+import { unreadableSkill } from './unreadable'
 import { MANIFEST, type ValidateOptions } from './validate/context'
 import { validateSkill } from './validate/skill'
 
@@ -126,7 +127,9 @@ export function createCompiler(options: CompilerOptions): Compiler {
     const requests = new Map<BundleRequest, SkillRecord>()
     const pending: Promise<Map<BundleRequest, BundleResult>>[] = []
     for (const slice of chunk(folders, VALIDATE_SLICE)) {
-      const validated = await Promise.all(slice.map((folder) => validateSkill(folder, options)))
+      // A folder whose check throws (a file too large to read) fails alone.
+      const check = (folder: SkillFolder) => validateSkill(folder, options).catch((e: unknown) => unreadableSkill(folder, e))
+      const validated = await Promise.all(slice.map(check))
       const own = validated.flatMap((record) => requestsOf(record).map((r) => [r, record] as const))
       for (const [request, record] of own) requests.set(request, record)
       pending.push(bundler.bundle(own.map(([request]) => request)))

@@ -7,6 +7,11 @@ export const DIAGNOSTIC_CATALOG = {
   'manifest-missing': { severity: 'error', title: 'No manifest.json', hint: 'Every skill folder needs a manifest.json. Prefix a folder with "_" to keep it out of the skills.' },
   'manifest-parse': { severity: 'error', title: 'Manifest is not valid JSON', hint: 'manifest.json is strict JSON: no comments, no trailing commas, double-quoted keys.' },
   'manifest-too-large': { severity: 'error', title: 'Manifest too large', hint: 'A manifest describes tools; keep data in notes or tool files.' },
+  'skill-unreadable': {
+    severity: 'error',
+    title: 'Skill cannot be read',
+    hint: 'A file of this skill could not be read (too large, or an I/O error); the other skills are not affected.',
+  },
   'manifest-not-object': { severity: 'error', title: 'Manifest is not an object', hint: 'The top level of manifest.json must be { ... }.' },
   'manifest-duplicate-key': { severity: 'warning', title: 'Duplicate key', hint: 'JSON keeps only the last of duplicate keys; remove the others.' },
   'id-mismatch': { severity: 'error', title: 'Id does not match the folder', hint: 'Set "id" to the folder name.' },

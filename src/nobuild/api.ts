@@ -16,6 +16,12 @@ export interface SkillsOptions {
   agentWorkspace?: string
   roots?: string[]
   compat?: 'ego-lite'
+  /**
+   * Look for changes: every call sees the skills as they are on disk (edited, added, removed).
+   * The watchers never keep a process alive. `false` reads the skills once, for a one-shot
+   * script or command. @default true
+   */
+  watch?: boolean
 }
 
 /** The original's LearningEntry. */
@@ -54,9 +60,11 @@ function rootsOf(options: SkillsOptions = {}): string[] {
 
 function sessionFor(options?: SkillsOptions): Session {
   const roots = rootsOf(options)
-  const key = JSON.stringify([roots, options?.compat ?? null])
+  const compat = options?.compat
+  const watch = options?.watch !== false
+  const key = JSON.stringify([roots, compat ?? null, watch])
   let session = sessions.get(key)
-  if (!session) sessions.set(key, (session = createSession(roots, options?.compat)))
+  if (!session) sessions.set(key, (session = createSession(roots, { compat, watch })))
   return session
 }
 
@@ -145,7 +153,7 @@ export async function validateSiteSkills(root?: string, options: Omit<SkillsOpti
   return result.diagnostics.filter((d) => d.severity === 'error').map((d) => `${d.siteId}: ${d.message}`)
 }
 
-/** Stops watching the roots of every cached session (for tests and clean shutdown). */
+/** Forgets every cached session and stops its watchers (never needed for a process to exit). */
 export function closeSiteSkills(): void {
   for (const session of sessions.values()) session.close()
   sessions.clear()

@@ -1,4 +1,3 @@
-import { type FSWatcher, watch } from 'node:fs'
 import { stat } from 'node:fs/promises'
 import { pathToFileURL } from 'node:url'
 import { SiteToolError } from '../../runtime/errors'
@@ -10,6 +9,7 @@ import { type CompileResult, type CompiledSkill, createCompiler } from '../core/
 import type { SkillModel } from '../core/model'
 import { compileNodeTool, fileVersion } from './node-tools'
 import { notesOf } from '../core/notes'
+import { createFolderWatcher, foldersOf } from './watch'
 
 /** A compile of one set of roots, and what is built on it. */
 export interface SessionState {
@@ -71,55 +71,79 @@ async function flushWatchEvents(root: string): Promise<void> {
   await new Promise((resolve) => setImmediate(resolve))
 }
 
-export function createSession(roots: string[], compat?: 'ego-lite'): Session {
-  const compiler = createCompiler({ roots, compat })
+/** The same folders with the same (cached, so identical) records: the state built on it still holds. */
+function unchanged(before: CompileResult, after: CompileResult): boolean {
+  const sameRoot = (r: CompileResult['roots'][number], i: number) => {
+    const other = after.roots[i]
+    return r.root === other?.root && r.exists === other.exists && r.error === other.error
+  }
+  const { records } = after
+  const sameRecords = before.records.length === records.length && before.records.every((r, i) => r === records[i])
+  return before.roots.every(sameRoot) && sameRecords
+}
+
+function stateOf(result: CompileResult): SessionState {
+  return { result, api: createApi(result), models: new Map(result.skills.map((s) => [s.model.id, s.model])) }
+}
+
+/** How a session learns about changes. */
+export interface SessionOptions {
+  compat?: 'ego-lite'
+  /**
+   * Watch the roots, so that every call sees the files as they are (the watchers never keep the
+   * process alive). `false`: compile once and keep that (one-shot commands). @default true
+   */
+  watch?: boolean
+}
+
+export function createSession(roots: string[], options: SessionOptions = {}): Session {
+  const compiler = createCompiler({ roots, compat: options.compat })
+  const watching = options.watch !== false
+  // dirty: a change was seen since the last compile began; unwatched: some folder is not watched.
   let dirty = true
   let unwatched = false
   let pending: Promise<SessionState> | undefined
   let state: SessionState | undefined
-  const watchers: FSWatcher[] = []
+  const watcher = watching ? createFolderWatcher(() => (dirty = true)) : undefined
 
-  function startWatching(): void {
-    for (const root of roots) {
-      try {
-        const watcher = watch(root, { recursive: true }, () => {
-          dirty = true
-        })
-        watcher.on('error', () => {
-          dirty = true
-        })
-        watcher.unref()
-        watchers.push(watcher)
-      } catch {
-        // A missing root is watched again on the next compile.
+  async function refresh(): Promise<SessionState> {
+    dirty = false
+    try {
+      const result = await compiler.compile()
+      const next = state && unchanged(state.result, result) ? state : stateOf(result)
+      if (watcher) {
+        const { added, complete } = watcher.update(foldersOf(roots, result))
+        // A new watcher did not see changes made during the compile: the next call looks again.
+        if (added) dirty = true
+        unwatched = !complete
+      }
+      return (state = next)
+    } catch (error) {
+      dirty = true
+      throw error
+    }
+  }
+
+  /** The state of a compile that began after every change seen so far. */
+  async function settled(): Promise<SessionState> {
+    for (;;) {
+      // A running compile may have read the files before the change this call must see: wait for it.
+      if (pending) await pending.catch(() => undefined)
+      else if (state && !dirty && !unwatched) return state
+      else {
+        pending = refresh().finally(() => (pending = undefined))
+        return pending
       }
     }
   }
 
-  async function refresh() {
-    dirty = false
-    if (watchers.length < roots.length) {
-      for (const w of watchers.splice(0)) w.close()
-      startWatching()
-      // A root that cannot be watched (missing) is looked at on every call.
-      unwatched = watchers.length < roots.length
-    }
-    const result = await compiler.compile()
-    state = { result, api: createApi(result), models: new Map(result.skills.map((s) => [s.model.id, s.model])) }
-    return state
-  }
-
   return {
     async current() {
-      await flushWatchEvents(roots[0]!)
-      if (!dirty && !unwatched && state) return state
-      pending ??= refresh().finally(() => {
-        pending = undefined
-      })
-      return pending
+      if (watching) await flushWatchEvents(roots[0]!)
+      return settled()
     },
     close() {
-      for (const w of watchers.splice(0)) w.close()
+      watcher?.close()
     },
   }
 }

@@ -2,7 +2,16 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { type Exited, runBin } from '../helpers/spawn'
 import { makeTempDir, writeTree } from '../helpers/tmp'
 
-const tool = (path: string, callable: string) => ({ description: `Runs ${callable}.`, path, callable, args: { n: { type: 'integer', required: true, description: 'A number.' } }, returns: { type: 'integer', description: 'A number.' } })
+const N = { n: { type: 'integer', required: true, description: 'A number.' } }
+const tool = (path: string, callable: string) => ({
+  description: `Runs ${callable}.`,
+  path,
+  callable,
+  args: N,
+  returns: { type: 'integer', description: 'A number.' },
+})
+const STRING = { type: 'string', description: 'Title.' }
+const TITLE = { description: 'Reads the title.', path: 'browser-tools/title.js', args: {}, returns: STRING }
 
 let tmp: Awaited<ReturnType<typeof makeTempDir>>
 beforeAll(async () => {
@@ -14,12 +23,20 @@ beforeAll(async () => {
       name: 'Shop',
       domains: ['shop.example.com'],
       notes: ['notes/overview.md'],
-      nodeTools: { double: tool('tools/double.js', 'double'), triple: tool('tools/triple.ts', 'triple'), broken: tool('tools/double.js', 'broken') },
-      browserTools: { title: { description: 'Reads the title.', path: 'browser-tools/title.js', args: {}, returns: { type: 'string', description: 'Title.' } } },
+      nodeTools: {
+        double: tool('tools/double.js', 'double'),
+        triple: tool('tools/triple.ts', 'triple'),
+        broken: tool('tools/double.js', 'broken'),
+      },
+      browserTools: { title: TITLE },
     },
     'learnings/shop/notes/overview.md': '# Shop\n\nThe search box is `#q`.\n',
-    'learnings/shop/tools/double.js': 'export const double = (ctx, args) => args.n * 2\nexport function broken() { throw new Error("no stock") }\n',
-    'learnings/shop/tools/triple.ts': 'export function triple(_ctx: unknown, args: { n: number }): number { return args.n * 3 }\n',
+    'learnings/shop/tools/double.js': [
+      'export const double = (ctx, args) => args.n * 2',
+      'export function broken() { throw new Error("no stock") }',
+      '',
+    ].join('\n'),
+    'learnings/shop/tools/triple.ts': 'export const triple = (_: unknown, args: { n: number }): number => args.n * 3\n',
     'learnings/shop/browser-tools/title.js': 'async function () { return document.title }\n',
   })
 })
@@ -29,7 +46,8 @@ const bin = (...argv: string[]) => runBin([...argv, '--root', 'learnings'], tmp.
 
 /** The process ended by itself (not killed at the time limit) with this exit code. */
 function expectExit(run: Exited, code: number): void {
-  expect(run.killed, `killed after ${Math.round(run.ms)} ms; stdout: ${run.stdout} stderr: ${run.stderr}`).toBe(false)
+  const why = `killed after ${Math.round(run.ms)} ms; stdout: ${run.stdout} stderr: ${run.stderr}`
+  expect(run.killed, why).toBe(false)
   expect(run.code, run.stderr).toBe(code)
 }
 

@@ -22,10 +22,18 @@ export function cleanEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv 
   return env
 }
 
+export interface RunOptions {
+  cwd: string
+  env?: NodeJS.ProcessEnv
+  /** Killed after this long (default 10 s). */
+  limitMs?: number
+}
+
 /** Runs `node ...args` and waits for it to exit on its own; kills it after `limitMs`. */
-export function runNode(args: string[], options: { cwd: string; env?: NodeJS.ProcessEnv; limitMs?: number }): Promise<Exited> {
+export function runNode(args: string[], options: RunOptions): Promise<Exited> {
   const started = performance.now()
-  const child = spawn(process.execPath, args, { cwd: options.cwd, env: options.env ?? cleanEnv(), stdio: ['ignore', 'pipe', 'pipe'] })
+  const env = options.env ?? cleanEnv()
+  const child = spawn(process.execPath, args, { cwd: options.cwd, env, stdio: ['ignore', 'pipe', 'pipe'] })
   let stdout = ''
   let stderr = ''
   child.stdout.on('data', (chunk: Buffer) => (stdout += chunk))

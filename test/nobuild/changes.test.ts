@@ -14,13 +14,17 @@ import {
 } from '../../src/index'
 import { makeTempDir, writeTree } from '../helpers/tmp'
 
-const VALUE = { description: 'Returns a number.', path: 'tools/value.js', callable: 'value', args: {}, returns: { type: 'integer', description: 'A number.' } }
-const TITLE = { description: 'Reads the title.', path: 'browser-tools/title.js', args: {}, returns: { type: 'string', description: 'Title.' } }
+const INTEGER = { type: 'integer', description: 'A number.' }
+const VALUE = { description: 'Gives a number.', path: 'tools/value.js', callable: 'value', args: {}, returns: INTEGER }
+const STRING = { type: 'string', description: 'Title.' }
+const TITLE = { description: 'Reads the title.', path: 'browser-tools/title.js', args: {}, returns: STRING }
+
+const TOOLS = { nodeTools: { value: VALUE }, browserTools: { title: TITLE } }
 
 /** A skill `id` on `<id>.example.com` whose Node tool `value` returns `n`, with a browser tool `title`. */
 function skill(id: string, n: number): Record<string, unknown> {
   return {
-    [`${id}/manifest.json`]: { id, name: id, domains: [`${id}.example.com`], notes: ['notes/a.md'], nodeTools: { value: VALUE }, browserTools: { title: TITLE } },
+    [`${id}/manifest.json`]: { id, name: id, domains: [`${id}.example.com`], notes: ['notes/a.md'], ...TOOLS },
     [`${id}/notes/a.md`]: `# ${id}\n`,
     [`${id}/tools/value.js`]: `export const value = () => ${n}\n`,
     [`${id}/browser-tools/title.js`]: 'async function () { return document.title }\n',

@@ -1,10 +1,16 @@
 import { writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { runNode } from '../helpers/spawn'
+import { type Exited, runNode } from '../helpers/spawn'
 import { makeTempDir, writeTree } from '../helpers/tmp'
 
-const DOUBLE = { description: 'Doubles n.', path: 'tools/double.js', callable: 'double', args: { n: { type: 'integer', required: true, description: 'A number.' } }, returns: { type: 'integer', description: 'A number.' } }
+const DOUBLE = {
+  description: 'Doubles n.',
+  path: 'tools/double.js',
+  callable: 'double',
+  args: { n: { type: 'integer', required: true, description: 'A number.' } },
+  returns: { type: 'integer', description: 'A number.' },
+}
 
 /** Calls each function of the no-build API once (and one that fails), then returns. */
 const ONE_SHOT = `import { loadLearnedContext, runNodeSiteTool, siteSkillsForUrl } from 'unplugin-site-skills'
@@ -28,6 +34,8 @@ const after = await runNodeSiteTool('shop', 'double', { n: 4 }, {}, { root })
 console.log(JSON.stringify({ before, after }))
 `
 
+const TOOLS = { nodeTools: { double: DOUBLE } }
+
 let tmp: Awaited<ReturnType<typeof makeTempDir>>
 let root: string
 beforeAll(async () => {
@@ -41,9 +49,15 @@ beforeAll(async () => {
 })
 afterAll(() => tmp.cleanup())
 
+/** The script ended by itself (not killed at the time limit), successfully. */
+function expectExit(run: Exited): void {
+  expect(run.killed, `killed after ${Math.round(run.ms)} ms; stdout: ${run.stdout} stderr: ${run.stderr}`).toBe(false)
+  expect(run.code, run.stderr).toBe(0)
+}
+
 async function writeSkill(): Promise<void> {
   await writeTree(root, {
-    'shop/manifest.json': { id: 'shop', name: 'Shop', domains: ['shop.example.com'], notes: ['notes/a.md'], nodeTools: { double: DOUBLE } },
+    'shop/manifest.json': { id: 'shop', name: 'Shop', domains: ['shop.example.com'], notes: ['notes/a.md'], ...TOOLS },
     'shop/notes/a.md': '# Shop\n',
     'shop/tools/double.js': 'export const double = (ctx, args) => args.n * 2\n',
   })
@@ -53,8 +67,7 @@ describe('a script that uses the no-build API exits on its own', () => {
   it('after siteSkillsForUrl, loadLearnedContext and runNodeSiteTool (without closeSiteSkills)', async () => {
     await writeSkill()
     const run = await runNode(['one-shot.mjs', root], { cwd: tmp.dir })
-    expect(run.killed, `killed after ${Math.round(run.ms)} ms; stdout: ${run.stdout} stderr: ${run.stderr}`).toBe(false)
-    expect(run.code, run.stderr).toBe(0)
+    expectExit(run)
     expect(JSON.parse(run.stdout)).toEqual({ ids: ['shop'], exists: true, value: 8, missing: 'skill-not-found' })
   })
 
@@ -62,8 +75,7 @@ describe('a script that uses the no-build API exits on its own', () => {
     await writeSkill()
     await writeFile(join(root, 'shop/tools/double.js'), 'export const double = (ctx, args) => args.n * 2\n')
     const run = await runNode(['live.mjs', root], { cwd: tmp.dir })
-    expect(run.killed, `killed after ${Math.round(run.ms)} ms; stdout: ${run.stdout} stderr: ${run.stderr}`).toBe(false)
-    expect(run.code, run.stderr).toBe(0)
+    expectExit(run)
     expect(JSON.parse(run.stdout)).toEqual({ before: 8, after: 80 })
   })
 })

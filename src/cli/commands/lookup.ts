@@ -6,7 +6,8 @@ export async function matchCommand(args: ParsedArgs, io: CliIO): Promise<number>
   if (args.positionals.length === 0) throw new UsageError('usage: site-skills match URL...')
   const roots = rootsOf(args, io)
   const out: Record<string, string[]> = {}
-  for (const url of args.positionals) out[url] = (await siteSkillsForUrl(url, { roots, compat: compatOf(args) })).map((s) => s.id)
+  const options = { roots, compat: compatOf(args), watch: false }
+  for (const url of args.positionals) out[url] = (await siteSkillsForUrl(url, options)).map((s) => s.id)
   if (args.json) writeLine(io.stdout, JSON.stringify(out, null, 2))
   else for (const [url, ids] of Object.entries(out)) writeLine(io.stdout, `${url}  ->  ${ids.length ? ids.join(', ') : '(no skill)'}`)
   return 0
@@ -16,7 +17,7 @@ export async function matchCommand(args: ParsedArgs, io: CliIO): Promise<number>
 export async function contextCommand(args: ParsedArgs, io: CliIO): Promise<number> {
   const [url, ...rest] = args.positionals
   if (!url || rest.length) throw new UsageError('usage: site-skills context URL')
-  const context = await loadLearnedContext(url, { roots: rootsOf(args, io), compat: compatOf(args) })
+  const context = await loadLearnedContext(url, { roots: rootsOf(args, io), compat: compatOf(args), watch: false })
   if (args.json) {
     writeLine(io.stdout, JSON.stringify(context, null, 2))
     return 0

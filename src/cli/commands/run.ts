@@ -1,6 +1,6 @@
 import type { BrowserTarget } from '../../../runtime/browser'
 import { isSiteToolError } from '../../../runtime/errors'
-import { listSiteSkills, runBrowserSiteTool, runNodeSiteTool } from '../../nobuild/api'
+import { type SkillsOptions, listSiteSkills, runBrowserSiteTool, runNodeSiteTool } from '../../nobuild/api'
 import { type CliIO, type ParsedArgs, UsageError, rootsOf, writeLine } from '../args'
 import { compatOf } from './lookup'
 
@@ -39,7 +39,8 @@ export async function runCommand(args: ParsedArgs, io: CliIO): Promise<number> {
   if (!siteId || !tool || rest.length) throw new UsageError('usage: site-skills run SITE TOOL --args JSON [--cdp ws://...|HOST:PORT] [--target ID|URL-substring]')
   const toolArgs = parseToolArgs(args.args)
   const target = targetOf(args)
-  const options = { roots: rootsOf(args, io), compat: compatOf(args) }
+  // One compile, no watching: the command ends when the tool returns.
+  const options = { roots: rootsOf(args, io), compat: compatOf(args), watch: false }
   try {
     const kind = await kindOf(siteId, tool, options)
     if (kind === 'browser' && !target) throw new UsageError(`${siteId} -> ${tool} is a browser tool: pass --cdp ws://... or --cdp HOST:PORT`)
@@ -54,7 +55,7 @@ export async function runCommand(args: ParsedArgs, io: CliIO): Promise<number> {
   }
 }
 
-async function kindOf(siteId: string, tool: string, options: { roots: string[]; compat?: 'ego-lite' }): Promise<'node' | 'browser' | undefined> {
+async function kindOf(siteId: string, tool: string, options: SkillsOptions): Promise<'node' | 'browser' | undefined> {
   const skill = (await listSiteSkills(options)).find((s) => s.id === siteId)
   return skill && Object.hasOwn(skill.tools, tool) ? skill.tools[tool]!.kind : undefined
 }
