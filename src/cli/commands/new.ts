@@ -40,17 +40,28 @@ function files(id: string, domains: string[], schema: string): Record<string, st
   }
 }
 
+/** The validate command that checks the new skill: with `--root` when the root was given as one. */
+function validateCommandFor(args: ParsedArgs, root: string, io: CliIO): string {
+  if (args.root.length === 0) return 'site-skills validate'
+  return `site-skills validate --root ${shellWord(displayRoot(root, io.cwd))}`
+}
+
+/** A path as one POSIX shell word: bare when it is plain, else single-quoted. */
+function shellWord(text: string): string {
+  return /^[\w@%+=:,./-]+$/.test(text) ? text : `'${text.replaceAll("'", "'\\''")}'`
+}
+
 /** `site-skills new ID --domain D`: scaffolds a skill that validates clean. */
 export async function newCommand(args: ParsedArgs, io: CliIO): Promise<number> {
   const [id, ...rest] = args.positionals
-  if (!id || rest.length) throw new UsageError('usage: site-skills new ID --domain DOMAIN [--domain DOMAIN...]')
+  if (!id || rest.length) throw new UsageError('new takes one skill id: site-skills new ID --domain DOMAIN [--domain DOMAIN...]')
   if (!ID_RE.test(id)) throw new UsageError(`invalid skill id ${JSON.stringify(id)}: use lowercase letters, digits and dashes (e.g. "x-com")`)
   if (args.domain.length === 0) throw new UsageError('pass at least one --domain (e.g. --domain example.com)')
   const domains = args.domain.map((raw) => {
     const checked = checkDomainPattern(raw)
     const error = checked.problems.find((p) => p.code !== 'domain-unicode')
-    if (error || !checked.pattern) throw new UsageError(error?.message ?? `invalid domain ${JSON.stringify(raw)}`)
-    return checked.pattern
+    if (!error && checked.pattern) return checked.pattern
+    throw new UsageError(error ? [error.message, error.hint].filter(Boolean).join('. ') : `invalid domain ${JSON.stringify(raw)}`)
   })
   const [root] = rootsOf(args, io)
   const dir = join(root!, id)
@@ -63,6 +74,6 @@ export async function newCommand(args: ParsedArgs, io: CliIO): Promise<number> {
     await writeFile(join(dir, rel), content, { flag: 'wx' })
   }
   if (args.json) writeLine(io.stdout, JSON.stringify({ created: toPosix(dir), id, domains }))
-  else writeLine(io.stdout, `created ${displayRoot(dir, io.cwd)} (validate it with: site-skills validate)`)
+  else writeLine(io.stdout, `created ${displayRoot(dir, io.cwd)} (validate it with: ${validateCommandFor(args, root!, io)})`)
   return 0
 }

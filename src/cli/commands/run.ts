@@ -4,6 +4,7 @@ import { listSiteSkills, runBrowserSiteTool, runNodeSiteTool } from '../../nobui
 import { type CliIO, type ParsedArgs, UsageError, rootsOf, writeLine } from '../args'
 import { compatOf } from './lookup'
 
+const RUN_USAGE = 'site-skills run SITE TOOL --args JSON [--cdp ws://...|HOST:PORT] [--target ID|URL-substring]'
 const HOST_PORT_RE = /^(\[[^\]]+\]|[^:/\s]+):(\d+)$/
 
 function parseToolArgs(text: string | undefined): Record<string, unknown> {
@@ -36,7 +37,7 @@ function targetOf(args: ParsedArgs): BrowserTarget | undefined {
 /** `site-skills run SITE TOOL --args JSON [--cdp ...] [--target ...]`: runs a Node or browser tool. */
 export async function runCommand(args: ParsedArgs, io: CliIO): Promise<number> {
   const [siteId, tool, ...rest] = args.positionals
-  if (!siteId || !tool || rest.length) throw new UsageError('usage: site-skills run SITE TOOL --args JSON [--cdp ws://...|HOST:PORT] [--target ID|URL-substring]')
+  if (!siteId || !tool || rest.length) throw new UsageError(`run takes a skill id and a tool name: ${RUN_USAGE}`)
   const toolArgs = parseToolArgs(args.args)
   const target = targetOf(args)
   const options = { roots: rootsOf(args, io), compat: compatOf(args) }
