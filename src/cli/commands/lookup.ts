@@ -1,11 +1,12 @@
 import { loadLearnedContext, siteSkillsForUrl } from '../../nobuild/api'
 import { callExample } from '../example'
-import { type CliIO, type ParsedArgs, UsageError, rootsOf, writeLine } from '../args'
+import { type CliIO, type ParsedArgs, UsageError, writeLine } from '../args'
+import { existingRoots } from '../session'
 
 /** `site-skills match URL...`: the skills of each URL, in directory-name order. */
 export async function matchCommand(args: ParsedArgs, io: CliIO): Promise<number> {
   if (args.positionals.length === 0) throw new UsageError('match needs at least one URL: site-skills match URL...')
-  const roots = rootsOf(args, io)
+  const roots = await existingRoots(args, io)
   const out: Record<string, string[]> = {}
   for (const url of args.positionals) out[url] = (await siteSkillsForUrl(url, { roots, compat: compatOf(args) })).map((s) => s.id)
   if (args.json) writeLine(io.stdout, JSON.stringify(out, null, 2))
@@ -17,7 +18,7 @@ export async function matchCommand(args: ParsedArgs, io: CliIO): Promise<number>
 export async function contextCommand(args: ParsedArgs, io: CliIO): Promise<number> {
   const [url, ...rest] = args.positionals
   if (!url || rest.length) throw new UsageError(`context takes one URL${url ? `, not ${args.positionals.length}` : ''}: site-skills context URL`)
-  const context = await loadLearnedContext(url, { roots: rootsOf(args, io), compat: compatOf(args) })
+  const context = await loadLearnedContext(url, { roots: await existingRoots(args, io), compat: compatOf(args) })
   if (args.json) {
     writeLine(io.stdout, JSON.stringify(context, null, 2))
     return 0

@@ -1,7 +1,8 @@
 import type { BrowserTarget } from '../../../runtime/browser'
 import { isSiteToolError } from '../../../runtime/errors'
 import { listSiteSkills, runBrowserSiteTool, runNodeSiteTool } from '../../nobuild/api'
-import { type CliIO, type ParsedArgs, UsageError, rootsOf, writeLine } from '../args'
+import { type CliIO, type ParsedArgs, UsageError, writeLine } from '../args'
+import { existingRoots } from '../session'
 import { compatOf } from './lookup'
 
 const RUN_USAGE = 'site-skills run SITE TOOL --args JSON [--cdp ws://...|HOST:PORT] [--target ID|URL-substring]'
@@ -40,7 +41,7 @@ export async function runCommand(args: ParsedArgs, io: CliIO): Promise<number> {
   if (!siteId || !tool || rest.length) throw new UsageError(`run takes a skill id and a tool name: ${RUN_USAGE}`)
   const toolArgs = parseToolArgs(args.args)
   const target = targetOf(args)
-  const options = { roots: rootsOf(args, io), compat: compatOf(args) }
+  const options = { roots: await existingRoots(args, io), compat: compatOf(args) }
   try {
     const kind = await kindOf(siteId, tool, options)
     if (kind === 'browser' && !target) throw new UsageError(`${siteId} -> ${tool} is a browser tool: pass --cdp ws://... or --cdp HOST:PORT`)
