@@ -30,7 +30,8 @@ function placeholder(schema: ValueSchema): string {
 export function callExample(tool: LearnedToolSignature): string {
   const entries = Object.entries(tool.args)
   const ordered = [...entries.filter(([, s]) => s.required), ...entries.filter(([, s]) => !s.required)]
-  const fields = ordered.map(([name, s]) => `${IDENTIFIER_RE.test(name) ? name : JSON.stringify(name)}: ${placeholder(s)}`)
+  const key = (name: string) => (IDENTIFIER_RE.test(name) ? name : JSON.stringify(name))
+  const fields = ordered.map(([name, schema]) => `${key(name)}: ${placeholder(schema)}`)
   const args = fields.length ? `{ ${fields.join(', ')} }` : '{}'
   const method = tool.toolType === 'node' ? 'runTool' : 'runBrowserTool'
   return `await site.${method}(${JSON.stringify(tool.siteId)}, ${JSON.stringify(tool.toolName)}, ${args})`

@@ -8,7 +8,8 @@ const CANDIDATES = ['../package.json', '../../package.json']
 export function packageVersion(): string {
   for (const candidate of CANDIDATES) {
     try {
-      const pkg = JSON.parse(readFileSync(new URL(candidate, import.meta.url), 'utf8')) as { name?: string; version?: string }
+      const text = readFileSync(new URL(candidate, import.meta.url), 'utf8')
+      const pkg = JSON.parse(text) as { name?: string; version?: string }
       if (pkg.name === PACKAGE_NAME && pkg.version) return pkg.version
     } catch {
       // Not there from this location: try the next.

@@ -6,7 +6,7 @@ import { type StaticServer, serveFolder } from '../../playground/serve'
 import { type LaunchedBrowser, launchBrowser } from '../../runtime/launch'
 import { manifestSchema } from '../../src/core/validate/schema'
 import { RULES } from '../helpers/compile'
-import { type SpawnRun, spawnCli } from '../helpers/spawn'
+import { type SpawnRun, spawnCli, spawnEach } from '../helpers/spawn'
 import { REPO_ROOT, makeTempDir } from '../helpers/tmp'
 
 // Every command and flag through the real binary: exit code, and exit on its own before the deadline.
@@ -19,7 +19,8 @@ afterAll(() => tmp?.cleanup())
 
 /** The process exited by itself (not killed at the deadline) with `code`. */
 function expectExit(run: SpawnRun, code: number): void {
-  expect({ code: run.code, timedOut: run.timedOut }, `after ${run.ms} ms; stderr: ${run.stderr}`).toEqual({ code, timedOut: false })
+  const ended = { code: run.code, timedOut: run.timedOut }
+  expect(ended, `after ${run.ms} ms; stderr: ${run.stderr}`).toEqual({ code, timedOut: false })
 }
 
 /** A usage error: exit 2 and exactly one line on stderr that ends with the pointer to --help. */
@@ -29,12 +30,13 @@ function expectUsageLine(run: SpawnRun, message: string): void {
   expect(run.stderr).toBe(`site-skills: ${message} (see site-skills --help)\n`)
 }
 
+const PORT_REASON = 'contains a port, but ports are ignored when matching'
 const FIXTURE = (name: string) => relative(REPO_ROOT, join(RULES, name))
 
 describe('site-skills --version, --help and bad usage', () => {
   it('--version and -v print the version of package.json', async () => {
     const { version } = JSON.parse(await readFile(join(REPO_ROOT, 'package.json'), 'utf8')) as { version: string }
-    for (const run of await Promise.all([spawnCli(['--version']), spawnCli(['-v'])])) {
+    for (const run of await spawnEach([['--version'], ['-v']])) {
       expectExit(run, 0)
       expect(run.stdout).toBe(`${version}\n`)
     }
@@ -43,9 +45,9 @@ describe('site-skills --version, --help and bad usage', () => {
   it('--help prints the whole help on stdout, naming every command and flag', async () => {
     const run = await spawnCli(['--help'])
     expectExit(run, 0)
-    for (const word of ['validate', 'match', 'context', 'run', 'types', 'schema', 'new', '--root', '--json', '--compat', '--version']) {
-      expect(run.stdout).toContain(word)
-    }
+    const commands = ['validate', 'match', 'context', 'run', 'types', 'schema', 'new']
+    const words = [...commands, '--root', '--json', '--compat', '--help', '--version']
+    for (const word of words) expect(run.stdout).toContain(word)
     expect(run.stderr).toBe('')
   })
 
@@ -59,11 +61,11 @@ describe('site-skills --version, --help and bad usage', () => {
   })
 
   it('an unknown command, an unknown flag or a flag without its value is one line, exit 2', async () => {
-    const [command, flag, value, boolValue] = await Promise.all([
-      spawnCli(['frobnicate']),
-      spawnCli(['validate', '--nope']),
-      spawnCli(['validate', '--root']),
-      spawnCli(['validate', '--json=yes']),
+    const [command, flag, value, boolValue] = await spawnEach([
+      ['frobnicate'],
+      ['validate', '--nope'],
+      ['validate', '--root'],
+      ['validate', '--json=yes'],
     ])
     expectUsageLine(command, 'unknown command "frobnicate"')
     expectUsageLine(flag, 'unknown option "--nope"')
@@ -72,36 +74,35 @@ describe('site-skills --version, --help and bad usage', () => {
   })
 
   it('missing arguments of each command are one line, exit 2', async () => {
-    const runs = await Promise.all([
-      spawnCli(['match']),
-      spawnCli(['context']),
-      spawnCli(['run', 'demo-shop']),
-      spawnCli(['new']),
-      spawnCli(['new', 'ok-id']),
-      spawnCli(['validate', '--compat', 'v2']),
+    const runs = await spawnEach([
+      ['match'],
+      ['context'],
+      ['run', 'demo-shop'],
+      ['new'],
+      ['new', 'ok-id'],
+      ['validate', '--compat', 'v2'],
     ])
-    expectUsageLine(runs[0]!, 'match needs at least one URL: site-skills match URL...')
-    expectUsageLine(runs[1]!, 'context takes one URL: site-skills context URL')
-    expect(runs[2]!.stderr).toMatch(/^site-skills: run takes a skill id and a tool name: site-skills run SITE TOOL/)
-    expectExit(runs[2]!, 2)
-    expectUsageLine(runs[3]!, 'new takes one skill id: site-skills new ID --domain DOMAIN [--domain DOMAIN...]')
-    expectUsageLine(runs[4]!, 'pass at least one --domain (e.g. --domain example.com)')
-    expectUsageLine(runs[5]!, '--compat accepts only "ego-lite", not "v2"')
+    expectUsageLine(runs[0], 'match needs at least one URL: site-skills match URL...')
+    expectUsageLine(runs[1], 'context takes one URL: site-skills context URL')
+    expect(runs[2].stderr).toMatch(/^site-skills: run takes a skill id and a tool name: site-skills run SITE TOOL/)
+    expectExit(runs[2], 2)
+    expectUsageLine(runs[3], 'new takes one skill id: site-skills new ID --domain DOMAIN [--domain DOMAIN...]')
+    expectUsageLine(runs[4], 'pass at least one --domain (e.g. --domain example.com)')
+    expectUsageLine(runs[5], '--compat accepts only "ego-lite", not "v2"')
   })
 
   it('a root that is not a folder is a usage error for every command that reads skills', async () => {
     const missing = join(tmp.dir, 'missing')
     const empty = join(tmp.dir, 'empty')
     await mkdir(empty)
-    const runs = await Promise.all([
-      spawnCli(['validate', missing]),
-      spawnCli(['types', '--root', missing]),
-      spawnCli(['match', 'https://example.org/', '--root', missing]),
-      spawnCli(['context', 'https://example.org/', '--root', missing]),
-      spawnCli(['run', 'demo-shop', 'price_summary', '--root', missing]),
-      spawnCli(['validate'], { cwd: empty }),
+    const runs = await spawnEach([
+      ['validate', missing],
+      ['types', '--root', missing],
+      ['match', 'https://example.org/', '--root', missing],
+      ['context', 'https://example.org/', '--root', missing],
+      ['run', 'demo-shop', 'price_summary', '--root', missing],
     ])
-    for (const run of runs) {
+    for (const run of [...runs, await spawnCli(['validate'], { cwd: empty })]) {
       expectExit(run, 2)
       expect(run.stderr).toMatch(/^site-skills: no learnings folder at .* \(see site-skills --help\)\n$/)
     }
@@ -110,7 +111,10 @@ describe('site-skills --version, --help and bad usage', () => {
 
 describe('site-skills validate', () => {
   it('exits 0 on a clean root and counts "1 skill", not "1 skills"', async () => {
-    const [all, one] = await Promise.all([spawnCli(['validate', 'learnings']), spawnCli(['validate', '--root', FIXTURE('valid-basic')])])
+    const [all, one] = await spawnEach([
+      ['validate', 'learnings'],
+      ['validate', '--root', FIXTURE('valid-basic')],
+    ])
     expectExit(all, 0)
     expect(all.stdout).toMatch(/^✔ 0 errors, 0 warnings in \d+ skills\n$/m)
     expectExit(one, 0)
@@ -121,24 +125,22 @@ describe('site-skills validate', () => {
     const run = await spawnCli(['validate', '--root', FIXTURE('domain-port')])
     expectExit(run, 1)
     expect(run.stdout).toContain('error domain-port  test/fixtures/rules/domain-port/patterns/manifest.json:6:5')
-    expect(run.stdout).toContain('invalid domain "localhost:3000": contains a port, but ports are ignored when matching')
+    expect(run.stdout).toContain(`invalid domain "localhost:3000": ${PORT_REASON}`)
     expect(run.stdout).toContain('> 6 |     "localhost:3000",')
     expect(run.stdout).toContain('hint: Write "localhost": it matches that host on every port.')
     expect(run.stdout.trimEnd().split('\n').at(-1)).toBe('3 errors, 0 warnings in 1 skill')
   })
 
   it('--json prints only { ok, skills, diagnostics }, each diagnostic with its root relative to cwd', async () => {
-    const [inside, outside] = await Promise.all([
-      spawnCli(['validate', '--json', '--root', FIXTURE('domain-port')]),
-      spawnCli(['validate', '--json', '--root', join(RULES, 'domain-port')], { cwd: tmp.dir }),
-    ])
+    const inside = await spawnCli(['validate', '--json', '--root', FIXTURE('domain-port')])
+    const outside = await spawnCli(['validate', '--json', '--root', join(RULES, 'domain-port')], { cwd: tmp.dir })
     expectExit(inside, 1)
     const out = JSON.parse(inside.stdout)
     expect(Object.keys(out)).toEqual(['ok', 'skills', 'diagnostics'])
     expect(out).toMatchObject({ ok: false, skills: 1 })
     expect(out.diagnostics[1]).toEqual({
-      code: 'domain-port', severity: 'error', siteId: 'patterns', root: 'test/fixtures/rules/domain-port', file: 'patterns/manifest.json',
-      line: 6, column: 5, message: 'invalid domain "localhost:3000": contains a port, but ports are ignored when matching',
+      code: 'domain-port', severity: 'error', siteId: 'patterns', root: 'test/fixtures/rules/domain-port',
+      file: 'patterns/manifest.json', line: 6, column: 5, message: `invalid domain "localhost:3000": ${PORT_REASON}`,
       hint: 'Write "localhost": it matches that host on every port.',
     })
     expectExit(outside, 1)
@@ -148,13 +150,14 @@ describe('site-skills validate', () => {
   })
 
   it('--compat ego-lite adds the original restrictions (exit 1 where the plain check passes)', async () => {
-    const [plain, compat] = await Promise.all([
-      spawnCli(['validate', '--json', FIXTURE('compat-ego-lite')]),
-      spawnCli(['validate', '--json', '--compat', 'ego-lite', FIXTURE('compat-ego-lite')]),
+    const [plain, compat] = await spawnEach([
+      ['validate', '--json', FIXTURE('compat-ego-lite')],
+      ['validate', '--json', '--compat', 'ego-lite', FIXTURE('compat-ego-lite')],
     ])
     expectExit(plain, 0)
     expectExit(compat, 1)
-    expect(JSON.parse(compat.stdout).diagnostics.map((d: { code: string }) => d.code)).toEqual(['compat-ego-lite', 'compat-ego-lite', 'compat-ego-lite'])
+    const codes = JSON.parse(compat.stdout).diagnostics.map((d: { code: string }) => d.code)
+    expect(codes).toEqual(['compat-ego-lite', 'compat-ego-lite', 'compat-ego-lite'])
   })
 })
 
@@ -182,18 +185,19 @@ describe('site-skills types, schema and new', () => {
 
   it('new scaffolds a skill and prints the validate command for its root, which then passes', async () => {
     const project = join(tmp.dir, 'project')
-    const [plain, rooted] = await Promise.all([
-      spawnCli(['new', 'my-site', '--domain', 'my-site.example.com'], { cwd: tmp.dir }),
-      spawnCli(['new', 'other-site', '--domain', 'other.example.com', '--root', join(project, 'skills dir')], { cwd: tmp.dir }),
-    ])
+    const [plain, rooted] = await spawnEach([
+      ['new', 'my-site', '--domain', 'my-site.example.com'],
+      ['new', 'other-site', '--domain', 'o.example.com', '--root', join(project, 'skills dir')],
+    ], { cwd: tmp.dir })
     expectExit(plain, 0)
     expect(plain.stdout).toBe('created learnings/my-site (validate it with: site-skills validate)\n')
     expectExit(rooted, 0)
-    expect(rooted.stdout).toBe("created project/skills dir/other-site (validate it with: site-skills validate --root 'project/skills dir')\n")
-    const [defaultCheck, rootCheck] = await Promise.all([
-      spawnCli(['validate'], { cwd: tmp.dir }),
-      spawnCli(['validate', '--root', 'project/skills dir'], { cwd: tmp.dir }),
-    ])
+    const check = "site-skills validate --root 'project/skills dir'"
+    expect(rooted.stdout).toBe(`created project/skills dir/other-site (validate it with: ${check})\n`)
+    const [defaultCheck, rootCheck] = await spawnEach([
+      ['validate'],
+      ['validate', '--root', 'project/skills dir'],
+    ], { cwd: tmp.dir })
     expectExit(defaultCheck, 0)
     expectExit(rootCheck, 0)
     expect(rootCheck.stdout).toBe('✔ 0 errors, 0 warnings in 1 skill\n')
@@ -202,44 +206,47 @@ describe('site-skills types, schema and new', () => {
   it('new refuses an existing skill (exit 1), a bad id and a domain with a port (exit 2)', async () => {
     const root = join(tmp.dir, 'refuse')
     expectExit(await spawnCli(['new', 'taken', '--domain', 'a.example.com', '--root', root]), 0)
-    const [again, badId, port] = await Promise.all([
-      spawnCli(['new', 'taken', '--domain', 'a.example.com', '--root', root]),
-      spawnCli(['new', '../evil', '--domain', 'a.example.com', '--root', root]),
-      spawnCli(['new', 'local', '--domain', 'localhost:8080', '--root', root]),
+    const [again, badId, port] = await spawnEach([
+      ['new', 'taken', '--domain', 'a.example.com', '--root', root],
+      ['new', '../evil', '--domain', 'a.example.com', '--root', root],
+      ['new', 'local', '--domain', 'localhost:8080', '--root', root],
     ])
     expectExit(again, 1)
     expect(again.stderr).toContain('already exists')
     expectUsageLine(badId, 'invalid skill id "../evil": use lowercase letters, digits and dashes (e.g. "x-com")')
-    expectUsageLine(port, 'invalid domain "localhost:8080": contains a port, but ports are ignored when matching. '
-      + 'Write "localhost": it matches that host on every port.')
+    const fix = 'Write "localhost": it matches that host on every port.'
+    expectUsageLine(port, `invalid domain "localhost:8080": ${PORT_REASON}. ${fix}`)
   })
 })
 
 describe('site-skills match and context', () => {
   it('match prints the skills of each URL (text and --json)', async () => {
-    const [json, text] = await Promise.all([
-      spawnCli(['match', '--json', 'https://news.ycombinator.com/item?id=1', 'https://example.org/']),
-      spawnCli(['match', 'http://localhost:5173/']),
+    const [json, text] = await spawnEach([
+      ['match', '--json', 'https://news.ycombinator.com/item?id=1', 'https://example.org/'],
+      ['match', 'http://localhost:5173/'],
     ])
     expectExit(json, 0)
-    expect(JSON.parse(json.stdout)).toEqual({ 'https://news.ycombinator.com/item?id=1': ['hacker-news'], 'https://example.org/': [] })
+    const expected = { 'https://news.ycombinator.com/item?id=1': ['hacker-news'], 'https://example.org/': [] }
+    expect(JSON.parse(json.stdout)).toEqual(expected)
     expectExit(text, 0)
     expect(text.stdout).toBe('http://localhost:5173/  ->  demo-shop\n')
   })
 
   it('context names the real arguments in text; --json keeps the original example string', async () => {
-    const [text, json, none] = await Promise.all([
-      spawnCli(['context', 'http://127.0.0.1:8080/']),
-      spawnCli(['context', '--json', 'http://127.0.0.1:8080/']),
-      spawnCli(['context', 'https://example.org/']),
+    const [text, json, none] = await spawnEach([
+      ['context', 'http://127.0.0.1:8080/'],
+      ['context', '--json', 'http://127.0.0.1:8080/'],
+      ['context', 'https://example.org/'],
     ])
     expectExit(text, 0)
     expect(text.stdout).toContain('await site.runTool("demo-shop", "price_summary", { items: [], currency: "…" })')
-    expect(text.stdout).toContain('await site.runBrowserTool("demo-shop", "add_to_cart", { productId: "…", quantity: 1 })')
+    const addToCart = 'await site.runBrowserTool("demo-shop", "add_to_cart", { productId: "…", quantity: 1 })'
+    expect(text.stdout).toContain(addToCart)
     expect(text.stdout).not.toContain('{ ... }')
     expectExit(json, 0)
     const context = JSON.parse(json.stdout)
-    expect(context.tools.map((t: { example: string }) => t.example)).toContain('await site.runTool("demo-shop", "price_summary", { ... })')
+    const examples = context.tools.map((t: { example: string }) => t.example)
+    expect(examples).toContain('await site.runTool("demo-shop", "price_summary", { ... })')
     expectExit(none, 0)
     expect(none.stdout).toBe('no site skill matches example.org\n')
   })
@@ -261,26 +268,28 @@ describe('site-skills run', () => {
   })
 
   it('runs a Node tool', async () => {
-    const run = await spawnCli(['run', 'demo-shop', 'price_summary', '--json', '--args', '{"items":[{"id":"a","price":2},{"id":"b","price":4}]}'])
+    const items = '{"items":[{"id":"a","price":2},{"id":"b","price":4}]}'
+    const run = await spawnCli(['run', 'demo-shop', 'price_summary', '--json', '--args', items])
     expectExit(run, 0)
     expect(JSON.parse(run.stdout)).toMatchObject({ count: 2, min: 2, max: 4 })
   })
 
   it('runs a browser tool in real Chromium over --cdp HOST:PORT, in the tab picked by --target', async () => {
     const cdp = `127.0.0.1:${browser.port}`
-    const run = await spawnCli(['run', 'demo-shop', 'page_info', '--json', '--args', '{"waitForReady":true}', '--cdp', cdp, '--target', 'q=lamp'])
+    const args = ['--json', '--args', '{"waitForReady":true}', '--cdp', cdp, '--target', 'q=lamp']
+    const run = await spawnCli(['run', 'demo-shop', 'page_info', ...args])
     expectExit(run, 0)
     expect(JSON.parse(run.stdout)).toMatchObject({ title: 'Demo Shop', query: 'lamp' })
   })
 
-  it('a tool error exits 1 with its code: bad args, unknown skill or tool, unknown tab, unreachable browser', async () => {
+  it('a tool error exits 1 with its code: bad args, unknown skill/tool/tab, unreachable browser', async () => {
     const cdp = `127.0.0.1:${browser.port}`
-    const runs = await Promise.all([
-      spawnCli(['run', 'demo-shop', 'price_summary', '--args', '{"items":"x"}']),
-      spawnCli(['run', 'no-such-skill', 'price_summary']),
-      spawnCli(['run', 'demo-shop', 'no_such_tool']),
-      spawnCli(['run', 'demo-shop', 'page_info', '--cdp', cdp, '--target', 'no-such-tab']),
-      spawnCli(['run', 'demo-shop', 'page_info', '--cdp', '127.0.0.1:1']),
+    const runs = await spawnEach([
+      ['run', 'demo-shop', 'price_summary', '--args', '{"items":"x"}'],
+      ['run', 'no-such-skill', 'price_summary'],
+      ['run', 'demo-shop', 'no_such_tool'],
+      ['run', 'demo-shop', 'page_info', '--cdp', cdp, '--target', 'no-such-tab'],
+      ['run', 'demo-shop', 'page_info', '--cdp', '127.0.0.1:1'],
     ])
     const codes = ['invalid-args', 'skill-not-found', 'tool-not-found', 'target-not-found', 'disconnected']
     runs.forEach((run, i) => {
@@ -290,14 +299,14 @@ describe('site-skills run', () => {
   })
 
   it('bad run usage exits 2: a browser tool without --cdp, --args not JSON or not an object, a bad --cdp', async () => {
-    const runs = await Promise.all([
-      spawnCli(['run', 'demo-shop', 'page_info']),
-      spawnCli(['run', 'demo-shop', 'price_summary', '--args', '{oops']),
-      spawnCli(['run', 'demo-shop', 'price_summary', '--args', '[1]']),
-      spawnCli(['run', 'demo-shop', 'page_info', '--cdp', 'not an address']),
-      spawnCli(['run', 'demo-shop', 'price_summary', '--target', 'x']),
+    const runs = await spawnEach([
+      ['run', 'demo-shop', 'page_info'],
+      ['run', 'demo-shop', 'price_summary', '--args', '{oops'],
+      ['run', 'demo-shop', 'price_summary', '--args', '[1]'],
+      ['run', 'demo-shop', 'page_info', '--cdp', 'not an address'],
+      ['run', 'demo-shop', 'price_summary', '--target', 'x'],
     ])
-    expectUsageLine(runs[0]!, 'demo-shop -> page_info is a browser tool: pass --cdp ws://... or --cdp HOST:PORT')
+    expectUsageLine(runs[0], 'demo-shop -> page_info is a browser tool: pass --cdp ws://... or --cdp HOST:PORT')
     for (const run of runs.slice(1)) {
       expectExit(run, 2)
       expect(run.stderr.split('\n')).toHaveLength(2)

@@ -61,3 +61,19 @@ export function spawnCli(args: string[], options: SpawnOptions = {}): Promise<Sp
     })
   })
 }
+
+/**
+ * Spawns several commands one after another (not at once: on a loaded machine, parallel starts
+ * would eat into each other's deadline) and returns their runs in order.
+ */
+export async function spawnEach<const T extends readonly string[][]>(
+  list: T,
+  options: SpawnOptions = {},
+): Promise<Runs<T>> {
+  const runs: SpawnRun[] = []
+  for (const args of list) runs.push(await spawnCli([...args], options))
+  return runs as Runs<T>
+}
+
+/** One run per command of the list, keeping its length (so destructuring needs no checks). */
+export type Runs<T extends readonly unknown[]> = { [K in keyof T]: SpawnRun }

@@ -17,7 +17,10 @@ export async function matchCommand(args: ParsedArgs, io: CliIO): Promise<number>
 /** `site-skills context URL`: the original's LearnedContext, plus model tool definitions. */
 export async function contextCommand(args: ParsedArgs, io: CliIO): Promise<number> {
   const [url, ...rest] = args.positionals
-  if (!url || rest.length) throw new UsageError(`context takes one URL${url ? `, not ${args.positionals.length}` : ''}: site-skills context URL`)
+  if (!url || rest.length) {
+    const count = url ? `, not ${args.positionals.length}` : ''
+    throw new UsageError(`context takes one URL${count}: site-skills context URL`)
+  }
   const context = await loadLearnedContext(url, { roots: await existingRoots(args, io), compat: compatOf(args) })
   if (args.json) {
     writeLine(io.stdout, JSON.stringify(context, null, 2))
@@ -30,7 +33,10 @@ export async function contextCommand(args: ParsedArgs, io: CliIO): Promise<numbe
   writeLine(io.stdout, `${context.siteName} (${context.siteId}) for ${context.domain}`)
   for (const note of context.knowledge) writeLine(io.stdout, `\n## ${note.siteId}/${note.path}\n\n${note.content.trimEnd()}`)
   writeLine(io.stdout, '\n## tools')
-  for (const tool of context.tools) writeLine(io.stdout, `- ${tool.siteId} -> ${tool.toolName} (${tool.toolType}): ${tool.description}\n    ${callExample(tool)}`)
+  for (const tool of context.tools) {
+    writeLine(io.stdout, `- ${tool.siteId} -> ${tool.toolName} (${tool.toolType}): ${tool.description}`)
+    writeLine(io.stdout, `    ${callExample(tool)}`)
+  }
   return 0
 }
 

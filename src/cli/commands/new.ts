@@ -6,6 +6,7 @@ import { checkDomainPattern } from '../../core/domains'
 import { toPosix } from '../../core/paths'
 import { type CliIO, type ParsedArgs, UsageError, displayRoot, rootsOf, writeLine } from '../args'
 
+const NEW_USAGE = 'site-skills new ID --domain DOMAIN [--domain DOMAIN...]'
 const ID_RE = /^[a-z0-9][a-z0-9-]*$/
 const SCHEMA_URL = 'https://unpkg.com/unplugin-site-skills/manifest.schema.json'
 
@@ -54,14 +55,15 @@ function shellWord(text: string): string {
 /** `site-skills new ID --domain D`: scaffolds a skill that validates clean. */
 export async function newCommand(args: ParsedArgs, io: CliIO): Promise<number> {
   const [id, ...rest] = args.positionals
-  if (!id || rest.length) throw new UsageError('new takes one skill id: site-skills new ID --domain DOMAIN [--domain DOMAIN...]')
+  if (!id || rest.length) throw new UsageError(`new takes one skill id: ${NEW_USAGE}`)
   if (!ID_RE.test(id)) throw new UsageError(`invalid skill id ${JSON.stringify(id)}: use lowercase letters, digits and dashes (e.g. "x-com")`)
   if (args.domain.length === 0) throw new UsageError('pass at least one --domain (e.g. --domain example.com)')
   const domains = args.domain.map((raw) => {
     const checked = checkDomainPattern(raw)
     const error = checked.problems.find((p) => p.code !== 'domain-unicode')
     if (!error && checked.pattern) return checked.pattern
-    throw new UsageError(error ? [error.message, error.hint].filter(Boolean).join('. ') : `invalid domain ${JSON.stringify(raw)}`)
+    if (!error) throw new UsageError(`invalid domain ${JSON.stringify(raw)}`)
+    throw new UsageError(error.hint ? `${error.message}. ${error.hint}` : error.message)
   })
   const [root] = rootsOf(args, io)
   const dir = join(root!, id)
@@ -73,7 +75,8 @@ export async function newCommand(args: ParsedArgs, io: CliIO): Promise<number> {
     await mkdir(dirname(join(dir, rel)), { recursive: true })
     await writeFile(join(dir, rel), content, { flag: 'wx' })
   }
+  const check = validateCommandFor(args, root!, io)
   if (args.json) writeLine(io.stdout, JSON.stringify({ created: toPosix(dir), id, domains }))
-  else writeLine(io.stdout, `created ${displayRoot(dir, io.cwd)} (validate it with: ${validateCommandFor(args, root!, io)})`)
+  else writeLine(io.stdout, `created ${displayRoot(dir, io.cwd)} (validate it with: ${check})`)
   return 0
 }

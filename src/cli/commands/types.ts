@@ -17,7 +17,8 @@ export async function typesCommand(args: ParsedArgs, io: CliIO): Promise<number>
   const out = resolve(io.cwd, args.out ?? DEFAULT_DTS)
   const wrote = await writeIfChanged(out, generateDts(result.skills))
   const shown = displayRoot(out, io.cwd)
+  const count = plural(result.skills.length, 'skill')
   if (args.json) writeLine(io.stdout, JSON.stringify({ file: shown, written: wrote, skills: result.skills.length }))
-  else writeLine(io.stdout, wrote ? `wrote ${shown} (${plural(result.skills.length, 'skill')})` : `${shown} is up to date`)
+  else writeLine(io.stdout, wrote ? `wrote ${shown} (${count})` : `${shown} is up to date`)
   return 0
 }

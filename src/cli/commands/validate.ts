@@ -1,4 +1,5 @@
 import type { CompileResult } from '../../core/compiler'
+import type { Diagnostic } from '../../core/diagnostics'
 import { type CliIO, type ParsedArgs, displayRoot, writeLine } from '../args'
 import { createStyle, formatDiagnostic, plural } from '../format'
 import { compileRoots } from '../session'
@@ -30,7 +31,8 @@ export async function validateCommand(args: ParsedArgs, io: CliIO): Promise<numb
  * is shown like the text output does (relative to the working directory when inside it).
  */
 function jsonReport(result: CompileResult, cwd: string) {
-  const rootOf = new Map(result.reports.flatMap((r) => r.diagnostics.map((d) => [d, displayRoot(r.root, cwd)] as const)))
+  const rootOf = new Map<Diagnostic, string>()
+  for (const report of result.reports) for (const d of report.diagnostics) rootOf.set(d, displayRoot(report.root, cwd))
   const diagnostics = result.diagnostics.map((d) => {
     const { code, severity, siteId, file, line, column, message, hint } = d
     return { code, severity, siteId, root: rootOf.get(d) ?? '', file, line, column, message, ...(hint ? { hint } : {}) }
