@@ -21,10 +21,22 @@ export interface ParsedArgs {
   target?: string
   domain: string[]
   help: boolean
+  version: boolean
 }
 
-/** Bad usage: printed with the usage line, exit code 2. */
+/** Bad usage: printed as one line with a pointer to `--help`, exit code 2. */
 export class UsageError extends Error {}
+
+/** Node's parseArgs messages, shortened to one line in the CLI's words. */
+function usageMessage(error: Error & { code?: string }): string {
+  const option = /'([^']+)'/.exec(error.message)?.[1]
+  if (error.code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION' && option) return `unknown option ${JSON.stringify(option)}`
+  if (error.code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE' && option) {
+    const [flag, value] = option.split(' ')
+    return value ? `${flag} needs a value` : `${flag} takes no value`
+  }
+  return error.message.split('\n')[0]!
+}
 
 export function parseCliArgs(argv: string[]): ParsedArgs {
   try {
@@ -42,13 +54,15 @@ export function parseCliArgs(argv: string[]): ParsedArgs {
         target: { type: 'string' },
         domain: { type: 'string', multiple: true },
         help: { type: 'boolean', short: 'h' },
+        version: { type: 'boolean', short: 'v' },
       },
     })
     if (values.compat !== undefined && values.compat !== 'ego-lite') throw new UsageError(`--compat accepts only "ego-lite", not ${JSON.stringify(values.compat)}`)
-    return { positionals, root: values.root ?? [], json: values.json ?? false, compat: values.compat, out: values.out, args: values.args, cdp: values.cdp, target: values.target, domain: values.domain ?? [], help: values.help ?? false }
+    const { root = [], json = false, domain = [], help = false, version = false, ...text } = values
+    return { ...text, positionals, root, json, domain, help, version }
   } catch (error) {
     if (error instanceof UsageError) throw error
-    throw new UsageError((error as Error).message)
+    throw new UsageError(usageMessage(error as Error))
   }
 }
 

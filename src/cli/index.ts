@@ -1,4 +1,5 @@
 import { type CliIO, type ParsedArgs, UsageError, parseCliArgs, writeLine } from './args'
+import { packageVersion } from './version'
 import { contextCommand, matchCommand } from './commands/lookup'
 import { newCommand } from './commands/new'
 import { runCommand } from './commands/run'
@@ -18,7 +19,10 @@ const COMMANDS: Record<string, Command> = {
   new: newCommand,
 }
 
-export const USAGE = `usage: site-skills <command> [options]
+const SHORT_USAGE = 'usage: site-skills <command> [options]'
+const HELP_POINTER = '(see site-skills --help)'
+
+export const USAGE = `${SHORT_USAGE}
 
 commands:
   validate [DIR...]            check every skill; exit 1 on any error
@@ -33,23 +37,28 @@ options:
   --root DIR        a learnings root (repeatable; default ./learnings, $SITE_SKILLS_ROOT,
                     or $EGO_BROWSER_AGENT_WORKSPACE/learnings)
   --json            machine output on stdout, nothing else
-  --compat ego-lite also reject what the original ego-lite runtime cannot load`
+  --compat ego-lite also reject what the original ego-lite runtime cannot load
+  --help, -h        this help
+  --version, -v     the package version`
 
 /** Runs the CLI and returns its exit code: 0 ok, 1 failure, 2 bad usage. */
 export async function main(argv: string[], io: CliIO): Promise<number> {
   try {
     const args = parseCliArgs(argv)
     const [name, ...positionals] = args.positionals
-    if (args.help || !name) {
-      writeLine(args.help ? io.stdout : io.stderr, USAGE)
-      return args.help ? 0 : 2
+    if (args.help) writeLine(io.stdout, USAGE)
+    else if (args.version) writeLine(io.stdout, packageVersion())
+    if (args.help || args.version) return 0
+    if (!name) {
+      writeLine(io.stderr, `${SHORT_USAGE}\ncommands: ${Object.keys(COMMANDS).join(', ')} ${HELP_POINTER}`)
+      return 2
     }
     const command = COMMANDS[name]
     if (!command) throw new UsageError(`unknown command ${JSON.stringify(name)}`)
     return await command({ ...args, positionals }, io)
   } catch (error) {
     if (error instanceof UsageError) {
-      writeLine(io.stderr, `site-skills: ${error.message}\n\n${USAGE}`)
+      writeLine(io.stderr, `site-skills: ${error.message} ${HELP_POINTER}`)
       return 2
     }
     writeLine(io.stderr, `site-skills: ${(error as Error).stack ?? String(error)}`)

@@ -2,13 +2,19 @@ import { stat } from 'node:fs/promises'
 import { type CompileResult, createCompiler } from '../core/compiler'
 import { type CliIO, type ParsedArgs, UsageError, rootsOf } from './args'
 
-/** Compiles the command's roots; a root that does not exist is a usage error. */
-export async function compileRoots(args: ParsedArgs, io: CliIO, extra: string[] = []): Promise<CompileResult> {
+/** The command's roots; a root that is not a folder is a usage error (a typo must not read as "no skill"). */
+export async function existingRoots(args: ParsedArgs, io: CliIO, extra: string[] = []): Promise<string[]> {
   const roots = rootsOf(args, io, extra)
   for (const root of roots) {
     const isDir = await stat(root).then((s) => s.isDirectory(), () => false)
     if (!isDir) throw new UsageError(`no learnings folder at ${root} (pass --root DIR, or set SITE_SKILLS_ROOT)`)
   }
+  return roots
+}
+
+/** Compiles the command's roots; a root that does not exist is a usage error. */
+export async function compileRoots(args: ParsedArgs, io: CliIO, extra: string[] = []): Promise<CompileResult> {
+  const roots = await existingRoots(args, io, extra)
   const compat = args.compat === 'ego-lite' ? 'ego-lite' : undefined
   // validate and types need diagnostics and metadata, not shippable code.
   return createCompiler({ roots, compat, checkOnly: true }).compile()

@@ -21,7 +21,11 @@ export const DIAGNOSTIC_CATALOG = {
   'domains-empty': { severity: 'error', title: 'No domains', hint: 'List at least one host the skill applies to.' },
   'domain-invalid': { severity: 'error', title: 'Invalid domain pattern', hint: 'Write a host ("example.com") or a wildcard subdomain pattern ("*.example.com"), without scheme, port or path.' },
   'domain-public-suffix': { severity: 'error', title: 'Domain is a public suffix', hint: 'A pattern must name a registrable domain or a host under one; "*.com" would claim every .com site.' },
-  'domain-port': { severity: 'error', title: 'Domain has a port', hint: 'Ports never take part in matching; remove it.' },
+  'domain-port': {
+    severity: 'error',
+    title: 'Domain has a port',
+    hint: 'Ports are ignored when matching: write the host alone ("localhost", not "localhost:8080").',
+  },
   'domain-unicode': { severity: 'warning', title: 'Unicode domain', hint: 'Browsers report hosts in punycode; write the punycode form.' },
   'domain-shadowed': { severity: 'warning', title: 'Domain claimed twice', hint: 'Another skill claims the same pattern; both will match.' },
   'note-path': { severity: 'error', title: 'Invalid note path', hint: 'Notes live at notes/<name>.md (or <product>/prompt.md).' },

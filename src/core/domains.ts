@@ -24,6 +24,13 @@ function reject(raw: string, code: DiagnosticCode, reason: string, hint?: string
   return { problems: [{ code, message: `invalid domain ${JSON.stringify(raw)}: ${reason}`, hint }] }
 }
 
+/** A pattern with a port: say that ports are ignored when matching, and what to write instead. */
+function rejectPort(raw: string): DomainCheck {
+  const host = raw.includes(']:') ? raw.slice(0, raw.lastIndexOf(']:') + 1) : raw.replace(PORT_RE, '')
+  const hint = `Write ${JSON.stringify(host)}: it matches that host on every port.`
+  return reject(raw, 'domain-port', 'contains a port, but ports are ignored when matching', hint)
+}
+
 function normalizeHost(host: string): string | undefined {
   try {
     return new URL(`http://${host}/`).hostname
@@ -55,8 +62,7 @@ export function checkDomainPattern(raw: string): DomainCheck {
   const base = (wildcard ? raw.slice(2) : raw).replace(/\.$/, '')
   if (base.includes('*')) return reject(raw, 'domain-invalid', 'a wildcard is only allowed as the whole first label ("*.example.com")')
   if (IPV6_RE.test(base)) return wildcard ? reject(raw, 'domain-invalid', 'a wildcard cannot apply to an IP address') : { pattern: base.toLowerCase(), problems: [] }
-  if (base.startsWith('[') && base.includes(']:')) return reject(raw, 'domain-port', 'contains a port')
-  if (PORT_RE.test(base)) return reject(raw, 'domain-port', 'contains a port', `Write ${JSON.stringify(raw.replace(PORT_RE, ''))}; ports never take part in matching.`)
+  if ((base.startsWith('[') && base.includes(']:')) || PORT_RE.test(base)) return rejectPort(raw)
   if (base === '' || base.split('.').includes('')) return reject(raw, 'domain-invalid', 'has an empty label')
   const host = normalizeHost(base)
   if (!host || host.split('.').includes('')) return reject(raw, 'domain-invalid', 'is not a valid host name')

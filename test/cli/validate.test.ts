@@ -38,7 +38,11 @@ describe('site-skills validate', () => {
     expect(run.code).toBe(0)
     const out = JSON.parse(run.stdout)
     expect(out).toMatchObject({ ok: true, skills: 1 })
-    expect(out.diagnostics[0]).toEqual({ code: 'domain-unicode', severity: 'warning', siteId: 'idn', file: 'idn/manifest.json', line: 5, column: 5, message: 'domain "bücher.de" is matched as "xn--bcher-kva.de"', hint: 'Write "xn--bcher-kva.de": browsers report hosts in punycode.' })
+    expect(out.diagnostics[0]).toEqual({
+      code: 'domain-unicode', severity: 'warning', siteId: 'idn', root: 'test/fixtures/rules/domain-unicode',
+      file: 'idn/manifest.json', line: 5, column: 5, message: 'domain "bücher.de" is matched as "xn--bcher-kva.de"',
+      hint: 'Write "xn--bcher-kva.de": browsers report hosts in punycode.',
+    })
   })
 
   it('--compat ego-lite adds the original restrictions', async () => {

@@ -1,10 +1,12 @@
 import { loadLearnedContext, siteSkillsForUrl } from '../../nobuild/api'
-import { type CliIO, type ParsedArgs, UsageError, rootsOf, writeLine } from '../args'
+import { callExample } from '../example'
+import { type CliIO, type ParsedArgs, UsageError, writeLine } from '../args'
+import { existingRoots } from '../session'
 
 /** `site-skills match URL...`: the skills of each URL, in directory-name order. */
 export async function matchCommand(args: ParsedArgs, io: CliIO): Promise<number> {
-  if (args.positionals.length === 0) throw new UsageError('usage: site-skills match URL...')
-  const roots = rootsOf(args, io)
+  if (args.positionals.length === 0) throw new UsageError('match needs at least one URL: site-skills match URL...')
+  const roots = await existingRoots(args, io)
   const out: Record<string, string[]> = {}
   const options = { roots, compat: compatOf(args), watch: false }
   for (const url of args.positionals) out[url] = (await siteSkillsForUrl(url, options)).map((s) => s.id)
@@ -16,8 +18,11 @@ export async function matchCommand(args: ParsedArgs, io: CliIO): Promise<number>
 /** `site-skills context URL`: the original's LearnedContext, plus model tool definitions. */
 export async function contextCommand(args: ParsedArgs, io: CliIO): Promise<number> {
   const [url, ...rest] = args.positionals
-  if (!url || rest.length) throw new UsageError('usage: site-skills context URL')
-  const context = await loadLearnedContext(url, { roots: rootsOf(args, io), compat: compatOf(args), watch: false })
+  if (!url || rest.length) {
+    const count = url ? `, not ${args.positionals.length}` : ''
+    throw new UsageError(`context takes one URL${count}: site-skills context URL`)
+  }
+  const context = await loadLearnedContext(url, { roots: await existingRoots(args, io), compat: compatOf(args), watch: false })
   if (args.json) {
     writeLine(io.stdout, JSON.stringify(context, null, 2))
     return 0
@@ -29,7 +34,10 @@ export async function contextCommand(args: ParsedArgs, io: CliIO): Promise<numbe
   writeLine(io.stdout, `${context.siteName} (${context.siteId}) for ${context.domain}`)
   for (const note of context.knowledge) writeLine(io.stdout, `\n## ${note.siteId}/${note.path}\n\n${note.content.trimEnd()}`)
   writeLine(io.stdout, '\n## tools')
-  for (const tool of context.tools) writeLine(io.stdout, `- ${tool.siteId} -> ${tool.toolName} (${tool.toolType}): ${tool.description}\n    ${tool.example}`)
+  for (const tool of context.tools) {
+    writeLine(io.stdout, `- ${tool.siteId} -> ${tool.toolName} (${tool.toolType}): ${tool.description}`)
+    writeLine(io.stdout, `    ${callExample(tool)}`)
+  }
   return 0
 }
 

@@ -6,6 +6,7 @@ import { checkDomainPattern } from '../../core/domains'
 import { toPosix } from '../../core/paths'
 import { type CliIO, type ParsedArgs, UsageError, displayRoot, rootsOf, writeLine } from '../args'
 
+const NEW_USAGE = 'site-skills new ID --domain DOMAIN [--domain DOMAIN...]'
 const ID_RE = /^[a-z0-9][a-z0-9-]*$/
 const SCHEMA_URL = 'https://unpkg.com/unplugin-site-skills/manifest.schema.json'
 
@@ -40,17 +41,29 @@ function files(id: string, domains: string[], schema: string): Record<string, st
   }
 }
 
+/** The validate command that checks the new skill: with `--root` when the root was given as one. */
+function validateCommandFor(args: ParsedArgs, root: string, io: CliIO): string {
+  if (args.root.length === 0) return 'site-skills validate'
+  return `site-skills validate --root ${shellWord(displayRoot(root, io.cwd))}`
+}
+
+/** A path as one POSIX shell word: bare when it is plain, else single-quoted. */
+function shellWord(text: string): string {
+  return /^[\w@%+=:,./-]+$/.test(text) ? text : `'${text.replaceAll("'", "'\\''")}'`
+}
+
 /** `site-skills new ID --domain D`: scaffolds a skill that validates clean. */
 export async function newCommand(args: ParsedArgs, io: CliIO): Promise<number> {
   const [id, ...rest] = args.positionals
-  if (!id || rest.length) throw new UsageError('usage: site-skills new ID --domain DOMAIN [--domain DOMAIN...]')
+  if (!id || rest.length) throw new UsageError(`new takes one skill id: ${NEW_USAGE}`)
   if (!ID_RE.test(id)) throw new UsageError(`invalid skill id ${JSON.stringify(id)}: use lowercase letters, digits and dashes (e.g. "x-com")`)
   if (args.domain.length === 0) throw new UsageError('pass at least one --domain (e.g. --domain example.com)')
   const domains = args.domain.map((raw) => {
     const checked = checkDomainPattern(raw)
     const error = checked.problems.find((p) => p.code !== 'domain-unicode')
-    if (error || !checked.pattern) throw new UsageError(error?.message ?? `invalid domain ${JSON.stringify(raw)}`)
-    return checked.pattern
+    if (!error && checked.pattern) return checked.pattern
+    if (!error) throw new UsageError(`invalid domain ${JSON.stringify(raw)}`)
+    throw new UsageError(error.hint ? `${error.message}. ${error.hint}` : error.message)
   })
   const [root] = rootsOf(args, io)
   const dir = join(root!, id)
@@ -62,7 +75,8 @@ export async function newCommand(args: ParsedArgs, io: CliIO): Promise<number> {
     await mkdir(dirname(join(dir, rel)), { recursive: true })
     await writeFile(join(dir, rel), content, { flag: 'wx' })
   }
+  const check = validateCommandFor(args, root!, io)
   if (args.json) writeLine(io.stdout, JSON.stringify({ created: toPosix(dir), id, domains }))
-  else writeLine(io.stdout, `created ${displayRoot(dir, io.cwd)} (validate it with: site-skills validate)`)
+  else writeLine(io.stdout, `created ${displayRoot(dir, io.cwd)} (validate it with: ${check})`)
   return 0
 }

@@ -1,9 +1,11 @@
 import type { BrowserTarget } from '../../../runtime/browser'
 import { isSiteToolError } from '../../../runtime/errors'
-import { type SkillsOptions, listSiteSkills, runBrowserSiteTool, runNodeSiteTool } from '../../nobuild/api'
-import { type CliIO, type ParsedArgs, UsageError, rootsOf, writeLine } from '../args'
+import { listSiteSkills, runBrowserSiteTool, runNodeSiteTool } from '../../nobuild/api'
+import { type CliIO, type ParsedArgs, UsageError, writeLine } from '../args'
+import { existingRoots } from '../session'
 import { compatOf } from './lookup'
 
+const RUN_USAGE = 'site-skills run SITE TOOL --args JSON [--cdp ws://...|HOST:PORT] [--target ID|URL-substring]'
 const HOST_PORT_RE = /^(\[[^\]]+\]|[^:/\s]+):(\d+)$/
 
 function parseToolArgs(text: string | undefined): Record<string, unknown> {
@@ -36,11 +38,11 @@ function targetOf(args: ParsedArgs): BrowserTarget | undefined {
 /** `site-skills run SITE TOOL --args JSON [--cdp ...] [--target ...]`: runs a Node or browser tool. */
 export async function runCommand(args: ParsedArgs, io: CliIO): Promise<number> {
   const [siteId, tool, ...rest] = args.positionals
-  if (!siteId || !tool || rest.length) throw new UsageError('usage: site-skills run SITE TOOL --args JSON [--cdp ws://...|HOST:PORT] [--target ID|URL-substring]')
+  if (!siteId || !tool || rest.length) throw new UsageError(`run takes a skill id and a tool name: ${RUN_USAGE}`)
   const toolArgs = parseToolArgs(args.args)
   const target = targetOf(args)
   // One compile, no watching: the command ends when the tool returns.
-  const options = { roots: rootsOf(args, io), compat: compatOf(args), watch: false }
+  const options = { roots: await existingRoots(args, io), compat: compatOf(args), watch: false }
   try {
     const kind = await kindOf(siteId, tool, options)
     if (kind === 'browser' && !target) throw new UsageError(`${siteId} -> ${tool} is a browser tool: pass --cdp ws://... or --cdp HOST:PORT`)

@@ -4,6 +4,7 @@ import { DEFAULT_DTS } from '../../core/constants'
 import { createBuildError } from '../../core/report'
 import { writeIfChanged } from '../../core/write'
 import { type CliIO, type ParsedArgs, displayRoot, writeLine } from '../args'
+import { plural } from '../format'
 import { compileRoots } from '../session'
 
 /** `site-skills types [--out FILE]`: the d.ts of virtual:site-skills, without a bundler. */
@@ -16,7 +17,8 @@ export async function typesCommand(args: ParsedArgs, io: CliIO): Promise<number>
   const out = resolve(io.cwd, args.out ?? DEFAULT_DTS)
   const wrote = await writeIfChanged(out, generateDts(result.skills))
   const shown = displayRoot(out, io.cwd)
+  const count = plural(result.skills.length, 'skill')
   if (args.json) writeLine(io.stdout, JSON.stringify({ file: shown, written: wrote, skills: result.skills.length }))
-  else writeLine(io.stdout, wrote ? `wrote ${shown} (${result.skills.length} skills)` : `${shown} is up to date`)
+  else writeLine(io.stdout, wrote ? `wrote ${shown} (${count})` : `${shown} is up to date`)
   return 0
 }

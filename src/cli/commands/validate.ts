@@ -1,3 +1,5 @@
+import type { CompileResult } from '../../core/compiler'
+import type { Diagnostic } from '../../core/diagnostics'
 import { type CliIO, type ParsedArgs, displayRoot, writeLine } from '../args'
 import { createStyle, formatDiagnostic, plural } from '../format'
 import { compileRoots } from '../session'
@@ -6,8 +8,7 @@ import { compileRoots } from '../session'
 export async function validateCommand(args: ParsedArgs, io: CliIO): Promise<number> {
   const result = await compileRoots(args, io, args.positionals)
   if (args.json) {
-    const diagnostics = result.diagnostics.map(({ code, severity, siteId, file, line, column, message, hint }) => ({ code, severity, siteId, file, line, column, message, ...(hint ? { hint } : {}) }))
-    writeLine(io.stdout, JSON.stringify({ ok: result.errors === 0, skills: result.records.length, diagnostics }, null, 2))
+    writeLine(io.stdout, JSON.stringify(jsonReport(result, io.cwd), null, 2))
     return result.errors === 0 ? 0 : 1
   }
   const style = createStyle(io.stdout as NodeJS.WriteStream)
@@ -23,4 +24,18 @@ export async function validateCommand(args: ParsedArgs, io: CliIO): Promise<numb
   const summary = `${plural(result.errors, 'error')}, ${plural(result.warnings, 'warning')} in ${plural(result.records.length, 'skill')}`
   writeLine(io.stdout, result.errors ? style.red(summary) : `${style.bold('✔')} ${summary}`)
   return result.errors === 0 ? 0 : 1
+}
+
+/**
+ * `--json`: `{ ok, skills, diagnostics }`. A diagnostic's `file` is relative to its `root`, which
+ * is shown like the text output does (relative to the working directory when inside it).
+ */
+function jsonReport(result: CompileResult, cwd: string) {
+  const rootOf = new Map<Diagnostic, string>()
+  for (const report of result.reports) for (const d of report.diagnostics) rootOf.set(d, displayRoot(report.root, cwd))
+  const diagnostics = result.diagnostics.map((d) => {
+    const { code, severity, siteId, file, line, column, message, hint } = d
+    return { code, severity, siteId, root: rootOf.get(d) ?? '', file, line, column, message, ...(hint ? { hint } : {}) }
+  })
+  return { ok: result.errors === 0, skills: result.records.length, diagnostics }
 }
