@@ -123,7 +123,7 @@ describe('an editor over the generated types', () => {
     const expected = `${getItem.description}\n\nNode tool: \`hacker-news/${getItem.path}\``
     const details = editor.details('use.ts', at('toolMember'), 'get_item')
     expect(details?.documentation).toBe(expected)
-    expect(details?.text).toMatch(/^\(property\) get_item: \(args: \{\n\s+id: number;/)
+    expect(details?.text).toMatch(/^\(property\) "get_item": \(args: \{\n\s+id: number;/)
     expect(editor.hover('use.ts', at('toolMember'))?.documentation).toBe(expected)
     const read = HN.browserTools!['read_stories']!
     expect(editor.details('use.ts', at('toolMember'), 'read_stories')?.documentation).toBe(
@@ -146,11 +146,11 @@ describe('an editor over the generated types', () => {
     expect(hover?.documentation).toContain('Runs a tool of a site')
   })
 
-  it('texts that could end a comment stay inside it, and non-identifier names stay quoted', () => {
+  it('texts that could end a comment stay inside it', () => {
     const site = editor.details('use.ts', at('siteKey'), 'odd-site')
     expect(site?.documentation).toBe('Odd *\\/ site\n\nDomains: `odd.example`')
     expect(editor.hover('use.ts', at('oddTool'))).toEqual({
-      text: '(property) look_up: (args: {\n    "odd-name": string;\n}, ctx?: unknown) => Promise<Record<string, unknown>>',
+      text: '(property) "look_up": (args: {\n    "odd-name": string;\n}, ctx?: unknown) => Promise<Record<string, unknown>>',
       documentation: "Finds `things` *\\/ and more. Second line.\n\nNode tool: `odd-site/tools/look.js`",
     })
   })
