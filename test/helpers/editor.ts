@@ -21,7 +21,7 @@ export function markPositions(marked: string): { text: string; at: Record<string
   return { text: text + marked.slice(last), at }
 }
 
-const show = (parts: readonly ts.SymbolDisplayPart[] | undefined) => ts.displayPartsToString(parts)
+const show = (parts: ts.SymbolDisplayPart[] | undefined) => ts.displayPartsToString(parts)
 
 /** A TypeScript language service over files of a folder, set up as an editor would for a consumer project. */
 export function createEditor(dir: string, files: string[]) {
@@ -38,7 +38,9 @@ export function createEditor(dir: string, files: string[]) {
   const host: ts.LanguageServiceHost = {
     getScriptFileNames: () => names,
     getScriptVersion: () => '1',
-    getScriptSnapshot: (f) => (ts.sys.fileExists(f) ? ts.ScriptSnapshot.fromString(readFileSync(f, 'utf8')) : undefined),
+    getScriptSnapshot: (f) => {
+      if (ts.sys.fileExists(f)) return ts.ScriptSnapshot.fromString(readFileSync(f, 'utf8'))
+    },
     getCurrentDirectory: () => dir,
     getCompilationSettings: () => options,
     getDefaultLibFileName: ts.getDefaultLibFilePath,

@@ -63,7 +63,8 @@ void loadNotes('nope')
 function runBinary(args: string[], cwd: string, limitMs = 10_000): Promise<{ code: number; ms: number; out: string }> {
   const started = Date.now()
   return new Promise((resolve, reject) => {
-    const child = execFile(process.execPath, [join(REPO_ROOT, 'bin/site-skills.js'), ...args], { cwd }, (error, stdout, stderr) => {
+    const bin = join(REPO_ROOT, 'bin/site-skills.js')
+    const child = execFile(process.execPath, [bin, ...args], { cwd }, (error, stdout, stderr) => {
       clearTimeout(timer)
       resolve({ code: error ? Number(error.code ?? 1) : 0, ms: Date.now() - started, out: stdout + stderr })
     })
@@ -106,6 +107,8 @@ describe('an editor over the generated types', () => {
     const files = editor.service.getProgram()!.getSourceFiles().map((f) => f.fileName)
     expect(files).toContain(join(REPO_ROOT, 'client.d.ts'))
     expect(files.some((f) => f.startsWith(join(REPO_ROOT, 'dist/')) && f.endsWith('runtime.d.ts'))).toBe(true)
+    // client.d.ts imports SiteSkillsModule from the built unplugin-site-skills/runtime.
+    expect(editor.service.getSemanticDiagnostics(join(REPO_ROOT, 'client.d.ts'))).toEqual([])
     expect(editor.diagnostics('site-skills.d.ts')).toEqual([])
     expect(editor.diagnostics('use.ts')).toEqual([])
   })
@@ -150,7 +153,8 @@ describe('an editor over the generated types', () => {
     const site = editor.details('use.ts', at('siteKey'), 'odd-site')
     expect(site?.documentation).toBe('Odd *\\/ site\n\nDomains: `odd.example`')
     expect(editor.hover('use.ts', at('oddTool'))).toEqual({
-      text: '(property) "look_up": (args: {\n    "odd-name": string;\n}, ctx?: unknown) => Promise<Record<string, unknown>>',
+      text: '(property) "look_up": (args: {\n    "odd-name": string;\n}, ctx?: unknown) => '
+        + 'Promise<Record<string, unknown>>',
       documentation: "Finds `things` *\\/ and more. Second line.\n\nNode tool: `odd-site/tools/look.js`",
     })
   })
