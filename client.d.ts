@@ -7,15 +7,28 @@ declare module 'virtual:site-skills' {
   export interface SiteSkillRegistry {}
 
   type Api = SiteSkillsModule<SiteSkillRegistry>
+  /** Metadata of every skill: id, name, domains, note paths and tools (no code). */
   export const skills: Api['skills']
+  /** The skills whose domains match the URL's host. */
   export const siteSkillsForUrl: Api['siteSkillsForUrl']
+  /** Notes and tool signatures of the skills for a URL, ready for an agent's prompt. */
   export const loadLearnedContext: Api['loadLearnedContext']
+  /**
+   * Runs a tool of a site: `runTool(siteId, tool, args, ctx)` for a Node tool, `runTool(siteId, tool, args, target)`
+   * for a browser tool (a CDP target). Hover `sites[siteId][tool]` for the tool's description.
+   */
   export const runTool: Api['runTool']
+  /** Runs a browser tool in a page: the target is a CDP client or session (`send()`), `{ host, port }` or a URL. */
   export const runBrowserTool: Api['runBrowserTool']
+  /** The compiled source of a browser tool: one self-contained function expression. */
   export const browserToolSource: Api['browserToolSource']
+  /** The notes of a site, in manifest order. */
   export const loadNotes: Api['loadNotes']
+  /** Tool definitions for the skills of a URL, for MCP, Anthropic and OpenAI tool calling. */
   export const toolDefinitions: Api['toolDefinitions']
+  /** Runs a model's tool call by the name `toolDefinitions` gave it. */
   export const dispatchToolCall: Api['dispatchToolCall']
+  /** Site id -> tool name -> a typed stub that runs the tool; each carries the manifest's documentation. */
   export const sites: Api['sites']
   const api: Api
   export default api

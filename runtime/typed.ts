@@ -10,29 +10,66 @@ export interface ToolSpec {
   returns: unknown
 }
 
-/** The shape of `SiteSkillRegistry` in the generated `.d.ts`: site id -> tool name -> spec (documentation; interfaces are not checked against it). */
+/**
+ * The shape of `SiteSkillRegistry` in the generated `.d.ts`: site id -> tool name -> spec
+ * (documentation; interfaces are not checked against it).
+ */
 export type ToolRegistry = { [siteId: string]: { [tool: string]: ToolSpec } }
 
-type Sites<R> = keyof R & string
-type Tools<R, S extends keyof R> = keyof R[S] & string
+// Site ids and tool names are spelled `keyof R & string` and `keyof R[S]` in place, never through an alias: the
+// mapped types over them stay homomorphic (so the manifest's JSDoc reaches `sites` and its stubs), and an error
+// names the valid literals (`"search" | "detail"`) instead of an alias such as `Tools<SiteSkillRegistry, "x">`.
 type Spec<R, S extends keyof R, T extends keyof R[S]> = R[S][T] extends ToolSpec ? R[S][T] : never
-type ToolsOfKind<R, S extends keyof R, K> = { [T in keyof R[S]]: R[S][T] extends { kind: K } ? T : never }[keyof R[S]] & string
 /** Arguments may be left out when every one is optional. */
 type ArgsParam<A> = {} extends A ? [args?: A] : [args: A]
 type CtxParam<P extends ToolSpec> = P['kind'] extends 'browser' ? [target: BrowserTarget] : [ctx?: unknown]
+/** Any arguments when the spec is `never` (an unknown site id): the error then names the site id, not the arity. */
+type ToolParams<P extends ToolSpec> = [P] extends [never] ? unknown[] : [...ArgsParam<P['args']>, ...CtxParam<P>]
 
 /** `virtual:site-skills` typed by a registry. */
 export interface TypedSiteSkills<R> {
+  /** Metadata of every skill: id, name, domains, note paths and tools (no code). */
   skills: readonly SkillMeta[]
+  /** The skills whose domains match the URL's host. */
   siteSkillsForUrl: (url: string | URL) => SkillMeta[]
+  /** Notes and tool signatures of the skills for a URL, ready for an agent's prompt. */
   loadLearnedContext: (url: string | URL) => Promise<LearnedContext>
-  runTool: <S extends Sites<R>, T extends Tools<R, S>>(siteId: S, tool: T, ...rest: [...ArgsParam<Spec<R, S, T>['args']>, ...CtxParam<Spec<R, S, T>>]) => Promise<Spec<R, S, T>['returns']>
-  runBrowserTool: <S extends Sites<R>, T extends ToolsOfKind<R, S, 'browser'>>(siteId: S, tool: T, args: Spec<R, S, T>['args'], target: BrowserTarget, options?: BrowserRunOptions) => Promise<Spec<R, S, T>['returns']>
-  browserToolSource: <S extends Sites<R>, T extends ToolsOfKind<R, S, 'browser'>>(siteId: S, tool: T) => Promise<string>
-  loadNotes: (siteId: Sites<R>) => Promise<KnowledgeNote[]>
+  /** Runs a tool: `(siteId, tool, args, ctx)` for a Node tool, `(siteId, tool, args, target)` for a browser tool. */
+  runTool: <S extends keyof R & string, T extends keyof R[S]>(
+    siteId: S,
+    tool: T,
+    ...rest: ToolParams<Spec<R, S, T>>
+  ) => Promise<Spec<R, S, T>['returns']>
+  /** Runs a browser tool in the page of a CDP target. */
+  runBrowserTool: <
+    S extends keyof R & string,
+    T extends { [K in keyof R[S]]: R[S][K] extends { kind: 'browser' } ? K : never }[keyof R[S]],
+  >(
+    siteId: S,
+    tool: T,
+    args: Spec<R, S, T>['args'],
+    target: BrowserTarget,
+    options?: BrowserRunOptions,
+  ) => Promise<Spec<R, S, T>['returns']>
+  /** The compiled source of a browser tool: one self-contained function expression. */
+  browserToolSource: <
+    S extends keyof R & string,
+    T extends { [K in keyof R[S]]: R[S][K] extends { kind: 'browser' } ? K : never }[keyof R[S]],
+  >(siteId: S, tool: T) => Promise<string>
+  /** The notes of a site, in manifest order. */
+  loadNotes: (siteId: keyof R & string) => Promise<KnowledgeNote[]>
+  /** Tool definitions for the skills of a URL, for MCP, Anthropic and OpenAI tool calling. */
   toolDefinitions: (url: string | URL) => ToolDefinitions
-  dispatchToolCall: (name: string, args: Record<string, unknown> | null | undefined, ctxOrTarget?: unknown) => Promise<unknown>
-  sites: { [S in Sites<R>]: { [T in Tools<R, S>]: (...rest: [...ArgsParam<Spec<R, S, T>['args']>, ...CtxParam<Spec<R, S, T>>]) => Promise<Spec<R, S, T>['returns']> } }
+  /** Runs a model's tool call by the name `toolDefinitions` gave it. */
+  dispatchToolCall: (
+    name: string,
+    args: Record<string, unknown> | null | undefined,
+    ctxOrTarget?: unknown,
+  ) => Promise<unknown>
+  /** Site id -> tool name -> a stub that runs the tool; each carries the manifest's documentation. */
+  sites: {
+    [S in keyof R]: { [T in keyof R[S]]: (...rest: ToolParams<Spec<R, S, T>>) => Promise<Spec<R, S, T>['returns']> }
+  }
 }
 
 /** Before the first build (empty registry) everything is loosely typed. */

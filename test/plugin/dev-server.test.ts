@@ -88,7 +88,7 @@ describe('Vite dev server', () => {
     const manifest = join(root, 'added/manifest.json')
     await writeFile(manifest, (await readFile(manifest, 'utf8')).replace('"Skill added"', '"Renamed"'))
     await until(async () => (await load()).skills.find((s) => s.id === 'added')?.name, (name) => name === 'Renamed', 'the new name')
-    expect(await until(readDts, (t) => t.includes('/** Renamed */'), 'the d.ts')).toContain('"added"')
+    expect(await until(readDts, (t) => t.includes(' * Renamed\n'), 'the d.ts')).toContain('"added"')
   })
 
   it('shows a broken skill in the overlay, stays up, reports it when the module loads, and recovers', async () => {

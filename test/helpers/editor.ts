@@ -1,0 +1,81 @@
+import { readFileSync } from 'node:fs'
+import { join } from 'node:path'
+import ts from 'typescript'
+
+/** What an editor shows at one position: a hover, or a completion list and one entry's details. */
+export interface EditorView {
+  text: string
+  documentation: string
+}
+
+/** Removes `⟨name⟩` markers from a source text and returns it with each marker's offset. */
+export function markPositions(marked: string): { text: string; at: Record<string, number> } {
+  const at: Record<string, number> = {}
+  let text = ''
+  let last = 0
+  for (const m of marked.matchAll(/⟨(\w+)⟩/g)) {
+    text += marked.slice(last, m.index)
+    at[m[1]!] = text.length
+    last = m.index + m[0].length
+  }
+  return { text: text + marked.slice(last), at }
+}
+
+const show = (parts: ts.SymbolDisplayPart[] | undefined) => ts.displayPartsToString(parts)
+
+/** A TypeScript language service over files of a folder, set up as an editor would for a consumer project. */
+export function createEditor(dir: string, files: string[]) {
+  const names = files.map((f) => join(dir, f))
+  const options: ts.CompilerOptions = {
+    strict: true,
+    noEmit: true,
+    module: ts.ModuleKind.ESNext,
+    moduleResolution: ts.ModuleResolutionKind.Bundler,
+    target: ts.ScriptTarget.ES2022,
+    types: [],
+    lib: ['lib.es2023.d.ts', 'lib.dom.d.ts'],
+  }
+  const host: ts.LanguageServiceHost = {
+    getScriptFileNames: () => names,
+    getScriptVersion: () => '1',
+    getScriptSnapshot: (f) => {
+      if (ts.sys.fileExists(f)) return ts.ScriptSnapshot.fromString(readFileSync(f, 'utf8'))
+    },
+    getCurrentDirectory: () => dir,
+    getCompilationSettings: () => options,
+    getDefaultLibFileName: ts.getDefaultLibFilePath,
+    fileExists: ts.sys.fileExists,
+    readFile: ts.sys.readFile,
+    readDirectory: ts.sys.readDirectory,
+    directoryExists: ts.sys.directoryExists,
+    getDirectories: ts.sys.getDirectories,
+    realpath: ts.sys.realpath,
+  }
+  const service = ts.createLanguageService(host)
+  return {
+    service,
+    /** The hover at a position of a file. */
+    hover(file: string, position: number): EditorView | undefined {
+      const info = service.getQuickInfoAtPosition(join(dir, file), position)
+      return info && { text: show(info.displayParts), documentation: show(info.documentation) }
+    },
+    /** The completion entries' names at a position. */
+    completions(file: string, position: number): string[] {
+      return service.getCompletionsAtPosition(join(dir, file), position, {})?.entries.map((e) => e.name) ?? []
+    },
+    /** The details an editor shows beside the selected completion entry. */
+    details(file: string, position: number, name: string): EditorView | undefined {
+      const d = service.getCompletionEntryDetails(join(dir, file), position, name, {}, undefined, {}, undefined)
+      return d && { text: show(d.displayParts), documentation: show(d.documentation) }
+    },
+    /** Syntax and type errors of a file, as `line: message` (the message flattened). */
+    diagnostics(file: string): string[] {
+      const path = join(dir, file)
+      const all = [...service.getSyntacticDiagnostics(path), ...service.getSemanticDiagnostics(path)]
+      return all.map((d) => {
+        const line = d.file && d.start !== undefined ? d.file.getLineAndCharacterOfPosition(d.start).line + 1 : 0
+        return `${line}: ${ts.flattenDiagnosticMessageText(d.messageText, '\n')}`
+      })
+    },
+  }
+}

@@ -1,0 +1,173 @@
+import { execFile } from 'node:child_process'
+import { readFileSync } from 'node:fs'
+import { mkdir, symlink, writeFile } from 'node:fs/promises'
+import { join } from 'node:path'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { createEditor, markPositions } from '../helpers/editor'
+import { REPO_ROOT, makeTempDir, writeTree } from '../helpers/tmp'
+
+interface ToolEntry {
+  description: string
+  path: string
+}
+interface Manifest {
+  name: string
+  domains: string[]
+  nodeTools?: Record<string, ToolEntry>
+  browserTools?: Record<string, ToolEntry>
+}
+
+const HN: Manifest = JSON.parse(readFileSync(join(REPO_ROOT, 'learnings/hacker-news/manifest.json'), 'utf8'))
+const NODE_TOOLS = Object.keys(HN.nodeTools ?? {})
+const BROWSER_TOOLS = Object.keys(HN.browserTools ?? {})
+const SITES = ['demo-shop', 'github', 'google-workspace', 'hacker-news', 'mdn', 'wikipedia', 'odd-site']
+
+// A second root whose texts could break a JSDoc comment or a property name.
+const ODD = {
+  'odd-site/manifest.json': {
+    id: 'odd-site',
+    name: 'Odd */ site',
+    domains: ['odd.example'],
+    notes: [],
+    nodeTools: {
+      look_up: {
+        description: 'Finds `things` */ and more.\nSecond line.',
+        path: 'tools/look.js',
+        callable: 'lookUp',
+        args: { 'odd-name': { type: 'string', required: true, description: 'Ends a comment */ here.' } },
+        returns: { type: 'object', description: 'What it found.' },
+      },
+    },
+  },
+  'odd-site/tools/look.js': 'export async function lookUp(_ctx, args) { return { echo: args["odd-name"] } }\n',
+}
+
+// ⟨name⟩ marks where the editor is asked: the cursor sits just after the marker.
+const CONSUMER = markPositions(`import { runTool, runBrowserTool, browserToolSource, sites } from 'virtual:site-skills'
+void sites['⟨siteKey⟩hacker-news']
+void sites['hacker-news'].⟨toolMember⟩get_item
+void ⟨runToolName⟩runTool('⟨siteArg⟩hacker-news', '⟨toolArg⟩get_item', { id: 1 })
+void runBrowserTool('hacker-news', '⟨browserArg⟩read_stories', {}, 'localhost:9222')
+void browserToolSource('hacker-news', '⟨sourceArg⟩read_stories')
+void sites['odd-site'].⟨oddTool⟩look_up({ 'odd-name': 'x' })
+`)
+
+const MISTAKES = `import { runTool, runBrowserTool, loadNotes } from 'virtual:site-skills'
+void runTool('hacker-news', 'serach', { query: 'x' })
+void runTool('hacker-nwes', 'search', { query: 'x' })
+void runBrowserTool('hacker-news', 'get_item', { id: 1 }, 'localhost:9222')
+void loadNotes('nope')
+`
+
+/** Runs the real `site-skills` binary; rejects when it has not exited within `limitMs`. */
+function runBinary(args: string[], cwd: string, limitMs = 10_000): Promise<{ code: number; ms: number; out: string }> {
+  const started = Date.now()
+  return new Promise((resolve, reject) => {
+    const bin = join(REPO_ROOT, 'bin/site-skills.js')
+    const child = execFile(process.execPath, [bin, ...args], { cwd }, (error, stdout, stderr) => {
+      clearTimeout(timer)
+      resolve({ code: error ? Number(error.code ?? 1) : 0, ms: Date.now() - started, out: stdout + stderr })
+    })
+    const timer = setTimeout(() => {
+      child.kill()
+      reject(new Error(`site-skills ${args.join(' ')} did not exit within ${limitMs} ms`))
+    }, limitMs)
+  })
+}
+
+/** The literal members of the union a diagnostic names as the parameter type, or undefined if it names another type. */
+function unionIn(message: string): string[] | undefined {
+  const type = /parameter of type '(.*)'\.$/.exec(message)?.[1]
+  if (!type || !/^"[^"]*"( \| "[^"]*")*$/.test(type)) return undefined
+  return type.split(' | ').map((t) => JSON.parse(t) as string)
+}
+
+let tmp: Awaited<ReturnType<typeof makeTempDir>>
+let editor: ReturnType<typeof createEditor>
+beforeAll(async () => {
+  tmp = await makeTempDir('editor-')
+  await mkdir(join(tmp.dir, 'node_modules'))
+  await symlink(REPO_ROOT, join(tmp.dir, 'node_modules/unplugin-site-skills'))
+  await writeTree(join(tmp.dir, 'odd'), ODD)
+  const roots = ['--root', join(REPO_ROOT, 'learnings'), '--root', join(tmp.dir, 'odd')]
+  const run = await runBinary(['types', ...roots, '--out', 'site-skills.d.ts'], tmp.dir)
+  expect(run.out).toContain('7 skills')
+  expect(run.code).toBe(0)
+  expect(run.ms).toBeLessThan(10_000)
+  await writeFile(join(tmp.dir, 'use.ts'), CONSUMER.text)
+  await writeFile(join(tmp.dir, 'mistakes.ts'), MISTAKES)
+  editor = createEditor(tmp.dir, ['site-skills.d.ts', 'use.ts', 'mistakes.ts'])
+})
+afterAll(() => tmp.cleanup())
+
+const at = (name: string) => CONSUMER.at[name]!
+
+describe('an editor over the generated types', () => {
+  it('loads the package types from dist/ without an error, and the consumer has none', () => {
+    const files = editor.service.getProgram()!.getSourceFiles().map((f) => f.fileName)
+    expect(files).toContain(join(REPO_ROOT, 'client.d.ts'))
+    expect(files.some((f) => f.startsWith(join(REPO_ROOT, 'dist/')) && f.endsWith('runtime.d.ts'))).toBe(true)
+    // client.d.ts imports SiteSkillsModule from the built unplugin-site-skills/runtime.
+    expect(editor.service.getSemanticDiagnostics(join(REPO_ROOT, 'client.d.ts'))).toEqual([])
+    expect(editor.diagnostics('site-skills.d.ts')).toEqual([])
+    expect(editor.diagnostics('use.ts')).toEqual([])
+  })
+
+  it("sites['|: each site id completes and hovers with the skill's name and domains", () => {
+    expect(editor.completions('use.ts', at('siteKey'))).toEqual([...SITES].sort())
+    const details = editor.details('use.ts', at('siteKey'), 'hacker-news')
+    expect(details?.documentation).toBe(`${HN.name}\n\nDomains: \`${HN.domains.join('`, `')}\``)
+    expect(editor.hover('use.ts', at('siteKey'))?.documentation).toBe(details?.documentation)
+  })
+
+  it("sites['x'].|: each tool completes and hovers with its description, kind and file", () => {
+    expect(editor.completions('use.ts', at('toolMember'))).toEqual([...NODE_TOOLS, ...BROWSER_TOOLS].sort())
+    const getItem = HN.nodeTools!['get_item']!
+    const expected = `${getItem.description}\n\nNode tool: \`hacker-news/${getItem.path}\``
+    const details = editor.details('use.ts', at('toolMember'), 'get_item')
+    expect(details?.documentation).toBe(expected)
+    expect(details?.text).toMatch(/^\(property\) "get_item": \(args: \{\n\s+id: number;/)
+    expect(editor.hover('use.ts', at('toolMember'))?.documentation).toBe(expected)
+    const read = HN.browserTools!['read_stories']!
+    expect(editor.details('use.ts', at('toolMember'), 'read_stories')?.documentation).toBe(
+      `${read.description}\n\nBrowser tool (runs in the page): \`hacker-news/${read.path}\``,
+    )
+  })
+
+  it("runTool('x', '|'): the site's tools complete, browser-only calls offer browser tools only", () => {
+    expect(editor.completions('use.ts', at('siteArg'))).toEqual(SITES)
+    expect(editor.completions('use.ts', at('toolArg'))).toEqual([...NODE_TOOLS, ...BROWSER_TOOLS])
+    expect(editor.details('use.ts', at('toolArg'), 'get_item')?.text).toBe('get_item')
+    expect(editor.completions('use.ts', at('browserArg'))).toEqual(BROWSER_TOOLS)
+    expect(editor.completions('use.ts', at('sourceArg'))).toEqual(BROWSER_TOOLS)
+  })
+
+  it('a runTool call hovers with its documentation and the tool’s own argument and result types', () => {
+    const hover = editor.hover('use.ts', at('runToolName'))
+    expect(hover?.text).toContain('runTool<"hacker-news", "get_item">(siteId: "hacker-news", tool: "get_item", args: {')
+    expect(hover?.text).toContain('maxComments?: number;')
+    expect(hover?.documentation).toContain('Runs a tool of a site')
+  })
+
+  it('texts that could end a comment stay inside it', () => {
+    const site = editor.details('use.ts', at('siteKey'), 'odd-site')
+    expect(site?.documentation).toBe('Odd *\\/ site\n\nDomains: `odd.example`')
+    expect(editor.hover('use.ts', at('oddTool'))).toEqual({
+      text: '(property) "look_up": (args: {\n    "odd-name": string;\n}, ctx?: unknown) => '
+        + 'Promise<Record<string, unknown>>',
+      documentation: "Finds `things` *\\/ and more. Second line.\n\nNode tool: `odd-site/tools/look.js`",
+    })
+  })
+
+  it('a misspelled tool or site id is reported with the valid names, never an internal type', () => {
+    const errors = editor.diagnostics('mistakes.ts')
+    expect(errors).toHaveLength(4)
+    const [tool, site, kind, notes] = errors.map((e) => e.replace(/^\d+: /, ''))
+    expect(tool).toMatch(/^Argument of type '"serach"' is not assignable to parameter of type '"/)
+    expect(unionIn(tool!)?.sort()).toEqual([...NODE_TOOLS, ...BROWSER_TOOLS].sort())
+    expect(unionIn(site!)?.sort()).toEqual([...SITES].sort())
+    expect(kind).toContain(`Argument of type '"get_item"'`)
+    expect(unionIn(kind!)?.sort()).toEqual([...BROWSER_TOOLS].sort())
+    expect(unionIn(notes!)?.sort()).toEqual([...SITES].sort())
+  })
+})
