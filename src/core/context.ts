@@ -16,6 +16,8 @@ export interface SiteSkillsContext {
   setRoot: (root: string) => void
   /** Whether the module includes Node tools, unless the options say. */
   setNodeTools: (include: boolean) => void
+  /** In Vite's dev server every failed load reports in full (each one reaches the overlay), with links to each error. */
+  setDevServer: (on: boolean) => void
   /** Compiles (cached per skill), writes the d.ts, prints new warnings; throws on any error. */
   build: () => Promise<CompileResult>
   /**
@@ -60,6 +62,7 @@ export function createSiteSkillsContext(rawOptions: Options = {}, log: Logger = 
   /** The error of the last compile, and whether it was already thrown (so it is shown once). */
   let failure: { error: BuildError; thrown: boolean } | undefined
   let includeNode = true
+  let devServer = false
   let runtimeEntry: string | undefined
   const warned = new Set<string>()
   let byId = new Map<string, CompiledSkill>()
@@ -87,7 +90,7 @@ export function createSiteSkillsContext(rawOptions: Options = {}, log: Logger = 
     byId = new Map(result.skills.map((s) => [s.model.id, s]))
     readFiles = new Set(result.records.flatMap((r) => r.files))
     reportWarnings(result)
-    failure = result.errors > 0 ? { error: createBuildError(result, options.root), thrown: false } : undefined
+    failure = result.errors > 0 ? { error: createBuildError(result, options.root, devServer), thrown: false } : undefined
     if (!failure) {
       await writeDts()
     }
@@ -127,7 +130,7 @@ export function createSiteSkillsContext(rawOptions: Options = {}, log: Logger = 
   /** A generated module cannot load while the learnings are invalid: it fails with the report. */
   function throwIfFailed(): void {
     if (!failure) return
-    if (!failure.thrown) {
+    if (!failure.thrown || devServer) {
       failure.thrown = true
       throw failure.error
     }
@@ -152,6 +155,9 @@ export function createSiteSkillsContext(rawOptions: Options = {}, log: Logger = 
     },
     setNodeTools(include) {
       includeNode = include
+    },
+    setDevServer(on) {
+      devServer = on
     },
     build,
     refresh,

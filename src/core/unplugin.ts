@@ -7,6 +7,7 @@ import { MAIN_ID_RE, PLUGIN_NAME, RESOLVED_ID, RUNTIME_ID, RUNTIME_ID_RE, SKILL_
 import { type SiteSkillsContext, createSiteSkillsContext } from './context'
 import { attachDevServer } from './dev-server'
 import type { Options } from './options'
+import { tidyViteBuildErrors } from './vite-build'
 
 const TS_RE = /\.[mc]?ts$/
 
@@ -53,12 +54,19 @@ function addWatchFiles(context: UnpluginBuildContext, ctx: SiteSkillsContext, fr
   for (const file of ctx.watchFiles()) context.addWatchFile(file)
 }
 
-/** Throws, except in webpack's watch mode, where that would stop the watcher for good: the compilation fails instead. */
+/**
+ * Throws; webpack gets its own kind of error, without a stack (its CLI and stats print a
+ * WebpackError's stack, not its message), and in watch mode the compilation fails instead,
+ * as a throw would stop the watcher for good.
+ */
 function failBuild(context: UnpluginBuildContext, error: unknown): void {
   const compilation = getWebpackCompilation(context)
-  if (!compilation?.compiler.watchMode) throw error
+  if (!compilation) throw error
   const failure = new compilation.compiler.webpack.WebpackError(error instanceof Error ? error.message : String(error))
+  failure.name = error instanceof Error ? error.name : 'Error'
+  failure.stack = `${failure.name}: ${failure.message}`
   failure.hideStack = true
+  if (!compilation.compiler.watchMode) throw failure
   compilation.errors.push(failure)
 }
 
@@ -105,8 +113,10 @@ export const unpluginFactory: UnpluginFactory<Options | undefined> = (options, m
       configResolved(config) {
         ctx.setRoot(config.root)
         devServer = config.command === 'serve'
+        ctx.setDevServer(devServer)
       },
       configureServer: (server) => attachDevServer(server, ctx),
+      buildApp: { order: 'pre', handler: tidyViteBuildErrors },
       /** For other plugins and tests: the last compile result (skills, diagnostics, revalidated ids). */
       api: { lastResult: () => ctx.last, compiles: () => ctx.compiles },
     },
