@@ -43,9 +43,14 @@ export interface SiteSkillsContext {
   /** Ids of the generated modules (for invalidation in dev). */
   readonly moduleIds: { main: string; skills: (ids: readonly string[]) => string[] }
   readonly last: CompileResult | undefined
+  /** Whether the last compile found errors. */
+  readonly failed: boolean
   /** How many times the learnings were compiled (for tests of debouncing). */
   readonly compiles: number
 }
+
+/** What a load says when the build already reported why the learnings are invalid. */
+export const UNAVAILABLE = `${LOG_PREFIX} virtual:site-skills is unavailable until the learnings are fixed (see the errors above)`
 
 export type Logger = (message: string) => void
 
@@ -135,7 +140,9 @@ export function createSiteSkillsContext(rawOptions: Options = {}, log: Logger = 
       throw failure.error
     }
     // Already reported by this build (esbuild goes on after buildStart fails): say it short.
-    throw new Error(`${LOG_PREFIX} virtual:site-skills is unavailable until the learnings are fixed (see the errors above)`)
+    const short = new Error(UNAVAILABLE)
+    short.stack = ''
+    throw short
   }
 
 
@@ -145,6 +152,9 @@ export function createSiteSkillsContext(rawOptions: Options = {}, log: Logger = 
     },
     get last() {
       return last
+    },
+    get failed() {
+      return failure !== undefined
     },
     get compiles() {
       return compiles

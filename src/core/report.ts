@@ -74,6 +74,14 @@ export interface BuildError extends Error {
    */
   loc?: { file: string; line: number; column: number }
   diagnostics: Diagnostic[]
+  /** The error diagnostics with their absolute files, for bundlers that show each one themselves (esbuild). */
+  located: LocatedDiagnostic[]
+}
+
+/** A diagnostic with its absolute file. */
+export interface LocatedDiagnostic {
+  diagnostic: Diagnostic
+  file: string
 }
 
 /** The error diagnostics of a result, each with its root. */
@@ -96,6 +104,8 @@ export function createBuildError(result: CompileResult, base: string, links = fa
   // The diagnostics are the report; a stack would only show the plugin's internals.
   error.stack = links ? errors.map(({ d, root }) => `    at ${join(root, d.file)}:${d.line}:${d.column}`).join('\n') : ''
   Object.defineProperty(error, 'diagnostics', { value: result.diagnostics, enumerable: false })
+  const located = errors.map(({ d, root }) => ({ diagnostic: d, file: join(root, d.file) }))
+  Object.defineProperty(error, 'located', { value: located, enumerable: false })
   const first = errors[0]
   if (first) {
     const file = join(first.root, first.d.file)

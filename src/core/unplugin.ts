@@ -1,13 +1,14 @@
 import { isAbsolute } from 'node:path'
 import { transform } from 'esbuild'
-import type { PluginBuild } from 'esbuild'
+import type { OnStartResult, PluginBuild } from 'esbuild'
 import { type UnpluginBuildContext, type UnpluginContextMeta, type UnpluginFactory, createUnplugin } from 'unplugin'
 import type { Compilation, Compiler } from 'webpack'
 import { MAIN_ID_RE, PLUGIN_NAME, RESOLVED_ID, RUNTIME_ID, RUNTIME_ID_RE, SKILL_ID_RE, VIRTUAL_ID_RE } from './constants'
-import { type SiteSkillsContext, createSiteSkillsContext } from './context'
+import { type SiteSkillsContext, UNAVAILABLE, createSiteSkillsContext } from './context'
 import { attachDevServer } from './dev-server'
 import type { Options } from './options'
 import { tidyViteBuildErrors } from './vite-build'
+import { isBuildError, toEsbuildMessages } from './esbuild-errors'
 
 const TS_RE = /\.[mc]?ts$/
 
@@ -26,13 +27,26 @@ function isClientEnvironment(context: object): boolean | undefined {
 /**
  * unplugin's esbuild adapter puts every id `resolveId` returns in the plugin's namespace, where
  * nothing loads real files: the runtime and the Node tools that generated modules import are
- * resolved here to plain files instead. The main module is resolved here too, with what esbuild
+ * resolved here to plain files instead (and this runs before unplugin's own `onLoad`). The main module is resolved here too, with what esbuild
  * must watch: its resolution (unlike its load) succeeds with invalid learnings, so a fix is noticed.
  */
 function resolveFilesForEsbuild(build: PluginBuild, ctx: SiteSkillsContext): void {
   build.onResolve({ filter: MAIN_ID_RE }, () => ({ path: RESOLVED_ID, namespace: PLUGIN_NAME, watchDirs: ctx.watchDirs(), watchFiles: ctx.watchFiles() }))
   build.onResolve({ filter: RUNTIME_ID_RE }, () => ({ path: ctx.resolveId(RUNTIME_ID)! }))
   build.onResolve({ filter: /.*/, namespace: PLUGIN_NAME }, (args) => (isAbsolute(args.path) ? { path: args.path } : undefined))
+  // After `startEsbuild` reported the errors, a generated module fails with a short message (no callback's stack).
+  build.onLoad({ filter: /.*/, namespace: PLUGIN_NAME }, (args) => (ctx.failed && ctx.isGenerated(args.path) ? { errors: [{ text: UNAVAILABLE }] } : undefined))
+}
+
+/** esbuild's start: compiles, and reports each diagnostic as an esbuild message of its own. */
+async function startEsbuild(ctx: SiteSkillsContext, build: PluginBuild): Promise<OnStartResult | undefined> {
+  try {
+    await ctx.build()
+    return undefined
+  } catch (error) {
+    if (!isBuildError(error)) throw error
+    return { errors: toEsbuildMessages(error, build.initialOptions.absWorkingDir ?? process.cwd()) }
+  }
 }
 
 /** webpack's compilation, in hooks that run in one (`buildStart`). */
@@ -97,6 +111,8 @@ export const unpluginFactory: UnpluginFactory<Options | undefined> = (options, m
     name: PLUGIN_NAME,
     enforce: 'pre',
     async buildStart() {
+      // esbuild compiles in its own `onStart` (see `startEsbuild`).
+      if (meta.framework === 'esbuild') return
       const failure = await ctx.build().then(() => undefined, (error: unknown) => ({ error }))
       addWatchFiles(this, ctx, meta.framework)
       // The dev server must come up even with invalid learnings: loading the module shows the errors.
@@ -127,6 +143,7 @@ export const unpluginFactory: UnpluginFactory<Options | undefined> = (options, m
         if (build.initialOptions.absWorkingDir) ctx.setRoot(build.initialOptions.absWorkingDir)
         if (build.initialOptions.platform === 'browser') ctx.setNodeTools(false)
         resolveFilesForEsbuild(build, ctx)
+        build.onStart(() => startEsbuild(ctx, build))
       },
     },
     webpack(compiler) {
