@@ -16,7 +16,7 @@ export interface SiteSkillsContext {
   setRoot: (root: string) => void
   /** Whether the module includes Node tools, unless the options say. */
   setNodeTools: (include: boolean) => void
-  /** In Vite's dev server every failed load reports in full (each one reaches the overlay), with links to each error. */
+  /** In Vite's dev server every failed load reports in full (each reaches the overlay), with links to each error. */
   setDevServer: (on: boolean) => void
   /** Compiles (cached per skill), writes the d.ts, prints new warnings; throws on any error. */
   build: () => Promise<CompileResult>
@@ -50,7 +50,8 @@ export interface SiteSkillsContext {
 }
 
 /** What a load says when the build already reported why the learnings are invalid. */
-export const UNAVAILABLE = `${LOG_PREFIX} virtual:site-skills is unavailable until the learnings are fixed (see the errors above)`
+export const UNAVAILABLE =
+  `${LOG_PREFIX} virtual:site-skills is unavailable until the learnings are fixed (see the errors above)`
 
 export type Logger = (message: string) => void
 
@@ -95,7 +96,8 @@ export function createSiteSkillsContext(rawOptions: Options = {}, log: Logger = 
     byId = new Map(result.skills.map((s) => [s.model.id, s]))
     readFiles = new Set(result.records.flatMap((r) => r.files))
     reportWarnings(result)
-    failure = result.errors > 0 ? { error: createBuildError(result, options.root, devServer), thrown: false } : undefined
+    const error = result.errors > 0 ? createBuildError(result, options.root, devServer) : undefined
+    failure = error ? { error, thrown: false } : undefined
     if (!failure) {
       await writeDts()
     }

@@ -73,6 +73,9 @@ function reload(server: ViteDevServer, ctx: SiteSkillsContext, skills: readonly 
 function showError(server: ViteDevServer, error: BuildError): void {
   server.environments.client.hot.send({
     type: 'error',
-    err: { message: error.message, stack: error.stack ?? '', id: error.id, loc: error.loc, frame: '', plugin: PLUGIN_NAME },
+    err: {
+      message: error.message, stack: error.stack ?? '',
+      id: error.id, loc: error.loc, frame: '', plugin: PLUGIN_NAME,
+    },
   })
 }

@@ -19,8 +19,10 @@ export function toEsbuildMessages(error: BuildError, workingDir: string): Partia
 
 function toEsbuildMessage({ diagnostic: d, file }: LocatedDiagnostic, workingDir: string): PartialMessage {
   const lineText = readQuietly(file)?.replace(/^\uFEFF/, '').split(/\r?\n/)[d.line - 1]
+  const at = { file: toPosix(relative(workingDir, file)), line: d.line }
   const location = lineText === undefined
-    ? { file: toPosix(relative(workingDir, file)), line: d.line, column: 0 }
-    : { file: toPosix(relative(workingDir, file)), line: d.line, column: Buffer.byteLength(lineText.slice(0, d.column - 1)), lineText }
-  return { id: d.code, pluginName: PLUGIN_NAME, text: `${d.code}  ${d.message}`, location, notes: d.hint ? [{ text: `hint: ${d.hint}` }] : [] }
+    ? { ...at, column: 0 }
+    : { ...at, column: Buffer.byteLength(lineText.slice(0, d.column - 1)), lineText }
+  const notes = d.hint ? [{ text: `hint: ${d.hint}` }] : []
+  return { id: d.code, pluginName: PLUGIN_NAME, text: `${d.code}  ${d.message}`, location, notes }
 }

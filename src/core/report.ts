@@ -50,7 +50,7 @@ export function readQuietly(path: string): string | undefined {
   }
 }
 
-/** A diagnostic's own block: `file:line:col  error code  message`, its code frame (when the file is readable), its hint. */
+/** A diagnostic's own block: `file:line:col  error code  message`, its code frame (file readable), its hint. */
 export function formatDiagnosticBlock(d: Diagnostic, root: string, base: string): string {
   const text = readQuietly(join(root, d.file))
   const frame = text ? codeFrame(text, d.line, d.column) : ''
@@ -86,7 +86,8 @@ export interface LocatedDiagnostic {
 
 /** The error diagnostics of a result, each with its root. */
 function errorsOf(result: CompileResult): { d: Diagnostic; root: string }[] {
-  return result.reports.flatMap((report) => report.diagnostics.filter((d) => d.severity === 'error').map((d) => ({ d, root: report.root })))
+  return result.reports.flatMap((report) =>
+    report.diagnostics.filter((d) => d.severity === 'error').map((d) => ({ d, root: report.root })))
 }
 
 /**
@@ -97,12 +98,14 @@ function errorsOf(result: CompileResult): { d: Diagnostic; root: string }[] {
 export function createBuildError(result: CompileResult, base: string, links = false): BuildError {
   const errors = errorsOf(result)
   const skills = new Set(errors.map(({ d }) => d.siteId)).size
-  const head = `${LOG_PREFIX} ${result.errors} error${result.errors === 1 ? '' : 's'} in ${skills} skill${skills === 1 ? '' : 's'}:`
+  const count = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`
+  const head = `${LOG_PREFIX} ${count(result.errors, 'error')} in ${count(skills, 'skill')}:`
   const blocks = errors.map(({ d, root }) => formatDiagnosticBlock(d, root, base))
   const error = new Error([head, ...blocks].join('\n\n')) as BuildError
   error.name = 'SiteSkillsError'
   // The diagnostics are the report; a stack would only show the plugin's internals.
-  error.stack = links ? errors.map(({ d, root }) => `    at ${join(root, d.file)}:${d.line}:${d.column}`).join('\n') : ''
+  const at = ({ d, root }: { d: Diagnostic; root: string }) => `    at ${join(root, d.file)}:${d.line}:${d.column}`
+  error.stack = links ? errors.map(at).join('\n') : ''
   Object.defineProperty(error, 'diagnostics', { value: result.diagnostics, enumerable: false })
   const located = errors.map(({ d, root }) => ({ diagnostic: d, file: join(root, d.file) }))
   Object.defineProperty(error, 'located', { value: located, enumerable: false })

@@ -27,15 +27,17 @@ function isClientEnvironment(context: object): boolean | undefined {
 /**
  * unplugin's esbuild adapter puts every id `resolveId` returns in the plugin's namespace, where
  * nothing loads real files: the runtime and the Node tools that generated modules import are
- * resolved here to plain files instead (and this runs before unplugin's own `onLoad`). The main module is resolved here too, with what esbuild
+ * resolved here to plain files instead. The main module is resolved here too, with what esbuild
  * must watch: its resolution (unlike its load) succeeds with invalid learnings, so a fix is noticed.
  */
 function resolveFilesForEsbuild(build: PluginBuild, ctx: SiteSkillsContext): void {
   build.onResolve({ filter: MAIN_ID_RE }, () => ({ path: RESOLVED_ID, namespace: PLUGIN_NAME, watchDirs: ctx.watchDirs(), watchFiles: ctx.watchFiles() }))
   build.onResolve({ filter: RUNTIME_ID_RE }, () => ({ path: ctx.resolveId(RUNTIME_ID)! }))
   build.onResolve({ filter: /.*/, namespace: PLUGIN_NAME }, (args) => (isAbsolute(args.path) ? { path: args.path } : undefined))
-  // After `startEsbuild` reported the errors, a generated module fails with a short message (no callback's stack).
-  build.onLoad({ filter: /.*/, namespace: PLUGIN_NAME }, (args) => (ctx.failed && ctx.isGenerated(args.path) ? { errors: [{ text: UNAVAILABLE }] } : undefined))
+  // After `startEsbuild` reported the errors, a generated module fails with a short message and no
+  // callback's stack (this runs before unplugin's own `onLoad`).
+  build.onLoad({ filter: /.*/, namespace: PLUGIN_NAME }, (args) =>
+    ctx.failed && ctx.isGenerated(args.path) ? { errors: [{ text: UNAVAILABLE }] } : undefined)
 }
 
 /** esbuild's start: compiles, and reports each diagnostic as an esbuild message of its own. */

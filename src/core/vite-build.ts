@@ -10,14 +10,15 @@ const isSiteSkillsError = (error: unknown) => error instanceof Error && error.na
  */
 function tidyBuildError(error: unknown): unknown {
   const errors: unknown = error instanceof Error ? (error as Error & { errors?: unknown }).errors : undefined
-  if (!(error instanceof Error) || !Array.isArray(errors) || errors.length === 0 || !errors.every(isSiteSkillsError)) return error
+  const ours = error instanceof Error && Array.isArray(errors) && errors.length > 0 && errors.every(isSiteSkillsError)
+  if (!ours) return error
   Object.defineProperty(error, 'errors', { value: errors, enumerable: false, writable: true, configurable: true })
   error.stack = error.message
   Object.defineProperty(error, inspect.custom, { value: () => error.message, enumerable: false })
   return error
 }
 
-/** Vite's `buildApp` hook (run before others): each environment's build fails with a tidy error (see `tidyBuildError`). */
+/** Vite's `buildApp` hook (run before others): each environment's build fails with a tidy error (`tidyBuildError`). */
 export async function tidyViteBuildErrors(builder: ViteBuilder): Promise<void> {
   const build = builder.build.bind(builder)
   builder.build = async (environment) => {

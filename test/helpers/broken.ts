@@ -2,7 +2,15 @@ import { writeTree } from './tmp'
 
 /** Two skills, each broken in its own way; the manifests as written (a trailing comma is no JSON). */
 export const BROKEN_SKILLS: Record<string, string> = {
-  'learnings/alpha/manifest.json': '{\n  "id": "alpha",\n  "name": "Alpha",\n  "domains": ["alpha.example.com"],\n  "notes": [],\n  "nodeTools": {},\n}\n',
+  'learnings/alpha/manifest.json': [
+    '{',
+    '  "id": "alpha",',
+    '  "name": "Alpha",',
+    '  "domains": ["alpha.example.com"],',
+    '  "notes": [],',
+    '  "nodeTools": {},',
+    '}\n',
+  ].join('\n'),
   'learnings/beta/manifest.json': '{\n  "id": "beta",\n  "name": 12,\n  "domains": ["beta.example.com"]\n}\n',
 }
 
@@ -41,6 +49,7 @@ export async function writeBrokenProject(dir: string): Promise<void> {
  */
 export function diagnosticSections(output: string, heads: readonly string[]): string[] {
   const starts = heads.map((head) => output.indexOf(head))
-  if (starts.some((at, i) => at < 0 || (i > 0 && at < starts[i - 1]!))) throw new Error(`diagnostics missing or out of order in:\n${output}`)
+  const misplaced = starts.some((at, i) => at < 0 || (i > 0 && at < starts[i - 1]!))
+  if (misplaced) throw new Error(`diagnostics missing or out of order in:\n${output}`)
   return starts.map((at, i) => output.slice(at, starts[i + 1] ?? output.length))
 }

@@ -74,7 +74,7 @@ function reportRollupEvents(watcher: RollupWatcher | RolldownWatcher, report: Re
 }
 
 function reportEsbuildResults(report: Report): EsbuildPlugin {
-  // The plugin gives esbuild each diagnostic as a message with its location (0-based column): written as the others report it.
+  // The plugin gives esbuild each diagnostic with its location (0-based column): written as others report it.
   const text = ({ text, location }: BuildResult['errors'][number]) =>
     location ? `${location.file}:${location.line}:${location.column + 1}  error ${text}` : text
   const message = (result: BuildResult) => result.errors.map(text).join('\n')

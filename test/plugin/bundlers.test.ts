@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs'
 import { readFile, rm, stat, utimes } from 'node:fs/promises'
 import { join } from 'node:path'
+import type { Message } from 'esbuild'
 import { rollup } from 'rollup'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { APP, APP_ENTRY, BROWSER_ENTRY, BUNDLERS, type BundlerName, buildApp, readOutput, rollupPlugin, runMain } from '../helpers/bundlers'
@@ -88,16 +89,19 @@ describe.each(BUNDLERS)('%s', (bundler: BundlerName) => {
     // esbuild shows each diagnostic as a message of its own; the others one report.
     if (bundler !== 'esbuild') expect(error!.message).toContain('[site-skills] 8 errors in 1 skill')
     for (const at of TOOL_PARSE_ERRORS) expect(reports.join('\n')).toContain(at)
-    for (const [at, frame] of TOOL_PARSE_FRAMES) expect(reports.some((report) => sectionOf(report, at).includes(frame))).toBe(true)
+    for (const [at, frame] of TOOL_PARSE_FRAMES) {
+      expect(reports.some((report) => sectionOf(report, at).includes(frame)), at).toBe(true)
+    }
     expect(existsSync(join(dir, 'invalid', 'entry.js'))).toBe(false)
   })
 })
 
-/** The text each bundler gives for a failed build: esbuild one message per diagnostic (with its frame's line), the others one report. */
+/** A failed build's text: from esbuild a message per diagnostic (with its frame's line), from others one report. */
 function reportsOf(error: Error & Record<string, unknown>): string[] {
-  const messages = error.errors as { text?: string; location?: { file: string; line: number; column: number; lineText: string } }[] | undefined
+  const messages = error.errors as Partial<Message>[] | undefined
   if (!messages?.[0]?.location) return [error.message]
-  return messages.map((m) => `${m.location!.file}:${m.location!.line}:${m.location!.column + 1}  ${m.text}\n> ${m.location!.line} | ${m.location!.lineText}`)
+  return messages.map(({ text, location: at }) =>
+    `${at!.file}:${at!.line}:${at!.column + 1}  ${text}\n> ${at!.line} | ${at!.lineText}`)
 }
 
 /** A report's part about the diagnostic at `at`: up to the next blank line. */
@@ -115,7 +119,8 @@ describe('the error of a failed build points at the first problem, with a 1-base
   it.each(['vite', 'rollup', 'rolldown'] as const)('%s', async (bundler) => {
     const error = await caught(buildApp(bundler, { outDir: join(tmp.dir, `loc-${bundler}`), options: { roots: TOOL_PARSE, dts: false } }))
     const located = (error?.loc ? error : (error?.errors as Record<string, unknown>[] | undefined)?.[0]) ?? {}
-    expect(located).toMatchObject({ id: FIRST, loc: { file: FIRST, line: 1, column: 25 }, plugin: 'unplugin-site-skills', stack: '' })
+    const loc = { file: FIRST, line: 1, column: 25 }
+    expect(located).toMatchObject({ id: FIRST, loc, plugin: 'unplugin-site-skills', stack: '' })
     // Every frame is in the message, each after its diagnostic; a `frame` would be printed once, after all of them.
     expect(located.frame).toBeUndefined()
   })

@@ -21,8 +21,11 @@ const FIXED: Record<string, string> = {
 beforeAll(async () => {
   tmp = await makeTempDir('overlay-')
   await writeBrokenProject(tmp.dir)
-  await writeTree(tmp.dir, { ...FIXED, 'main.js': "import { skills } from 'virtual:site-skills'\ndocument.title = `skills: ${skills.length}`\n" })
-  server = await createServer({ root: tmp.dir, configFile: false, logLevel: 'silent', plugins: [vitePlugin({ dts: false })], server: { port: 0, host: '127.0.0.1' } })
+  const main = "import { skills } from 'virtual:site-skills'\ndocument.title = `skills: ${skills.length}`\n"
+  await writeTree(tmp.dir, { ...FIXED, 'main.js': main })
+  const plugins = [vitePlugin({ dts: false })]
+  const options = { root: tmp.dir, configFile: false as const, logLevel: 'silent' as const, plugins }
+  server = await createServer({ ...options, server: { port: 0, host: '127.0.0.1' } })
   await server.listen()
   browser = await launchBrowser()
   page = await browser.newPage(server.resolvedUrls!.local[0]!)
@@ -39,7 +42,6 @@ interface Overlay {
   plugin: string
   message: string
   file: string
-  frame: string
   stack: string
   /** Texts of the overlay's links to the editor. */
   links: string[]
@@ -49,11 +51,11 @@ const READ_OVERLAY = `(() => {
   const root = document.querySelector('vite-error-overlay')?.shadowRoot
   if (!root) return null
   const text = (selector) => root.querySelector(selector)?.textContent ?? ''
-  return { plugin: text('.plugin'), message: text('.message-body'), file: text('.file'), frame: text('.frame'), stack: text('.stack'),
+  return { plugin: text('.plugin'), message: text('.message-body'), file: text('.file'), stack: text('.stack'),
     links: [...root.querySelectorAll('.file-link')].map((a) => a.textContent) }
 })()`
 
-async function until<T>(read: () => Promise<T>, ok: (value: T) => boolean, what: string, timeoutMs = 15_000): Promise<T> {
+async function until<T>(read: () => Promise<T>, ok: (value: T) => boolean, what: string, timeoutMs = 15_000) {
   let last: T | undefined
   for (const start = Date.now(); Date.now() - start < timeoutMs; await new Promise((r) => setTimeout(r, 50))) {
     last = await read().catch(() => undefined)
@@ -63,6 +65,9 @@ async function until<T>(read: () => Promise<T>, ok: (value: T) => boolean, what:
 }
 
 const overlay = () => evaluate(page.client, READ_OVERLAY) as Promise<Overlay | null>
+/** The overlay once it shows `text`. */
+const overlayWith = async (text: string) =>
+  (await until(overlay, (o) => o !== null && o.message.includes(text), `the overlay with ${text}`))!
 const title = () => evaluate(page.client, 'document.title') as Promise<string>
 const abs = (d: (typeof BROKEN_DIAGNOSTICS)[number]) => `${join(tmp.dir, d.file)}:${d.line}:${d.column}`
 
@@ -75,7 +80,7 @@ describe("Vite's error overlay in a browser", () => {
   it("shows a broken manifest's code, message, location as a link, frame and hint", async () => {
     const [alpha] = BROKEN_DIAGNOSTICS
     await writeTree(tmp.dir, { [alpha.file]: BROKEN_SKILLS[alpha.file] })
-    const shown = await until(overlay, (o) => o !== null && o.message.includes('manifest-parse'), 'the overlay')
+    const shown = await overlayWith('manifest-parse')
     expect(shown.plugin).toBe('[plugin:unplugin-site-skills] ')
     expect(shown.message).toContain('[site-skills] 1 error in 1 skill')
     const [section] = diagnosticSections(shown.message, [alpha.head])
@@ -87,7 +92,7 @@ describe("Vite's error overlay in a browser", () => {
 
   it('shows every error when several skills are broken, each with its frame and a link', async () => {
     await writeTree(tmp.dir, BROKEN_SKILLS)
-    const shown = await until(overlay, (o) => o !== null && o.message.includes('name-invalid'), 'both errors')
+    const shown = await overlayWith('name-invalid')
     expect(shown.message).toContain('[site-skills] 2 errors in 2 skills')
     const sections = diagnosticSections(shown.message, BROKEN_DIAGNOSTICS.map((d) => d.head))
     BROKEN_DIAGNOSTICS.forEach((d, i) => {
