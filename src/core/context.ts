@@ -16,6 +16,8 @@ export interface SiteSkillsContext {
   setRoot: (root: string) => void
   /** Whether the module includes Node tools, unless the options say. */
   setNodeTools: (include: boolean) => void
+  /** In Vite's dev server every failed load reports in full (each reaches the overlay), with links to each error. */
+  setDevServer: (on: boolean) => void
   /** Compiles (cached per skill), writes the d.ts, prints new warnings; throws on any error. */
   build: () => Promise<CompileResult>
   /**
@@ -41,9 +43,15 @@ export interface SiteSkillsContext {
   /** Ids of the generated modules (for invalidation in dev). */
   readonly moduleIds: { main: string; skills: (ids: readonly string[]) => string[] }
   readonly last: CompileResult | undefined
+  /** Whether the last compile found errors. */
+  readonly failed: boolean
   /** How many times the learnings were compiled (for tests of debouncing). */
   readonly compiles: number
 }
+
+/** What a load says when the build already reported why the learnings are invalid. */
+export const UNAVAILABLE =
+  `${LOG_PREFIX} virtual:site-skills is unavailable until the learnings are fixed (see the errors above)`
 
 export type Logger = (message: string) => void
 
@@ -60,6 +68,7 @@ export function createSiteSkillsContext(rawOptions: Options = {}, log: Logger = 
   /** The error of the last compile, and whether it was already thrown (so it is shown once). */
   let failure: { error: BuildError; thrown: boolean } | undefined
   let includeNode = true
+  let devServer = false
   let runtimeEntry: string | undefined
   const warned = new Set<string>()
   let byId = new Map<string, CompiledSkill>()
@@ -87,7 +96,8 @@ export function createSiteSkillsContext(rawOptions: Options = {}, log: Logger = 
     byId = new Map(result.skills.map((s) => [s.model.id, s]))
     readFiles = new Set(result.records.flatMap((r) => r.files))
     reportWarnings(result)
-    failure = result.errors > 0 ? { error: createBuildError(result, options.root), thrown: false } : undefined
+    const error = result.errors > 0 ? createBuildError(result, options.root, devServer) : undefined
+    failure = error ? { error, thrown: false } : undefined
     if (!failure) {
       await writeDts()
     }
@@ -127,12 +137,14 @@ export function createSiteSkillsContext(rawOptions: Options = {}, log: Logger = 
   /** A generated module cannot load while the learnings are invalid: it fails with the report. */
   function throwIfFailed(): void {
     if (!failure) return
-    if (!failure.thrown) {
+    if (!failure.thrown || devServer) {
       failure.thrown = true
       throw failure.error
     }
     // Already reported by this build (esbuild goes on after buildStart fails): say it short.
-    throw new Error(`${LOG_PREFIX} virtual:site-skills is unavailable until the learnings are fixed (see the errors above)`)
+    const short = new Error(UNAVAILABLE)
+    short.stack = ''
+    throw short
   }
 
 
@@ -143,6 +155,9 @@ export function createSiteSkillsContext(rawOptions: Options = {}, log: Logger = 
     get last() {
       return last
     },
+    get failed() {
+      return failure !== undefined
+    },
     get compiles() {
       return compiles
     },
@@ -152,6 +167,9 @@ export function createSiteSkillsContext(rawOptions: Options = {}, log: Logger = 
     },
     setNodeTools(include) {
       includeNode = include
+    },
+    setDevServer(on) {
+      devServer = on
     },
     build,
     refresh,

@@ -64,9 +64,18 @@ function reload(server: ViteDevServer, ctx: SiteSkillsContext, skills: readonly 
   }
 }
 
+/**
+ * Shows the error in the overlay as Vite would show it when a module fails to load: the message
+ * (every diagnostic with its frame and hint), the first one's location as the file, and the stack
+ * (every error's absolute location, each a link). No `frame`: the overlay would take every code
+ * frame out of the message to show only that one.
+ */
 function showError(server: ViteDevServer, error: BuildError): void {
   server.environments.client.hot.send({
     type: 'error',
-    err: { message: error.message, stack: '', id: error.id, loc: error.loc, frame: error.frame, plugin: PLUGIN_NAME },
+    err: {
+      message: error.message, stack: error.stack ?? '',
+      id: error.id, loc: error.loc, frame: '', plugin: PLUGIN_NAME,
+    },
   })
 }

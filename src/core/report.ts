@@ -50,37 +50,70 @@ export function readQuietly(path: string): string | undefined {
   }
 }
 
+/** A diagnostic's own block: `file:line:col  error code  message`, its code frame (file readable), its hint. */
+export function formatDiagnosticBlock(d: Diagnostic, root: string, base: string): string {
+  const text = readQuietly(join(root, d.file))
+  const frame = text ? codeFrame(text, d.line, d.column) : ''
+  const lines = [formatDiagnosticLine(d, root, base), frame && indent(frame, '  '), d.hint && `  hint: ${d.hint}`]
+  return lines.filter(Boolean).join('\n')
+}
+
+const indent = (text: string, by: string) => text.split('\n').map((line) => `${by}${line}`).join('\n')
+
+/**
+ * The error of a failed build, as bundlers and Vite's overlay read it. `message` holds every
+ * error diagnostic with its own frame and hint; `id` and `loc` point at the first one.
+ * There is no `frame` (bundlers print it once, after the whole message) and no stack.
+ */
 export interface BuildError extends Error {
   id?: string
+  /**
+   * The first error. `column` is 1-based, unlike Rollup's convention: Rollup, Rolldown and Vite
+   * print it as is (`file:6:18`, next to the diagnostic's own `6:18`) and Vite's overlay opens
+   * the editor at it, so a 0-based column would be shown and followed one character off.
+   */
   loc?: { file: string; line: number; column: number }
-  frame?: string
   diagnostics: Diagnostic[]
+  /** The error diagnostics with their absolute files, for bundlers that show each one themselves (esbuild). */
+  located: LocatedDiagnostic[]
+}
+
+/** A diagnostic with its absolute file. */
+export interface LocatedDiagnostic {
+  diagnostic: Diagnostic
+  file: string
+}
+
+/** The error diagnostics of a result, each with its root. */
+function errorsOf(result: CompileResult): { d: Diagnostic; root: string }[] {
+  return result.reports.flatMap((report) =>
+    report.diagnostics.filter((d) => d.severity === 'error').map((d) => ({ d, root: report.root })))
 }
 
 /**
- * One error for a failed build: every error diagnostic as `file:line:col`, and the first one as
- * the error's location (`id`, `loc`, `frame`: what Rollup and Vite's overlay show).
+ * One error for a failed build: every error diagnostic with its frame; the first one as the
+ * error's location. With `links`, the stack lists the absolute `file:line:col` of every error
+ * (Vite's dev server shows the stack's `at` lines in its overlay, each as a link to the editor).
  */
-export function createBuildError(result: CompileResult, base: string): BuildError {
-  const lines: string[] = []
-  let first: { d: Diagnostic; root: string } | undefined
-  for (const report of result.reports) {
-    for (const d of report.diagnostics) {
-      if (d.severity !== 'error') continue
-      first ??= { d, root: report.root }
-      lines.push(`  ${formatDiagnosticLine(d, report.root, base)}${d.hint ? `\n      hint: ${d.hint}` : ''}`)
-    }
-  }
-  const skills = new Set(result.diagnostics.filter((d) => d.severity === 'error').map((d) => d.siteId)).size
-  const error = new Error(`${LOG_PREFIX} ${result.errors} error${result.errors === 1 ? '' : 's'} in ${skills} skill${skills === 1 ? '' : 's'}:\n${lines.join('\n')}`) as BuildError
+export function createBuildError(result: CompileResult, base: string, links = false): BuildError {
+  const errors = errorsOf(result)
+  const skills = new Set(errors.map(({ d }) => d.siteId)).size
+  const count = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`
+  const head = `${LOG_PREFIX} ${count(result.errors, 'error')} in ${count(skills, 'skill')}:`
+  const blocks = errors.map(({ d, root }) => formatDiagnosticBlock(d, root, base))
+  const error = new Error([head, ...blocks].join('\n\n')) as BuildError
   error.name = 'SiteSkillsError'
-  error.diagnostics = result.diagnostics
+  // The diagnostics are the report; a stack would only show the plugin's internals.
+  const at = ({ d, root }: { d: Diagnostic; root: string }) => `    at ${join(root, d.file)}:${d.line}:${d.column}`
+  error.stack = links ? errors.map(at).join('\n') : ''
+  Object.defineProperty(error, 'diagnostics', { value: result.diagnostics, enumerable: false })
+  const located = errors.map(({ d, root }) => ({ diagnostic: d, file: join(root, d.file) }))
+  Object.defineProperty(error, 'located', { value: located, enumerable: false })
+  const first = errors[0]
   if (first) {
     const file = join(first.root, first.d.file)
     error.id = file
-    error.loc = { file, line: first.d.line, column: first.d.column - 1 }
-    const text = readQuietly(file)
-    if (text) error.frame = codeFrame(text, first.d.line, first.d.column)
+    error.loc = { file, line: first.d.line, column: first.d.column }
   }
   return error
 }

@@ -1,12 +1,14 @@
 import { isAbsolute } from 'node:path'
 import { transform } from 'esbuild'
-import type { PluginBuild } from 'esbuild'
+import type { OnStartResult, PluginBuild } from 'esbuild'
 import { type UnpluginBuildContext, type UnpluginContextMeta, type UnpluginFactory, createUnplugin } from 'unplugin'
 import type { Compilation, Compiler } from 'webpack'
 import { MAIN_ID_RE, PLUGIN_NAME, RESOLVED_ID, RUNTIME_ID, RUNTIME_ID_RE, SKILL_ID_RE, VIRTUAL_ID_RE } from './constants'
-import { type SiteSkillsContext, createSiteSkillsContext } from './context'
+import { type SiteSkillsContext, UNAVAILABLE, createSiteSkillsContext } from './context'
 import { attachDevServer } from './dev-server'
 import type { Options } from './options'
+import { tidyViteBuildErrors } from './vite-build'
+import { isBuildError, toEsbuildMessages } from './esbuild-errors'
 
 const TS_RE = /\.[mc]?ts$/
 
@@ -32,6 +34,21 @@ function resolveFilesForEsbuild(build: PluginBuild, ctx: SiteSkillsContext): voi
   build.onResolve({ filter: MAIN_ID_RE }, () => ({ path: RESOLVED_ID, namespace: PLUGIN_NAME, watchDirs: ctx.watchDirs(), watchFiles: ctx.watchFiles() }))
   build.onResolve({ filter: RUNTIME_ID_RE }, () => ({ path: ctx.resolveId(RUNTIME_ID)! }))
   build.onResolve({ filter: /.*/, namespace: PLUGIN_NAME }, (args) => (isAbsolute(args.path) ? { path: args.path } : undefined))
+  // After `startEsbuild` reported the errors, a generated module fails with a short message and no
+  // callback's stack (this runs before unplugin's own `onLoad`).
+  build.onLoad({ filter: /.*/, namespace: PLUGIN_NAME }, (args) =>
+    ctx.failed && ctx.isGenerated(args.path) ? { errors: [{ text: UNAVAILABLE }] } : undefined)
+}
+
+/** esbuild's start: compiles, and reports each diagnostic as an esbuild message of its own. */
+async function startEsbuild(ctx: SiteSkillsContext, build: PluginBuild): Promise<OnStartResult | undefined> {
+  try {
+    await ctx.build()
+    return undefined
+  } catch (error) {
+    if (!isBuildError(error)) throw error
+    return { errors: toEsbuildMessages(error, build.initialOptions.absWorkingDir ?? process.cwd()) }
+  }
 }
 
 /** webpack's compilation, in hooks that run in one (`buildStart`). */
@@ -53,12 +70,19 @@ function addWatchFiles(context: UnpluginBuildContext, ctx: SiteSkillsContext, fr
   for (const file of ctx.watchFiles()) context.addWatchFile(file)
 }
 
-/** Throws, except in webpack's watch mode, where that would stop the watcher for good: the compilation fails instead. */
+/**
+ * Throws; webpack gets its own kind of error, without a stack (its CLI and stats print a
+ * WebpackError's stack, not its message), and in watch mode the compilation fails instead,
+ * as a throw would stop the watcher for good.
+ */
 function failBuild(context: UnpluginBuildContext, error: unknown): void {
   const compilation = getWebpackCompilation(context)
-  if (!compilation?.compiler.watchMode) throw error
+  if (!compilation) throw error
   const failure = new compilation.compiler.webpack.WebpackError(error instanceof Error ? error.message : String(error))
+  failure.name = error instanceof Error ? error.name : 'Error'
+  failure.stack = `${failure.name}: ${failure.message}`
   failure.hideStack = true
+  if (!compilation.compiler.watchMode) throw failure
   compilation.errors.push(failure)
 }
 
@@ -89,6 +113,8 @@ export const unpluginFactory: UnpluginFactory<Options | undefined> = (options, m
     name: PLUGIN_NAME,
     enforce: 'pre',
     async buildStart() {
+      // esbuild compiles in its own `onStart` (see `startEsbuild`).
+      if (meta.framework === 'esbuild') return
       const failure = await ctx.build().then(() => undefined, (error: unknown) => ({ error }))
       addWatchFiles(this, ctx, meta.framework)
       // The dev server must come up even with invalid learnings: loading the module shows the errors.
@@ -105,8 +131,10 @@ export const unpluginFactory: UnpluginFactory<Options | undefined> = (options, m
       configResolved(config) {
         ctx.setRoot(config.root)
         devServer = config.command === 'serve'
+        ctx.setDevServer(devServer)
       },
       configureServer: (server) => attachDevServer(server, ctx),
+      buildApp: { order: 'pre', handler: tidyViteBuildErrors },
       /** For other plugins and tests: the last compile result (skills, diagnostics, revalidated ids). */
       api: { lastResult: () => ctx.last, compiles: () => ctx.compiles },
     },
@@ -117,6 +145,7 @@ export const unpluginFactory: UnpluginFactory<Options | undefined> = (options, m
         if (build.initialOptions.absWorkingDir) ctx.setRoot(build.initialOptions.absWorkingDir)
         if (build.initialOptions.platform === 'browser') ctx.setNodeTools(false)
         resolveFilesForEsbuild(build, ctx)
+        build.onStart(() => startEsbuild(ctx, build))
       },
     },
     webpack(compiler) {

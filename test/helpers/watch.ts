@@ -74,7 +74,10 @@ function reportRollupEvents(watcher: RollupWatcher | RolldownWatcher, report: Re
 }
 
 function reportEsbuildResults(report: Report): EsbuildPlugin {
-  const message = (result: BuildResult) => result.errors.map((e) => e.text).join('\n')
+  // The plugin gives esbuild each diagnostic with its location (0-based column): written as others report it.
+  const text = ({ text, location }: BuildResult['errors'][number]) =>
+    location ? `${location.file}:${location.line}:${location.column + 1}  error ${text}` : text
+  const message = (result: BuildResult) => result.errors.map(text).join('\n')
   return { name: 'report', setup: (build) => build.onEnd((result) => report({ ok: result.errors.length === 0, message: message(result) })) }
 }
 

@@ -1,0 +1,28 @@
+import { relative } from 'node:path'
+import type { PartialMessage } from 'esbuild'
+import { PLUGIN_NAME } from './constants'
+import type { BuildError, LocatedDiagnostic } from './report'
+import { readQuietly } from './report'
+import { toPosix } from './paths'
+
+/** Whether an error is the report of invalid learnings. */
+export const isBuildError = (error: unknown): error is BuildError =>
+  error instanceof Error && error.name === 'SiteSkillsError' && Array.isArray((error as Partial<BuildError>).located)
+
+/**
+ * One esbuild message per diagnostic: esbuild prints each with its location, its own code frame
+ * and the hint as a note. esbuild's columns are 0-based bytes (and so are the ones it prints).
+ */
+export function toEsbuildMessages(error: BuildError, workingDir: string): PartialMessage[] {
+  return error.located.map((entry) => toEsbuildMessage(entry, workingDir))
+}
+
+function toEsbuildMessage({ diagnostic: d, file }: LocatedDiagnostic, workingDir: string): PartialMessage {
+  const lineText = readQuietly(file)?.replace(/^\uFEFF/, '').split(/\r?\n/)[d.line - 1]
+  const at = { file: toPosix(relative(workingDir, file)), line: d.line }
+  const location = lineText === undefined
+    ? { ...at, column: 0 }
+    : { ...at, column: Buffer.byteLength(lineText.slice(0, d.column - 1)), lineText }
+  const notes = d.hint ? [{ text: `hint: ${d.hint}` }] : []
+  return { id: d.code, pluginName: PLUGIN_NAME, text: `${d.code}  ${d.message}`, location, notes }
+}
