@@ -25,6 +25,7 @@ export {
   findSiteSkill,
   iterLearningDirs,
   learningsRoot,
+  urlHostname,
   validateLearning,
   validateLearnings,
   type DomainLearningCheck,

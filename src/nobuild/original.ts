@@ -60,6 +60,15 @@ export async function findSiteSkill(siteId: string, options?: SkillsOptions): Pr
   return { siteDir: model.dir, manifest: JSON.parse(text.replace(/^\uFEFF/, '')) as Record<string, unknown> }
 }
 
+/**
+ * The original's urlHostname: the host a URL, or a bare host name (`github.com/x`), is matched by;
+ * `''` when nothing can match (SPEC section 6: only http and https).
+ */
+export function urlHostname(urlOrDomain: string | URL): string {
+  const input = String(urlOrDomain)
+  return urlHost(input.includes('://') ? input : `https://${input}`) ?? ''
+}
+
 /** The original's checkDomainLearningExists result. */
 export interface DomainLearningCheck {
   exists: boolean
@@ -70,11 +79,9 @@ export interface DomainLearningCheck {
 }
 
 /** The original's checkDomainLearningExists: which skills claim a URL or a bare host name. */
-export async function checkDomainLearningExists(urlOrDomain: string, options?: SkillsOptions): Promise<DomainLearningCheck> {
-  const input = String(urlOrDomain)
-  const url = input.includes('://') ? input : `https://${input}`
-  const hostname = urlHost(url) ?? ''
-  const matches = hostname ? await siteSkillsForUrl(url, options) : []
+export async function checkDomainLearningExists(urlOrDomain: string | URL, options?: SkillsOptions): Promise<DomainLearningCheck> {
+  const hostname = urlHostname(urlOrDomain)
+  const matches = hostname ? await siteSkillsForUrl(`https://${hostname}/`, options) : []
   return { exists: matches.length > 0, hostname, root: rootsOf(options)[0]!, matches }
 }
 
