@@ -13,7 +13,10 @@ import type { Diagnostic, DiagnosticCode } from '../core/diagnostics'
 // The wording of main (and of every line but the 1.3 release line, which added the product layout).
 const NODE_PATH = 'path must be a relative tools/*.js path'
 const BROWSER_PATH = 'path must be a relative browser-tools/*.js path'
-const TOOL_PATH_RE = /^(nodeTools|browserTools)\.(.+): path must (?:be a non-empty string|stay inside the skill folder|use forward slashes|be tools\/\*\.js or <product>\/functions\.js)$/
+const TOOL_PATH_RE = new RegExp(
+  '^(nodeTools|browserTools)\\.(.+): path must (?:be a non-empty string|stay inside the skill folder|' +
+    'use forward slashes|be tools/\\*\\.js or <product>/functions\\.js)$',
+)
 const NOTE_PATH_PREFIX = 'notes must point to notes/*.md or <product>/prompt.md: '
 const DOMAIN_RE = /^(invalid domain "(?:[^"\\]|\\.)*"): /
 const NOT_FUNCTION_RE = /^Node callable (".*") for tool (".*") is exported but is not a function$/
@@ -39,7 +42,9 @@ export function originalMessage(d: Diagnostic, siteDir: string): string {
   }
   const path = TOOL_PATH_RE.exec(d.message)
   if (path) return `${path[1]}.${path[2]}: ${path[1] === 'nodeTools' ? NODE_PATH : BROWSER_PATH}`
-  if (d.message.startsWith(NOTE_PATH_PREFIX)) return `notes must point to notes/*.md: ${d.message.slice(NOTE_PATH_PREFIX.length)}`
+  if (d.message.startsWith(NOTE_PATH_PREFIX)) {
+    return `notes must point to notes/*.md: ${d.message.slice(NOTE_PATH_PREFIX.length)}`
+  }
   const domain = DOMAIN_RE.exec(d.message)
   if (domain) return domain[1]!
   const callable = NOT_FUNCTION_RE.exec(d.message)
@@ -85,7 +90,8 @@ function sectionOf(d: Diagnostic, message: string): number {
 /** The manifest's notes list, to put note findings in the order the original checks the notes. */
 function notesListed(siteDir: string): unknown[] {
   try {
-    const manifest = JSON.parse(readFileSync(join(siteDir, 'manifest.json'), 'utf8').replace(/^\uFEFF/, '')) as { notes?: unknown }
+    const text = readFileSync(join(siteDir, 'manifest.json'), 'utf8').replace(/^\uFEFF/, '')
+    const manifest = JSON.parse(text) as { notes?: unknown }
     return Array.isArray(manifest.notes) ? manifest.notes : []
   } catch {
     return []

@@ -4,7 +4,8 @@ import { urlHost } from '../../runtime/match'
 import { scanRoot } from '../core/discover'
 import { inspectPath, resolveUserPath } from '../core/paths'
 import { validateSkill } from '../core/validate/skill'
-import { type LearningEntry, type SkillsOptions, current, notFound, rootsOf, siteSkillsForUrl, siteSkillsRoot, validateSiteSkills } from './api'
+import { type LearningEntry, type SkillsOptions, current, notFound, rootsOf } from './api'
+import { siteSkillsForUrl, siteSkillsRoot, validateSiteSkills } from './api'
 import { originalErrors } from './original-messages'
 
 /**
@@ -79,7 +80,10 @@ export interface DomainLearningCheck {
 }
 
 /** The original's checkDomainLearningExists: which skills claim a URL or a bare host name. */
-export async function checkDomainLearningExists(urlOrDomain: string | URL, options?: SkillsOptions): Promise<DomainLearningCheck> {
+export async function checkDomainLearningExists(
+  urlOrDomain: string | URL,
+  options?: SkillsOptions,
+): Promise<DomainLearningCheck> {
   const hostname = urlHostname(urlOrDomain)
   const matches = hostname ? await siteSkillsForUrl(`https://${hostname}/`, options) : []
   return { exists: matches.length > 0, hostname, root: rootsOf(options)[0]!, matches }

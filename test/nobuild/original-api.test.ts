@@ -55,8 +55,23 @@ const example = {
   name: 'Example',
   domains: ['example.com'],
   notes: ['notes/overview.md'],
-  nodeTools: { read_items: { description: 'Read items.', path: 'tools/read-items.js', callable: 'readItems', args: { limit: { type: 'integer', required: false, description: 'At most this many.' } }, returns: ret('array', 'The items.') } },
-  browserTools: { active_item: { description: 'Read the active item.', path: 'browser-tools/active-item.js', args: {}, returns: ret('object', 'The active item.') } },
+  nodeTools: {
+    read_items: {
+      description: 'Read items.',
+      path: 'tools/read-items.js',
+      callable: 'readItems',
+      args: { limit: { type: 'integer', required: false, description: 'At most this many.' } },
+      returns: ret('array', 'The items.'),
+    },
+  },
+  browserTools: {
+    active_item: {
+      description: 'Read the active item.',
+      path: 'browser-tools/active-item.js',
+      args: {},
+      returns: ret('object', 'The active item.'),
+    },
+  },
 }
 const exampleFiles = {
   'example/manifest.json': example,
@@ -70,34 +85,49 @@ describe("the original's runtime cases", () => {
     const root = await rootWith(exampleFiles)
     const context = await loadLearnedContext('https://example.com', { root })
     expect(context.exists).toBe(true)
-    expect(context.tools.find((t) => t.toolName === 'read_items')?.returns).toEqual(ret('array', 'The items.'))
-    expect(context.tools.find((t) => t.toolName === 'active_item')?.returns).toEqual(ret('object', 'The active item.'))
+    const returnsOf = (name: string) => context.tools.find((t) => t.toolName === name)?.returns
+    expect(returnsOf('read_items')).toEqual(ret('array', 'The items.'))
+    expect(returnsOf('active_item')).toEqual(ret('object', 'The active item.'))
   })
 
   it('runs a Node tool and gives a bare browser tool back as its own text', async () => {
     const root = await rootWith(exampleFiles)
     expect(await runNodeSiteTool('example', 'read_items', {}, {}, { root })).toEqual(['ok'])
-    expect(await loadBrowserToolSource('example', 'active_item', { root })).toBe('async () => ({ active: true })\n')
+    const source = await loadBrowserToolSource('example', 'active_item', { root })
+    expect(source).toBe('async () => ({ active: true })\n')
   })
 
   it('a browser tool file without a final newline gets one, so a trailing comment stays harmless', async () => {
-    const root = await rootWith({ ...exampleFiles, 'example/browser-tools/active-item.js': 'async () => 1 // done' })
+    const tool = { 'example/browser-tools/active-item.js': 'async () => 1 // done' }
+    const root = await rootWith({ ...exampleFiles, ...tool })
     expect(await loadBrowserToolSource('example', 'active_item', { root })).toBe('async () => 1 // done\n')
   })
 
   it('refuses a tool path that leaves the skill folder, in the original runtime words', async () => {
-    const escaping = { ...example, browserTools: { active_item: { ...example.browserTools.active_item, path: '../outside.js' } } }
+    const outside = { ...example.browserTools.active_item, path: '../outside.js' }
+    const escaping = { ...example, browserTools: { active_item: outside } }
     const root = await rootWith({ ...exampleFiles, 'example/manifest.json': escaping })
     const error = await caught(loadBrowserToolSource('example', 'active_item', { root }))
-    expect(isSiteToolError(error, 'skill-not-found') && error.message).toMatch(/^example: site skill is invalid: example\/manifest\.json:\d+:\d+ browser tool path must be relative to the site skill directory$/)
+    expect(isSiteToolError(error, 'skill-not-found')).toBe(true)
+    const [where, message] = String((error as Error).message).split(/(?<=:\d+:\d+) /)
+    expect(where).toMatch(/^example: site skill is invalid: example\/manifest\.json:\d+:\d+$/)
+    expect(message).toBe('browser tool path must be relative to the site skill directory')
   })
 
   it('product-scoped prompt.md notes and functions.js tools validate and load', async () => {
-    const manifest = { id: 'example', name: 'Example', domains: ['example.com'], notes: ['docs/prompt.md'], nodeTools: { read_document: { description: 'Read the document.', path: 'docs/functions.js', callable: 'readDocument', args: {}, returns: ret('object', 'Title and text.') } } }
-    const root = await rootWith({ 'example/manifest.json': manifest, 'example/docs/prompt.md': '# Docs\n\nUse the helpers.\n', 'example/docs/functions.js': 'export async function readDocument() { return { title: "t" } }\n' })
+    const returns = ret('object', 'It.')
+    const read = { description: 'Read it.', path: 'docs/functions.js', callable: 'readDocument', args: {}, returns }
+    const manifest = { ...example, notes: ['docs/prompt.md'], nodeTools: { read_document: read }, browserTools: {} }
+    const root = await rootWith({
+      'example/manifest.json': manifest,
+      'example/docs/prompt.md': '# Docs\n\nUse the helpers.\n',
+      'example/docs/functions.js': 'export async function readDocument() { return { title: "t" } }\n',
+    })
     expect(await validateLearning(join(root, 'example'))).toEqual([])
     const context = await loadLearnedContext('https://example.com', { root })
-    expect(context.knowledge).toEqual([{ siteId: 'example', fileName: 'prompt.md', path: 'docs/prompt.md', content: '# Docs\n\nUse the helpers.\n' }])
+    expect(context.knowledge).toEqual([
+      { siteId: 'example', fileName: 'prompt.md', path: 'docs/prompt.md', content: '# Docs\n\nUse the helpers.\n' },
+    ])
     expect(await runNodeSiteTool('example', 'read_document', {}, {}, { root })).toEqual({ title: 't' })
   })
 })
@@ -124,7 +154,8 @@ describe('urlHostname and matching', () => {
     expect(await siteSkillsForUrl('', { root })).toEqual([])
     const miss = await loadLearnedContext('https://nowhere.test', { root })
     expect(miss).toMatchObject({ exists: false, siteId: null, siteName: null, knowledge: [], tools: [] })
-    expect(await loadLearnedContext('https://github.com/x', { root })).toMatchObject({ exists: true, siteId: 'github', siteName: 'GitHub' })
+    const hit = await loadLearnedContext('https://github.com/x', { root })
+    expect(hit).toMatchObject({ exists: true, siteId: 'github', siteName: 'GitHub' })
   })
 
   it('checkDomainLearningExists takes a URL or a bare host', async () => {
@@ -132,32 +163,37 @@ describe('urlHostname and matching', () => {
     const hit = await checkDomainLearningExists('Example.com', { root })
     expect(hit).toMatchObject({ exists: true, hostname: 'example.com', root })
     expect(hit.matches.map((m) => m.id)).toEqual(['example'])
-    expect(await checkDomainLearningExists('https://other.org/x', { root })).toEqual({ exists: false, hostname: 'other.org', root, matches: [] })
-    expect(await checkDomainLearningExists('about:blank', { root })).toEqual({ exists: false, hostname: '', root, matches: [] })
+    const other = await checkDomainLearningExists('https://other.org/x', { root })
+    expect(other).toEqual({ exists: false, hostname: 'other.org', root, matches: [] })
+    const blank = await checkDomainLearningExists('about:blank', { root })
+    expect(blank).toEqual({ exists: false, hostname: '', root, matches: [] })
   })
 })
 
 /** One skill folder under a fresh root; returns the folder. */
 async function site(id: string, manifest: unknown, files: Record<string, string> = {}): Promise<string> {
-  const root = await rootWith({ [`${id}/manifest.json`]: typeof manifest === 'string' ? manifest : manifest, ...Object.fromEntries(Object.entries(files).map(([k, v]) => [`${id}/${k}`, v])) })
+  const own = Object.fromEntries(Object.entries(files).map(([path, text]) => [`${id}/${path}`, text]))
+  const root = await rootWith({ [`${id}/manifest.json`]: manifest, ...own })
   return join(root, id)
 }
 
 const pack = (browserTool: string) =>
-  site('example', { id: 'example', name: 'Example', domains: ['example.com'], browserTools: example.browserTools }, { 'browser-tools/active-item.js': browserTool })
+  site('example', { ...example, notes: [], nodeTools: {} }, { 'browser-tools/active-item.js': browserTool })
 
 describe('validateLearning, in the original words', () => {
-  it('accepts function expressions and arrows, and reports a tool that does not parse or is not a function', async () => {
+  it('accepts function expressions and arrows; reports a tool that does not parse or is no function', async () => {
     expect(await validateLearning(await pack('async function(args) { return { ok: true }; }\n'))).toEqual([])
     expect(await validateLearning(await pack('async (args) => ({ ok: true })\n'))).toEqual([])
     const broken = await validateLearning(await pack('async function(args) { return oops(( }\n'))
     expect(broken).toHaveLength(1)
     expect(broken[0]).toMatch(/^example: cannot parse "browser-tools\/active-item\.js": /)
-    expect(await validateLearning(await pack('({ run: (args) => args })\n'))).toEqual(['example: "browser-tools/active-item.js" must contain a single function expression'])
+    const object = await validateLearning(await pack('({ run: (args) => args })\n'))
+    expect(object).toEqual(['example: "browser-tools/active-item.js" must contain a single function expression'])
   })
 
   it('names id, name, domain, note and path problems as the original does', async () => {
-    const bad = await site('site', { id: 'wrong-id', name: '   ', domains: ['bad/domain', 'localhost:8080'], notes: ['../secrets.md', 'docs/x.md'] })
+    const domains = ['bad/domain', 'localhost:8080']
+    const bad = await site('site', { id: 'wrong-id', name: '   ', domains, notes: ['../secrets.md', 'docs/x.md'] })
     expect(await validateLearning(bad)).toEqual([
       'site: manifest id must match directory name',
       'site: name must be a non-empty string',
@@ -166,20 +202,31 @@ describe('validateLearning, in the original words', () => {
       'site: notes must point to notes/*.md: "../secrets.md"',
       'site: notes must point to notes/*.md: "docs/x.md"',
     ])
-    expect(await validateLearning(await site('site', { id: 'site', name: 'Site', domains: [] }))).toEqual(['site: domains must not be empty'])
-    const tool = { description: 'grab', path: '../escape.js', callable: 'run', args: {}, returns: ret('string', 'x') }
-    expect(await validateLearning(await site('site', { id: 'site', name: 'Site', domains: ['site.com'], nodeTools: { grab: tool } }))).toEqual(['site: nodeTools.grab: path must be a relative tools/*.js path'])
+    const empty = await site('site', { id: 'site', name: 'Site', domains: [] })
+    expect(await validateLearning(empty)).toEqual(['site: domains must not be empty'])
+    const grab = { description: 'grab', path: '../escape.js', callable: 'run', args: {}, returns: ret('string', 'x') }
+    const escaping = await site('site', { id: 'site', name: 'Site', domains: ['site.com'], nodeTools: { grab } })
+    expect(await validateLearning(escaping)).toEqual(['site: nodeTools.grab: path must be a relative tools/*.js path'])
   })
 
-  it('keeps the original check order: schemas of a tool map before its files, Node tools before browser tools', async () => {
-    const dir = await site('pack', {
-      id: 'pack', name: 'Pack', domains: ['pack.example'], notes: ['notes/a.md', 'notes/gone.md'],
+  it("keeps the original order: a tool map's schemas before its files, Node tools before browser tools", async () => {
+    const n = { type: 'int', required: 'yes', description: 'N.' }
+    const manifest = {
+      id: 'pack',
+      name: 'Pack',
+      domains: ['pack.example'],
+      notes: ['notes/a.md', 'notes/gone.md'],
       browserTools: { bt: { description: 'B.', path: 'tools/b.js', args: {}, returns: ret('object', 'B.') } },
       nodeTools: {
         good: { description: 'G.', path: 'tools/good.js', callable: 'nope', args: {}, returns: ret('object', 'G.') },
-        bare: { description: '', path: 'tools/bare.js', callable: 'bare', args: { n: { type: 'int', required: 'yes', description: 'N.' } }, returns: ret('object', 'B.') },
+        bare: { description: '', path: 'tools/bare.js', callable: 'bare', args: { n }, returns: ret('object', 'B.') },
       },
-    }, { 'notes/a.md': 'Click @21 to open it.\nThen @22.\n', 'tools/good.js': 'export const good = () => 1\n' })
+    }
+    const files = {
+      'notes/a.md': 'Click @21 to open it.\nThen @22.\n',
+      'tools/good.js': 'export const good = () => 1\n',
+    }
+    const dir = await site('pack', manifest, files)
     expect(await validateLearning(dir)).toEqual([
       'pack: note "notes/a.md": contains temporary snapshot ref; use stable locators instead',
       'pack: missing note "notes/gone.md"',
@@ -192,7 +239,7 @@ describe('validateLearning, in the original words', () => {
     ])
   })
 
-  it("gives JSON.parse's and readFile's own errors for a broken or missing manifest, and one error for a non-object", async () => {
+  it("gives JSON.parse's and readFile's errors for a broken or missing manifest, one for a non-object", async () => {
     const dir = await site('broken', '{ "id": "broken", }')
     let parseError = ''
     try {
@@ -203,8 +250,10 @@ describe('validateLearning, in the original words', () => {
     expect(await validateLearning(dir)).toEqual([`broken: invalid or missing manifest.json: ${parseError}`])
     const missing = join(dir, '..', 'empty')
     await mkdir(missing)
-    expect(await validateLearning(missing)).toEqual([`empty: invalid or missing manifest.json: ENOENT: no such file or directory, open '${join(missing, 'manifest.json')}'`])
-    expect(await validateLearning(await site('site', '[1, 2, 3]'))).toEqual(['site: manifest.json must contain a JSON object'])
+    const enoent = `ENOENT: no such file or directory, open '${join(missing, 'manifest.json')}'`
+    expect(await validateLearning(missing)).toEqual([`empty: invalid or missing manifest.json: ${enoent}`])
+    const list = await site('site', '[1, 2, 3]')
+    expect(await validateLearning(list)).toEqual(['site: manifest.json must contain a JSON object'])
   })
 
   it('validates a folder the scan leaves out (_template) when asked for it by path', async () => {
@@ -219,7 +268,8 @@ describe('validateLearning, in the original words', () => {
       'a-bad/manifest.json': { id: 'a-bad', name: 'A', domains: [] },
       'stray/notes.txt': 'not a skill',
     })
-    const expected = ['a-bad: domains must not be empty', `stray: invalid or missing manifest.json: ENOENT: no such file or directory, open '${join(root, 'stray/manifest.json')}'`]
+    const enoent = `ENOENT: no such file or directory, open '${join(root, 'stray/manifest.json')}'`
+    const expected = ['a-bad: domains must not be empty', `stray: invalid or missing manifest.json: ${enoent}`]
     expect(await validateLearnings(root)).toEqual(expected)
     expect(await validateSiteSkills(root)).toEqual(expected)
     expect(await validateLearning(join(root, 'example'))).toEqual([])
@@ -231,13 +281,19 @@ describe('finding skills and folders', () => {
     const root = await rootWith(exampleFiles)
     expect(await findSiteSkill('example', { root })).toEqual({ siteDir: join(root, 'example'), manifest: example })
     const error = await caught(findSiteSkill('nope', { root }))
-    expect(isSiteToolError(error, 'skill-not-found') && error.message).toBe(`nope: site skill not found: "nope"\n  searched: ${root}\n  EGO_BROWSER_AGENT_WORKSPACE: ${process.env.EGO_BROWSER_AGENT_WORKSPACE ?? 'unset'}\n  hint: ensure your write path begins with the searched root above`)
+    expect(isSiteToolError(error, 'skill-not-found') && error.message.split('\n')).toEqual([
+      'nope: site skill not found: "nope"',
+      `  searched: ${root}`,
+      `  EGO_BROWSER_AGENT_WORKSPACE: ${process.env.EGO_BROWSER_AGENT_WORKSPACE ?? 'unset'}`,
+      '  hint: ensure your write path begins with the searched root above',
+    ])
   })
 
   it('checkLearningExists looks for the manifest of a folder name, never outside the root', async () => {
     const root = await rootWith({ ...exampleFiles, 'empty/.keep': '' })
     const siteDir = join(root, 'example')
-    expect(await checkLearningExists('example', { root })).toEqual({ exists: true, root, siteDir, manifestPath: join(siteDir, 'manifest.json') })
+    const manifestPath = join(siteDir, 'manifest.json')
+    expect(await checkLearningExists('example', { root })).toEqual({ exists: true, root, siteDir, manifestPath })
     expect((await checkLearningExists('empty', { root })).exists).toBe(false)
     expect((await checkLearningExists('../root-1/example', { root })).exists).toBe(false)
   })
@@ -253,7 +309,8 @@ describe('finding skills and folders', () => {
 
 describe('through the installed package', () => {
   it('a script moving from the original calls the API by its names and exits', async () => {
-    const root = await rootWith({ ...exampleFiles, 'bad/manifest.json': { id: 'bad', name: 'Bad', domains: [] } })
+    const bad = { id: 'bad', name: 'Bad', domains: [] }
+    const root = await rootWith({ ...exampleFiles, 'bad/manifest.json': bad })
     await mkdir(join(tmp.dir, 'node_modules'), { recursive: true })
     await symlink(REPO_ROOT, join(tmp.dir, 'node_modules/unplugin-site-skills'))
     const script = join(tmp.dir, 'agent.mjs')
@@ -280,6 +337,12 @@ describe('through the installed package', () => {
     expect(run.stderr).toBe('')
     expect(run.code).toBe(0)
     expect(Date.now() - started).toBeLessThan(10_000)
-    expect(JSON.parse(run.stdout)).toEqual({ errors: ['bad: domains must not be empty'], one: [], found: 'example', domain: true, result: ['ok'] })
+    expect(JSON.parse(run.stdout)).toEqual({
+      errors: ['bad: domains must not be empty'],
+      one: [],
+      found: 'example',
+      domain: true,
+      result: ['ok'],
+    })
   })
 })
