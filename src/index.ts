@@ -19,6 +19,19 @@ export {
   type ManifestTool,
   type SkillsOptions,
 } from './nobuild/api'
+export {
+  checkDomainLearningExists,
+  checkLearningExists,
+  findSiteSkill,
+  iterLearningDirs,
+  learningsRoot,
+  urlHostname,
+  validateLearning,
+  validateLearnings,
+  type DomainLearningCheck,
+  type FoundSiteSkill,
+  type LearningCheck,
+} from './nobuild/original'
 export { createCompiler, type CompileResult, type CompiledSkill, type Compiler, type CompilerOptions, type SkillReport } from './core/compiler'
 export { DIAGNOSTIC_CATALOG, type Diagnostic, type DiagnosticCode, type Severity } from './core/diagnostics'
 export { checkDomainPattern } from './core/domains'

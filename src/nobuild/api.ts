@@ -1,3 +1,4 @@
+import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import type { BrowserTarget } from '../../runtime/browser'
 import { SiteToolError } from '../../runtime/errors'
@@ -5,9 +6,11 @@ import type { BrowserRunOptions, LearnedContext } from '../../runtime/registry'
 import type { ToolDefinitions } from '../../runtime/definitions'
 import type { SkillMeta, ValueSchema } from '../../runtime/types'
 import type { CompileResult } from '../core/compiler'
+import type { Diagnostic } from '../core/diagnostics'
 import { resolveRootInputs } from '../core/discover'
 import type { SkillModel } from '../core/model'
 import { resolveUserPath } from '../core/paths'
+import { originalReportErrors } from './original-messages'
 import { type Session, type SessionState, createSession } from './session'
 
 /** Where to read skills from: the original's `root` / `agentWorkspace`, or several `roots`. */
@@ -52,7 +55,8 @@ export function siteSkillsRoot(agentWorkspace?: string): string {
   return resolveRootInputs(undefined, process.cwd())[0]!
 }
 
-function rootsOf(options: SkillsOptions = {}): string[] {
+/** The absolute roots an options object names (for the original's other functions). @internal */
+export function rootsOf(options: SkillsOptions = {}): string[] {
   if (options.roots?.length) return resolveRootInputs(options.roots, process.cwd())
   if (options.root) return [resolveUserPath(options.root, process.cwd())]
   return [siteSkillsRoot(options.agentWorkspace)]
@@ -68,7 +72,8 @@ function sessionFor(options?: SkillsOptions): Session {
   return session
 }
 
-async function current(options?: SkillsOptions): Promise<SessionState> {
+/** The current compile of the roots an options object names. @internal */
+export async function current(options?: SkillsOptions): Promise<SessionState> {
   return sessionFor(options).current()
 }
 
@@ -107,11 +112,30 @@ export async function dispatchToolCall(name: string, args: Record<string, unknow
   return (await current(options)).api.dispatchToolCall(name, args, ctxOrTarget)
 }
 
-/** Says why a skill id is not usable: missing, or invalid (with its first error). */
-function notFound(result: CompileResult, siteId: string, roots: string[]): SiteToolError {
+/** A tool as a caller asked for it, to single out that tool's own problem in an invalid skill. */
+interface ToolRef {
+  name: string
+  kind: 'node' | 'browser'
+}
+
+const LEXICAL_ESCAPE_RE = /: path must (?:stay inside the skill folder|use forward slashes)$/
+
+/** The first error of an invalid skill, the asked-for tool's own (its path first) when it has one. */
+function invalidSkill(diagnostics: readonly Diagnostic[], siteId: string, tool?: ToolRef): SiteToolError {
+  const errors = diagnostics.filter((d) => d.severity === 'error')
+  const prefix = tool && `${tool.kind === 'node' ? 'nodeTools' : 'browserTools'}.${tool.name}: `
+  const own = prefix ? errors.filter((d) => d.message.startsWith(prefix)) : []
+  const d = own.find((e) => e.code === 'path-escape' || e.code === 'tool-path') ?? own[0] ?? errors[0]!
+  // The original runtime's wording for a tool path that leaves the folder (its relativeSitePath).
+  const label = tool?.kind === 'node' ? 'Node tool' : 'browser tool'
+  const message = own.includes(d) && LEXICAL_ESCAPE_RE.test(d.message) ? `${label} path must be relative to the site skill directory` : d.message
+  return new SiteToolError('skill-not-found', `site skill is invalid: ${d.file}:${d.line}:${d.column} ${message}`, { siteId })
+}
+
+/** Says why a skill id is not usable: missing, or invalid (with its first error). @internal */
+export function notFound(result: CompileResult, siteId: string, roots: string[], tool?: ToolRef): SiteToolError {
   const report = result.reports.find((r) => r.id === siteId)
-  const firstError = report?.diagnostics.find((d) => d.severity === 'error')
-  if (firstError) return new SiteToolError('skill-not-found', `site skill is invalid: ${firstError.file}:${firstError.line}:${firstError.column} ${firstError.message}`, { siteId })
+  if (report?.diagnostics.some((d) => d.severity === 'error')) return invalidSkill(report.diagnostics, siteId, tool)
   const env = process.env.EGO_BROWSER_AGENT_WORKSPACE
   return new SiteToolError('skill-not-found', `site skill not found: ${JSON.stringify(siteId)}\n  searched: ${roots.join(', ')}\n  EGO_BROWSER_AGENT_WORKSPACE: ${env ?? 'unset'}\n  hint: ensure your write path begins with the searched root above`, { siteId })
 }
@@ -119,27 +143,35 @@ function notFound(result: CompileResult, siteId: string, roots: string[]): SiteT
 async function toolOf(siteId: string, tool: string, kind: 'node' | 'browser', options?: SkillsOptions) {
   const state = await current(options)
   const model = state.models.get(siteId)
-  if (!model) throw notFound(state.result, siteId, rootsOf(options))
-  if (!model.tools.some((t) => t.name === tool && t.kind === kind)) {
+  if (!model) throw notFound(state.result, siteId, rootsOf(options), { name: tool, kind })
+  const found = model.tools.find((t) => t.name === tool && t.kind === kind)
+  if (!found) {
     const label = kind === 'node' ? 'Node tool' : 'browser tool'
     throw new SiteToolError('tool-not-found', `${label} ${JSON.stringify(tool)} is not declared by site skill ${JSON.stringify(siteId)}`, { siteId, tool })
   }
-  return state.api
+  return { api: state.api, tool: found }
 }
 
 /** Runs a Node tool as `fn(ctx, args)` after checking the args against the manifest. */
 export async function runNodeSiteTool(siteId: string, tool: string, args: Record<string, unknown> = {}, ctx?: unknown, options?: SkillsOptions): Promise<unknown> {
-  return (await toolOf(siteId, tool, 'node', options)).runTool(siteId, tool, args, ctx)
+  return (await toolOf(siteId, tool, 'node', options)).api.runTool(siteId, tool, args, ctx)
 }
 
 /** Runs a browser tool in a page over CDP (see the runtime's `runBrowserTool`). */
 export async function runBrowserSiteTool(siteId: string, tool: string, args: Record<string, unknown> | undefined, target: BrowserTarget, options?: SkillsOptions & BrowserRunOptions): Promise<unknown> {
-  return (await toolOf(siteId, tool, 'browser', options)).runBrowserTool(siteId, tool, args, target, options)
+  return (await toolOf(siteId, tool, 'browser', options)).api.runBrowserTool(siteId, tool, args, target, options)
 }
 
-/** A browser tool as one self-contained function expression (bundled and minified). */
+/**
+ * A browser tool as one self-contained function expression: for a bare-function `.js` file its
+ * own text, as the original returns it (ending in a newline, so that a trailing `//` comment
+ * cannot swallow what wrapBrowserTool adds); otherwise the module bundled and minified.
+ */
 export async function loadBrowserToolSource(siteId: string, tool: string, options?: SkillsOptions): Promise<string> {
-  return (await toolOf(siteId, tool, 'browser', options)).browserToolSource(siteId, tool)
+  const found = await toolOf(siteId, tool, 'browser', options)
+  if (found.tool.module || !found.tool.absPath.endsWith('.js')) return found.api.browserToolSource(siteId, tool)
+  const text = await readFile(found.tool.absPath, 'utf8')
+  return text.endsWith('\n') ? text : `${text}\n`
 }
 
 /** The original's wrapper: an expression that calls the tool source with the args pasted in. */
@@ -147,10 +179,13 @@ export function wrapBrowserTool(source: string, args: Record<string, unknown> | 
   return `(async () => { const __egoBrowserTool = ${source}; return await __egoBrowserTool(${JSON.stringify(args || {})}); })()`
 }
 
-/** The original's validateSiteSkills: every error as `<siteId>: <message>`. */
+/**
+ * The original's validateSiteSkills (also named validateLearnings): the errors of every skill
+ * under `root` (default: siteSkillsRoot()) as `<siteId>: <message>` in the original's words and
+ * check order, `[]` when all are valid.
+ */
 export async function validateSiteSkills(root?: string, options: Omit<SkillsOptions, 'root'> = {}): Promise<string[]> {
-  const { result } = await current({ ...options, root })
-  return result.diagnostics.filter((d) => d.severity === 'error').map((d) => `${d.siteId}: ${d.message}`)
+  return originalReportErrors((await current({ ...options, root })).result)
 }
 
 /** Forgets every cached session and stops its watchers (never needed for a process to exit). */

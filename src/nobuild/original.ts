@@ -1,0 +1,109 @@
+import { readFile } from 'node:fs/promises'
+import { basename, dirname, join } from 'node:path'
+import { urlHost } from '../../runtime/match'
+import { scanRoot } from '../core/discover'
+import { inspectPath, resolveUserPath } from '../core/paths'
+import { validateSkill } from '../core/validate/skill'
+import { type LearningEntry, type SkillsOptions, current, notFound, rootsOf } from './api'
+import { siteSkillsForUrl, siteSkillsRoot, validateSiteSkills } from './api'
+import { originalErrors } from './original-messages'
+
+/**
+ * The rest of the original's learning API (ego-lite `src/learning/index.ts`), built on the
+ * compiler: validation reads the same cached compile as every other no-build call.
+ */
+
+/** The original's learningsRoot: `<workspace>/learnings` (siteSkillsRoot is the same function). */
+export const learningsRoot: (agentWorkspace?: string) => string = siteSkillsRoot
+
+/** The skill folders of a root, in directory-name order, as the compiler discovers them. */
+export async function iterLearningDirs(root: string): Promise<string[]> {
+  const scan = await scanRoot(resolveUserPath(root, process.cwd()))
+  return scan.folders.map((f) => f.dir)
+}
+
+/** The original's validateLearnings, which is its validateSiteSkills under another name. */
+export const validateLearnings: typeof validateSiteSkills = validateSiteSkills
+
+/**
+ * The original's validateLearning: the errors of one skill folder as `<siteId>: <message>`, `[]`
+ * when it is valid. The folder is checked as part of its parent root (cached with it); a folder the
+ * root's scan leaves out (`_x`, `.x`) is validated on its own.
+ */
+export async function validateLearning(siteDir: string): Promise<string[]> {
+  const dir = resolveUserPath(siteDir, process.cwd())
+  const id = basename(dir)
+  const { result } = await current({ root: dirname(dir) })
+  const index = result.records.findIndex((r) => r.folder.dir === dir)
+  const report = result.reports[index]
+  if (index >= 0 && report) return originalErrors(id, dir, report.diagnostics)
+  const state = await inspectPath(dir)
+  const realDir = state.kind === 'missing' ? dir : state.real
+  const record = await validateSkill({ id, root: dirname(dir), dir, realDir, symlinked: false })
+  return originalErrors(id, dir, record.diagnostics)
+}
+
+/** The original's findSiteSkill result: the skill's folder and its parsed manifest. */
+export interface FoundSiteSkill {
+  siteDir: string
+  manifest: Record<string, unknown>
+}
+
+/**
+ * The original's findSiteSkill: the valid skill with this id, or a `skill-not-found` error saying
+ * where it looked (or, for an invalid skill, its first error).
+ */
+export async function findSiteSkill(siteId: string, options?: SkillsOptions): Promise<FoundSiteSkill> {
+  const { result, models } = await current(options)
+  const model = models.get(siteId)
+  if (!model) throw notFound(result, siteId, rootsOf(options))
+  const text = await readFile(join(model.dir, 'manifest.json'), 'utf8')
+  return { siteDir: model.dir, manifest: JSON.parse(text.replace(/^\uFEFF/, '')) as Record<string, unknown> }
+}
+
+/**
+ * The original's urlHostname: the host a URL, or a bare host name (`github.com/x`), is matched by;
+ * `''` when nothing can match (SPEC section 6: only http and https).
+ */
+export function urlHostname(urlOrDomain: string | URL): string {
+  const input = String(urlOrDomain)
+  return urlHost(input.includes('://') ? input : `https://${input}`) ?? ''
+}
+
+/** The original's checkDomainLearningExists result. */
+export interface DomainLearningCheck {
+  exists: boolean
+  /** The host the input is matched by (`''` when nothing can match). */
+  hostname: string
+  root: string
+  matches: LearningEntry[]
+}
+
+/** The original's checkDomainLearningExists: which skills claim a URL or a bare host name. */
+export async function checkDomainLearningExists(
+  urlOrDomain: string | URL,
+  options?: SkillsOptions,
+): Promise<DomainLearningCheck> {
+  const hostname = urlHostname(urlOrDomain)
+  const matches = hostname ? await siteSkillsForUrl(`https://${hostname}/`, options) : []
+  return { exists: matches.length > 0, hostname, root: rootsOf(options)[0]!, matches }
+}
+
+/** The original's checkLearningExists result. */
+export interface LearningCheck {
+  exists: boolean
+  root: string
+  siteDir: string
+  manifestPath: string
+}
+
+/** The original's checkLearningExists: whether `<root>/<siteId>/manifest.json` is there (valid or not). */
+export async function checkLearningExists(siteId: string, options?: SkillsOptions): Promise<LearningCheck> {
+  const root = rootsOf(options)[0]!
+  const siteDir = join(root, siteId)
+  const manifestPath = join(siteDir, 'manifest.json')
+  // An id is one folder name: `../x` or `a/b` never names a skill of this root.
+  const plain = siteId !== '' && siteId !== '.' && siteId !== '..' && !/[\\/]/.test(siteId)
+  const exists = plain && (await inspectPath(manifestPath)).kind === 'file'
+  return { exists, root, siteDir, manifestPath }
+}
