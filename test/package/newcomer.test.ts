@@ -1,0 +1,138 @@
+import { existsSync, readFileSync } from 'node:fs'
+import { cp, lstat, mkdtemp, realpath, rm, writeFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { REPO_ROOT } from '../helpers/tmp'
+import { readmeCommands, readmeFile, readmeSays } from './readme'
+import { type Finished, run, words } from './spawn'
+
+/** The version of a package in this repository's node_modules: the one npm's cache holds. */
+const installed = (name: string): string =>
+  (JSON.parse(readFileSync(join(REPO_ROOT, 'node_modules', name, 'package.json'), 'utf8')) as { version: string }).version
+const OURS = JSON.parse(readFileSync(join(REPO_ROOT, 'package.json'), 'utf8')) as { name: string; version: string }
+
+/** A command that should end on its own: fails with its output when it did not succeed. */
+function expectSuccess(result: Finished, what: string): void {
+  const output = `${what} (exit ${result.code}, ${result.ms} ms${result.timedOut ? ', killed: timed out' : ''})\n`
+  expect(result.timedOut, output + result.stdout + result.stderr).toBe(false)
+  expect(result.code, output + result.stdout + result.stderr).toBe(0)
+}
+
+/** Runs one README command line (`npx vite build --ssr agent.ts`) in the project. */
+function runLine(project: string, line: string, timeoutMs: number): Promise<Finished> {
+  const [command, args] = words(line)
+  return run(command, args, project, timeoutMs)
+}
+
+let project = ''
+
+beforeAll(async () => {
+  // Outside the repository, so nothing resolves to this checkout's node_modules or sources.
+  project = await mkdtemp(join(tmpdir(), 'site-skills-newcomer-'))
+  const packed = await run('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', project], REPO_ROOT, 60_000)
+  expectSuccess(packed, 'npm pack')
+  const [{ filename }] = JSON.parse(packed.stdout) as [{ filename: string }]
+  await writeFile(join(project, 'package.json'), `${JSON.stringify({ name: 'newcomer', private: true, type: 'module' })}\n`)
+  // README: `npm i -D unplugin-site-skills`, then `npm i -D vite typescript @types/node` (and esbuild for its
+  // variant). The package comes from the tarball; the tools at the versions npm's cache holds after `npm ci`.
+  const tools = ['vite', 'typescript', '@types/node', 'esbuild'].map((name) => `${name}@${installed(name)}`)
+  const flags = ['--prefer-offline', '--no-audit', '--no-fund']
+  const install = await run('npm', ['i', '-D', `./${filename}`, ...tools, ...flags], project, 240_000)
+  expectSuccess(install, 'npm i -D <tarball> vite typescript @types/node esbuild')
+  console.log(`newcomer: npm pack ${packed.ms} ms, npm install ${install.ms} ms`)
+  await cp(join(REPO_ROOT, 'learnings/demo-shop'), join(project, 'learnings/demo-shop'), { recursive: true })
+}, 300_000)
+
+afterAll(async () => {
+  if (project) await rm(project, { recursive: true, force: true })
+})
+
+describe('a newcomer following README.md, with the packed tarball installed', () => {
+  it('is the README install: the package from the tarball, with its licence, outside the repository', async () => {
+    expect(readmeSays('npm i -D unplugin-site-skills')).toBe(true)
+    expect(readmeSays('npm i -D vite typescript @types/node')).toBe(true)
+    const dir = join(project, 'node_modules', OURS.name)
+    expect((await lstat(dir)).isSymbolicLink()).toBe(false)
+    expect(await realpath(dir)).toBe(join(await realpath(project), 'node_modules', OURS.name))
+    const manifest = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as { version: string }
+    expect(manifest.version).toBe(OURS.version)
+    expect(readFileSync(join(dir, 'LICENSE'), 'utf8')).toMatch(/^MIT License/)
+    expect(existsSync(join(dir, 'README.md'))).toBe(true)
+  })
+
+  it('builds agent.ts with the installed Vite (vite build --ssr) and runs it with node', async () => {
+    await writeFile(join(project, 'vite.config.ts'), readmeFile('vite.config.ts'))
+    await writeFile(join(project, 'agent.ts'), readmeFile('agent.ts'))
+    const [build, start, ...rest] = readmeCommands('vite build --ssr agent.ts')
+    expect([build, start, rest]).toEqual(['npx vite build --ssr agent.ts', 'node dist/agent.js', []])
+    expectSuccess(await runLine(project, build ?? '', 120_000), build ?? '')
+    expect(existsSync(join(project, 'site-skills.d.ts'))).toBe(true)
+    const agent = await runLine(project, start ?? '', 20_000)
+    expectSuccess(agent, start ?? '')
+    expect(agent.stdout).toContain("[ 'demo-shop' ]")
+    expect(agent.stdout).toContain('average price 4')
+    expect(agent.ms).toBeLessThan(10_000)
+  })
+
+  it('type-checks with the README tsconfig.json after site-skills types, and tsc catches a misspelt tool', async () => {
+    await writeFile(join(project, 'tsconfig.json'), readmeFile('tsconfig.json'))
+    await rm(join(project, 'site-skills.d.ts'), { force: true })
+    expect(readmeSays('`npx site-skills types`')).toBe(true)
+    expectSuccess(await run('npx', ['site-skills', 'types'], project, 20_000), 'npx site-skills types')
+    expect(readmeSays('Then `npx tsc`')).toBe(true)
+    expectSuccess(await run('npx', ['tsc'], project, 120_000), 'npx tsc')
+
+    const typo = readmeFile('agent.ts').replace('.price_summary(', '.price_sumary(')
+    await writeFile(join(project, 'typo.ts'), typo)
+    const failed = await run('npx', ['tsc'], project, 120_000)
+    await rm(join(project, 'typo.ts'))
+    expect(failed.timedOut).toBe(false)
+    expect(failed.code).not.toBe(0)
+    expect(failed.stdout).toMatch(/typo\.ts\(\d+,\d+\): error TS\d+: Property 'price_sumary' does not exist/)
+  })
+
+  it('runs the README dev.mjs: ssrLoadModule through the plugin, then the process ends', async () => {
+    await writeFile(join(project, 'dev.mjs'), readmeFile('dev.mjs'))
+    expect(readmeSays('`node dev.mjs`')).toBe(true)
+    const dev = await run('node', ['dev.mjs'], project, 60_000)
+    expectSuccess(dev, 'node dev.mjs')
+    expect(dev.stdout).toContain("[ 'demo-shop' ]")
+    expect(dev.stdout).toMatch(/average: 3\b/)
+  })
+
+  it('builds the same agent with the README esbuild script and runs it', async () => {
+    await writeFile(join(project, 'build.mjs'), readmeFile('build.mjs'))
+    expect(readmeSays('`node build.mjs && node dist/agent.js`')).toBe(true)
+    await rm(join(project, 'dist'), { recursive: true, force: true })
+    expectSuccess(await run('node', ['build.mjs'], project, 60_000), 'node build.mjs')
+    const agent = await run('node', ['dist/agent.js'], project, 20_000)
+    expectSuccess(agent, 'node dist/agent.js (esbuild)')
+    expect(agent.stdout).toContain('average price 4')
+  })
+
+  it('installed site-skills binary: validate exits 0, and 1 on a broken manifest, each within seconds', async () => {
+    const bin = join(project, 'node_modules/.bin/site-skills')
+    const clean = await run(bin, ['validate'], project, 10_000)
+    expectSuccess(clean, 'site-skills validate')
+    expect(clean.ms).toBeLessThan(5_000)
+    expect(clean.stdout).toMatch(/0 errors, 0 warnings in 1 skills?\b/)
+
+    const manifest = join(project, 'learnings/demo-shop/manifest.json')
+    const original = readFileSync(manifest, 'utf8')
+    await writeFile(manifest, original.replace('"domains"', '"domains": ["*.com"], "domainz"'))
+    const broken = await run(bin, ['validate'], project, 10_000)
+    await writeFile(manifest, original)
+    expect(broken.timedOut).toBe(false)
+    expect(broken.code).toBe(1)
+    expect(broken.ms).toBeLessThan(5_000)
+    expect(broken.stdout + broken.stderr).toContain('learnings/demo-shop/manifest.json:')
+  })
+
+  it('installed site-skills binary: --version prints the package version and exits 0 within seconds', async () => {
+    const version = await run(join(project, 'node_modules/.bin/site-skills'), ['--version'], project, 10_000)
+    expectSuccess(version, 'site-skills --version')
+    expect(version.ms).toBeLessThan(5_000)
+    expect(version.stdout.trim()).toContain(OURS.version)
+  })
+})

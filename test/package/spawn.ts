@@ -1,0 +1,61 @@
+import { spawn } from 'node:child_process'
+import { delimiter, sep } from 'node:path'
+
+/** How a spawned command ended. */
+export interface Finished {
+  code: number | null
+  stdout: string
+  stderr: string
+  /** Wall time from spawn to exit, in milliseconds. */
+  ms: number
+  /** True when the command was still running at its time limit and was killed. */
+  timedOut: boolean
+}
+
+/** What a person's shell has: no npm script, Vitest or site-skills variables of the test run. */
+export function userEnv(): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = {}
+  const leaveOut = /^(npm_|vitest|vite_|tsx_|node_env$|node_options$|site_skills_|ego_browser_agent_)/i
+  for (const [key, value] of Object.entries(process.env)) if (!leaveOut.test(key)) env[key] = value
+  // npm scripts put this repository's node_modules/.bin on PATH; a user's shell has none of it.
+  const path = (env.PATH ?? '').split(delimiter).filter((dir) => !dir.includes(`${sep}node_modules${sep}`))
+  return { ...env, PATH: path.join(delimiter), NO_COLOR: '1' }
+}
+
+/**
+ * Runs `command args` in `cwd` as a user would from a shell, without one. Kills the process tree
+ * after `timeoutMs` and reports `timedOut`, so a hang fails the test instead of stalling it.
+ */
+export function run(command: string, args: string[], cwd: string, timeoutMs: number): Promise<Finished> {
+  const started = performance.now()
+  const child = spawn(command, args, { cwd, env: userEnv(), stdio: ['ignore', 'pipe', 'pipe'], detached: true })
+  let stdout = ''
+  let stderr = ''
+  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()))
+  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()))
+  let timedOut = false
+  const timer = setTimeout(() => {
+    timedOut = true
+    try {
+      if (child.pid !== undefined) process.kill(-child.pid, 'SIGKILL')
+    } catch {
+      // the group is already gone: nothing left to stop
+    }
+  }, timeoutMs)
+  return new Promise((resolve, reject) => {
+    child.on('error', (error) => {
+      clearTimeout(timer)
+      reject(error)
+    })
+    child.on('close', (code) => {
+      clearTimeout(timer)
+      resolve({ code, stdout, stderr, ms: Math.round(performance.now() - started), timedOut })
+    })
+  })
+}
+
+/** `"npx vite build --ssr agent.ts"` as [command, args]; README commands have no quoting. */
+export function words(line: string): [string, string[]] {
+  const [command = '', ...args] = line.trim().split(/\s+/)
+  return [command, args]
+}
