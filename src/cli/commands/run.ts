@@ -1,4 +1,5 @@
 import type { BrowserTarget } from '../../../runtime/browser'
+import { targetProblem } from '../../../runtime/connect'
 import { isSiteToolError } from '../../../runtime/errors'
 import { listSiteSkills, runBrowserSiteTool, runNodeSiteTool } from '../../nobuild/api'
 import { type CliIO, type ParsedArgs, UsageError, rootsOf, writeLine } from '../args'
@@ -39,6 +40,7 @@ export async function runCommand(args: ParsedArgs, io: CliIO): Promise<number> {
   if (!siteId || !tool || rest.length) throw new UsageError('usage: site-skills run SITE TOOL --args JSON [--cdp ws://...|HOST:PORT] [--target ID|URL-substring]')
   const toolArgs = parseToolArgs(args.args)
   const target = targetOf(args)
+  if (target && targetProblem(target)) throw new UsageError(`--cdp: ${targetProblem(target)}`)
   const options = { roots: rootsOf(args, io), compat: compatOf(args) }
   try {
     const kind = await kindOf(siteId, tool, options)
