@@ -27,12 +27,14 @@ function sizeOf(v: unknown, at: SiteToolErrorInit, depth: number): number {
  */
 export function copyArgs(args: unknown, at: SiteToolErrorInit): Record<string, unknown> {
   try {
-    if (typeOf(args) != 'object') throw refuse(`must be an object (got ${typeOf(args)})`, at)
-    sizeOf(args, at, 0)
-    const copy = structuredClone(args) as Record<string, unknown>
-    // Measured again: a getter may have answered differently the second time.
-    if (sizeOf(copy, at, 0) > MAX_ARGS_SIZE) throw refuse(`are larger than ${MAX_ARGS_SIZE / 2 ** 20} MiB`, at)
-    return copy
+    const type = typeOf(args)
+    if (type != 'object') throw refuse(`must be an object (got ${type})`, at)
+    const check = <T>(value: T): T => {
+      if (sizeOf(value, at, 0) > MAX_ARGS_SIZE) throw refuse(`are larger than ${MAX_ARGS_SIZE / 2 ** 20} MiB`, at)
+      return value
+    }
+    // The copy is measured again: a getter may answer differently the second time.
+    return check(structuredClone(check(args))) as Record<string, unknown>
   } catch (error) {
     throw isSiteToolError(error, 'invalid-args') ? error : refuse(`cannot be copied: ${messageOf(error)}`, at)
   }
