@@ -125,7 +125,7 @@ async function send(run: Run, session: CdpSendable, objectId: string): Promise<C
   const sent: Promise<CallResponse> = session.send('Runtime.callFunctionOn', {
     functionDeclaration: wrapToolSource(run.call.code.source, run.url),
     objectId,
-    arguments: [{ value: run.call.args }, { value: run.call.domains }, { value: NONCE }, { value: BINDING }, { value: objectGroup }],
+    arguments: [run.call.args, run.call.domains, NONCE, BINDING, objectGroup].map((value) => ({ value })),
     returnByValue: true,
     awaitPromise: true,
     silent: true,

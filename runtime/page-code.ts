@@ -13,7 +13,15 @@
  *
  * Arguments of the sent function: `[args, patterns, nonce, bindingName, id]`, the global object, the tool.
  */
-export const DOMAIN_GUARD = String.raw`function(a,g,t){"use strict";var l=location,p=l.protocol,h=l.hostname,d=a[1],b=0,n=h.length,k=0,j,m,o,s,r;if(p=="blob:"){h=l.origin;for(p="";h[b]&&h[b]!=":";)p+=h[b++];p+=":";b+=3;for(n=h.length;h[n-1]>="0"&&h[n-1]<="9";)n--;if(h[n-1]==":")n--;else n=h.length}if(h[n-1]==".")n--;if(p!="http:"&&p!="https:")n=b;for(j=b;j<n;j++)if(h[j]=="."&&(j==b||j==n-1||h[j+1]=="."))n=b;n-=b;for(;k<d.length;k++){s=d[k];o=s[0]=="*"?1:0;m=s.length-o;if(o?n>m&&h[b]!="[":n==m){for(j=0;j<m&&h[b+n-m+j]==s[o+j];j++);if(j==m){s=g[a[3]];r=a[4];try{s("s"+r)}catch(e){}try{return t(a[0])}finally{try{s("y"+r)}catch(e){}}}}}r={};r[a[2]]=l.href;return r}`
+export const DOMAIN_GUARD = [
+  'function(a,g,t){"use strict";var l=location,p=l.protocol,h=l.hostname,d=a[1],b=0,n=h.length,k=0,j,m,o,s,r;',
+  'if(p=="blob:"){h=l.origin;for(p="";h[b]&&h[b]!=":";)p+=h[b++];p+=":";b+=3;for(n=h.length;',
+  'h[n-1]>="0"&&h[n-1]<="9";)n--;if(h[n-1]==":")n--;else n=h.length}if(h[n-1]==".")n--;',
+  'if(p!="http:"&&p!="https:")n=b;for(j=b;j<n;j++)if(h[j]=="."&&(j==b||j==n-1||h[j+1]=="."))n=b;',
+  'n-=b;for(;k<d.length;k++){s=d[k];o=s[0]=="*"?1:0;m=s.length-o;if(o?n>m&&h[b]!="[":n==m){for(j=0;',
+  'j<m&&h[b+n-m+j]==s[o+j];j++);if(j==m){s=g[a[3]];r=a[4];try{s("s"+r)}catch(e){}try{return t(a[0])}',
+  'finally{try{s("y"+r)}catch(e){}}}}}r={};r[a[2]]=l.href;return r}',
+].join('')
 
 /**
  * Everything before the tool's own source, on its first line. The wrapper declares no names, so

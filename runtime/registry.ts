@@ -42,6 +42,9 @@ export interface BrowserRunOptions {
   timeoutMs?: number
 }
 
+/** A model's tool call arguments: an object, or the JSON text of one. */
+export type ModelArgs = Record<string, unknown> | string | null | undefined
+
 export type ToolStub = (args?: Record<string, unknown>, ctxOrTarget?: unknown) => Promise<unknown>
 
 export interface SiteSkills {
@@ -54,8 +57,8 @@ export interface SiteSkills {
   /** The notes of one skill (loads its chunk). */
   loadNotes: (siteId: string) => Promise<KnowledgeNote[]>
   toolDefinitions: (url: string | URL) => ToolDefinitions
-  /** Runs a model's tool call by its model name; `args` may be the JSON text the model sent (OpenAI's `function.arguments`). */
-  dispatchToolCall: (name: string, args: Record<string, unknown> | string | null | undefined, ctxOrTarget?: unknown) => Promise<unknown>
+  /** Runs a model's tool call by its name; `args` may be the JSON text of OpenAI's `function.arguments`. */
+  dispatchToolCall: (name: string, args: ModelArgs, ctxOrTarget?: unknown) => Promise<unknown>
   sites: Record<string, Record<string, ToolStub>>
 }
 
@@ -160,7 +163,7 @@ export function createSiteSkills(data: RegistryData, loaders: SkillLoaders): Sit
     }
   }
 
-  async function dispatchToolCall(name: string, args: Record<string, unknown> | string | null | undefined, ctx?: unknown) {
+  async function dispatchToolCall(name: string, args: ModelArgs, ctx?: unknown) {
     const ref = byName.get(name)
     if (!ref) throw new SiteToolError('tool-not-found', `no site tool is named ${JSON.stringify(name)}`)
     const [siteId, tool] = ref
@@ -174,7 +177,8 @@ export function createSiteSkills(data: RegistryData, loaders: SkillLoaders): Sit
       }
     }
     // OpenAI strict mode sends optional arguments as null: treat them as absent.
-    const cleaned = Object.fromEntries(Object.entries(copyArgs(value, { siteId, tool })).filter(([k, v]) => !(v === null && !declared[k]?.required)))
+    const entries = Object.entries(copyArgs(value, { siteId, tool }))
+    const cleaned = Object.fromEntries(entries.filter(([k, v]) => !(v === null && !declared[k]?.required)))
     return runTool(siteId, tool, cleaned, ctx)
   }
 

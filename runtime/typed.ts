@@ -1,6 +1,6 @@
 import type { BrowserTarget } from './browser'
 import type { ToolDefinitions } from './definitions'
-import type { BrowserRunOptions, LearnedContext, SiteSkills } from './registry'
+import type { BrowserRunOptions, LearnedContext, ModelArgs, SiteSkills } from './registry'
 import type { KnowledgeNote, SkillMeta } from './types'
 
 /** One tool in a generated registry: its kind, argument and return types. */
@@ -31,7 +31,7 @@ export interface TypedSiteSkills<R> {
   browserToolSource: <S extends Sites<R>, T extends ToolsOfKind<R, S, 'browser'>>(siteId: S, tool: T) => Promise<string>
   loadNotes: (siteId: Sites<R>) => Promise<KnowledgeNote[]>
   toolDefinitions: (url: string | URL) => ToolDefinitions
-  dispatchToolCall: (name: string, args: Record<string, unknown> | string | null | undefined, ctxOrTarget?: unknown) => Promise<unknown>
+  dispatchToolCall: (name: string, args: ModelArgs, ctxOrTarget?: unknown) => Promise<unknown>
   sites: { [S in Sites<R>]: { [T in Tools<R, S>]: (...rest: [...ArgsParam<Spec<R, S, T>['args']>, ...CtxParam<Spec<R, S, T>>]) => Promise<Spec<R, S, T>['returns']> } }
 }
 

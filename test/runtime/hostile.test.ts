@@ -17,12 +17,30 @@ const SITE = 'site'
 const OWN = ['127.0.0.1']
 
 const FILES: Record<string, string> = {
-  'browser-tools/mark.js': 'async function () {\n  window.__ran = (window.__ran || 0) + 1\n  return location.protocol\n}\n',
+  'browser-tools/mark.js': [
+    'async function () {',
+    '  window.__ran = (window.__ran || 0) + 1',
+    '  return location.protocol',
+    '}',
+    '',
+  ].join('\n'),
   'browser-tools/title.js': 'async function () {\n  return document.title\n}\n',
   'browser-tools/echo.js': 'async function (args) {\n  return args\n}\n',
-  'browser-tools/work.js': 'async function ({ ms }) {\n  const end = Date.now() + ms\n  while (Date.now() < end) {}\n  return "worked " + ms\n}\n',
+  'browser-tools/work.js': [
+    'async function ({ ms }) {',
+    '  const end = Date.now() + ms',
+    '  while (Date.now() < end) {}',
+    '  return "worked " + ms',
+    '}',
+    '',
+  ].join('\n'),
 }
-const TOOLS = { mark: { file: 'browser-tools/mark.js' }, title: { file: 'browser-tools/title.js' }, echo: { file: 'browser-tools/echo.js' }, work: { file: 'browser-tools/work.js' } }
+const TOOLS = {
+  mark: { file: 'browser-tools/mark.js' },
+  title: { file: 'browser-tools/title.js' },
+  echo: { file: 'browser-tools/echo.js' },
+  work: { file: 'browser-tools/work.js' },
+}
 type ToolName = keyof typeof TOOLS
 
 /** A page that moves to a blob: document of its own whose script replaces one String method. */
@@ -33,7 +51,8 @@ const fakes = {
   slice: 'function (a, b) { return b === undefined ? "example.com" : "http:" }',
   indexOf: 'function () { return -1 }',
 }
-const html = '<title>blob ' + method + '</title><script>String.prototype.' + method + ' = ' + fakes[method] + '<' + '/script>'
+const script = 'String.prototype.' + method + ' = ' + fakes[method]
+const html = '<title>blob ' + method + '</title><script>' + script + '<' + '/script>'
 location.href = URL.createObjectURL(new Blob([html], { type: 'text/html' }))
 </script>`
 
@@ -56,7 +75,9 @@ afterAll(async () => {
   await server?.close()
 })
 
-function call(target: BrowserTarget, tool: ToolName, args: Record<string, unknown> = {}, extra: Partial<BrowserCall> = {}): Promise<unknown> {
+type Args = Record<string, unknown>
+
+function call(target: BrowserTarget, tool: ToolName, args: Args = {}, extra: Partial<BrowserCall> = {}) {
   const { code, file } = tools[tool]!
   return callBrowserTool(target, { siteId: SITE, tool, code, file, args, domains: OWN, ...extra })
 }
@@ -86,7 +107,8 @@ describe('the domain guard on blob: documents whose script replaced a String met
         await waitForTitle(own.client, `blob ${method}`)
         expect(await evaluate(own.client, 'location.protocol + " " + location.origin')).toBe(`blob: ${server.origin}`)
         // The page is 127.0.0.1; a skill for example.com must not run on it.
-        const refused = await failure(call(own.client, 'mark', {}, { domains: ['example.com', '*.example.com'] }), 'domain-mismatch')
+        const foreign = { domains: ['example.com', '*.example.com'] }
+        const refused = await failure(call(own.client, 'mark', {}, foreign), 'domain-mismatch')
         expect(refused.message).toContain('blob:')
         expect(await evaluate(own.client, 'window.__ran')).toBeUndefined()
         // A skill that owns 127.0.0.1 still runs there.
@@ -165,7 +187,8 @@ describe('timeouts touch only the tool that is running (issue 11.4)', () => {
     await withPage('/long-task', async (own) => {
       // A first call caches the page's global object, so the next is sent at once.
       expect(await call(own.client, 'title')).toBe('/long-task')
-      await evaluate(own.client, 'setTimeout(() => { const end = Date.now() + 1500; while (Date.now() < end) {} window.__pageDone = true }, 50); 1')
+      const longTask = 'const end = Date.now() + 1500; while (Date.now() < end) {} window.__pageDone = true'
+      await evaluate(own.client, `setTimeout(() => { ${longTask} }, 50); 1`)
       await new Promise((resolve) => setTimeout(resolve, 200))
       await failure(call(own.client, 'title', {}, { timeoutMs: 300 }), 'timeout')
       expect(await evaluate(own.client, 'window.__pageDone')).toBe(true)
@@ -195,6 +218,14 @@ const nested = (depth: number): unknown => {
   return value
 }
 
+const tool = (kind: 'node' | 'browser', args: SkillMeta['tools'][string]['args'], file: string) => ({
+  kind,
+  description: 'A tool.',
+  args,
+  returns: { type: 'object' as const },
+  file,
+})
+
 const META: SkillMeta[] = [
   {
     id: SITE,
@@ -202,20 +233,22 @@ const META: SkillMeta[] = [
     domains: OWN,
     notes: [],
     tools: {
-      echo: { kind: 'browser', description: 'Echo.', args: { v: { type: 'object' }, s: { type: 'string' } }, returns: { type: 'object' }, file: 'site/browser-tools/echo.js' },
-      keep: { kind: 'node', description: 'Changes its args.', args: { list: { type: 'array' }, v: { type: 'object' } }, returns: { type: 'object' }, file: 'site/tools/keep.js' },
-      none: { kind: 'node', description: 'No args.', args: {}, returns: { type: 'object' }, file: 'site/tools/none.js' },
+      echo: tool('browser', { v: { type: 'object' }, s: { type: 'string' } }, 'site/browser-tools/echo.js'),
+      keep: tool('node', { list: { type: 'array' }, v: { type: 'object' } }, 'site/tools/keep.js'),
+      none: tool('node', {}, 'site/tools/none.js'),
     },
   },
 ]
 
 function registry() {
-  const validators = Object.fromEntries(Object.entries(META[0]!.tools).map(([name, t]) => [name, new Function(`return ${generateArgsValidator(t.args)}`)()]))
+  const compile = (args: SkillMeta['tools'][string]['args']) => new Function(`return ${generateArgsValidator(args)}`)()
+  const validators = Object.fromEntries(Object.entries(META[0]!.tools).map(([name, t]) => [name, compile(t.args)]))
   const keep = (_ctx: unknown, args: { list?: unknown[] }) => {
     args.list?.push('added by the tool')
     return args
   }
-  const chunk = { notes: [], validators, browserTools: { echo: tools.echo!.code }, nodeTools: { keep: async () => keep, none: async () => () => 'ran' } }
+  const nodeTools = { keep: async () => keep, none: async () => () => 'ran' }
+  const chunk = { notes: [], validators, browserTools: { echo: tools.echo!.code }, nodeTools }
   return createSiteSkills({ skills: META, table: createDomainTableData([OWN]) }, { [SITE]: async () => chunk })
 }
 
@@ -224,7 +257,8 @@ describe('deeply nested and huge arguments (issue 11.5)', () => {
     const api = registry()
     for (const depth of [300, 1000, 10_000]) {
       const started = Date.now()
-      const error = await failure(api.runBrowserTool(SITE, 'echo', { v: nested(depth) }, page.client, { timeoutMs: 20_000 }), 'invalid-args')
+      const deep = api.runBrowserTool(SITE, 'echo', { v: nested(depth) }, page.client, { timeoutMs: 20_000 })
+      const error = await failure(deep, 'invalid-args')
       expect(error.message).toContain('64')
       expect(Date.now() - started).toBeLessThan(1000)
       await failure(call(page.client, 'echo', { v: nested(depth) }, { timeoutMs: 20_000 }), 'invalid-args')
@@ -234,7 +268,8 @@ describe('deeply nested and huge arguments (issue 11.5)', () => {
   })
 
   it('refuses arguments over the size limit, naming it', async () => {
-    const error = await failure(registry().runBrowserTool(SITE, 'echo', { s: 'x'.repeat(17 * 2 ** 20) }, page.client), 'invalid-args')
+    const huge = registry().runBrowserTool(SITE, 'echo', { s: 'x'.repeat(17 * 2 ** 20) }, page.client)
+    const error = await failure(huge, 'invalid-args')
     expect(error.message).toMatch(/16 MiB/)
   })
 })
@@ -272,7 +307,8 @@ describe('Node tools (issue 11.6)', () => {
       expect(error).toBeInstanceOf(SiteToolError)
       await failure(fn(() => 'ran', args), 'invalid-args')
     }
-    expect((await failure(api.runTool(SITE, 'none', [] as never), 'invalid-args')).message).toContain('args must be an object (got array)')
+    const array = await failure(api.runTool(SITE, 'none', [] as never), 'invalid-args')
+    expect(array.message).toContain('args must be an object (got array)')
     expect((await failure(fn(() => 'ran', 5), 'invalid-args')).message).toContain('args must be an object (got number)')
   })
 

@@ -8,7 +8,8 @@ const NONCE = 'nonce'
 function guardAllows(url: string, patterns: string[]): boolean {
   const parsed = new URL(url)
   const location = { protocol: parsed.protocol, hostname: parsed.hostname, origin: parsed.origin, href: parsed.href }
-  const guard = new Function('location', `return (${DOMAIN_GUARD})`)(location) as (a: unknown[], g: object, t: () => unknown) => unknown
+  type Guard = (a: unknown[], g: object, t: () => unknown) => unknown
+  const guard = new Function('location', `return (${DOMAIN_GUARD})`)(location) as Guard
   const signals: string[] = []
   const global = { binding: (payload: string) => signals.push(payload) }
   const result = guard([{}, patterns, NONCE, 'binding', '7'], global, () => {

@@ -117,18 +117,23 @@ describe('runtime registry', () => {
     expect(await api.dispatchToolCall('shop__echo', '{"text":"z","mode":null}')).toMatchObject({ args: { text: 'z' } })
     // An empty text is a call without arguments (some models send it for tools that take none).
     expect(await caught(api.dispatchToolCall('shop__fails', ' '))).toMatchObject({ code: 'tool-threw' })
-    for (const [text, got] of [['{"text":', 'text that is not JSON'], ['[1,2]', 'array'], ['"z"', 'string'], ['42', 'number']] as const) {
-      const error = await caught(api.dispatchToolCall('shop__echo', text))
-      expect(isSiteToolError(error, 'invalid-args') && error.message).toBe(`shop -> echo: args must be an object (got ${got})`)
+    const refusal = async (args: unknown) => {
+      const error = await caught(api.dispatchToolCall('shop__echo', args as string))
+      return isSiteToolError(error, 'invalid-args') && error.message
     }
-    const array = await caught(api.dispatchToolCall('shop__echo', ['x'] as never))
-    expect(isSiteToolError(array, 'invalid-args') && array.message).toBe('shop -> echo: args must be an object (got array)')
+    const texts = { '{"text":': 'text that is not JSON', '[1,2]': 'array', '"z"': 'string', '42': 'number' }
+    for (const [text, got] of Object.entries(texts)) {
+      expect(await refusal(text)).toBe(`shop -> echo: args must be an object (got ${got})`)
+    }
+    expect(await refusal(['x'])).toBe('shop -> echo: args must be an object (got array)')
   })
 
   it('shows the value given for an enum, not its type', async () => {
-    const error = await caught(api.runTool('shop', 'echo', { text: 'x', mode: 'up' }))
-    expect(isSiteToolError(error, 'invalid-args') && error.message).toBe('shop -> echo: argument "mode" must be one of "a", "b" (got "up")')
-    const other = await caught(api.runTool('shop', 'echo', { text: 'x', mode: 3 }))
-    expect(isSiteToolError(other, 'invalid-args') && other.message).toBe('shop -> echo: argument "mode" must be a string (got number)')
+    const message = async (mode: unknown) => {
+      const error = await caught(api.runTool('shop', 'echo', { text: 'x', mode }))
+      return isSiteToolError(error, 'invalid-args') && error.message
+    }
+    expect(await message('up')).toBe('shop -> echo: argument "mode" must be one of "a", "b" (got "up")')
+    expect(await message(3)).toBe('shop -> echo: argument "mode" must be a string (got number)')
   })
 })
