@@ -1,3 +1,4 @@
+import { copyArgs } from './args'
 import { cdpFailure, STALE_HANDLE_RE, toolThrew, type CallInfo, type ExceptionDetails } from './browser-errors'
 import { type BrowserTarget, type CdpSendable, isSendable, type OpenedTarget } from './cdp'
 import { openTarget } from './connect'
@@ -41,12 +42,16 @@ interface SessionState {
   pageEnabled?: boolean
 }
 
-/** One call: `pending` while our callFunctionOn runs, `over` once the caller has its answer. */
+/**
+ * One call: `pending` while our callFunctionOn is unanswered, `over` once the caller has its
+ * answer; `phase` as the page signals it: `s` the tool started, `y` its synchronous part is over.
+ */
 interface Run extends CallInfo {
   call: BrowserCall
   session?: CdpSendable
   pending: boolean
   over: boolean
+  phase?: string
 }
 
 interface CallResponse {
@@ -58,7 +63,11 @@ const HANDLE_GROUP = 'site-skills-handle'
 const WORLD_NAME = 'site-skills'
 // Marks the guard's refusal; random, so that no tool result can pass for one.
 const NONCE = `site-skills:${Math.random().toString(36).slice(2)}`
+// The page calls it when a tool starts and when its synchronous part ends (see DOMAIN_GUARD).
+const BINDING = `__siteSkills${NONCE.slice(12)}`
 const sessions = new WeakMap<CdpSendable, SessionState>()
+/** Unanswered calls, by their object group, which the page's signals name. */
+const running = new Map<string, Run>()
 let groups = 0
 
 const noop = () => {}
@@ -69,7 +78,9 @@ function stateOf(session: CdpSendable): SessionState {
   return state
 }
 
+/** The handle of a world's global object; a new document is a new world, so the binding is added with each. */
 async function globalHandle(session: CdpSendable, contextId?: number): Promise<string> {
+  if (session.on) session.send('Runtime.addBinding', { name: BINDING, executionContextId: contextId }).catch(noop)
   const { result } = await session.send('Runtime.evaluate', { expression: 'this', contextId, objectGroup: HANDLE_GROUP })
   return result.objectId
 }
@@ -91,11 +102,18 @@ function handleOf(session: CdpSendable, state: SessionState, world: World): Prom
   return (state[world] = fresh)
 }
 
-/** Dialog events need the Page domain; enabling it is queued ahead of the call, so it costs no round trip. */
-function enablePage(session: CdpSendable, state: SessionState): void {
+/**
+ * Dialog events need the Page domain (enabling it is queued ahead of the call, so it costs no
+ * round trip); the page's start signals come as binding calls.
+ */
+function prepare(session: CdpSendable, state: SessionState): void {
   if (!session.on || state.pageEnabled) return
   state.pageEnabled = true
   session.send('Page.enable').catch(noop)
+  session.on('Runtime.bindingCalled', ({ name, payload }: { name: string; payload: string }) => {
+    const run = name === BINDING && running.get(payload.slice(1))
+    if (run) run.phase = payload[0]
+  })
 }
 
 async function send(run: Run, session: CdpSendable, objectId: string): Promise<CallResponse> {
@@ -103,10 +121,11 @@ async function send(run: Run, session: CdpSendable, objectId: string): Promise<C
   const objectGroup = `site-skills-${++groups}`
   const release = () => void session.send('Runtime.releaseObjectGroup', { objectGroup }).catch(noop)
   run.pending = true
+  running.set(objectGroup, run)
   const sent: Promise<CallResponse> = session.send('Runtime.callFunctionOn', {
     functionDeclaration: wrapToolSource(run.call.code.source, run.url),
     objectId,
-    arguments: [{ value: run.call.args }, { value: run.call.domains }, { value: NONCE }],
+    arguments: [run.call.args, run.call.domains, NONCE, BINDING, objectGroup].map((value) => ({ value })),
     returnByValue: true,
     awaitPromise: true,
     silent: true,
@@ -120,6 +139,7 @@ async function send(run: Run, session: CdpSendable, objectId: string): Promise<C
     return await sent
   } finally {
     run.pending = false
+    running.delete(objectGroup)
   }
 }
 
@@ -144,7 +164,7 @@ function isStale(error: unknown): boolean {
 async function invoke(run: Run, session: CdpSendable): Promise<unknown> {
   const state = stateOf(session)
   const world: World = run.call.isolatedWorld ? 'isolated' : 'main'
-  enablePage(session, state)
+  prepare(session, state)
   for (let attempt = 0; ; attempt++) {
     const handle = handleOf(session, state, world)
     try {
@@ -173,8 +193,9 @@ async function race(run: Run, target: OpenedTarget | Promise<OpenedTarget>, dead
   let unwatch = noop
   const stopped = new Promise<never>((_, reject) => (fail = reject))
   const timer = setTimeout(() => {
-    // Only while our call runs: it stops a busy loop; an idle page is left as it is.
-    if (run.pending) run.session?.send('Runtime.terminateExecution').catch(noop)
+    // Only while this tool's synchronous part runs (as the page signalled; without events, while
+    // the call is unanswered): a call still queued, or one that awaits, leaves the page alone.
+    if (run.session?.on ? run.phase === 's' : run.pending) run.session?.send('Runtime.terminateExecution').catch(noop)
     fail(new SiteToolError('timeout', `did not finish within ${run.call.timeoutMs ?? DEFAULT_TIMEOUT_MS} ms`, run))
   }, Math.max(0, deadline - Date.now()))
   const start = (opened: OpenedTarget) => {
@@ -200,6 +221,7 @@ async function race(run: Run, target: OpenedTarget | Promise<OpenedTarget>, dead
  * `timeout`, `context-lost`, `disconnected`, `dialog-blocking`, `target-not-found`, ...
  */
 export async function callBrowserTool(target: BrowserTarget, call: BrowserCall): Promise<unknown> {
+  call = { ...call, args: copyArgs(call.args, { siteId: call.siteId, tool: call.tool }) }
   const deadline = Date.now() + (call.timeoutMs ?? DEFAULT_TIMEOUT_MS)
   const { siteId, tool, file, code } = call
   const run: Run = { siteId, tool, file, map: code.map, url: toolUrl(siteId, tool), call, pending: false, over: false }

@@ -2,7 +2,7 @@
  * Connecting by address (`{ host, port, target }`, a `ws://` URL, `"HOST:PORT"`) with
  * chrome-remote-interface. Loaded only for those targets, so the runtime entry stays small.
  */
-import type { CdpAddress, Cri, OpenedTarget, TargetInfo } from './cdp'
+import { type BrowserTarget, type CdpAddress, type Cri, isSendable, type OpenedTarget, type TargetInfo } from './cdp'
 import { SiteToolError } from './errors'
 
 const HOST_PORT_RE = /^(\[[^\]]+\]|[^:/\s]+):(\d+)$/
@@ -22,19 +22,59 @@ export async function loadCri(): Promise<Cri> {
   }
 }
 
-function badTarget(target: unknown): SiteToolError {
-  return new SiteToolError('target-not-found', `bad CDP target ${JSON.stringify(target)} (ws://..., HOST:PORT, { host, port, target })`)
+const EXPECTED = 'expected ws://..., HOST:PORT or { host, port, target }'
+const PORTS = 'port must be an integer from 1 to 65535'
+
+function invalid(target: unknown, why: string): SiteToolError {
+  let shown: string
+  try {
+    shown = JSON.stringify(target)
+  } catch {
+    shown = typeof target
+  }
+  return new SiteToolError('invalid-target', `bad CDP target ${shown}: ${why}`)
 }
 
 /** A page `ws://` URL as is; a browser `ws://` URL or `"HOST:PORT"` as an address. */
 function parseTarget(target: string): CdpAddress | string {
   if (/^wss?:\/\//i.test(target)) {
-    const url = new URL(target)
-    return url.pathname.startsWith('/devtools/browser/') ? { host: url.hostname, port: Number(url.port) } : target
+    let url: URL
+    try {
+      url = new URL(target)
+    } catch {
+      throw invalid(target, 'not a valid ws:// URL')
+    }
+    if (url.port === '0') throw invalid(target, PORTS)
+    const port = Number(url.port || (url.protocol === 'wss:' ? 443 : 80))
+    return url.pathname.startsWith('/devtools/browser/') ? { host: url.hostname, port } : target
   }
   const match = HOST_PORT_RE.exec(target)
-  if (!match) throw badTarget(target)
+  if (!match) throw invalid(target, EXPECTED)
   return { host: match[1], port: Number(match[2]) }
+}
+
+/**
+ * Checks a CDP address or URL before anything connects: a malformed URL, a port outside 1-65535,
+ * a bare number are a SiteToolError `invalid-target`. Returns the address or page URL to open.
+ */
+export function checkTarget(target: CdpAddress | string): CdpAddress | string {
+  const parsed = typeof target === 'string' ? parseTarget(target) : target
+  if (typeof parsed === 'string') return parsed
+  if (!parsed || typeof parsed !== 'object') throw invalid(target, EXPECTED)
+  const { host, port } = parsed
+  if (!(Number.isInteger(port) && port > 0 && port < 65536)) throw invalid(target, PORTS)
+  if (host !== undefined && typeof host !== 'string') throw invalid(target, 'host must be a string')
+  return parsed
+}
+
+/** What is wrong with a target (see checkTarget), or undefined: for callers that report it their own way. */
+export function targetProblem(target: BrowserTarget): string | undefined {
+  try {
+    if (!isSendable(target)) checkTarget(target)
+  } catch (error) {
+    return (error as Error).message
+  }
+  return undefined
 }
 
 function pickTarget(list: TargetInfo[], wanted?: string): TargetInfo | undefined {
@@ -55,10 +95,9 @@ async function resolveAddress(cri: Cri, address: CdpAddress): Promise<string> {
   throw new SiteToolError('target-not-found', `no page ${JSON.stringify(address.target ?? '')} at ${where}`)
 }
 
-/** Opens a connection to an address or URL; the caller closes it. */
+/** Opens a connection to an address or URL (checked first, see checkTarget); the caller closes it. */
 export async function openTarget(target: CdpAddress | string): Promise<OpenedTarget> {
-  const parsed = typeof target === 'string' ? parseTarget(target) : target
-  if (typeof parsed === 'object' && !Number.isInteger(parsed?.port)) throw badTarget(target)
+  const parsed = checkTarget(target)
   const cri = await loadCri()
   const url = typeof parsed === 'string' ? parsed : await resolveAddress(cri, parsed)
   const client = await cri({ target: url, local: true }).catch((cause: unknown) => {

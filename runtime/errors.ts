@@ -12,6 +12,7 @@ export type SiteToolErrorCode =
   | 'disconnected'
   | 'dialog-blocking'
   | 'target-not-found'
+  | 'invalid-target'
   | 'unavailable'
   | 'cdp-error'
 
@@ -50,4 +51,15 @@ export class SiteToolError extends Error {
 
 export function isSiteToolError(error: unknown, code?: SiteToolErrorCode): error is SiteToolError {
   return error instanceof SiteToolError && (code === undefined || error.code === code)
+}
+
+/** What a thrown value says: its `message`, else its JSON (a plain object), else its string form. Never throws. */
+export function messageOf(error: unknown): string {
+  try {
+    const message = (error as Error)?.message
+    if (typeof message == 'string') return message
+    return error && typeof error == 'object' ? JSON.stringify(error) : String(error)
+  } catch {
+    return `[unprintable ${typeof error}]`
+  }
 }

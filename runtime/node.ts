@@ -1,4 +1,5 @@
-import { SiteToolError } from './errors'
+import { copyArgs } from './args'
+import { messageOf, SiteToolError } from './errors'
 import type { NodeToolFunction } from './types'
 
 export interface NodeCall {
@@ -22,14 +23,23 @@ function withTimeout<T>(work: Promise<T>, ms: number | undefined, onTimeout: () 
   return Promise.race([work, limit]).finally(() => clearTimeout(timer))
 }
 
-/** Calls a Node tool as `fn(ctx, args)`; failures become SiteToolErrors naming the site and tool. */
+/**
+ * Calls a Node tool as `fn(ctx, args)` with a copy of `args`; failures become SiteToolErrors naming
+ * the site and tool. A tool that overruns `timeoutMs` is a `timeout`, even a synchronous one that
+ * finished late.
+ */
 export async function callNodeTool(call: NodeCall): Promise<unknown> {
-  const { siteId, tool, file } = call
-  const work = (async () => call.fn(call.ctx, call.args))()
+  const { siteId, tool, file, timeoutMs } = call
+  const at = { siteId, tool, file }
+  const args = copyArgs(call.args, at)
+  const late = () => new SiteToolError('timeout', `timed out after ${timeoutMs} ms`, at)
+  const started = Date.now()
   try {
-    return await withTimeout(work, call.timeoutMs, () => new SiteToolError('timeout', `timed out after ${call.timeoutMs} ms`, { siteId, tool, file }))
+    const result = await withTimeout((async () => call.fn(call.ctx, args))(), timeoutMs, late)
+    if (timeoutMs && Date.now() - started > timeoutMs) throw late()
+    return result
   } catch (error) {
     if (error instanceof SiteToolError && error.siteId === siteId) throw error
-    throw new SiteToolError('tool-threw', (error as Error)?.message ?? String(error), { siteId, tool, file, cause: error })
+    throw new SiteToolError('tool-threw', messageOf(error), { ...at, cause: error })
   }
 }

@@ -1,3 +1,4 @@
+import { copyArgs, typeOf } from './args'
 import { type BrowserTarget, callBrowserTool } from './browser'
 import { type ToolDefinitions, assignToolNames, createToolDefinitions } from './definitions'
 import { SiteToolError } from './errors'
@@ -41,6 +42,9 @@ export interface BrowserRunOptions {
   timeoutMs?: number
 }
 
+/** A model's tool call arguments: an object, or the JSON text of one. */
+export type ModelArgs = Record<string, unknown> | string | null | undefined
+
 export type ToolStub = (args?: Record<string, unknown>, ctxOrTarget?: unknown) => Promise<unknown>
 
 export interface SiteSkills {
@@ -53,16 +57,17 @@ export interface SiteSkills {
   /** The notes of one skill (loads its chunk). */
   loadNotes: (siteId: string) => Promise<KnowledgeNote[]>
   toolDefinitions: (url: string | URL) => ToolDefinitions
-  dispatchToolCall: (name: string, args: Record<string, unknown> | null | undefined, ctxOrTarget?: unknown) => Promise<unknown>
+  /** Runs a model's tool call by its name; `args` may be the JSON text of OpenAI's `function.arguments`. */
+  dispatchToolCall: (name: string, args: ModelArgs, ctxOrTarget?: unknown) => Promise<unknown>
   sites: Record<string, Record<string, ToolStub>>
 }
-
-const typeOf = (v: unknown) => (v === null ? 'null' : Array.isArray(v) ? 'array' : typeof v)
 
 function argsMessage([path, expected, actual]: [string, string, unknown?]): string {
   if (expected === 'present') return `missing required argument "${path}"`
   if (expected === 'absent') return `unknown argument "${path}"`
-  return `argument "${path}" must be ${expected} (got ${typeOf(actual)})`
+  // An enum names the value given (its type is right, or the type would be the problem).
+  const got = expected.startsWith('one of') ? JSON.stringify(actual).slice(0, 80) : typeOf(actual)
+  return `argument "${path}" must be ${expected} (got ${got})`
 }
 
 /** The original's example text, with names JSON-quoted. */
@@ -104,8 +109,9 @@ export function createSiteSkills(data: RegistryData, loaders: SkillLoaders): Sit
     return found
   }
 
-  async function checkedArgs(siteId: string, tool: string, args: Record<string, unknown> | undefined, chunk: SkillChunk) {
-    const value = args ?? {}
+  /** A copy of the args (see copyArgs), checked by the tool's generated validator. */
+  function checkedArgs(siteId: string, tool: string, args: Record<string, unknown> | undefined, chunk: SkillChunk) {
+    const value = copyArgs(args ?? {}, { siteId, tool })
     const problem = chunk.validators[tool]?.(value)
     if (problem) throw new SiteToolError('invalid-args', argsMessage(problem), { siteId, tool })
     return value
@@ -115,7 +121,7 @@ export function createSiteSkills(data: RegistryData, loaders: SkillLoaders): Sit
     const m = meta(siteId, tool)
     if (m.kind !== 'browser') throw new SiteToolError('tool-kind', 'is a Node tool; call runTool', { siteId, tool })
     const chunk = await load(siteId)
-    const value = await checkedArgs(siteId, tool, args, chunk)
+    const value = checkedArgs(siteId, tool, args, chunk)
     if (!target) throw new SiteToolError('unavailable', 'a browser tool needs a CDP target (client, session, {host, port} or ws URL)', { siteId, tool })
     const code = chunk.browserTools[tool]!
     const domains = byId.get(siteId)!.domains
@@ -126,7 +132,7 @@ export function createSiteSkills(data: RegistryData, loaders: SkillLoaders): Sit
     const m = meta(siteId, tool)
     if (m.kind === 'browser') return runBrowserTool(siteId, tool, args, ctx as BrowserTarget)
     const chunk = await load(siteId)
-    const value = await checkedArgs(siteId, tool, args, chunk)
+    const value = checkedArgs(siteId, tool, args, chunk)
     const loadFn = chunk.nodeTools[tool]
     if (!loadFn) throw new SiteToolError('unavailable', 'Node tools are not included in a browser build', { siteId, tool })
     const fn = await loadFn()
@@ -157,13 +163,22 @@ export function createSiteSkills(data: RegistryData, loaders: SkillLoaders): Sit
     }
   }
 
-  async function dispatchToolCall(name: string, args: Record<string, unknown> | null | undefined, ctx?: unknown) {
+  async function dispatchToolCall(name: string, args: ModelArgs, ctx?: unknown) {
     const ref = byName.get(name)
     if (!ref) throw new SiteToolError('tool-not-found', `no site tool is named ${JSON.stringify(name)}`)
     const [siteId, tool] = ref
     const declared = meta(siteId, tool).args
+    let value: unknown = args ?? {}
+    if (typeof value == 'string') {
+      try {
+        value = value.trim() ? JSON.parse(value) : {}
+      } catch {
+        throw new SiteToolError('invalid-args', 'args must be an object (got text that is not JSON)', { siteId, tool })
+      }
+    }
     // OpenAI strict mode sends optional arguments as null: treat them as absent.
-    const cleaned = Object.fromEntries(Object.entries(args ?? {}).filter(([k, v]) => !(v === null && !declared[k]?.required)))
+    const entries = Object.entries(copyArgs(value, { siteId, tool }))
+    const cleaned = Object.fromEntries(entries.filter(([k, v]) => !(v === null && !declared[k]?.required)))
     return runTool(siteId, tool, cleaned, ctx)
   }
 

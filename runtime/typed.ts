@@ -1,6 +1,6 @@
 import type { BrowserTarget } from './browser'
 import type { ToolDefinitions } from './definitions'
-import type { BrowserRunOptions, LearnedContext, SiteSkills } from './registry'
+import type { BrowserRunOptions, LearnedContext, ModelArgs, SiteSkills } from './registry'
 import type { KnowledgeNote, SkillMeta } from './types'
 
 /** One tool in a generated registry: its kind, argument and return types. */
@@ -63,7 +63,7 @@ export interface TypedSiteSkills<R> {
   /** Runs a model's tool call by the name `toolDefinitions` gave it. */
   dispatchToolCall: (
     name: string,
-    args: Record<string, unknown> | null | undefined,
+    args: ModelArgs,
     ctxOrTarget?: unknown,
   ) => Promise<unknown>
   /** Site id -> tool name -> a stub that runs the tool; each carries the manifest's documentation. */

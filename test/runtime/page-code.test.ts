@@ -8,9 +8,20 @@ const NONCE = 'nonce'
 function guardAllows(url: string, patterns: string[]): boolean {
   const parsed = new URL(url)
   const location = { protocol: parsed.protocol, hostname: parsed.hostname, origin: parsed.origin, href: parsed.href }
-  const guard = new Function('location', `return (${DOMAIN_GUARD})`)(location) as (a: unknown[], t: () => unknown) => unknown
-  const result = guard([{}, patterns, NONCE], () => 'ran')
-  if (result === 'ran') return true
+  type Guard = (a: unknown[], g: object, t: () => unknown) => unknown
+  const guard = new Function('location', `return (${DOMAIN_GUARD})`)(location) as Guard
+  const signals: string[] = []
+  const global = { binding: (payload: string) => signals.push(payload) }
+  const result = guard([{}, patterns, NONCE, 'binding', '7'], global, () => {
+    signals.push('tool')
+    return 'ran'
+  })
+  if (result === 'ran') {
+    // The tool runs between the start signal and the end of its synchronous part.
+    expect(signals).toEqual(['s7', 'tool', 'y7'])
+    return true
+  }
+  expect(signals).toEqual([])
   expect(result).toEqual({ [NONCE]: parsed.href })
   return false
 }
@@ -36,6 +47,13 @@ const URLS = [
   'blob:https://www.example.com/0c8d-uuid',
   'blob:https://example.com:444/0c8d-uuid',
   'blob:null/0c8d-uuid',
+  'blob:http://[::1]:8080/0c8d-uuid',
+  'blob:http://[::1]/0c8d-uuid',
+  'blob:http://127.0.0.1/0c8d-uuid',
+  'blob:http://127.0.0.1:5173/0c8d-uuid',
+  'blob:https://example.com./0c8d-uuid',
+  'blob:https://a..example.com/0c8d-uuid',
+  'blob:ftp://example.com/0c8d-uuid',
   'http://localhost:3000/',
   'http://127.0.0.1/',
   'http://[::1]:8080/',
@@ -51,14 +69,18 @@ describe('the in-page domain guard', () => {
     }
   })
 
-  it('decides http(s) pages without String or Array methods, which pages replace', () => {
+  it('decides http(s) and blob: pages without String or Array methods, which pages replace', () => {
     const methods = [String.prototype.slice, String.prototype.indexOf, String.prototype.replace]
+    const expected = URLS.flatMap((url) => PATTERNS.map((patterns) => urlMatchesDomains(url, patterns)))
     String.prototype.slice = String.prototype.indexOf = String.prototype.replace = () => {
       throw new Error('replaced')
     }
     try {
       expect(guardAllows('https://www.example.com/', ['*.example.com'])).toBe(true)
       expect(guardAllows('https://evil.test/', ['*.example.com', 'example.com'])).toBe(false)
+      expect(guardAllows('blob:https://www.example.com:8443/uuid', ['*.example.com'])).toBe(true)
+      expect(guardAllows('blob:https://evil.test/uuid', ['*.example.com', 'example.com'])).toBe(false)
+      expect(URLS.flatMap((url) => PATTERNS.map((patterns) => guardAllows(url, patterns)))).toEqual(expected)
     } finally {
       ;[String.prototype.slice, String.prototype.indexOf, String.prototype.replace] = methods as [typeof String.prototype.slice, typeof String.prototype.indexOf, typeof String.prototype.replace]
     }

@@ -112,4 +112,28 @@ describe('runtime registry', () => {
     expect(await api.dispatchToolCall('shop__echo', { text: 'z', mode: null })).toMatchObject({ args: { text: 'z' } })
     expect(await caught(api.dispatchToolCall('shop__missing', {}))).toMatchObject({ code: 'tool-not-found' })
   })
+
+  it('dispatches OpenAI tool calls whose arguments are the JSON text the model sent', async () => {
+    expect(await api.dispatchToolCall('shop__echo', '{"text":"z","mode":null}')).toMatchObject({ args: { text: 'z' } })
+    // An empty text is a call without arguments (some models send it for tools that take none).
+    expect(await caught(api.dispatchToolCall('shop__fails', ' '))).toMatchObject({ code: 'tool-threw' })
+    const refusal = async (args: unknown) => {
+      const error = await caught(api.dispatchToolCall('shop__echo', args as string))
+      return isSiteToolError(error, 'invalid-args') && error.message
+    }
+    const texts = { '{"text":': 'text that is not JSON', '[1,2]': 'array', '"z"': 'string', '42': 'number' }
+    for (const [text, got] of Object.entries(texts)) {
+      expect(await refusal(text)).toBe(`shop -> echo: args must be an object (got ${got})`)
+    }
+    expect(await refusal(['x'])).toBe('shop -> echo: args must be an object (got array)')
+  })
+
+  it('shows the value given for an enum, not its type', async () => {
+    const message = async (mode: unknown) => {
+      const error = await caught(api.runTool('shop', 'echo', { text: 'x', mode }))
+      return isSiteToolError(error, 'invalid-args') && error.message
+    }
+    expect(await message('up')).toBe('shop -> echo: argument "mode" must be one of "a", "b" (got "up")')
+    expect(await message(3)).toBe('shop -> echo: argument "mode" must be a string (got number)')
+  })
 })

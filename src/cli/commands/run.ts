@@ -1,4 +1,5 @@
 import type { BrowserTarget } from '../../../runtime/browser'
+import { targetProblem } from '../../../runtime/connect'
 import { isSiteToolError } from '../../../runtime/errors'
 import { listSiteSkills, runBrowserSiteTool, runNodeSiteTool } from '../../nobuild/api'
 import { type CliIO, type ParsedArgs, UsageError, writeLine } from '../args'
@@ -41,6 +42,7 @@ export async function runCommand(args: ParsedArgs, io: CliIO): Promise<number> {
   if (!siteId || !tool || rest.length) throw new UsageError(`run takes a skill id and a tool name: ${RUN_USAGE}`)
   const toolArgs = parseToolArgs(args.args)
   const target = targetOf(args)
+  if (target && targetProblem(target)) throw new UsageError(`--cdp: ${targetProblem(target)}`)
   // One compile, no watching: the command ends when the tool returns.
   const options = { roots: await existingRoots(args, io), compat: compatOf(args), watch: false }
   try {
