@@ -82,7 +82,8 @@ export function createSiteSkills(data: RegistryData, loaders: SkillLoaders): Sit
   const chunks = new Map<string, Promise<SkillChunk>>()
   const refs = data.skills.flatMap((s) => Object.keys(s.tools).map((tool) => ({ siteId: s.id, tool })))
   const names = assignToolNames(refs)
-  const byName = new Map([...names].map(([key, name]) => [name, key.split('\0') as [string, string]]))
+  // From the refs themselves: splitting the key would cut a name that contains the separator.
+  const byName = new Map(refs.map((r) => [names.get(`${r.siteId}\0${r.tool}`)!, [r.siteId, r.tool] as const]))
 
   const siteSkillsForUrl = (url: string | URL) => {
     const host = urlHost(url)

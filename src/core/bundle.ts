@@ -1,9 +1,9 @@
 import { createHash } from 'node:crypto'
-import { readFileSync } from 'node:fs'
 import { relative, resolve } from 'node:path'
 import { type BuildOptions, type Message, type Metafile, build, transform } from 'esbuild'
 import type { BrowserToolCode } from '../../runtime/types'
 import { createDiagnostic, type Diagnostic } from './diagnostics'
+import { FILE_LIMITS, READ_FAILURE_CODES, type ReadFailure, isReadFailure, readRegularFile } from './files'
 import { chunk, mapLimit } from './limit'
 import { isInside, toPosix } from './paths'
 import { stampOf } from './stamp'
@@ -142,12 +142,21 @@ function collect(requests: readonly BundleRequest[], outputs: { path: string; te
   return results
 }
 
+/** The file changed since it was validated (now a pipe, unreadable, too large): said as validate says it. */
+function readDiagnostic(request: BundleRequest, failure: ReadFailure): Diagnostic {
+  const message = `browser tool ${JSON.stringify(request.tool)} ${failure.message}`
+  const code = READ_FAILURE_CODES[failure.problem]
+  return createDiagnostic(request.siteId, displayPath(request, request.absPath), { code, message })
+}
+
 /**
  * A bare function expression imports nothing, so it needs no bundling: one esbuild transform,
  * which (unlike a bundle entry behind a plugin) costs no round trips into JavaScript.
  */
 async function transformExpression(request: BundleRequest, { minify, sourcemap = true }: BrowserBundlerOptions): Promise<BundleResult> {
-  const text = readFileSync(request.absPath, 'utf8')
+  const read = readRegularFile(request.absPath, FILE_LIMITS.tool)
+  if (isReadFailure(read)) return { diagnostics: [readDiagnostic(request, read)], inputs: [request.absPath] }
+  const text = read.toString('utf8')
   try {
     const out = await transform(`${EXPRESSION_PREFIX}${text}\n);`, {
       loader: /\.[mc]?tsx?$/.test(request.absPath) ? 'ts' : 'js',
@@ -209,12 +218,12 @@ interface CacheEntry {
   result: BundleResult
 }
 
+/** Inputs include packages' files, which may exceed a tool's limit: this one only bounds memory. */
+const MAX_INPUT_BYTES = 256 * 1024 * 1024
+
 function contentHash(path: string): string {
-  try {
-    return digest(readFileSync(path, 'latin1'))
-  } catch {
-    return 'missing'
-  }
+  const read = readRegularFile(path, MAX_INPUT_BYTES)
+  return isReadFailure(read) ? 'missing' : digest(read.toString('latin1'))
 }
 
 /** An input is unchanged when its stamp is, or else when its content still hashes the same. */

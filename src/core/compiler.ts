@@ -1,6 +1,7 @@
 import { relative } from 'node:path'
 import type { BrowserToolCode } from '../../runtime/types'
 import { type BundleRequest, type BundleResult, createBrowserBundler } from './bundle'
+import { checkCollisions } from './collisions'
 import { compareDiagnostics, countBySeverity, createDiagnostic, type Diagnostic } from './diagnostics'
 import { type RootScan, type SkillFolder, scanRoot } from './discover'
 import type { SkillModel, SkillRecord } from './model'
@@ -73,9 +74,9 @@ function folderKey(folder: SkillFolder): string {
   return `${folder.root}\0${folder.id}\0${folder.realDir}`
 }
 
-/** Cross-skill rules: an id used twice across roots, and a pattern claimed by two skills. */
+/** Cross-skill rules: an id used twice across roots, a pattern claimed by two skills, and name collisions. */
 function crossCheck(records: readonly SkillRecord[]): Map<SkillRecord, Diagnostic[]> {
-  const found = new Map<SkillRecord, Diagnostic[]>()
+  const found = checkCollisions(records)
   const add = (r: SkillRecord, d: Diagnostic) => found.set(r, [...(found.get(r) ?? []), d])
   const ids = new Map<string, SkillRecord>()
   const claims = new Map<string, string>()

@@ -44,6 +44,44 @@ export const DIAGNOSTIC_CATALOG = {
   'args-invalid': { severity: 'error', title: 'Invalid args', hint: 'Use "args": { "name": { "type": "string", "required": true, "description": "..." } }.' },
   'arg-schema': { severity: 'error', title: 'Invalid argument schema', hint: 'A value schema is { type, required, description } and may add items, properties or enum.' },
   'returns-invalid': { severity: 'error', title: 'Invalid returns', hint: 'Use "returns": { "type": "object", "description": "..." }.' },
+  'file-not-regular': {
+    severity: 'error',
+    title: 'Not a regular file',
+    hint:
+      'Manifests, notes and tools must be regular files; a named pipe, device or socket is never read. Put ' +
+      'a file there.',
+  },
+  'file-unreadable': {
+    severity: 'error',
+    title: 'File cannot be read',
+    hint: 'Let the user who runs the build read it (chmod a+r), or remove it from the manifest.',
+  },
+  'file-too-large': {
+    severity: 'error',
+    title: 'File too large',
+    hint:
+      'Notes and tool files are limited to 4 MiB each: split a long note into several, and import large ' +
+      'code from a package.',
+  },
+  'id-invalid': {
+    severity: 'error',
+    title: 'Invalid skill id',
+    hint:
+      'The folder name is the skill id, used in file paths, module ids and model tool names: use visible ' +
+      'characters, e.g. "news-site".',
+  },
+  'id-case-collision': {
+    severity: 'warning',
+    title: 'Ids differ only in case',
+    hint: 'On case-insensitive file systems (macOS, Windows) both folders are one; rename one of them.',
+  },
+  'tool-name-collision': {
+    severity: 'error',
+    title: 'Model tool names collide',
+    hint:
+      'A model tool name is "<siteId>__<tool>", every character other than a letter, digit, "_" or "-" ' +
+      'replaced by "_", cut to 60 characters: rename the tool so that its model name is unique.',
+  },
   'compat-ego-lite': { severity: 'error', title: 'Not loadable by ego-lite', hint: 'The original runtime only loads .js tools, bare-function browser tools and manifests without a BOM.' },
 } as const satisfies Record<string, { severity: 'error' | 'warning'; title: string; hint: string }>
 

@@ -48,6 +48,31 @@ function isPublicSuffix(host: string): boolean {
   return !info.isIp && info.publicSuffix === host && (info.isIcann === true || info.isPrivate === true)
 }
 
+/** An IPv6 literal as the URL parser writes it (`[0:0:0:0:0:0:0:1]` is `[::1]`), or rejected. */
+function checkIpv6(raw: string, base: string, wildcard: boolean): DomainCheck {
+  if (wildcard) return reject(raw, 'domain-invalid', 'a wildcard cannot apply to an IP address')
+  const host = normalizeHost(base)
+  if (!host) return reject(raw, 'domain-invalid', 'is not a valid IPv6 address')
+  return { pattern: host, problems: [] }
+}
+
+export const MAX_LABEL_LENGTH = 63
+export const MAX_HOST_LENGTH = 253
+
+/** DNS limits, on the punycode form: 63 characters a label, 253 a host (a wildcard needs 2 more). */
+function lengthProblem(host: string, wildcard: boolean): string | undefined {
+  if (isIpHost(host)) return undefined
+  const long = host.split('.').find((label) => label.length > MAX_LABEL_LENGTH)
+  if (long) {
+    const start = JSON.stringify(`${long.slice(0, 20)}...`)
+    return `the label ${start} is ${long.length} characters long; a label has at most ${MAX_LABEL_LENGTH}`
+  }
+  const max = wildcard ? MAX_HOST_LENGTH - 2 : MAX_HOST_LENGTH
+  const under = wildcard ? ' under a wildcard' : ''
+  if (host.length > max) return `the host is ${host.length} characters long; the limit is ${max}${under}`
+  return undefined
+}
+
 /**
  * Checks one domain pattern (SPEC section 6): `host` or `*.host`, normalized like a URL host.
  * Rejects schemes, paths, ports, whitespace, misplaced wildcards, empty labels, wildcard IPs and
@@ -61,11 +86,13 @@ export function checkDomainPattern(raw: string): DomainCheck {
   const wildcard = raw.startsWith('*.')
   const base = (wildcard ? raw.slice(2) : raw).replace(/\.$/, '')
   if (base.includes('*')) return reject(raw, 'domain-invalid', 'a wildcard is only allowed as the whole first label ("*.example.com")')
-  if (IPV6_RE.test(base)) return wildcard ? reject(raw, 'domain-invalid', 'a wildcard cannot apply to an IP address') : { pattern: base.toLowerCase(), problems: [] }
+  if (IPV6_RE.test(base)) return checkIpv6(raw, base, wildcard)
   if ((base.startsWith('[') && base.includes(']:')) || PORT_RE.test(base)) return rejectPort(raw)
   if (base === '' || base.split('.').includes('')) return reject(raw, 'domain-invalid', 'has an empty label')
   const host = normalizeHost(base)
   if (!host || host.split('.').includes('')) return reject(raw, 'domain-invalid', 'is not a valid host name')
+  const tooLong = lengthProblem(host, wildcard)
+  if (tooLong) return reject(raw, 'domain-invalid', tooLong)
   if (isIpHost(host) && wildcard) return reject(raw, 'domain-invalid', 'a wildcard cannot apply to an IP address')
   if (isPublicSuffix(host)) {
     const what = wildcard ? 'a wildcard over the public suffix' : 'a public suffix'

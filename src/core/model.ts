@@ -1,7 +1,7 @@
 import type { ToolKind, ValueSchema } from '../../runtime/types'
 import type { Diagnostic } from './diagnostics'
 import type { SkillFolder } from './discover'
-import type { Position } from './json'
+import type { JsonPath, Position } from './json'
 
 export interface ToolModel {
   name: string
@@ -47,6 +47,8 @@ export interface SkillRecord {
   model?: SkillModel
   /** Tools whose own checks passed, even when the skill has other errors (so all get bundled). */
   tools: ToolModel[]
+  /** Position of a member of the manifest (its key), for cross-skill checks; absent when it did not parse. */
+  locate?: (path: JsonPath) => Position
   /** Where each normalized pattern is declared, for cross-skill checks. */
   domainSites: { pattern: string; locate: () => Position }[]
   /** Every file the skill reads (real paths), for watchers and digests. */

@@ -26,6 +26,8 @@ export function resolveUserPath(path: string, base: string): string {
 export type FileState =
   | { kind: 'file'; real: string; size: number; mtimeMs: number }
   | { kind: 'directory'; real: string }
+  /** A FIFO, device or socket: never read. */
+  | { kind: 'other'; real: string }
   | { kind: 'missing' }
 
 /**
@@ -36,7 +38,8 @@ export async function inspectPath(path: string): Promise<FileState> {
   try {
     const real = realpathSync.native(path)
     const info = statSync(real)
-    return info.isDirectory() ? { kind: 'directory', real } : { kind: 'file', real, size: info.size, mtimeMs: info.mtimeMs }
+    if (info.isDirectory()) return { kind: 'directory', real }
+    return info.isFile() ? { kind: 'file', real, size: info.size, mtimeMs: info.mtimeMs } : { kind: 'other', real }
   } catch {
     return { kind: 'missing' }
   }

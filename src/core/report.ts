@@ -1,8 +1,8 @@
-import { readFileSync } from 'node:fs'
 import { join, relative } from 'node:path'
 import type { CompileResult } from './compiler'
 import { LOG_PREFIX } from './constants'
 import type { Diagnostic } from './diagnostics'
+import { FILE_LIMITS, isReadFailure, readRegularFile } from './files'
 import { toPosix } from './paths'
 
 export interface FrameStyle {
@@ -42,12 +42,10 @@ export function formatDiagnosticLine(d: Diagnostic, root: string, base: string):
   return `${displayFile(d, root, base)}:${d.line}:${d.column}  ${d.severity} ${d.code}  ${d.message}`
 }
 
+/** A file's text for a code frame, or undefined: never a pipe or device, never more than a tool's limit. */
 export function readQuietly(path: string): string | undefined {
-  try {
-    return readFileSync(path, 'utf8')
-  } catch {
-    return undefined
-  }
+  const read = readRegularFile(path, FILE_LIMITS.tool)
+  return isReadFailure(read) ? undefined : read.toString('utf8')
 }
 
 /** A diagnostic's own block: `file:line:col  error code  message`, its code frame (file readable), its hint. */

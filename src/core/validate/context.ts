@@ -1,7 +1,8 @@
-import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { type DiagnosticCode, type DiagnosticInit, createDiagnostic, type Diagnostic } from '../diagnostics'
 import type { SkillFolder } from '../discover'
+import { FILE_LIMITS, type FileRole, READ_FAILURE_CODES, type ReadFailure, isReadFailure } from '../files'
+import { readRegularFile } from '../files'
 import type { JsonDocument, JsonPath, Position } from '../json'
 import { createLineIndex } from '../json'
 import { inspectPath, isInside } from '../paths'
@@ -20,8 +21,8 @@ export interface SkillCheck {
   diagnostics: Diagnostic[]
   /** Paths of every file the skill reads or looked for (real paths where they exist). */
   files: Set<string>
-  /** Text of files already read, by real path. */
-  texts: Map<string, Promise<string>>
+  /** Text of files already read (or why not), by real path. */
+  texts: Map<string, Promise<string | ReadFailure>>
   /** Exports of modules already analyzed (a `functions.js` serves several tools), by real path. */
   exports: Map<string, Promise<ModuleExports | SourceError>>
 }
@@ -37,14 +38,39 @@ export function reportAt(check: SkillCheck, path: JsonPath, code: DiagnosticCode
   report(check, MANIFEST, { code, message, hint, ...check.doc.locate(path) })
 }
 
-export function readText(check: SkillCheck, real: string): Promise<string> {
+/** Reads a file of the skill once (as a note or a tool: the limits differ); never throws. */
+export function readText(check: SkillCheck, real: string, role: FileRole = 'tool'): Promise<string | ReadFailure> {
   let text = check.texts.get(real)
   if (!text) {
     // Synchronous: small local files, read far faster than through libuv's pool (see inspectPath).
-    text = Promise.resolve().then(() => readFileSync(real, 'utf8'))
+    text = Promise.resolve().then(() => {
+      const read = readRegularFile(real, FILE_LIMITS[role])
+      return isReadFailure(read) ? read : read.toString('utf8')
+    })
     check.texts.set(real, text)
   }
   return text
+}
+
+/** Reports why a file of the skill was not read, at the file itself. */
+export function reportReadFailure(check: SkillCheck, file: string, label: string, failure: ReadFailure): void {
+  const code = READ_FAILURE_CODES[failure.problem]
+  // A file that serves several tools (a functions.js) is reported once.
+  if (check.diagnostics.some((d) => d.code === code && d.file === `${check.folder.id}/${file}`)) return
+  report(check, file, { code, message: `${label} ${failure.message}` })
+}
+
+/** Reads a note or tool file, reporting at the file why it cannot be (a FIFO, no permission, too large). */
+export async function readSkillText(
+  check: SkillCheck,
+  file: string,
+  real: string,
+  role: FileRole,
+  label: string,
+): Promise<string | undefined> {
+  const text = await readText(check, real, role)
+  if (typeof text === 'string') return text
+  return reportReadFailure(check, file, label, text), undefined
 }
 
 export interface FileProblem {

@@ -1,16 +1,18 @@
-import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { createDiagnostic, type Diagnostic } from '../diagnostics'
 import type { SkillFolder } from '../discover'
 import { checkDomainPattern } from '../domains'
+import { FILE_LIMITS, isReadFailure, readRegularFile } from '../files'
 import { type JsonDocument, isJsonFailure, parseJsonDocument } from '../json'
 import type { NoteModel, SkillRecord, ToolModel } from '../model'
 import { inspectPath, isInside, unsafeRelativePath } from '../paths'
-import { MANIFEST, type SkillCheck, type ValidateOptions, readText, reportAt, reportTempRefs, resolveSkillFile } from './context'
+import { MANIFEST, type SkillCheck, type ValidateOptions, readSkillText, reportAt, reportTempRefs } from './context'
+import { resolveSkillFile } from './context'
+import { checkNameCharacters } from './names'
 import { TOOL_KINDS, checkManifestSchema } from './schema'
 import { checkTool } from './tools'
 
-export const MAX_MANIFEST_BYTES = 1024 * 1024
+export const MAX_MANIFEST_BYTES = FILE_LIMITS.manifest
 const RESERVED_PRODUCTS = new Set(['notes', 'tools', 'browser-tools'])
 const BOM = '\uFEFF'
 
@@ -32,18 +34,34 @@ function fail(folder: SkillFolder, diagnostics: Diagnostic[], files: string[] = 
   return { folder, diagnostics, tools: [], domainSites: [], files }
 }
 
+type ManifestProblem =
+  | 'manifest-missing'
+  | 'manifest-parse'
+  | 'manifest-too-large'
+  | 'path-escape'
+  | 'file-not-regular'
+  | 'file-unreadable'
+
 /** Reads and parses manifest.json, or returns the diagnostics that stop the folder here. */
 async function readManifest(folder: SkillFolder): Promise<{ doc: JsonDocument; real: string; bom: boolean } | Diagnostic[]> {
   const file = `${folder.id}/${MANIFEST}`
-  const problem = (code: 'manifest-missing' | 'manifest-parse' | 'manifest-too-large' | 'path-escape', message: string, at = {}) => [createDiagnostic(folder.id, file, { code, message, ...at })]
+  const problem = (code: ManifestProblem, message: string, at = {}) => [
+    createDiagnostic(folder.id, file, { code, message, ...at }),
+  ]
   const state = await inspectPath(join(folder.dir, MANIFEST))
   if (state.kind === 'missing') return problem('manifest-missing', 'invalid or missing manifest.json: no manifest.json in this folder')
   if (state.kind === 'directory') return problem('manifest-missing', 'invalid or missing manifest.json: manifest.json is a directory')
   if (!isInside(folder.realDir, state.real)) return problem('path-escape', 'manifest.json resolves outside the skill folder (a symlink leads out of it)')
-  if (state.size > MAX_MANIFEST_BYTES) return problem('manifest-too-large', `manifest.json is ${state.size} bytes; the limit is ${MAX_MANIFEST_BYTES}`)
+  const bytes = readRegularFile(state.real, MAX_MANIFEST_BYTES)
+  if (isReadFailure(bytes)) {
+    const size = `manifest.json is ${bytes.size} bytes; the limit is ${MAX_MANIFEST_BYTES}`
+    if (bytes.problem === 'too-large') return problem('manifest-too-large', size)
+    const code = bytes.problem === 'not-regular' ? 'file-not-regular' : 'file-unreadable'
+    return problem(code, `manifest.json ${bytes.message}`)
+  }
   let text: string
   try {
-    text = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(readFileSync(state.real))
+    text = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(bytes)
   } catch {
     return problem('manifest-parse', 'invalid or missing manifest.json: not UTF-8 text')
   }
@@ -77,7 +95,8 @@ async function checkNotes(check: SkillCheck, manifest: Json): Promise<NoteModel[
       }
       const real = await resolveSkillFile(check, note, { code: 'note-missing', message: `missing note ${JSON.stringify(note)}` })
       if (typeof real !== 'string') return reportAt(check, ['notes', index], real.code, real.message), undefined
-      const content = await readText(check, real)
+      const content = await readSkillText(check, note, real, 'note', `note ${JSON.stringify(note)}`)
+      if (content === undefined) return undefined
       reportTempRefs(check, note, content, `note ${JSON.stringify(note)}`)
       return { path: note, absPath: real, content }
     }),
@@ -128,11 +147,14 @@ export async function validateSkill(folder: SkillFolder, options: ValidateOption
   if (typeof manifest.id === 'string' && manifest.id !== folder.id) reportAt(check, ['id'], 'id-mismatch', 'manifest id must match directory name', `Set "id" to ${JSON.stringify(folder.id)}.`)
   // Tools whose schema is broken are still looked at, unless their path itself is unusable.
   const badPaths = new Set(findings.filter((f) => f.code === 'tool-name' || (f.code === 'tool-path' && f.path.length === 3)).map((f) => `${f.path[0]}\0${f.path[1]}`))
+  for (const key of checkNameCharacters(check, manifest)) badPaths.add(key)
   checkToolNamesUnique(check, manifest)
   const domainSites = checkDomains(check, manifest)
   const [notes, tools] = await Promise.all([checkNotes(check, manifest), checkTools(check, manifest, badPaths)])
   const diagnostics = check.diagnostics
-  const record: SkillRecord = { folder, diagnostics, tools, domainSites, files: [...check.files].sort() }
+  const doc = read.doc
+  const files = [...check.files].sort()
+  const record: SkillRecord = { folder, diagnostics, tools, domainSites, files, locate: (path) => doc.locate(path) }
   if (diagnostics.some((d) => d.severity === 'error')) return record
   const domains = [...new Set(domainSites.map((s) => s.pattern))]
   record.model = { id: folder.id, name: String(manifest.name), domains, root: folder.root, dir: folder.dir, realDir: folder.realDir, notes, tools }

@@ -2,7 +2,7 @@ import { dirname, join } from 'node:path'
 import type { ToolKind, ValueSchema } from '../../../runtime/types'
 import type { ToolModel } from '../model'
 import { inspectPath, isInside, unsafeRelativePath } from '../paths'
-import { type SkillCheck, readText, report, reportAt, reportTempRefs, resolveSkillFile } from './context'
+import { type SkillCheck, readSkillText, readText, report, reportAt, reportTempRefs, resolveSkillFile } from './context'
 import { type ModuleExports, type SourceError, analyzeModule, checkFunctionExpression, looksLikeModule } from './module-shape'
 import type { ToolMapKey } from './schema'
 
@@ -49,7 +49,11 @@ function checkToolPath(check: SkillCheck, mapKey: ToolMapKey, name: string, path
 function moduleExports(check: SkillCheck, real: string): Promise<ModuleExports | SourceError> {
   let found = check.exports.get(real)
   if (!found) {
-    found = readText(check, real).then((text) => analyzeModule(text, real))
+    // A module re-exported by a tool may be unreadable: its exports are then unknown.
+    const failed = (message: string): SourceError => ({ message, line: 1, column: 1 })
+    found = readText(check, real).then((text) =>
+      typeof text === 'string' ? analyzeModule(text, real) : failed(text.message),
+    )
     check.exports.set(real, found)
   }
   return found
@@ -98,8 +102,13 @@ async function checkNodeToolFile(check: SkillCheck, name: string, path: string, 
 }
 
 /** Whether the browser tool passed its checks, and whether it is an ES module rather than a bare function. */
-async function checkBrowserToolFile(check: SkillCheck, name: string, path: string, real: string): Promise<{ ok: boolean; module: boolean }> {
-  const text = await readText(check, real)
+async function checkBrowserToolFile(
+  check: SkillCheck,
+  name: string,
+  path: string,
+  real: string,
+  text: string,
+): Promise<{ ok: boolean; module: boolean }> {
   const isModule = looksLikeModule(text)
   if (check.options.compat === 'ego-lite' && isModule) {
     reportAt(check, ['browserTools', name, 'path'], 'compat-ego-lite', `browserTools.${name}: ego-lite needs a bare function expression, not an ES module`)
@@ -134,9 +143,13 @@ export async function checkTool(check: SkillCheck, mapKey: ToolMapKey, name: str
   const label = kind === 'node' ? 'Node tool' : 'browser tool'
   const real = await resolveSkillFile(check, path, { code: 'tool-file-missing', message: `missing ${label} file ${JSON.stringify(path)} for tool ${JSON.stringify(name)}` })
   if (typeof real !== 'string') return reportAt(check, [mapKey, name, 'path'], real.code, real.message), undefined
-  const text = await readText(check, real)
+  const text = await readSkillText(check, path, real, 'tool', `${label} ${JSON.stringify(path)}`)
+  if (text === undefined) return undefined
   reportTempRefs(check, path, text, `${label} ${JSON.stringify(name)}`)
-  const shape = kind === 'node' ? { ok: await checkNodeToolFile(check, name, path, real, schema.callable), module: undefined } : await checkBrowserToolFile(check, name, path, real)
+  const shape =
+    kind === 'node'
+      ? { ok: await checkNodeToolFile(check, name, path, real, schema.callable), module: undefined }
+      : await checkBrowserToolFile(check, name, path, real, text)
   if (!shape.ok) return undefined
   return {
     name,

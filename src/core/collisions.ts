@@ -1,0 +1,68 @@
+import { assignToolNames } from '../../runtime/definitions'
+import { createDiagnostic, type Diagnostic } from './diagnostics'
+import type { SkillRecord } from './model'
+import { MANIFEST } from './validate/context'
+
+type Found = Map<SkillRecord, Diagnostic[]>
+
+const add = (found: Found, record: SkillRecord, d: Diagnostic) => found.set(record, [...(found.get(record) ?? []), d])
+
+/** The model-facing name the runtime gives a tool when no other name is in its way. */
+function modelName(siteId: string, tool: string): string {
+  return assignToolNames([{ siteId, tool }]).values().next().value!
+}
+
+/**
+ * Ids equal but for case (or Unicode normalization) are one folder on a case-insensitive file
+ * system (macOS, Windows): a warning on the later one. Equal ids are `duplicate-id`, not this.
+ */
+function checkIdCase(records: readonly SkillRecord[], found: Found): void {
+  const seen = new Map<string, string>()
+  for (const record of records) {
+    const { id } = record.folder
+    const key = id.normalize('NFC').toLowerCase()
+    const first = seen.get(key)
+    if (first === undefined) seen.set(key, id)
+    else if (first !== id) {
+      const message = `skill id ${JSON.stringify(id)} differs from ${JSON.stringify(first)} only in case`
+      add(found, record, createDiagnostic(id, `${id}/${MANIFEST}`, { code: 'id-case-collision', message }))
+    }
+  }
+}
+
+/**
+ * Model tool names (`<siteId>__<tool>`, sanitized and cut) must name one tool each: the runtime
+ * would otherwise number them by load order. The later tool of a collision is an error.
+ */
+function checkModelNames(records: readonly SkillRecord[], found: Found): void {
+  const owners = new Map<string, { siteId: string; tool: string }>()
+  const ids = new Set<string>()
+  for (const record of records) {
+    // A second skill of the same id is `duplicate-id` and is left out of the build.
+    if (!record.model || ids.has(record.model.id)) continue
+    const siteId = record.model.id
+    ids.add(siteId)
+    for (const tool of record.model.tools) {
+      const name = modelName(siteId, tool.name)
+      const owner = owners.get(name)
+      if (!owner) {
+        owners.set(name, { siteId, tool: tool.name })
+        continue
+      }
+      const of = owner.siteId === siteId ? '' : ` of skill ${JSON.stringify(owner.siteId)}`
+      const other = `tool ${JSON.stringify(owner.tool)}${of}`
+      const message = `tool ${JSON.stringify(tool.name)} has the model tool name ${JSON.stringify(name)}, as ${other}`
+      const at = record.locate?.([tool.kind === 'node' ? 'nodeTools' : 'browserTools', tool.name])
+      const file = `${siteId}/${MANIFEST}`
+      add(found, record, createDiagnostic(siteId, file, { code: 'tool-name-collision', message, ...at }))
+    }
+  }
+}
+
+/** Names that collide across skills: ids differing only in case, and model tool names. */
+export function checkCollisions(records: readonly SkillRecord[]): Found {
+  const found: Found = new Map()
+  checkIdCase(records, found)
+  checkModelNames(records, found)
+  return found
+}

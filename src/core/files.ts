@@ -1,0 +1,87 @@
+import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs'
+
+/** Size limits of the files of a skill (bytes), the same in `validate`, builds and the no-build API. */
+export const FILE_LIMITS = {
+  manifest: 1024 * 1024,
+  note: 4 * 1024 * 1024,
+  tool: 4 * 1024 * 1024,
+} as const
+
+export type FileRole = keyof typeof FILE_LIMITS
+
+/** Why a file was not read. `size` is set for `too-large`. */
+export interface ReadFailure {
+  problem: 'not-regular' | 'unreadable' | 'too-large'
+  message: string
+  size?: number
+}
+
+/** The diagnostic code of each way a read fails. */
+export const READ_FAILURE_CODES = {
+  'not-regular': 'file-not-regular',
+  unreadable: 'file-unreadable',
+  'too-large': 'file-too-large',
+} as const
+
+// Opening a FIFO for reading waits for a writer unless non-blocking; regular files ignore the flag.
+const OPEN_FLAGS = constants.O_RDONLY | (constants.O_NONBLOCK ?? 0)
+
+function describeKind(info: import('node:fs').Stats): string {
+  if (info.isFIFO()) return 'a named pipe (FIFO)'
+  if (info.isCharacterDevice()) return 'a character device'
+  if (info.isBlockDevice()) return 'a block device'
+  if (info.isSocket()) return 'a socket'
+  if (info.isDirectory()) return 'a directory'
+  return 'not a regular file'
+}
+
+function sizeLabel(bytes: number): string {
+  return bytes % (1024 * 1024) === 0 ? `${bytes / (1024 * 1024)} MiB` : `${bytes} bytes`
+}
+
+/** The message of a file over its limit, naming both sizes. */
+export function tooLargeMessage(size: number, limit: number): string {
+  return `is ${size} bytes; the limit is ${limit} bytes (${sizeLabel(limit)})`
+}
+
+/** Reads the `size` bytes the stat announced (a file that grows meanwhile is read to that size). */
+function readSize(fd: number, size: number): Buffer {
+  const buffer = Buffer.allocUnsafe(size)
+  let total = 0
+  while (total < size) {
+    const n = readSync(fd, buffer, total, size - total, null)
+    if (n === 0) break
+    total += n
+  }
+  return total === size ? buffer : buffer.subarray(0, total)
+}
+
+/**
+ * The one way a skill's files are read: only regular files (a FIFO would block forever, a device
+ * never ends), at most `limit` bytes, and without throwing: what went wrong comes back.
+ */
+export function readRegularFile(path: string, limit: number): Buffer | ReadFailure {
+  let fd: number
+  try {
+    fd = openSync(path, OPEN_FLAGS)
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code
+    const reason = code === 'EACCES' || code === 'EPERM' ? 'permission denied' : (error as Error).message
+    return { problem: 'unreadable', message: `cannot be read: ${reason}${code ? ` (${code})` : ''}` }
+  }
+  try {
+    const info = fstatSync(fd)
+    if (!info.isFile()) return { problem: 'not-regular', message: `is ${describeKind(info)}, not a regular file` }
+    if (info.size > limit) return { problem: 'too-large', message: tooLargeMessage(info.size, limit), size: info.size }
+    return readSize(fd, info.size)
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code
+    return { problem: 'unreadable', message: `cannot be read: ${(error as Error).message}${code ? ` (${code})` : ''}` }
+  } finally {
+    closeSync(fd)
+  }
+}
+
+export function isReadFailure(value: unknown): value is ReadFailure {
+  return typeof value === 'object' && value !== null && 'problem' in value
+}
