@@ -1,7 +1,7 @@
 import type { BrowserTarget } from '../../../runtime/browser'
 import { targetProblem } from '../../../runtime/connect'
 import { isSiteToolError } from '../../../runtime/errors'
-import { listSiteSkills, runBrowserSiteTool, runNodeSiteTool } from '../../nobuild/api'
+import { type SkillsOptions, listSiteSkills, runBrowserSiteTool, runNodeSiteTool } from '../../nobuild/api'
 import { type CliIO, type ParsedArgs, UsageError, writeLine } from '../args'
 import { existingRoots } from '../session'
 import { compatOf } from './lookup'
