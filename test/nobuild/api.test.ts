@@ -57,7 +57,7 @@ describe('the original API, built on the compiler', () => {
     expect(await runNodeSiteTool('ext', 'typed', {}, {}, { root })).toBe(1)
     expect(await runNodeSiteTool('workspace', 'docs_open', { url: 'u' }, {}, { root })).toBe('u')
     const bad = await caught(runNodeSiteTool('ext', 'search', { query: 'q', category: 'films' }, {}, { root }))
-    expect(isSiteToolError(bad, 'invalid-args') && bad.message).toBe('ext -> search: argument "category" must be one of "books", "music" (got string)')
+    expect(isSiteToolError(bad, 'invalid-args') && bad.message).toBe('ext -> search: argument "category" must be one of "books", "music" (got "films")')
     const missing = await caught(runNodeSiteTool('nope', 'x', {}, {}, { root }))
     expect(isSiteToolError(missing, 'skill-not-found') && missing.message).toContain('site skill not found: "nope"')
     const browser = await caught(runNodeSiteTool('ext', 'read', {}, {}, { root }))
