@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process'
 import { join } from 'node:path'
+import { waitForExit } from './spawn'
 import { REPO_ROOT } from './tmp'
 
 /** The binary a user runs (`npx site-skills`). */
@@ -39,27 +40,8 @@ function cleanEnv(extra: Record<string, string>): Record<string, string> {
 /** Spawns `node bin/site-skills.js ...args` and waits for it to exit, killing it at the deadline. */
 export function spawnCli(args: string[], options: SpawnOptions = {}): Promise<SpawnRun> {
   const { cwd = REPO_ROOT, env = {}, deadlineMs = DEADLINE_MS } = options
-  const start = performance.now()
   const child = spawn(process.execPath, [BIN, ...args], { cwd, env: cleanEnv(env), stdio: ['ignore', 'pipe', 'pipe'] })
-  let stdout = ''
-  let stderr = ''
-  child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk))
-  child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk))
-  let timedOut = false
-  const timer = setTimeout(() => {
-    timedOut = true
-    child.kill('SIGKILL')
-  }, deadlineMs)
-  return new Promise((resolve, reject) => {
-    child.on('error', (error) => {
-      clearTimeout(timer)
-      reject(error)
-    })
-    child.on('close', (code) => {
-      clearTimeout(timer)
-      resolve({ code, stdout, stderr, timedOut, ms: Math.round(performance.now() - start) })
-    })
-  })
+  return waitForExit(child, deadlineMs).then(({ killed, ...run }) => ({ ...run, timedOut: killed }))
 }
 
 /**

@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process'
+import { type ChildProcess, spawn } from 'node:child_process'
 import { join } from 'node:path'
 import { REPO_ROOT } from './tmp'
 
@@ -29,27 +29,42 @@ export interface RunOptions {
   limitMs?: number
 }
 
-/** Runs `node ...args` and waits for it to exit on its own; kills it after `limitMs`. */
-export function runNode(args: string[], options: RunOptions): Promise<Exited> {
+/**
+ * Collects a child's output until it exits on its own; `kill` stops it once `limitMs` has passed
+ * (the result then says `killed`). The one place tests wait for a process with a deadline.
+ */
+export function waitForExit(
+  child: ChildProcess,
+  limitMs: number,
+  kill: () => void = () => child.kill('SIGKILL'),
+): Promise<Exited> {
   const started = performance.now()
-  const env = options.env ?? cleanEnv()
-  const child = spawn(process.execPath, args, { cwd: options.cwd, env, stdio: ['ignore', 'pipe', 'pipe'] })
   let stdout = ''
   let stderr = ''
-  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk))
-  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk))
+  child.stdout?.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk))
+  child.stderr?.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk))
   let killed = false
   const timer = setTimeout(() => {
     killed = true
-    child.kill('SIGKILL')
-  }, options.limitMs ?? 10_000)
+    kill()
+  }, limitMs)
   return new Promise((resolve, reject) => {
-    child.on('error', reject)
+    child.on('error', (error) => {
+      clearTimeout(timer)
+      reject(error)
+    })
     child.on('close', (code) => {
       clearTimeout(timer)
-      resolve({ code, stdout, stderr, killed, ms: performance.now() - started })
+      resolve({ code, stdout, stderr, killed, ms: Math.round(performance.now() - started) })
     })
   })
+}
+
+/** Runs `node ...args` and waits for it to exit on its own; kills it after `limitMs`. */
+export function runNode(args: string[], options: RunOptions): Promise<Exited> {
+  const env = options.env ?? cleanEnv()
+  const child = spawn(process.execPath, args, { cwd: options.cwd, env, stdio: ['ignore', 'pipe', 'pipe'] })
+  return waitForExit(child, options.limitMs ?? 10_000)
 }
 
 /** Runs the real `bin/site-skills.js`. */

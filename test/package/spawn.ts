@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process'
 import { delimiter, sep } from 'node:path'
+import { waitForExit } from '../helpers/spawn'
 
 /** How a spawned command ended. */
 export interface Finished {
@@ -27,31 +28,15 @@ export function userEnv(): NodeJS.ProcessEnv {
  * after `timeoutMs` and reports `timedOut`, so a hang fails the test instead of stalling it.
  */
 export function run(command: string, args: string[], cwd: string, timeoutMs: number): Promise<Finished> {
-  const started = performance.now()
   const child = spawn(command, args, { cwd, env: userEnv(), stdio: ['ignore', 'pipe', 'pipe'], detached: true })
-  let stdout = ''
-  let stderr = ''
-  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()))
-  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()))
-  let timedOut = false
-  const timer = setTimeout(() => {
-    timedOut = true
+  const killGroup = () => {
     try {
       if (child.pid !== undefined) process.kill(-child.pid, 'SIGKILL')
     } catch {
       // the group is already gone: nothing left to stop
     }
-  }, timeoutMs)
-  return new Promise((resolve, reject) => {
-    child.on('error', (error) => {
-      clearTimeout(timer)
-      reject(error)
-    })
-    child.on('close', (code) => {
-      clearTimeout(timer)
-      resolve({ code, stdout, stderr, ms: Math.round(performance.now() - started), timedOut })
-    })
-  })
+  }
+  return waitForExit(child, timeoutMs, killGroup).then(({ killed, ...rest }) => ({ ...rest, timedOut: killed }))
 }
 
 /** `"npx vite build --ssr agent.ts"` as [command, args]; README commands have no quoting. */
