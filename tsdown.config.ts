@@ -20,6 +20,18 @@ export default defineConfig({
   clean: true,
   sourcemap: false,
   // Bundlers and the browser are the user's: never bundled, in code or in types.
-  deps: { neverBundle: [/^vite/, /^rollup/, /^rolldown/, /^webpack/, /^esbuild/, /^@sparticuz\//, /^chrome-/, /^devtools-protocol/, /^unplugin/] },
+  deps: {
+    neverBundle: [
+      /^vite/,
+      /^rollup/,
+      /^rolldown/,
+      /^webpack/,
+      /^esbuild/,
+      /^@sparticuz\//,
+      /^chrome-/,
+      /^devtools-protocol/,
+      /^unplugin/,
+    ],
+  },
   checks: { pluginTimings: false },
 })

@@ -92,7 +92,11 @@ export function viteConfig(app: string, outDir: string, plugin: Plugin, watch = 
 
 /** A cold build: fresh process, fresh plugin instance, empty output folder. */
 export async function viteBuildTask(args: { root: string; app: string; outDir: string }): Promise<ViteBuildResult> {
-  const [{ build }, { default: siteSkills }, { probe, resetProbe }] = await Promise.all([import('vite'), import('../src/vite'), import('./esbuild-probe')])
+  const [{ build }, { default: siteSkills }, { probe, resetProbe }] = await Promise.all([
+    import('vite'),
+    import('../src/vite'),
+    import('./esbuild-probe'),
+  ])
   await writeApp(args.app)
   const timed = timeHooks(siteSkills({ roots: args.root }) as Plugin)
   resetProbe()
@@ -102,17 +106,33 @@ export async function viteBuildTask(args: { root: string; app: string; outDir: s
   const ms = performance.now() - start
   const t = timed.times
   const phases = probe.calls
-    ? { beforeEsbuild: probe.firstAt - t.buildStartAt, esbuildSpan: probe.lastAt - probe.firstAt, afterEsbuild: t.buildStartEnd - probe.lastAt }
+    ? {
+        beforeEsbuild: probe.firstAt - t.buildStartAt,
+        esbuildSpan: probe.lastAt - probe.firstAt,
+        afterEsbuild: t.buildStartEnd - probe.lastAt,
+      }
     : { beforeEsbuild: t.buildStart, esbuildSpan: 0, afterEsbuild: 0 }
   const { calls, tools, ms: esbuildMs } = probe
-  return { ms, cpuMs: (await cpuMs()) - cpu, hooks: { ...t }, esbuild: { calls, tools, ms: esbuildMs }, phases, outputFiles: (await readdir(args.outDir)).length }
+  return {
+    ms,
+    cpuMs: (await cpuMs()) - cpu,
+    hooks: { ...t },
+    esbuild: { calls, tools, ms: esbuildMs },
+    phases,
+    outputFiles: (await readdir(args.outDir)).length,
+  }
 }
 
 /** Browser tool files of every skill, from the manifests (read before the clock starts). */
 async function browserToolFiles(root: string): Promise<string[]> {
   const files: string[] = []
-  for (const dir of (await readdir(root, { withFileTypes: true })).filter((d) => d.isDirectory()).map((d) => join(root, d.name)).sort()) {
-    const manifest = JSON.parse(await readFile(join(dir, 'manifest.json'), 'utf8')) as { browserTools?: Record<string, { path: string }> }
+  for (const dir of (await readdir(root, { withFileTypes: true }))
+    .filter((d) => d.isDirectory())
+    .map((d) => join(root, d.name))
+    .sort()) {
+    const manifest = JSON.parse(await readFile(join(dir, 'manifest.json'), 'utf8')) as {
+      browserTools?: Record<string, { path: string }>
+    }
     for (const tool of Object.values(manifest.browserTools ?? {})) files.push(join(dir, tool.path))
   }
   return files
@@ -127,7 +147,11 @@ const bareFunctionPlugin: EsbuildPlugin = {
     b.onResolve({ filter: /^tool:/ }, (args) => ({ path: args.path.slice(5), namespace: 'tool' }))
     b.onLoad({ filter: /.*/, namespace: 'tool' }, async (args) => {
       const text = await readFile(args.path, 'utf8')
-      return { contents: MODULE_RE.test(text) ? text : `export default (${text}\n)`, loader: 'js', resolveDir: dirname(args.path) }
+      return {
+        contents: MODULE_RE.test(text) ? text : `export default (${text}\n)`,
+        loader: 'js',
+        resolveDir: dirname(args.path),
+      }
     })
   },
 }
@@ -138,7 +162,15 @@ export const ESBUILD_BATCH = 250
 const MINIFY = { minify: true, format: 'esm', target: 'es2022', logLevel: 'silent' } as const
 
 async function bundleFiles(entries: string[], plugins: EsbuildPlugin[] = []): Promise<number> {
-  const out = await esbuild({ ...MINIFY, entryPoints: Object.fromEntries(entries.map((f, i) => [`t${i}`, f])), bundle: true, platform: 'browser', write: false, outdir: '/bench-out', plugins })
+  const out = await esbuild({
+    ...MINIFY,
+    entryPoints: Object.fromEntries(entries.map((f, i) => [`t${i}`, f])),
+    bundle: true,
+    platform: 'browser',
+    write: false,
+    outdir: '/bench-out',
+    plugins,
+  })
   return out.outputFiles.reduce((n, f) => n + f.contents.length, 0)
 }
 
@@ -150,7 +182,9 @@ async function minifyTools(files: string[]): Promise<number> {
   const batches: string[][] = []
   for (let i = 0; i < modules.length; i += ESBUILD_BATCH) batches.push(modules.slice(i, i + ESBUILD_BATCH))
   const sizes = await Promise.all([
-    ...texts.filter((t) => !MODULE_RE.test(t)).map(async (t) => (await esbuildTransform(`export default (${t}\n)`, MINIFY)).code.length),
+    ...texts
+      .filter((t) => !MODULE_RE.test(t))
+      .map(async (t) => (await esbuildTransform(`export default (${t}\n)`, MINIFY)).code.length),
     ...batches.map((batch) => bundleFiles(batch)),
   ])
   return sizes.reduce((a, b) => a + b, 0)
@@ -160,17 +194,28 @@ async function minifyTools(files: string[]): Promise<number> {
  * The baseline: esbuild alone minifying every browser tool (local imports bundled in): `best` as
  * described at minifyTools, `one` as a single build with every tool an entry point.
  */
-export async function esbuildOnlyTask(args: { root: string; mode: 'best' | 'one' }): Promise<{ ms: number; cpuMs: number; tools: number; bytes: number }> {
+export async function esbuildOnlyTask(args: {
+  root: string
+  mode: 'best' | 'one'
+}): Promise<{ ms: number; cpuMs: number; tools: number; bytes: number }> {
   const files = await browserToolFiles(args.root)
   const cpu = await cpuMs()
   const start = performance.now()
-  const bytes = args.mode === 'one' ? await bundleFiles(files.map((f) => `tool:${f}`), [bareFunctionPlugin]) : await minifyTools(files)
+  const bytes =
+    args.mode === 'one'
+      ? await bundleFiles(
+          files.map((f) => `tool:${f}`),
+          [bareFunctionPlugin],
+        )
+      : await minifyTools(files)
   const ms = performance.now() - start
   return { ms, cpuMs: (await cpuMs()) - cpu, tools: files.length, bytes }
 }
 
 /** The original's separate validation step (imports, and so runs, every Node tool). */
-export async function originalValidateTask(args: { root: string }): Promise<{ ms: number; cpuMs: number; errors: string[] }> {
+export async function originalValidateTask(args: {
+  root: string
+}): Promise<{ ms: number; cpuMs: number; errors: string[] }> {
   const cpu = await cpuMs()
   const start = performance.now()
   const errors = await validateLearnings(args.root)

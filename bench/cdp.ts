@@ -5,7 +5,7 @@ import { callBrowserTool } from '../runtime/browser'
 import type { CdpClient } from '../runtime/cdp'
 import { launchBrowser } from '../runtime/launch'
 import type { BrowserToolCode } from '../runtime/types'
-import { createCompiler } from '../src/core/compiler'
+import { createCompiler } from '../src/compiler/compile'
 import { wrapBrowserTool } from '../src/index'
 import { generateSkills, skillId } from './generate'
 import { asyncCall, interleaved } from './stats'
@@ -23,12 +23,19 @@ interface ToolCase {
   args: Record<string, unknown>
 }
 
-async function compiledTool(root: string, siteId: string, tool: string, args: Record<string, unknown>, label: string): Promise<ToolCase> {
+async function compiledTool(
+  root: string,
+  siteId: string,
+  tool: string,
+  args: Record<string, unknown>,
+  label: string,
+): Promise<ToolCase> {
   const result = await createCompiler({ roots: [root] }).compile()
   const skill = result.skills.find((s) => s.model.id === siteId)
   const code = skill?.browser[tool]
   const model = skill?.model.tools.find((t) => t.name === tool)
-  if (!code || !model) throw new Error(`${siteId} -> ${tool} did not compile: ${JSON.stringify(result.diagnostics.slice(0, 3))}`)
+  if (!code || !model)
+    throw new Error(`${siteId} -> ${tool} did not compile: ${JSON.stringify(result.diagnostics.slice(0, 3))}`)
   return { label, siteId, tool, code, rawSource: await readFile(model.absPath, 'utf8'), args }
 }
 
@@ -46,13 +53,27 @@ function variants(client: CdpClient, t: ToolCase, domains: string[]): Variants {
   }
   const bareExpression = `(${t.code.source})(${JSON.stringify(t.args)})`
   return {
-    runtime: () => callBrowserTool(client, { siteId: t.siteId, tool: t.tool, code: t.code, args: t.args, domains, timeoutMs: 30_000 }),
+    runtime: () =>
+      callBrowserTool(client, {
+        siteId: t.siteId,
+        tool: t.tool,
+        code: t.code,
+        args: t.args,
+        domains,
+        timeoutMs: 30_000,
+      }),
     bare: () => evaluate(bareExpression),
     original: () => evaluate(wrapBrowserTool(t.rawSource, t.args)),
   }
 }
 
-async function measureTool(client: CdpClient, t: ToolCase, domains: string[], runs: number, calls: number): Promise<Figure[]> {
+async function measureTool(
+  client: CdpClient,
+  t: ToolCase,
+  domains: string[],
+  runs: number,
+  calls: number,
+): Promise<Figure[]> {
   const v = variants(client, t, domains)
   const results = [await v.runtime(), await v.bare(), await v.original()]
   const [a, b, c] = results.map((r) => JSON.stringify(r))
@@ -79,7 +100,9 @@ async function measureTool(client: CdpClient, t: ToolCase, domains: string[], ru
       baseline: { label: 'original', unit: 'ms', value: samples.get('original') },
       ratio: samples.ratio('runtime', 'original'),
       ratioText: 'the time',
-      notes: ['original: raw file pasted into an async IIFE with the args, Runtime.evaluate (returnByValue, awaitPromise)'],
+      notes: [
+        'original: raw file pasted into an async IIFE with the args, Runtime.evaluate (returnByValue, awaitPromise)',
+      ],
     },
   ]
 }
@@ -91,13 +114,22 @@ async function measureTool(client: CdpClient, t: ToolCase, domains: string[], ru
  */
 export async function runCdpBench({ runs, calls }: { runs: number; calls: number }): Promise<Figure[]> {
   const demo = await compiledTool(LEARNINGS, 'demo-shop', 'read_products', {}, 'demo-shop read_products')
-  const small = await compiledTool(await generateSkills(10), skillId(1), 'read_list', { limit: 5 }, 'small generated tool')
+  const small = await compiledTool(
+    await generateSkills(10),
+    skillId(1),
+    'read_list',
+    { limit: 5 },
+    'small generated tool',
+  )
   const site = await serveFolder(join(LEARNINGS, 'demo-shop/site'))
   const browser = await launchBrowser()
   try {
     const page = await browser.newPage(site.url)
     const domains = [new URL(site.url).hostname]
-    return [...(await measureTool(page.client, demo, domains, runs, calls)), ...(await measureTool(page.client, small, domains, runs, calls))]
+    return [
+      ...(await measureTool(page.client, demo, domains, runs, calls)),
+      ...(await measureTool(page.client, small, domains, runs, calls)),
+    ]
   } finally {
     await browser.close()
     await site.close()

@@ -14,10 +14,20 @@ const UPDATE_TIMEOUT_MS = 30_000
  * Child task: a Vite dev server over the skills; each round edits one browser tool and times how
  * long until the dev server serves the updated skill chunk (what an edit costs in `vite dev`).
  */
-export async function devUpdateTask(args: { root: string; app: string; rounds: number }): Promise<{ startMs: number; updates: number[] }> {
+export async function devUpdateTask(args: {
+  root: string
+  app: string
+  rounds: number
+}): Promise<{ startMs: number; updates: number[] }> {
   const [{ createServer }, { default: siteSkills }] = await Promise.all([import('vite'), import('../src/vite')])
   const started = performance.now()
-  const server = await createServer({ root: args.app, configFile: false, logLevel: 'silent', plugins: [siteSkills({ roots: args.root, dts: false }) as Plugin], server: { port: 0, host: '127.0.0.1', hmr: false, watch: {} } })
+  const server = await createServer({
+    root: args.app,
+    configFile: false,
+    logLevel: 'silent',
+    plugins: [siteSkills({ roots: args.root, dts: false }) as Plugin],
+    server: { port: 0, host: '127.0.0.1', hmr: false, watch: {} },
+  })
   await server.listen()
   const env = server.environments.ssr
   await env.transformRequest('virtual:site-skills')
@@ -51,7 +61,11 @@ export async function devUpdateTask(args: { root: string; app: string; rounds: n
 /** Figure: the dev loop's warm update after one browser tool edit, against the cold build of this run. */
 export async function runDevBench({ rounds, coldMs }: { rounds: number; coldMs: number[] }): Promise<Figure> {
   const root = await generateSkills(BUILD_SKILLS, 'dev-1000', true)
-  const { value } = await runChild<{ startMs: number; updates: number[] }>('dev-update', { root, app: join(root, '..', 'app-dev'), rounds })
+  const { value } = await runChild<{ startMs: number; updates: number[] }>('dev-update', {
+    root,
+    app: join(root, '..', 'app-dev'),
+    rounds,
+  })
   const samples = new Samples()
   value.updates.forEach((ms, i) => {
     samples.add('update', ms)
@@ -66,6 +80,8 @@ export async function runDevBench({ rounds, coldMs }: { rounds: number; coldMs: 
     ratio,
     ratioText: 'the cold build',
     goal: { text: 'under 10% of the cold build (dev loop)', met: ratio.median < 0.1 },
-    notes: [`dev server start with the module loaded: ${Math.round(value.startMs)} ms; debounce 30 ms, then only that skill revalidated and its tool recompiled`],
+    notes: [
+      `dev server start with the module loaded: ${Math.round(value.startMs)} ms; debounce 30 ms, then only that skill revalidated and its tool recompiled`,
+    ],
   }
 }

@@ -28,7 +28,8 @@ export function domainsOf(i: number): string[] {
 }
 
 /** Even skills keep both Node tools in one file, odd ones in two. */
-const nodeFiles = (i: number) => (i % 2 === 0 ? { search: 'tools/api.js', item: 'tools/api.js' } : { search: 'tools/search.js', item: 'tools/item.js' })
+const nodeFiles = (i: number) =>
+  i % 2 === 0 ? { search: 'tools/api.js', item: 'tools/api.js' } : { search: 'tools/search.js', item: 'tools/item.js' }
 
 /** Even skills write the second browser tool as an ES module that imports a local helper. */
 const usesHelper = (i: number) => i % 2 === 0
@@ -36,7 +37,15 @@ const usesHelper = (i: number) => i % 2 === 0
 function manifest(i: number): object {
   const id = skillId(i)
   const files = nodeFiles(i)
-  const item = { type: 'object', description: 'One result row.', properties: { id: { type: 'string', required: true, description: 'Stable id from data-id.' }, title: { type: 'string', required: true, description: 'Visible title.' }, url: { type: 'string', required: false, description: 'Absolute link.' } } }
+  const item = {
+    type: 'object',
+    description: 'One result row.',
+    properties: {
+      id: { type: 'string', required: true, description: 'Stable id from data-id.' },
+      title: { type: 'string', required: true, description: 'Visible title.' },
+      url: { type: 'string', required: false, description: 'Absolute link.' },
+    },
+  }
   return {
     id,
     name: `Site ${i} (benchmark)`,
@@ -50,7 +59,12 @@ function manifest(i: number): object {
         args: {
           query: { type: 'string', required: true, description: 'Words to search for.' },
           maxResults: { type: 'integer', required: false, description: 'At most this many results (default 10).' },
-          sort: { type: 'string', required: false, description: 'Result order.', enum: ['relevance', 'newest', 'oldest'] },
+          sort: {
+            type: 'string',
+            required: false,
+            description: 'Result order.',
+            enum: ['relevance', 'newest', 'oldest'],
+          },
         },
         returns: { type: 'array', description: 'Result rows, best first.', items: item },
       },
@@ -60,9 +74,21 @@ function manifest(i: number): object {
         callable: 'getItem',
         args: {
           id: { type: 'string', required: true, description: 'The item id.' },
-          fields: { type: 'array', required: false, description: 'Fields to read.', items: { type: 'string', description: 'A field name.' } },
+          fields: {
+            type: 'array',
+            required: false,
+            description: 'Fields to read.',
+            items: { type: 'string', description: 'A field name.' },
+          },
         },
-        returns: { type: 'object', description: 'The item.', properties: { id: { type: 'string', required: true, description: 'Item id.' }, fields: { type: 'object', required: false, description: 'Field values by name.' } } },
+        returns: {
+          type: 'object',
+          description: 'The item.',
+          properties: {
+            id: { type: 'string', required: true, description: 'Item id.' },
+            fields: { type: 'object', required: false, description: 'Field values by name.' },
+          },
+        },
       },
     },
     browserTools: {
@@ -206,7 +232,11 @@ export function skillFiles(i: number): Record<string, string> {
   const node = nodeFiles(i)
   if (node.search === node.item) files[node.search] = `${nodeSearch(i)}\n${nodeItem(i)}`
   else Object.assign(files, { [node.search]: nodeSearch(i), [node.item]: nodeItem(i) })
-  if (usesHelper(i)) Object.assign(files, { 'browser-tools/fill-search.js': fillSearchModule(i), 'browser-tools/lib/dom.js': DOM_HELPER })
+  if (usesHelper(i))
+    Object.assign(files, {
+      'browser-tools/fill-search.js': fillSearchModule(i),
+      'browser-tools/lib/dom.js': DOM_HELPER,
+    })
   else files['browser-tools/fill-search.js'] = fillSearchArrow(i)
   return files
 }
@@ -220,7 +250,10 @@ export async function writeSkill(root: string, i: number): Promise<void> {
 }
 
 async function generatorVersion(): Promise<string> {
-  return createHash('sha256').update(await readFile(new URL(import.meta.url))).digest('hex').slice(0, 16)
+  return createHash('sha256')
+    .update(await readFile(new URL(import.meta.url)))
+    .digest('hex')
+    .slice(0, 16)
 }
 
 /** Writes skills 1..n into a fresh `root`, a few hundred files at a time. */

@@ -37,7 +37,10 @@ const QUICK: typeof FULL = {
 
 function options() {
   const { values } = parseArgs({ options: { quick: { type: 'boolean', default: false }, only: { type: 'string' } } })
-  const only = values.only?.split(',').map((s) => s.trim()).filter(Boolean)
+  const only = values.only
+    ?.split(',')
+    .map((s) => s.trim())
+    .filter(Boolean)
   const unknown = only?.filter((name) => !(BENCHES as readonly string[]).includes(name)) ?? []
   if (unknown.length) throw new Error(`unknown benchmark ${unknown.join(', ')}; choose from ${BENCHES.join(', ')}`)
   return { quick: values.quick, selected: (only ?? [...BENCHES]) as BenchName[] }
@@ -45,7 +48,11 @@ function options() {
 
 function git(args: string[]): string {
   try {
-    return execFileSync('git', args, { cwd: import.meta.dirname, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim()
+    return execFileSync('git', args, {
+      cwd: import.meta.dirname,
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'ignore'],
+    }).trim()
   } catch {
     return ''
   }
@@ -85,7 +92,9 @@ async function main(): Promise<void> {
     size: () => runSizeBench(),
     memory: () => runMemoryBench({ sizes: config.memory.sizes, reuse: buildPeaks ? { 1000: buildPeaks } : undefined }),
   }
-  console.log(`site-skills benchmarks (${info.mode}): ${info.cpu}, ${info.cores} cores, Node ${info.node}, load ${info.loadAverageAtStart.join(' ')}`)
+  console.log(
+    `site-skills benchmarks (${info.mode}): ${info.cpu}, ${info.cores} cores, Node ${info.node}, load ${info.loadAverageAtStart.join(' ')}`,
+  )
   for (const name of selected) {
     const t0 = performance.now()
     process.stdout.write(`  ${name}...`)
@@ -100,8 +109,17 @@ async function main(): Promise<void> {
   console.log(`\n${renderTable(figures)}\n`)
   const missed = figures.filter((f) => f.goal && !f.goal.met).length
   const goals = figures.filter((f) => f.goal).length
-  console.log(`${goals - missed} of ${goals} goals met; ${figures.filter((f) => f.error).length} figures failed; ${(durationMs / 1000).toFixed(0)} s in all`)
-  const results = { machine: { ...info, loadAverageAtEnd: loadavg().map((l) => Math.round(l * 100) / 100), durationMs: Math.round(durationMs) }, figures }
+  console.log(
+    `${goals - missed} of ${goals} goals met; ${figures.filter((f) => f.error).length} figures failed; ${(durationMs / 1000).toFixed(0)} s in all`,
+  )
+  const results = {
+    machine: {
+      ...info,
+      loadAverageAtEnd: loadavg().map((l) => Math.round(l * 100) / 100),
+      durationMs: Math.round(durationMs),
+    },
+    figures,
+  }
   await writeFile(join(import.meta.dirname, 'results.json'), `${JSON.stringify(results, null, 2)}\n`)
 }
 

@@ -1,10 +1,10 @@
 import { watch } from 'node:fs'
 import { createSiteSkills } from '../runtime/registry'
-import { createRegistryData } from '../src/core/codegen/meta'
-import type { CompiledSkill } from '../src/core/compiler'
-import { scanRoot } from '../src/core/discover'
-import type { SkillRecord } from '../src/core/model'
-import { validateSkill } from '../src/core/validate/skill'
+import { createRegistryData } from '../src/codegen/meta'
+import type { CompiledSkill } from '../src/compiler/compile'
+import { scanRoot } from '../src/compiler/discover'
+import type { SkillRecord } from '../src/compiler/model'
+import { validateSkill } from '../src/compiler/validate/skill'
 import { closeSiteSkills, siteSkillsForUrl as noBuildLookup } from '../src/index'
 import { domainsOf, generateSkills } from './generate'
 import { loadEntries, matchEntries, siteSkillsForUrl as originalLookup } from './original'
@@ -22,7 +22,8 @@ const VALIDATE_BATCH = 200
 async function compiledLookup(root: string, size: number): Promise<(url: string) => string[]> {
   const { folders } = await scanRoot(root)
   const records: SkillRecord[] = []
-  for (let i = 0; i < folders.length; i += VALIDATE_BATCH) records.push(...(await Promise.all(folders.slice(i, i + VALIDATE_BATCH).map((f) => validateSkill(f)))))
+  for (let i = 0; i < folders.length; i += VALIDATE_BATCH)
+    records.push(...(await Promise.all(folders.slice(i, i + VALIDATE_BATCH).map((f) => validateSkill(f)))))
   const skills: CompiledSkill[] = records.flatMap((r) => (r.model ? [{ model: r.model, browser: {} }] : []))
   if (skills.length !== size) throw new Error(`expected ${size} valid skills, got ${skills.length}`)
   const api = createSiteSkills(JSON.parse(JSON.stringify(createRegistryData(skills))), {})
@@ -41,7 +42,16 @@ export function lookupUrls(size: number): string[] {
     else if (j % 4 === 2) urls.push(k % 2 ? `https://shop.site${j}.co.uk/cart` : `http://site${j}.co.uk/`)
     else urls.push(k % 2 ? `https://site${j}.io:8443/a#b` : `https://SITE${j}.IO./`)
   }
-  urls.push('https://unknown.example.net/', 'http://localhost:5173/', 'about:blank', 'not a url', `https://site${size + 5}.com/`, 'https://www.wikipedia.org/', 'https://news.ycombinator.com/item?id=1', `https://x.site${size + 4}.com/`)
+  urls.push(
+    'https://unknown.example.net/',
+    'http://localhost:5173/',
+    'about:blank',
+    'not a url',
+    `https://site${size + 5}.com/`,
+    'https://www.wikipedia.org/',
+    'https://news.ycombinator.com/item?id=1',
+    `https://x.site${size + 4}.com/`,
+  )
   return urls
 }
 
@@ -74,7 +84,10 @@ async function setUp(size: number): Promise<SizeSetup> {
   const entries = await loadEntries(root)
   for (const url of urls) {
     const original = matchEntries(url, entries).map((e) => e.id)
-    if (!sameIds(table(url), original)) throw new Error(`lookup of ${url} at ${size} skills: table ${JSON.stringify(table(url))}, original ${JSON.stringify(original)}`)
+    if (!sameIds(table(url), original))
+      throw new Error(
+        `lookup of ${url} at ${size} skills: table ${JSON.stringify(table(url))}, original ${JSON.stringify(original)}`,
+      )
   }
   const setup: SizeSetup = { size, root, urls, table, watchMs: timeRecursiveWatch(root) }
   const start = performance.now()
@@ -82,7 +95,10 @@ async function setUp(size: number): Promise<SizeSetup> {
     setup.noBuildFirst = { ms: await timeMs(() => noBuildLookup(urls[0]!, { root })) }
     for (const url of urls) {
       const ids = (await noBuildLookup(url, { root })).map((e) => e.id)
-      if (!sameIds(ids, table(url))) throw new Error(`no-build lookup of ${url} at ${size} skills: ${JSON.stringify(ids)}, table ${JSON.stringify(table(url))}`)
+      if (!sameIds(ids, table(url)))
+        throw new Error(
+          `no-build lookup of ${url} at ${size} skills: ${JSON.stringify(ids)}, table ${JSON.stringify(table(url))}`,
+        )
     }
   } catch (error) {
     setup.noBuildFirst = { error: `${errorSummary(error)} (after ${formatValue(performance.now() - start, 'ms')})` }
@@ -106,13 +122,25 @@ const pick = (s: SizeSetup, i: number) => s.urls[i % s.urls.length]!
  * warm-up run leaves out the slowest).
  */
 async function measureRun(setups: SizeSetup[], samples: Samples, warmUp = false): Promise<void> {
-  await interleaved(1, TABLE_ROUNDS, Object.fromEntries(setups.map((s) => [`table@${s.size}`, syncBatch((i) => s.table(pick(s, i)), TABLE_BATCH)])), samples)
+  await interleaved(
+    1,
+    TABLE_ROUNDS,
+    Object.fromEntries(setups.map((s) => [`table@${s.size}`, syncBatch((i) => s.table(pick(s, i)), TABLE_BATCH)])),
+    samples,
+  )
   const cached = setups.filter(noBuildOk)
   if (cached.length) {
-    const batches = cached.map((s) => [`nobuild@${s.size}`, asyncCall((i) => noBuildLookup(pick(s, i), { root: s.root }), NOBUILD_BATCH)])
+    const batches = cached.map((s) => [
+      `nobuild@${s.size}`,
+      asyncCall((i) => noBuildLookup(pick(s, i), { root: s.root }), NOBUILD_BATCH),
+    ])
     await interleaved(1, NOBUILD_ROUNDS, Object.fromEntries(batches), samples)
   }
-  for (const s of setups.filter((x) => !warmUp || x.size < 10_000)) samples.add(`original@${s.size}`, await perCall((i) => originalLookup(pick(s, i), s.root), s.size >= 10_000 ? 0 : 200, s.size >= 10_000 ? 1 : 2))
+  for (const s of setups.filter((x) => !warmUp || x.size < 10_000))
+    samples.add(
+      `original@${s.size}`,
+      await perCall((i) => originalLookup(pick(s, i), s.root), s.size >= 10_000 ? 0 : 200, s.size >= 10_000 ? 1 : 2),
+    )
 }
 
 const n = (size: number) => size.toLocaleString('en-US')
@@ -128,11 +156,17 @@ function sizeFigures(s: SizeSetup, samples: Samples, smallest: number): Figure[]
       baseline: { label: 'original', unit: 'ms', value: samples.get(o) },
       ratio: samples.ratio(o, t),
       ratioText: 'faster',
-      ...(s.size === 1000 ? { goal: { text: 'at least 1,000x faster at 1,000 skills', met: samples.ratio(o, t).median >= 1000 } } : {}),
+      ...(s.size === 1000
+        ? { goal: { text: 'at least 1,000x faster at 1,000 skills', met: samples.ratio(o, t).median >= 1000 } }
+        : {}),
     },
   ]
   if (first && 'error' in first) {
-    figures.push({ bench: 'lookup', name: `URL lookup, ${n(s.size)} skills: no-build API`, error: `${first.error}; a recursive fs.watch of the root alone takes ${formatValue(s.watchMs, 'ms')}` })
+    figures.push({
+      bench: 'lookup',
+      name: `URL lookup, ${n(s.size)} skills: no-build API`,
+      error: `${first.error}; a recursive fs.watch of the root alone takes ${formatValue(s.watchMs, 'ms')}`,
+    })
   } else {
     const firstMs = first?.ms ?? Number.NaN
     figures.push({

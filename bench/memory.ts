@@ -31,7 +31,8 @@ async function measureSize(size: number, idleKb: number[], reuse?: BuildPeaks): 
       peaks = { rssKb: [r.maxRssKb], esbuildRssKb: r.esbuildRssKb ? [r.esbuildRssKb] : [] }
       built = r.value
     } catch (error) {
-      const at = error instanceof ChildError && error.maxRssKb ? ` (peak RSS when it failed: ${mib(error.maxRssKb)})` : ''
+      const at =
+        error instanceof ChildError && error.maxRssKb ? ` (peak RSS when it failed: ${mib(error.maxRssKb)})` : ''
       return { bench: 'memory', name, error: `${errorSummary(error)}${at}` }
     }
   }
@@ -57,7 +58,13 @@ async function measureSize(size: number, idleKb: number[], reuse?: BuildPeaks): 
  * Figure 6: peak RSS (`process.resourceUsage().maxRSS`) of a cold build in a child process, against
  * a child that only loads Vite and the plugin. `reuse` takes the build benchmark's children at 1,000.
  */
-export async function runMemoryBench({ sizes, reuse }: { sizes: number[]; reuse?: Record<number, BuildPeaks> }): Promise<Figure[]> {
+export async function runMemoryBench({
+  sizes,
+  reuse,
+}: {
+  sizes: number[]
+  reuse?: Record<number, BuildPeaks>
+}): Promise<Figure[]> {
   const idleKb: number[] = []
   for (let i = 0; i < 3; i++) idleKb.push((await runChild('idle')).maxRssKb)
   const figures: Figure[] = []

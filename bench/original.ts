@@ -21,7 +21,8 @@ export interface OriginalEntry {
   browserTools: Json
 }
 
-const isPlainObject = (value: unknown): value is Json => typeof value === 'object' && value !== null && !Array.isArray(value)
+const isPlainObject = (value: unknown): value is Json =>
+  typeof value === 'object' && value !== null && !Array.isArray(value)
 
 /** §2.4: directories not starting with `_`, joined to the root, plain `.sort()`; [] without a root. */
 export async function iterLearningDirs(root: string): Promise<string[]> {
@@ -31,7 +32,10 @@ export async function iterLearningDirs(root: string): Promise<string[]> {
   } catch {
     return []
   }
-  return entries.filter((e) => e.isDirectory() && !e.name.startsWith('_')).map((e) => join(root, e.name)).sort()
+  return entries
+    .filter((e) => e.isDirectory() && !e.name.startsWith('_'))
+    .map((e) => join(root, e.name))
+    .sort()
 }
 
 async function loadManifest(siteDir: string): Promise<Json> {
@@ -104,10 +108,16 @@ export async function siteSkillsForUrl(url: string, root: string): Promise<Origi
 const TOOL_VALUE_TYPES = new Set(['string', 'number', 'integer', 'boolean', 'array', 'object'])
 const TEMP_REF_RE = /(?:@\d+\b|\bref=\d+\b)/
 
-const exists = (path: string) => stat(path).then(() => true, () => false)
+const exists = (path: string) =>
+  stat(path).then(
+    () => true,
+    () => false,
+  )
 
 function isSafeToolName(name: string): boolean {
-  return name !== '' && !name.includes('/') && !name.includes('\\') && name !== '.' && name !== '..' && !name.includes('..')
+  return (
+    name !== '' && !name.includes('/') && !name.includes('\\') && name !== '.' && name !== '..' && !name.includes('..')
+  )
 }
 
 function safeSegments(path: unknown): string[] {
@@ -130,7 +140,8 @@ function stringList(manifest: Json, key: string, errors: string[], siteId: strin
 }
 
 function isValidDomain(pattern: string): boolean {
-  if (!pattern || pattern.includes('://') || pattern.includes('/') || pattern.startsWith('.') || pattern.endsWith('.')) return false
+  if (!pattern || pattern.includes('://') || pattern.includes('/') || pattern.startsWith('.') || pattern.endsWith('.'))
+    return false
   if (!pattern.includes('*')) return true
   return pattern.startsWith('*.') && pattern.indexOf('*') === pattern.lastIndexOf('*') && pattern.length > 2
 }
@@ -142,10 +153,17 @@ function checkValueSchema(prefix: string, schema: unknown, errors: string[], kin
   }
   if (!TOOL_VALUE_TYPES.has(schema.type)) errors.push(`${prefix}: invalid ${kind} type ${JSON.stringify(schema.type)}`)
   if (kind === 'arg' && typeof schema.required !== 'boolean') errors.push(`${prefix}: required must be a boolean`)
-  if (typeof schema.description !== 'string' || !schema.description.trim()) errors.push(`${prefix}: description must be a non-empty string`)
+  if (typeof schema.description !== 'string' || !schema.description.trim())
+    errors.push(`${prefix}: description must be a non-empty string`)
 }
 
-function checkToolSchema(siteId: string, key: 'nodeTools' | 'browserTools', name: string, schema: unknown, errors: string[]): void {
+function checkToolSchema(
+  siteId: string,
+  key: 'nodeTools' | 'browserTools',
+  name: string,
+  schema: unknown,
+  errors: string[],
+): void {
   const prefix = `${siteId}: ${key}.${name}`
   if (!isSafeToolName(name)) {
     errors.push(`${siteId}: ${key} contains invalid tool name ${JSON.stringify(name)}`)
@@ -155,10 +173,12 @@ function checkToolSchema(siteId: string, key: 'nodeTools' | 'browserTools', name
     errors.push(`${prefix}: schema must be an object`)
     return
   }
-  if (typeof schema.description !== 'string' || !schema.description.trim()) errors.push(`${prefix}: description must be a non-empty string`)
+  if (typeof schema.description !== 'string' || !schema.description.trim())
+    errors.push(`${prefix}: description must be a non-empty string`)
   if (key === 'nodeTools') {
     if (!isTwoPartPath(schema.path, 'tools', '.js')) errors.push(`${prefix}: path must be a relative tools/*.js path`)
-    if (typeof schema.callable !== 'string' || !schema.callable.trim()) errors.push(`${prefix}: callable must be a non-empty string`)
+    if (typeof schema.callable !== 'string' || !schema.callable.trim())
+      errors.push(`${prefix}: callable must be a non-empty string`)
   } else if (!isTwoPartPath(schema.path, 'browser-tools', '.js')) {
     errors.push(`${prefix}: path must be a relative browser-tools/*.js path`)
   }
@@ -186,7 +206,8 @@ function checkToolMap(manifest: Json, key: 'nodeTools' | 'browserTools', errors:
 
 async function checkTempRefs(file: string, label: string, errors: string[]): Promise<void> {
   const text = await readFile(file, 'utf8').catch(() => undefined)
-  if (text !== undefined && TEMP_REF_RE.test(text)) errors.push(`${label}: contains temporary snapshot ref; use stable locators instead`)
+  if (text !== undefined && TEMP_REF_RE.test(text))
+    errors.push(`${label}: contains temporary snapshot ref; use stable locators instead`)
 }
 
 /** §4 step 8: the file must exist; then the module is imported (its top-level code runs) to check the callable. */
@@ -202,7 +223,9 @@ async function checkNodeToolFiles(siteDir: string, siteId: string, tools: Json, 
     try {
       const mod = await import(`${pathToFileURL(file).href}?validate=${Date.now()}`)
       if (typeof schema.callable === 'string' && typeof mod[schema.callable] !== 'function') {
-        errors.push(`${siteId}: missing Node callable ${JSON.stringify(schema.callable)} for tool ${JSON.stringify(name)}`)
+        errors.push(
+          `${siteId}: missing Node callable ${JSON.stringify(schema.callable)} for tool ${JSON.stringify(name)}`,
+        )
       }
     } catch (error) {
       errors.push(`${siteId}: cannot import Node tool ${JSON.stringify(schema.path)}: ${(error as Error).message}`)
@@ -214,7 +237,10 @@ async function checkBrowserToolFiles(siteDir: string, siteId: string, tools: Jso
   for (const [name, schema] of Object.entries(tools)) {
     if (!isPlainObject(schema) || !isTwoPartPath(schema.path, 'browser-tools', '.js')) continue
     const file = join(siteDir, schema.path)
-    if (!(await exists(file))) errors.push(`${siteId}: missing browser tool file ${JSON.stringify(schema.path)} for tool ${JSON.stringify(name)}`)
+    if (!(await exists(file)))
+      errors.push(
+        `${siteId}: missing browser tool file ${JSON.stringify(schema.path)} for tool ${JSON.stringify(name)}`,
+      )
     await checkTempRefs(file, `${siteId}: browser tool ${JSON.stringify(name)}`, errors)
   }
 }
@@ -242,7 +268,8 @@ export async function validateLearning(siteDir: string): Promise<string[]> {
   if (!isPlainObject(manifest)) return [`${siteId}: manifest.json must contain a JSON object`]
   const errors: string[] = []
   if (manifest.id !== siteId) errors.push(`${siteId}: manifest id must match directory name`)
-  if (typeof manifest.name !== 'string' || !manifest.name.trim()) errors.push(`${siteId}: name must be a non-empty string`)
+  if (typeof manifest.name !== 'string' || !manifest.name.trim())
+    errors.push(`${siteId}: name must be a non-empty string`)
   const domains = stringList(manifest, 'domains', errors, siteId)
   if (domains.length === 0) errors.push(`${siteId}: domains must not be empty`)
   for (const d of domains) if (!isValidDomain(d)) errors.push(`${siteId}: invalid domain ${JSON.stringify(d)}`)

@@ -150,7 +150,12 @@ async function startFloor(app: string, plugin: Plugin, codes: Map<string, string
   const { build } = await import('vite')
   const entry = await writeApp(app)
   const resolveId = plugin.resolveId as (id: string) => string | undefined
-  const served: Plugin = { name: 'bench-served', enforce: 'pre', resolveId: (id) => resolveId(id), load: (id) => codes.get(id) }
+  const served: Plugin = {
+    name: 'bench-served',
+    enforce: 'pre',
+    resolveId: (id) => resolveId(id),
+    load: (id) => codes.get(id),
+  }
   const watcher = (await build(viteConfig(app, join(app, 'dist'), served, true))) as unknown as RollupLikeWatcher
   const builds = followBuilds(watcher)
   await builds.next()
@@ -168,8 +173,17 @@ async function startFloor(app: string, plugin: Plugin, codes: Map<string, string
 }
 
 /** One watch session: the cold first build, then `cycles` rounds of the three edits. */
-export async function rebuildTask(args: { root: string; app: string; outDir: string; cycles: number }): Promise<WatchSession> {
-  const [{ build }, { default: siteSkills }, { probe, resetProbe }] = await Promise.all([import('vite'), import('../src/vite'), import('./esbuild-probe')])
+export async function rebuildTask(args: {
+  root: string
+  app: string
+  outDir: string
+  cycles: number
+}): Promise<WatchSession> {
+  const [{ build }, { default: siteSkills }, { probe, resetProbe }] = await Promise.all([
+    import('vite'),
+    import('../src/vite'),
+    import('./esbuild-probe'),
+  ])
   await writeApp(args.app)
   const timed = timeHooks(siteSkills({ roots: args.root }) as Plugin)
   const codes = captureLoads(timed.plugin)
@@ -197,7 +211,15 @@ export async function rebuildTask(args: { root: string; app: string; outDir: str
         const ended = builds.next()
         const check = await edit()
         const end = await ended
-        const sample = { kind, ms: end.at - t0, cpuMs: (await cpuMs()) - cpu, esbuildTools: probe.tools, hooks: { ...timed.times }, failed: end.code !== 'END', seen: await check() }
+        const sample = {
+          kind,
+          ms: end.at - t0,
+          cpuMs: (await cpuMs()) - cpu,
+          esbuildTools: probe.tools,
+          hooks: { ...timed.times },
+          failed: end.code !== 'END',
+          seen: await check(),
+        }
         // A second event for the same edit starts another build: wait for it too, untimed.
         await sleep(SETTLE_MS)
         await builds.idle()
@@ -214,7 +236,11 @@ export async function rebuildTask(args: { root: string; app: string; outDir: str
 
 // ---- The benchmark (parent process) ----
 
-const LABELS: Record<EditKind, string> = { tool: 'one browser tool edited', manifest: 'one manifest edited', add: 'one skill added' }
+const LABELS: Record<EditKind, string> = {
+  tool: 'one browser tool edited',
+  manifest: 'one manifest edited',
+  add: 'one skill added',
+}
 const ms = (v: number) => `${Math.round(v).toLocaleString('en-US')} ms`
 
 function kindFigure(kind: EditKind, sessions: WatchSession[]): Figure {
@@ -271,7 +297,9 @@ function floorFigure(sessions: WatchSession[]): Figure {
     baseline: { label: 'cold', unit: 'ms', value: samples.get('cold') },
     ratio: samples.ratio('floor', 'cold'),
     ratioText: 'the cold build',
-    notes: [`the ${modules.toLocaleString('en-US')} modules the plugin generated (${formatValue(bytes, 'bytes')}) served from memory by a plugin that does nothing else; a touch of the entry triggers the rebuild`],
+    notes: [
+      `the ${modules.toLocaleString('en-US')} modules the plugin generated (${formatValue(bytes, 'bytes')}) served from memory by a plugin that does nothing else; a touch of the entry triggers the rebuild`,
+    ],
   }
 }
 

@@ -2,9 +2,9 @@ import { stat } from 'node:fs/promises'
 import { join } from 'node:path'
 import { gzipSync } from 'node:zlib'
 import { build } from 'esbuild'
-import { generateMainModule, generateSkillChunk } from '../src/core/codegen/module'
-import { type CompiledSkill, createCompiler } from '../src/core/compiler'
-import { notesOf } from '../src/core/notes'
+import { generateMainModule, generateSkillChunk } from '../src/codegen/module'
+import { type CompiledSkill, createCompiler } from '../src/compiler/compile'
+import { notesOf } from '../src/compiler/notes'
 import { BUILD_SKILLS } from './build'
 import { NOTE_MARKER, TOOL_MARKER, generateSkills } from './generate'
 import { summarize } from './stats'
@@ -13,14 +13,22 @@ import { type Figure, formatValue } from './table'
 const REPO = join(import.meta.dirname, '..')
 const RUNTIME_BUDGET = 6 * 1024
 /** Packages the runtime must never pull in (SPEC section 2). */
-const COMPILER_DEPS_RE = /node_modules\/(?:esbuild|ajv|unplugin|acorn|jsonc-parser|tldts|vite|rollup|rolldown|webpack)\//
+const COMPILER_DEPS_RE =
+  /node_modules\/(?:esbuild|ajv|unplugin|acorn|jsonc-parser|tldts|vite|rollup|rolldown|webpack)\//
 
 const one = (value: number) => summarize([value])
 const bytes = (text: string) => Buffer.byteLength(text)
-const sizeOf = (path: string) => stat(path).then((s) => s.size, () => 0)
+const sizeOf = (path: string) =>
+  stat(path).then(
+    (s) => s.size,
+    () => 0,
+  )
 
 /** Compiled vs source bytes of every browser tool; the sources are the files its source map lists. */
-async function toolBytes(root: string, skills: readonly CompiledSkill[]): Promise<{ tools: number; minified: number; source: number }> {
+async function toolBytes(
+  root: string,
+  skills: readonly CompiledSkill[],
+): Promise<{ tools: number; minified: number; source: number }> {
   let minified = 0
   let source = 0
   let tools = 0
@@ -46,13 +54,18 @@ async function toolFigure(label: string, root: string, skills: readonly Compiled
     baseline: { label: 'source', unit: 'bytes', value: one(t.source) },
     ratio: one(t.minified / t.source),
     ratioText: 'the source',
-    notes: [`${t.tools} tools; minified = the function source sent to the page (source maps kept apart); source = the tool files and the local files they import`],
+    notes: [
+      `${t.tools} tools; minified = the function source sent to the page (source maps kept apart); source = the tool files and the local files they import`,
+    ],
   }
 }
 
 async function mainModuleFigure(skills: readonly CompiledSkill[]): Promise<Figure> {
   const main = generateMainModule(skills)
-  const manifests = (await Promise.all(skills.map((s) => sizeOf(join(s.model.dir, 'manifest.json'))))).reduce((a, b) => a + b, 0)
+  const manifests = (await Promise.all(skills.map((s) => sizeOf(join(s.model.dir, 'manifest.json'))))).reduce(
+    (a, b) => a + b,
+    0,
+  )
   const clean = !main.includes(NOTE_MARKER) && !main.includes(TOOL_MARKER)
   const sample = skills.slice(0, 50)
   const chunks = sample.map((s) => bytes(generateSkillChunk(s, { nodeTools: true, notes: notesOf(s.model) })))
@@ -100,7 +113,10 @@ async function runtimeFigure(): Promise<Figure> {
     baseline: { label: 'budget', unit: 'bytes', value: one(RUNTIME_BUDGET) },
     ratio: one(gzip / RUNTIME_BUDGET),
     ratioText: 'the budget',
-    goal: { text: 'under 6 KiB min+gzip, without chrome-remote-interface', met: gzip < RUNTIME_BUDGET && leaked.length === 0 },
+    goal: {
+      text: 'under 6 KiB min+gzip, without chrome-remote-interface',
+      met: gzip < RUNTIME_BUDGET && leaked.length === 0,
+    },
     notes: [
       `${code.length.toLocaleString('en-US')} B minified (esbuild, platform neutral, chrome-remote-interface external), gzip level 9; ${gzipSync(code).length.toLocaleString('en-US')} B at zlib's default level`,
       `largest parts: ${biggest.join(', ')}; compiler packages bundled: ${leaked.length ? leaked.join(', ') : 'none'}`,

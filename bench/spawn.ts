@@ -6,7 +6,7 @@ import { TMP } from './generate'
 
 const BENCH = import.meta.dirname
 /** The compiler's browser-tool bundler: its esbuild calls are the ones counted. */
-const BUNDLER = resolve(BENCH, '../src/core/bundle.ts')
+const BUNDLER = resolve(BENCH, '../src/compiler/bundle.ts')
 /** Must sit directly in bench/.tmp: the compiler finds `runtime/` relative to its own file. */
 const CHILD_FILE = join(TMP, 'child.mjs')
 const CHILD_TIMEOUT_MS = 10 * 60_000
@@ -15,7 +15,9 @@ const CHILD_TIMEOUT_MS = 10 * 60_000
 const probePlugin: Plugin = {
   name: 'bench-esbuild-probe',
   setup(b) {
-    b.onResolve({ filter: /^esbuild$/ }, (args) => (args.importer === BUNDLER ? { path: join(BENCH, 'esbuild-probe.ts') } : undefined))
+    b.onResolve({ filter: /^esbuild$/ }, (args) =>
+      args.importer === BUNDLER ? { path: join(BENCH, 'esbuild-probe.ts') } : undefined,
+    )
   },
 }
 
@@ -52,7 +54,10 @@ export interface ChildResult<T> {
 /** Runs a task of bench/child.ts in a fresh Node process and resolves with what it reports. */
 export async function runChild<T>(task: string, args: object = {}): Promise<ChildResult<T>> {
   await bundleChild()
-  const child = fork(CHILD_FILE, [task, JSON.stringify(args)], { execArgv: [], stdio: ['ignore', 'pipe', 'pipe', 'ipc'] })
+  const child = fork(CHILD_FILE, [task, JSON.stringify(args)], {
+    execArgv: [],
+    stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
+  })
   let output = ''
   const keep = (chunk: Buffer) => (output = (output + chunk.toString()).slice(-4000))
   child.stdout!.on('data', keep)
@@ -82,8 +87,11 @@ async function esbuildPids(): Promise<string[]> {
   const tasks = await readdir('/proc/self/task').catch(() => [] as string[])
   const pids: string[] = []
   for (const task of tasks) {
-    const children = (await readFile(`/proc/self/task/${task}/children`, 'utf8').catch(() => '')).split(' ').filter(Boolean)
-    for (const pid of children) if ((await readFile(`/proc/${pid}/comm`, 'utf8').catch(() => '')).trim() === 'esbuild') pids.push(pid)
+    const children = (await readFile(`/proc/self/task/${task}/children`, 'utf8').catch(() => ''))
+      .split(' ')
+      .filter(Boolean)
+    for (const pid of children)
+      if ((await readFile(`/proc/${pid}/comm`, 'utf8').catch(() => '')).trim() === 'esbuild') pids.push(pid)
   }
   return pids
 }

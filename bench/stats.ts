@@ -59,7 +59,12 @@ export class Samples {
  * right after the most expensive one). Each measure returns its value for that round (none to skip).
  * `firstRun` continues the rotation of an earlier call.
  */
-export async function rounds(runs: number, measures: Record<string, () => Promise<number | undefined>>, samples = new Samples(), firstRun = 0): Promise<Samples> {
+export async function rounds(
+  runs: number,
+  measures: Record<string, () => Promise<number | undefined>>,
+  samples = new Samples(),
+  firstRun = 0,
+): Promise<Samples> {
   const names = Object.keys(measures)
   for (let run = firstRun; run < firstRun + runs; run++) {
     for (let k = 0; k < names.length; k++) {
@@ -76,7 +81,12 @@ export async function rounds(runs: number, measures: Record<string, () => Promis
  * rotating per round), so that load changes hit all of them alike. A batch returns its time per call;
  * a run's sample is the median over its rounds, which a preempted batch does not move.
  */
-export async function interleaved(runs: number, rounds: number, batches: Record<string, () => number | Promise<number>>, samples = new Samples()): Promise<Samples> {
+export async function interleaved(
+  runs: number,
+  rounds: number,
+  batches: Record<string, () => number | Promise<number>>,
+  samples = new Samples(),
+): Promise<Samples> {
   const names = Object.keys(batches)
   for (let run = 0; run < runs; run++) {
     const times = new Map<string, number[]>(names.map((n) => [n, []]))

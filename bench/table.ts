@@ -32,7 +32,8 @@ export function errorSummary(error: unknown): string {
   return lines.find((l) => /^\w*Error: /.test(l)) ?? lines[0] ?? message
 }
 
-const group = (n: number, digits = 0) => n.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits })
+const group = (n: number, digits = 0) =>
+  n.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits })
 
 function formatTime(ms: number): string {
   if (ms < 0.001) return `${group(ms * 1e6, ms * 1e6 < 10 ? 1 : 0)} ns`
@@ -75,7 +76,12 @@ function measureCell(m?: Measure): string {
 function row(f: Figure): string[] {
   if (f.error) return [f.name, `FAILED: ${f.error}`, '', '', '', '']
   const ratio = f.ratio ? `${formatRatio(f.ratio.median)}${f.ratioText ? ` ${f.ratioText}` : ''}` : ''
-  const range = f.ratio && f.ratio.runs > 1 ? `${formatRatio(f.ratio.min)} – ${formatRatio(f.ratio.max)} (n=${f.ratio.runs})` : f.ratio ? `(n=${f.ratio.runs})` : ''
+  const range =
+    f.ratio && f.ratio.runs > 1
+      ? `${formatRatio(f.ratio.min)} – ${formatRatio(f.ratio.max)} (n=${f.ratio.runs})`
+      : f.ratio
+        ? `(n=${f.ratio.runs})`
+        : ''
   const goal = f.goal ? `${f.goal.met ? 'MET' : 'MISSED'}: ${f.goal.text}` : ''
   return [f.name, measureCell(f.subject), measureCell(f.baseline), ratio, range, goal]
 }
@@ -85,8 +91,14 @@ const HEADER = ['Figure', 'Subject (median)', 'Baseline (median)', 'Ratio (media
 /** The whole table as text: one section per benchmark, notes indented under their figure. */
 export function renderTable(figures: readonly Figure[]): string {
   const rows = figures.map(row)
-  const widths = HEADER.map((h, c) => Math.max(h.length, ...rows.map((r) => (c === 1 && r[1]!.startsWith('FAILED') ? 0 : r[c]!.length))))
-  const line = (cells: string[]) => cells.map((cell, c) => cell.padEnd(widths[c]!)).join(' | ').trimEnd()
+  const widths = HEADER.map((h, c) =>
+    Math.max(h.length, ...rows.map((r) => (c === 1 && r[1]!.startsWith('FAILED') ? 0 : r[c]!.length))),
+  )
+  const line = (cells: string[]) =>
+    cells
+      .map((cell, c) => cell.padEnd(widths[c]!))
+      .join(' | ')
+      .trimEnd()
   const rule = widths.map((w) => '-'.repeat(w)).join('-+-')
   const out = [line(HEADER), rule]
   let bench = ''

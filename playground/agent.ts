@@ -1,5 +1,12 @@
 import type { BrowserTarget } from 'unplugin-site-skills/runtime'
-import { dispatchToolCall, loadLearnedContext, siteSkillsForUrl, sites, skills, toolDefinitions } from 'virtual:site-skills'
+import {
+  dispatchToolCall,
+  loadLearnedContext,
+  siteSkillsForUrl,
+  sites,
+  skills,
+  toolDefinitions,
+} from 'virtual:site-skills'
 
 export type Log = (line?: string) => void
 
@@ -30,9 +37,12 @@ export async function runAgent(pageUrl: string, page: BrowserTarget, log: Log): 
   if (!matched.includes('demo-shop')) throw new Error(`demo-shop should match ${pageUrl}`)
 
   const context = await loadLearnedContext(pageUrl)
-  log(`\n2. learned context for ${context.domain}: ${context.siteName} (${context.knowledge.length} note, ${context.tools.length} tools)`)
+  log(
+    `\n2. learned context for ${context.domain}: ${context.siteName} (${context.knowledge.length} note, ${context.tools.length} tools)`,
+  )
   for (const note of context.knowledge) log(indent(note.content.split('\n').slice(0, 6).join('\n')) + '\n    ...')
-  for (const tool of context.tools) log(`   - ${tool.toolName} (${tool.toolType}): ${tool.description}\n     ${tool.example}`)
+  for (const tool of context.tools)
+    log(`   - ${tool.toolName} (${tool.toolType}): ${tool.description}\n     ${tool.example}`)
 
   const shop = sites['demo-shop']
   const info = await shop.page_info({ waitForReady: true }, page)
@@ -43,8 +53,13 @@ export async function runAgent(pageUrl: string, page: BrowserTarget, log: Log): 
   log(`\n4. browser tool read_products -> ${onPage.length} products, first: ${JSON.stringify(onPage[0])}`)
 
   const origin = new URL(pageUrl).origin
-  const found = await shop.search_catalog({ query: 'lamp', sort: 'price-asc', maxResults: 5 }, { baseUrl: origin, fetch })
-  log(`\n5. Node tool search_catalog("lamp") -> ${found.map((p) => `${p.name} (${p.price} ${p.currency})`).join(', ') || '(nothing)'}`)
+  const found = await shop.search_catalog(
+    { query: 'lamp', sort: 'price-asc', maxResults: 5 },
+    { baseUrl: origin, fetch },
+  )
+  log(
+    `\n5. Node tool search_catalog("lamp") -> ${found.map((p) => `${p.name} (${p.price} ${p.currency})`).join(', ') || '(nothing)'}`,
+  )
 
   const summary = await shop.price_summary({ items: onPage.map((p) => ({ id: p.id, price: p.price ?? 0 })) })
   log(`\n6. Node tool price_summary -> ${JSON.stringify(summary)}`)
@@ -55,7 +70,9 @@ export async function runAgent(pageUrl: string, page: BrowserTarget, log: Log): 
 
   const defs = toolDefinitions(pageUrl)
   const viaModel = await dispatchToolCall('demo-shop__page_info', { waitForReady: null }, page)
-  log(`\n8. ${defs.anthropic.length} tool definitions for a model (MCP, Anthropic, OpenAI strict); a model's call of demo-shop__page_info -> ${JSON.stringify(viaModel)}`)
+  log(
+    `\n8. ${defs.anthropic.length} tool definitions for a model (MCP, Anthropic, OpenAI strict); a model's call of demo-shop__page_info -> ${JSON.stringify(viaModel)}`,
+  )
 
   return {
     matched,

@@ -3,7 +3,13 @@ import { stat } from 'node:fs/promises'
 import { type Server, createServer } from 'node:http'
 import { extname, join, normalize } from 'node:path'
 
-const TYPES: Record<string, string> = { '.html': 'text/html; charset=utf-8', '.json': 'application/json', '.js': 'text/javascript', '.css': 'text/css', '.svg': 'image/svg+xml' }
+const TYPES: Record<string, string> = {
+  '.html': 'text/html; charset=utf-8',
+  '.json': 'application/json',
+  '.js': 'text/javascript',
+  '.css': 'text/css',
+  '.svg': 'image/svg+xml',
+}
 
 export interface StaticServer {
   url: string
@@ -13,7 +19,10 @@ export interface StaticServer {
 /** Serves a folder on 127.0.0.1 at a free port (never a fixed one: machines are shared). */
 export async function serveFolder(folder: string): Promise<StaticServer> {
   const server: Server = createServer(async (req, res) => {
-    const path = normalize(decodeURIComponent(new URL(req.url ?? '/', 'http://x').pathname)).replace(/^(\.\.[/\\])+/, '')
+    const path = normalize(decodeURIComponent(new URL(req.url ?? '/', 'http://x').pathname)).replace(
+      /^(\.\.[/\\])+/,
+      '',
+    )
     const file = join(folder, path.endsWith('/') ? `${path}index.html` : path)
     const info = await stat(file).catch(() => undefined)
     if (!file.startsWith(folder) || !info?.isFile()) {

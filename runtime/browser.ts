@@ -81,13 +81,21 @@ function stateOf(session: CdpSendable): SessionState {
 /** The handle of a world's global object; a new document is a new world, so the binding is added with each. */
 async function globalHandle(session: CdpSendable, contextId?: number): Promise<string> {
   if (session.on) session.send('Runtime.addBinding', { name: BINDING, executionContextId: contextId }).catch(noop)
-  const { result } = await session.send('Runtime.evaluate', { expression: 'this', contextId, objectGroup: HANDLE_GROUP })
+  const { result } = await session.send('Runtime.evaluate', {
+    expression: 'this',
+    contextId,
+    objectGroup: HANDLE_GROUP,
+  })
   return result.objectId
 }
 
 async function isolatedHandle(session: CdpSendable): Promise<string> {
   const { frameTree } = await session.send('Page.getFrameTree')
-  const world = await session.send('Page.createIsolatedWorld', { frameId: frameTree.frame.id, worldName: WORLD_NAME, grantUniveralAccess: false })
+  const world = await session.send('Page.createIsolatedWorld', {
+    frameId: frameTree.frame.id,
+    worldName: WORLD_NAME,
+    grantUniveralAccess: false,
+  })
   return globalHandle(session, world.executionContextId)
 }
 
@@ -181,7 +189,13 @@ function watchDialogs(run: Run, session: CdpSendable, fail: (error: SiteToolErro
   if (!session.on) return noop
   const onDialog = (dialog: { type: string; message: string }) => {
     session.send('Page.handleJavaScriptDialog', { accept: false }).catch(noop)
-    fail(new SiteToolError('dialog-blocking', `opened a ${dialog.type} dialog (${JSON.stringify(dialog.message)}) that blocks the page; dismissed it`, run))
+    fail(
+      new SiteToolError(
+        'dialog-blocking',
+        `opened a ${dialog.type} dialog (${JSON.stringify(dialog.message)}) that blocks the page; dismissed it`,
+        run,
+      ),
+    )
   }
   session.on('Page.javascriptDialogOpening', onDialog)
   return () => session.off?.('Page.javascriptDialogOpening', onDialog)
@@ -192,12 +206,15 @@ async function race(run: Run, target: OpenedTarget | Promise<OpenedTarget>, dead
   let fail: (error: SiteToolError) => void = noop
   let unwatch = noop
   const stopped = new Promise<never>((_, reject) => (fail = reject))
-  const timer = setTimeout(() => {
-    // Only while this tool's synchronous part runs (as the page signalled; without events, while
-    // the call is unanswered): a call still queued, or one that awaits, leaves the page alone.
-    if (run.session?.on ? run.phase === 's' : run.pending) run.session?.send('Runtime.terminateExecution').catch(noop)
-    fail(new SiteToolError('timeout', `did not finish within ${run.call.timeoutMs ?? DEFAULT_TIMEOUT_MS} ms`, run))
-  }, Math.max(0, deadline - Date.now()))
+  const timer = setTimeout(
+    () => {
+      // Only while this tool's synchronous part runs (as the page signalled; without events, while
+      // the call is unanswered): a call still queued, or one that awaits, leaves the page alone.
+      if (run.session?.on ? run.phase === 's' : run.pending) run.session?.send('Runtime.terminateExecution').catch(noop)
+      fail(new SiteToolError('timeout', `did not finish within ${run.call.timeoutMs ?? DEFAULT_TIMEOUT_MS} ms`, run))
+    },
+    Math.max(0, deadline - Date.now()),
+  )
   const start = (opened: OpenedTarget) => {
     if (run.over) throw new Error('cancelled')
     unwatch = watchDialogs(run, (run.session = opened.session), fail)

@@ -72,7 +72,8 @@ function toJsonSchema(schema: ValueSchema, strict: boolean, nullable = false): J
 
 function objectSchema(fields: Record<string, ValueSchema>, strict: boolean): JsonSchema {
   const properties: Record<string, JsonSchema> = {}
-  for (const [name, field] of Object.entries(fields)) properties[name] = toJsonSchema(field, strict, strict && !field.required)
+  for (const [name, field] of Object.entries(fields))
+    properties[name] = toJsonSchema(field, strict, strict && !field.required)
   const required = Object.keys(fields).filter((name) => strict || fields[name]!.required)
   return { type: 'object', properties, required, additionalProperties: false }
 }
@@ -92,7 +93,10 @@ export function createToolDefinitions(tools: readonly (ToolRef & { name: string;
     defs.names[name] = { siteId, tool }
     defs.mcp.push({ name, description, inputSchema: input, outputSchema: outputSchema(meta.returns) })
     defs.anthropic.push({ name, description, input_schema: input })
-    defs.openai.push({ type: 'function', function: { name, description, parameters: strict ? objectSchema(meta.args, true) : input, strict } })
+    defs.openai.push({
+      type: 'function',
+      function: { name, description, parameters: strict ? objectSchema(meta.args, true) : input, strict },
+    })
   }
   return defs
 }

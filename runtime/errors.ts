@@ -38,7 +38,9 @@ export class SiteToolError extends Error {
 
   constructor(code: SiteToolErrorCode, message: string, init: SiteToolErrorInit = {}) {
     const where = init.siteId ? `${init.siteId}${init.tool ? ` -> ${init.tool}` : ''}: ` : ''
-    const at = init.file ? ` (${init.file}${init.line ? `:${init.line}${init.column ? `:${init.column}` : ''}` : ''})` : ''
+    const at = init.file
+      ? ` (${init.file}${init.line ? `:${init.line}${init.column ? `:${init.column}` : ''}` : ''})`
+      : ''
     super(`${where}${message}${at}`, init.cause === undefined ? undefined : { cause: init.cause })
     this.code = code
     this.siteId = init.siteId

@@ -3,10 +3,35 @@
  * Small on purpose; never imports the compiler (esbuild, ajv, unplugin).
  */
 export { callBrowserTool, type BrowserCall, type BrowserTarget, type CdpSendable } from './browser'
-export { assignToolNames, createToolDefinitions, type ToolDefinitions, type ToolRef, type McpToolDefinition, type AnthropicToolDefinition, type OpenAIToolDefinition } from './definitions'
+export {
+  assignToolNames,
+  createToolDefinitions,
+  type ToolDefinitions,
+  type ToolRef,
+  type McpToolDefinition,
+  type AnthropicToolDefinition,
+  type OpenAIToolDefinition,
+} from './definitions'
 export { SiteToolError, isSiteToolError, type SiteToolErrorCode } from './errors'
-export { createDomainTable, createDomainTableData, lookupHost, urlHost, urlMatchesDomains, type DomainTable, type DomainTableData } from './match'
+export {
+  createDomainTable,
+  createDomainTableData,
+  lookupHost,
+  urlHost,
+  urlMatchesDomains,
+  type DomainTable,
+  type DomainTableData,
+} from './match'
 export { callNodeTool } from './node'
-export { createSiteSkills, type BrowserRunOptions, type LearnedContext, type LearnedToolSignature, type RegistryData, type SiteSkills, type SkillLoaders, type ToolStub } from './registry'
+export {
+  createSiteSkills,
+  type BrowserRunOptions,
+  type LearnedContext,
+  type LearnedToolSignature,
+  type RegistryData,
+  type SiteSkills,
+  type SkillLoaders,
+  type ToolStub,
+} from './registry'
 export type * from './types'
 export type { LooseSiteSkills, SiteSkillsModule, ToolRegistry, ToolSpec, TypedSiteSkills } from './typed'

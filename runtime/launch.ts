@@ -39,7 +39,15 @@ export interface LaunchedBrowser {
   close(): Promise<void>
 }
 
-const FLAGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync']
+const FLAGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+]
 const HOST = '127.0.0.1'
 const START_TIMEOUT_MS = 30_000
 const LOAD_TIMEOUT_MS = 30_000
@@ -71,7 +79,9 @@ async function installedBrowsers(): Promise<string[]> {
   } catch {
     // No installation known to chrome-launcher: it throws rather than returning [].
   }
-  return [...found, DEBIAN_BINARY, DEBIAN_WRAPPER].map((path) => (path === DEBIAN_WRAPPER && existsSync(DEBIAN_BINARY) ? DEBIAN_BINARY : path))
+  return [...found, DEBIAN_BINARY, DEBIAN_WRAPPER].map((path) =>
+    path === DEBIAN_WRAPPER && existsSync(DEBIAN_BINARY) ? DEBIAN_BINARY : path,
+  )
 }
 
 async function bundledChromium(): Promise<string> {
@@ -79,7 +89,11 @@ async function bundledChromium(): Promise<string> {
     const chromium = await importOptional<{ default: { executablePath(): Promise<string> } }>('@sparticuz/chromium')
     return await chromium.default.executablePath()
   } catch (cause) {
-    throw new SiteToolError('unavailable', 'no Chrome or Chromium found: set CHROME_PATH or install chromium (or @sparticuz/chromium)', { cause })
+    throw new SiteToolError(
+      'unavailable',
+      'no Chrome or Chromium found: set CHROME_PATH or install chromium (or @sparticuz/chromium)',
+      { cause },
+    )
   }
 }
 
@@ -92,7 +106,14 @@ export async function findBrowser(): Promise<string> {
 
 function browserArgs(options: LaunchOptions, profile: string): string[] {
   const headless = options.headless === false ? [] : ['--headless']
-  return [...headless, ...FLAGS, `--user-data-dir=${profile}`, '--remote-debugging-port=0', ...(options.args ?? []), 'about:blank']
+  return [
+    ...headless,
+    ...FLAGS,
+    `--user-data-dir=${profile}`,
+    '--remote-debugging-port=0',
+    ...(options.args ?? []),
+    'about:blank',
+  ]
 }
 
 /** Keeps the last part of the browser's stderr, for the message when it fails to start. */
@@ -107,7 +128,11 @@ function hasExited(child: ChildProcess): boolean {
 }
 
 /** Polls `DevToolsActivePort`, which the browser writes once it listens: `port\npath`. */
-async function readActivePort(profile: string, child: ChildProcess, log: () => string): Promise<{ port: number; path: string }> {
+async function readActivePort(
+  profile: string,
+  child: ChildProcess,
+  log: () => string,
+): Promise<{ port: number; path: string }> {
   let failure: Error | undefined
   child.once('error', (error) => (failure = error))
   for (const started = Date.now(); Date.now() - started < START_TIMEOUT_MS; await sleep(25)) {
@@ -115,7 +140,9 @@ async function readActivePort(profile: string, child: ChildProcess, log: () => s
     if (port && path) return { port: Number(port), path }
     if (failure || hasExited(child)) break
   }
-  const why = failure?.message ?? (hasExited(child) ? `exited with ${child.exitCode ?? child.signalCode}` : `not ready after ${START_TIMEOUT_MS} ms`)
+  const why =
+    failure?.message ??
+    (hasExited(child) ? `exited with ${child.exitCode ?? child.signalCode}` : `not ready after ${START_TIMEOUT_MS} ms`)
   throw new SiteToolError('unavailable', `the browser did not start (${why})${log() ? `:\n${log()}` : ''}`)
 }
 
@@ -146,7 +173,13 @@ async function navigate(client: CdpClient, url: string): Promise<void> {
   }
 }
 
-function createBrowser(child: ChildProcess, profile: string, executablePath: string, port: number, path: string): LaunchedBrowser {
+function createBrowser(
+  child: ChildProcess,
+  profile: string,
+  executablePath: string,
+  port: number,
+  path: string,
+): LaunchedBrowser {
   const wsEndpoint = `ws://${HOST}:${port}${path}`
   const pages = new Set<CdpClient>()
   let browserClient: Promise<CdpClient> | undefined
@@ -185,7 +218,15 @@ function createBrowser(child: ChildProcess, profile: string, executablePath: str
     await rm(profile, { recursive: true, force: true, maxRetries: 20, retryDelay: 100 })
   }
 
-  return { host: HOST, port, wsEndpoint, executablePath, userDataDir: profile, newPage, close: () => (closing ??= shutdown()) }
+  return {
+    host: HOST,
+    port,
+    wsEndpoint,
+    executablePath,
+    userDataDir: profile,
+    newPage,
+    close: () => (closing ??= shutdown()),
+  }
 }
 
 /**

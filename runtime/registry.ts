@@ -52,7 +52,13 @@ export interface SiteSkills {
   siteSkillsForUrl: (url: string | URL) => SkillMeta[]
   loadLearnedContext: (url: string | URL) => Promise<LearnedContext>
   runTool: (siteId: string, tool: string, args?: Record<string, unknown>, ctxOrTarget?: unknown) => Promise<unknown>
-  runBrowserTool: (siteId: string, tool: string, args: Record<string, unknown> | undefined, target: BrowserTarget, options?: BrowserRunOptions) => Promise<unknown>
+  runBrowserTool: (
+    siteId: string,
+    tool: string,
+    args: Record<string, unknown> | undefined,
+    target: BrowserTarget,
+    options?: BrowserRunOptions,
+  ) => Promise<unknown>
   browserToolSource: (siteId: string, tool: string) => Promise<string>
   /** The notes of one skill (loads its chunk). */
   loadNotes: (siteId: string) => Promise<KnowledgeNote[]>
@@ -104,9 +110,19 @@ export function createSiteSkills(data: RegistryData, loaders: SkillLoaders): Sit
 
   function meta(siteId: string, tool: string): ToolMeta {
     const skill = byId.get(siteId)
-    if (!skill) throw new SiteToolError('skill-not-found', `no such site skill (known: ${[...byId.keys()].join(', ') || 'none'})`, { siteId })
+    if (!skill)
+      throw new SiteToolError(
+        'skill-not-found',
+        `no such site skill (known: ${[...byId.keys()].join(', ') || 'none'})`,
+        { siteId },
+      )
     const found = Object.hasOwn(skill.tools, tool) ? skill.tools[tool] : undefined
-    if (!found) throw new SiteToolError('tool-not-found', `no such tool (known: ${Object.keys(skill.tools).join(', ') || 'none'})`, { siteId, tool })
+    if (!found)
+      throw new SiteToolError(
+        'tool-not-found',
+        `no such tool (known: ${Object.keys(skill.tools).join(', ') || 'none'})`,
+        { siteId, tool },
+      )
     return found
   }
 
@@ -118,15 +134,35 @@ export function createSiteSkills(data: RegistryData, loaders: SkillLoaders): Sit
     return value
   }
 
-  async function runBrowserTool(siteId: string, tool: string, args: Record<string, unknown> | undefined, target: BrowserTarget, options: BrowserRunOptions = {}) {
+  async function runBrowserTool(
+    siteId: string,
+    tool: string,
+    args: Record<string, unknown> | undefined,
+    target: BrowserTarget,
+    options: BrowserRunOptions = {},
+  ) {
     const m = meta(siteId, tool)
     if (m.kind !== 'browser') throw new SiteToolError('tool-kind', 'is a Node tool; call runTool', { siteId, tool })
     const chunk = await load(siteId)
     const value = checkedArgs(siteId, tool, args, chunk)
-    if (!target) throw new SiteToolError('unavailable', 'a browser tool needs a CDP target (client, session, {host, port} or ws URL)', { siteId, tool })
+    if (!target)
+      throw new SiteToolError(
+        'unavailable',
+        'a browser tool needs a CDP target (client, session, {host, port} or ws URL)',
+        { siteId, tool },
+      )
     const code = chunk.browserTools[tool]!
     const domains = byId.get(siteId)!.domains
-    return callBrowserTool(target, { siteId, tool, code, args: value, domains, timeoutMs: options.timeoutMs ?? m.timeoutMs, file: m.file, isolatedWorld: options.isolatedWorld })
+    return callBrowserTool(target, {
+      siteId,
+      tool,
+      code,
+      args: value,
+      domains,
+      timeoutMs: options.timeoutMs ?? m.timeoutMs,
+      file: m.file,
+      isolatedWorld: options.isolatedWorld,
+    })
   }
 
   async function runTool(siteId: string, tool: string, args?: Record<string, unknown>, ctx?: unknown) {
@@ -135,13 +171,21 @@ export function createSiteSkills(data: RegistryData, loaders: SkillLoaders): Sit
     const chunk = await load(siteId)
     const value = checkedArgs(siteId, tool, args, chunk)
     const loadFn = chunk.nodeTools[tool]
-    if (!loadFn) throw new SiteToolError('unavailable', 'Node tools are not included in a browser build', { siteId, tool })
+    if (!loadFn)
+      throw new SiteToolError('unavailable', 'Node tools are not included in a browser build', { siteId, tool })
     const fn = await loadFn()
     return callNodeTool({ siteId, tool, fn, ctx, args: value, timeoutMs: m.timeoutMs, file: m.file })
   }
 
   function toolDefinitions(url: string | URL): ToolDefinitions {
-    const tools = siteSkillsForUrl(url).flatMap((s) => Object.entries(s.tools).map(([tool, m]) => ({ siteId: s.id, tool, name: names.get(`${s.id}\0${tool}`)!, meta: m })))
+    const tools = siteSkillsForUrl(url).flatMap((s) =>
+      Object.entries(s.tools).map(([tool, m]) => ({
+        siteId: s.id,
+        tool,
+        name: names.get(`${s.id}\0${tool}`)!,
+        meta: m,
+      })),
+    )
     return createToolDefinitions(tools)
   }
 
@@ -157,8 +201,19 @@ export function createSiteSkills(data: RegistryData, loaders: SkillLoaders): Sit
       knowledge: chunkList.flatMap((c) => c.notes),
       tools: matches.flatMap((s) => {
         const entries = Object.entries(s.tools)
-        const ordered = [...entries.filter(([, m]) => m.kind === 'node'), ...entries.filter(([, m]) => m.kind === 'browser')]
-        return ordered.map(([toolName, m]) => ({ siteId: s.id, toolName, toolType: m.kind, description: m.description, args: m.args, returns: m.returns ?? null, example: example(s.id, toolName, m.kind) }))
+        const ordered = [
+          ...entries.filter(([, m]) => m.kind === 'node'),
+          ...entries.filter(([, m]) => m.kind === 'browser'),
+        ]
+        return ordered.map(([toolName, m]) => ({
+          siteId: s.id,
+          toolName,
+          toolType: m.kind,
+          description: m.description,
+          args: m.args,
+          returns: m.returns ?? null,
+          example: example(s.id, toolName, m.kind),
+        }))
       }),
       toolDefinitions: toolDefinitions(url),
     }
@@ -196,7 +251,8 @@ export function createSiteSkills(data: RegistryData, loaders: SkillLoaders): Sit
     runTool,
     runBrowserTool,
     browserToolSource: async (siteId, tool) => {
-      if (meta(siteId, tool).kind !== 'browser') throw new SiteToolError('tool-kind', 'is a Node tool, not a browser tool', { siteId, tool })
+      if (meta(siteId, tool).kind !== 'browser')
+        throw new SiteToolError('tool-kind', 'is a Node tool, not a browser tool', { siteId, tool })
       return (await load(siteId)).browserTools[tool]!.source
     },
     loadNotes: async (siteId) => {

@@ -55,17 +55,16 @@ export interface TypedSiteSkills<R> {
   browserToolSource: <
     S extends keyof R & string,
     T extends { [K in keyof R[S]]: R[S][K] extends { kind: 'browser' } ? K : never }[keyof R[S]],
-  >(siteId: S, tool: T) => Promise<string>
+  >(
+    siteId: S,
+    tool: T,
+  ) => Promise<string>
   /** The notes of a site, in manifest order. */
   loadNotes: (siteId: keyof R & string) => Promise<KnowledgeNote[]>
   /** Tool definitions for the skills of a URL, for MCP, Anthropic and OpenAI tool calling. */
   toolDefinitions: (url: string | URL) => ToolDefinitions
   /** Runs a model's tool call by the name `toolDefinitions` gave it. */
-  dispatchToolCall: (
-    name: string,
-    args: ModelArgs,
-    ctxOrTarget?: unknown,
-  ) => Promise<unknown>
+  dispatchToolCall: (name: string, args: ModelArgs, ctxOrTarget?: unknown) => Promise<unknown>
   /** Site id -> tool name -> a stub that runs the tool; each carries the manifest's documentation. */
   sites: {
     [S in keyof R]: { [T in keyof R[S]]: (...rest: ToolParams<Spec<R, S, T>>) => Promise<Spec<R, S, T>['returns']> }

@@ -57,7 +57,9 @@ export type NodeToolFunction = (ctx: any, args: any) => unknown
  * `[path, expected, actual]`: `expected` is `'present'` (a required argument is missing),
  * `'absent'` (an undeclared argument) or a phrase such as `'a string'` or `'one of "a", "b"'`.
  */
-export type ArgsValidator = (args: Record<string, unknown>) => [path: string, expected: string, actual?: unknown] | undefined
+export type ArgsValidator = (
+  args: Record<string, unknown>,
+) => [path: string, expected: string, actual?: unknown] | undefined
 
 /** What a skill's lazy chunk provides. */
 export interface SkillChunk {

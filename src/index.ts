@@ -32,12 +32,19 @@ export {
   type FoundSiteSkill,
   type LearningCheck,
 } from './nobuild/original'
-export { createCompiler, type CompileResult, type CompiledSkill, type Compiler, type CompilerOptions, type SkillReport } from './core/compiler'
-export { DIAGNOSTIC_CATALOG, type Diagnostic, type DiagnosticCode, type Severity } from './core/diagnostics'
-export { checkDomainPattern } from './core/domains'
-export { generateDts } from './core/codegen/dts'
-export { generateMainModule, generateSkillChunk } from './core/codegen/module'
-export { manifestSchema } from './core/validate/schema'
-export type { Options } from './core/options'
+export {
+  createCompiler,
+  type CompileResult,
+  type CompiledSkill,
+  type Compiler,
+  type CompilerOptions,
+  type SkillReport,
+} from './compiler/compile'
+export { DIAGNOSTIC_CATALOG, type Diagnostic, type DiagnosticCode, type Severity } from './compiler/diagnostics/catalog'
+export { checkDomainPattern } from './compiler/validate/domains'
+export { generateDts } from './codegen/dts'
+export { generateMainModule, generateSkillChunk } from './codegen/module'
+export { manifestSchema } from './compiler/validate/schema'
+export type { Options } from './plugin/options'
 export { SiteToolError, isSiteToolError, type SiteToolErrorCode } from '../runtime/errors'
 export type { LearnedContext, LearnedToolSignature } from '../runtime/registry'

@@ -9,12 +9,14 @@ const $ = <T extends HTMLElement>(id: string) => document.getElementById(id) as 
 
 function toolRows(skill: SkillMeta): string {
   return Object.entries(skill.tools)
-    .map(([name, tool]) => `<tr data-tool="${escapeHtml(name)}">
+    .map(
+      ([name, tool]) => `<tr data-tool="${escapeHtml(name)}">
       <td><code>${escapeHtml(name)}</code> <span class="kind ${tool.kind}">${tool.kind}</span></td>
       <td>${escapeHtml(tool.description)}</td>
       <td><code>${escapeHtml(fieldsText(tool.args))}</code></td>
       <td><code>${escapeHtml(typeText(tool.returns))}</code></td>
-    </tr>`)
+    </tr>`,
+    )
     .join('')
 }
 
@@ -31,8 +33,11 @@ function skillCard(skill: SkillMeta): string {
 async function renderNotes(id: string): Promise<void> {
   const box = document.querySelector<HTMLElement>(`[data-notes="${CSS.escape(id)}"]`)
   if (!box) return
-  const notes = await api.loadNotes(id as Parameters<Api["loadNotes"]>[0])
-  box.innerHTML = notes.map((n) => `<section><h3 class="file">${escapeHtml(n.path)}</h3>${renderMarkdown(n.content)}</section>`).join('') || '<p>No notes.</p>'
+  const notes = await api.loadNotes(id as Parameters<Api['loadNotes']>[0])
+  box.innerHTML =
+    notes
+      .map((n) => `<section><h3 class="file">${escapeHtml(n.path)}</h3>${renderMarkdown(n.content)}</section>`)
+      .join('') || '<p>No notes.</p>'
 }
 
 function showMatches(): void {

@@ -1,7 +1,7 @@
 import { parseArgs } from 'node:util'
 import { relative, isAbsolute } from 'node:path'
-import { resolveRootInputs } from '../core/discover'
-import { toPosix } from '../core/paths'
+import { resolveRootInputs } from '../compiler/discover'
+import { toPosix } from '../compiler/paths'
 
 export interface CliIO {
   stdout: NodeJS.WritableStream & { isTTY?: boolean }
@@ -57,7 +57,8 @@ export function parseCliArgs(argv: string[]): ParsedArgs {
         version: { type: 'boolean', short: 'v' },
       },
     })
-    if (values.compat !== undefined && values.compat !== 'ego-lite') throw new UsageError(`--compat accepts only "ego-lite", not ${JSON.stringify(values.compat)}`)
+    if (values.compat !== undefined && values.compat !== 'ego-lite')
+      throw new UsageError(`--compat accepts only "ego-lite", not ${JSON.stringify(values.compat)}`)
     const { root = [], json = false, domain = [], help = false, version = false, ...text } = values
     return { ...text, positionals, root, json, domain, help, version }
   } catch (error) {

@@ -1,6 +1,6 @@
 import { join } from 'node:path'
-import type { Diagnostic } from '../core/diagnostics'
-import { codeFrame, displayFile, readQuietly } from '../core/report'
+import type { Diagnostic } from '../compiler/diagnostics/catalog'
+import { codeFrame, displayFile, readQuietly } from '../compiler/diagnostics/report'
 
 export interface Style {
   red: (s: string) => string
@@ -25,8 +25,19 @@ export function formatDiagnostic(d: Diagnostic, root: string, cwd: string, style
   const file = displayFile(d, root, cwd)
   const head = `  ${severity} ${style.dim(d.code)}  ${style.cyan(`${file}:${d.line}:${d.column}`)}`
   const text = readQuietly(join(root, d.file))
-  const frame = text && !(d.line === 1 && d.column === 1 && d.code.startsWith('manifest-missing')) ? codeFrame(text, d.line, d.column, style) : ''
-  const body = [`    ${d.message}`, frame && frame.split('\n').map((l) => `    ${l}`).join('\n'), d.hint && `    ${style.dim(`hint: ${d.hint}`)}`]
+  const frame =
+    text && !(d.line === 1 && d.column === 1 && d.code.startsWith('manifest-missing'))
+      ? codeFrame(text, d.line, d.column, style)
+      : ''
+  const body = [
+    `    ${d.message}`,
+    frame &&
+      frame
+        .split('\n')
+        .map((l) => `    ${l}`)
+        .join('\n'),
+    d.hint && `    ${style.dim(`hint: ${d.hint}`)}`,
+  ]
   return [head, ...body.filter(Boolean)].join('\n')
 }
 

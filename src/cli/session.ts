@@ -1,12 +1,15 @@
 import { stat } from 'node:fs/promises'
-import { type CompileResult, createCompiler } from '../core/compiler'
+import { type CompileResult, createCompiler } from '../compiler/compile'
 import { type CliIO, type ParsedArgs, UsageError, rootsOf } from './args'
 
 /** The command's roots; a root that is not a folder is a usage error (a typo must not read as "no skill"). */
 export async function existingRoots(args: ParsedArgs, io: CliIO, extra: string[] = []): Promise<string[]> {
   const roots = rootsOf(args, io, extra)
   for (const root of roots) {
-    const isDir = await stat(root).then((s) => s.isDirectory(), () => false)
+    const isDir = await stat(root).then(
+      (s) => s.isDirectory(),
+      () => false,
+    )
     if (!isDir) throw new UsageError(`no learnings folder at ${root} (pass --root DIR, or set SITE_SKILLS_ROOT)`)
   }
   return roots

@@ -5,11 +5,11 @@ import { SiteToolError } from '../../runtime/errors'
 import type { BrowserRunOptions, LearnedContext } from '../../runtime/registry'
 import type { ToolDefinitions } from '../../runtime/definitions'
 import type { SkillMeta, ValueSchema } from '../../runtime/types'
-import type { CompileResult } from '../core/compiler'
-import type { Diagnostic } from '../core/diagnostics'
-import { resolveRootInputs } from '../core/discover'
-import type { SkillModel } from '../core/model'
-import { resolveUserPath } from '../core/paths'
+import type { CompileResult } from '../compiler/compile'
+import type { Diagnostic } from '../compiler/diagnostics/catalog'
+import { resolveRootInputs } from '../compiler/discover'
+import type { SkillModel } from '../compiler/model'
+import { resolveUserPath } from '../compiler/paths'
 import { originalReportErrors } from './original-messages'
 import { type Session, type SessionState, createSession } from './session'
 
@@ -78,9 +78,24 @@ export async function current(options?: SkillsOptions): Promise<SessionState> {
 }
 
 function toEntry(model: SkillModel): LearningEntry {
-  const entry: LearningEntry = { id: model.id, name: model.name, path: model.dir, domains: model.domains, notes: model.notes.map((n) => join(model.dir, n.path)), nodeTools: {}, browserTools: {} }
+  const entry: LearningEntry = {
+    id: model.id,
+    name: model.name,
+    path: model.dir,
+    domains: model.domains,
+    notes: model.notes.map((n) => join(model.dir, n.path)),
+    nodeTools: {},
+    browserTools: {},
+  }
   for (const t of model.tools) {
-    const tool: ManifestTool = { description: t.description, path: t.path, ...(t.callable ? { callable: t.callable } : {}), args: t.args, returns: t.returns, ...(t.timeoutMs ? { timeoutMs: t.timeoutMs } : {}) }
+    const tool: ManifestTool = {
+      description: t.description,
+      path: t.path,
+      ...(t.callable ? { callable: t.callable } : {}),
+      args: t.args,
+      returns: t.returns,
+      ...(t.timeoutMs ? { timeoutMs: t.timeoutMs } : {}),
+    }
     ;(t.kind === 'node' ? entry.nodeTools : entry.browserTools)[t.name] = tool
   }
   return entry
@@ -108,7 +123,12 @@ export async function toolDefinitionsForUrl(url: string | URL, options?: SkillsO
 }
 
 /** Runs a tool call a model made with a name from `toolDefinitions`. */
-export async function dispatchToolCall(name: string, args: Record<string, unknown> | null | undefined, ctxOrTarget?: unknown, options?: SkillsOptions): Promise<unknown> {
+export async function dispatchToolCall(
+  name: string,
+  args: Record<string, unknown> | null | undefined,
+  ctxOrTarget?: unknown,
+  options?: SkillsOptions,
+): Promise<unknown> {
   return (await current(options)).api.dispatchToolCall(name, args, ctxOrTarget)
 }
 
@@ -128,8 +148,13 @@ function invalidSkill(diagnostics: readonly Diagnostic[], siteId: string, tool?:
   const d = own.find((e) => e.code === 'path-escape' || e.code === 'tool-path') ?? own[0] ?? errors[0]!
   // The original runtime's wording for a tool path that leaves the folder (its relativeSitePath).
   const label = tool?.kind === 'node' ? 'Node tool' : 'browser tool'
-  const message = own.includes(d) && LEXICAL_ESCAPE_RE.test(d.message) ? `${label} path must be relative to the site skill directory` : d.message
-  return new SiteToolError('skill-not-found', `site skill is invalid: ${d.file}:${d.line}:${d.column} ${message}`, { siteId })
+  const message =
+    own.includes(d) && LEXICAL_ESCAPE_RE.test(d.message)
+      ? `${label} path must be relative to the site skill directory`
+      : d.message
+  return new SiteToolError('skill-not-found', `site skill is invalid: ${d.file}:${d.line}:${d.column} ${message}`, {
+    siteId,
+  })
 }
 
 /** Says why a skill id is not usable: missing, or invalid (with its first error). @internal */
@@ -137,7 +162,11 @@ export function notFound(result: CompileResult, siteId: string, roots: string[],
   const report = result.reports.find((r) => r.id === siteId)
   if (report?.diagnostics.some((d) => d.severity === 'error')) return invalidSkill(report.diagnostics, siteId, tool)
   const env = process.env.EGO_BROWSER_AGENT_WORKSPACE
-  return new SiteToolError('skill-not-found', `site skill not found: ${JSON.stringify(siteId)}\n  searched: ${roots.join(', ')}\n  EGO_BROWSER_AGENT_WORKSPACE: ${env ?? 'unset'}\n  hint: ensure your write path begins with the searched root above`, { siteId })
+  return new SiteToolError(
+    'skill-not-found',
+    `site skill not found: ${JSON.stringify(siteId)}\n  searched: ${roots.join(', ')}\n  EGO_BROWSER_AGENT_WORKSPACE: ${env ?? 'unset'}\n  hint: ensure your write path begins with the searched root above`,
+    { siteId },
+  )
 }
 
 async function toolOf(siteId: string, tool: string, kind: 'node' | 'browser', options?: SkillsOptions) {
@@ -147,18 +176,34 @@ async function toolOf(siteId: string, tool: string, kind: 'node' | 'browser', op
   const found = model.tools.find((t) => t.name === tool && t.kind === kind)
   if (!found) {
     const label = kind === 'node' ? 'Node tool' : 'browser tool'
-    throw new SiteToolError('tool-not-found', `${label} ${JSON.stringify(tool)} is not declared by site skill ${JSON.stringify(siteId)}`, { siteId, tool })
+    throw new SiteToolError(
+      'tool-not-found',
+      `${label} ${JSON.stringify(tool)} is not declared by site skill ${JSON.stringify(siteId)}`,
+      { siteId, tool },
+    )
   }
   return { api: state.api, tool: found }
 }
 
 /** Runs a Node tool as `fn(ctx, args)` after checking the args against the manifest. */
-export async function runNodeSiteTool(siteId: string, tool: string, args: Record<string, unknown> = {}, ctx?: unknown, options?: SkillsOptions): Promise<unknown> {
+export async function runNodeSiteTool(
+  siteId: string,
+  tool: string,
+  args: Record<string, unknown> = {},
+  ctx?: unknown,
+  options?: SkillsOptions,
+): Promise<unknown> {
   return (await toolOf(siteId, tool, 'node', options)).api.runTool(siteId, tool, args, ctx)
 }
 
 /** Runs a browser tool in a page over CDP (see the runtime's `runBrowserTool`). */
-export async function runBrowserSiteTool(siteId: string, tool: string, args: Record<string, unknown> | undefined, target: BrowserTarget, options?: SkillsOptions & BrowserRunOptions): Promise<unknown> {
+export async function runBrowserSiteTool(
+  siteId: string,
+  tool: string,
+  args: Record<string, unknown> | undefined,
+  target: BrowserTarget,
+  options?: SkillsOptions & BrowserRunOptions,
+): Promise<unknown> {
   return (await toolOf(siteId, tool, 'browser', options)).api.runBrowserTool(siteId, tool, args, target, options)
 }
 

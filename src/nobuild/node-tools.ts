@@ -3,13 +3,16 @@ import { mkdir, readFile, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { build } from 'esbuild'
-import { isTypeScript } from '../core/validate/module-shape'
+import { isTypeScript } from '../compiler/validate/module-shape'
 
 const CACHE_DIR = join(tmpdir(), 'site-skills-node-tools')
 
 /** A short digest of a file's content: the import version of a Node tool. */
 export async function fileVersion(path: string): Promise<string> {
-  return createHash('sha256').update(await readFile(path)).digest('hex').slice(0, 16)
+  return createHash('sha256')
+    .update(await readFile(path))
+    .digest('hex')
+    .slice(0, 16)
 }
 
 /**
@@ -27,7 +30,9 @@ export async function compileNodeTool(absPath: string): Promise<string> {
     target: 'node20',
     sourcemap: 'inline',
     logLevel: 'silent',
-    banner: { js: "import { createRequire as __siteSkillsRequire } from 'node:module'; const require = __siteSkillsRequire(import.meta.url);" },
+    banner: {
+      js: "import { createRequire as __siteSkillsRequire } from 'node:module'; const require = __siteSkillsRequire(import.meta.url);",
+    },
   })
   const code = out.outputFiles[0]!.text
   const file = join(CACHE_DIR, `${createHash('sha256').update(absPath).update(code).digest('hex').slice(0, 24)}.mjs`)

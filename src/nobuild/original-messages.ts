@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
-import type { CompileResult } from '../core/compiler'
-import type { Diagnostic, DiagnosticCode } from '../core/diagnostics'
+import type { CompileResult } from '../compiler/compile'
+import type { Diagnostic, DiagnosticCode } from '../compiler/diagnostics/catalog'
 
 /**
  * Our diagnostics as the strings the original validator (ego-lite's validateLearning) returns:

@@ -3,12 +3,12 @@ import { pathToFileURL } from 'node:url'
 import { SiteToolError } from '../../runtime/errors'
 import { type SiteSkills, createSiteSkills } from '../../runtime/registry'
 import type { ArgsValidator, NodeToolFunction, SkillChunk } from '../../runtime/types'
-import { createRegistryData } from '../core/codegen/meta'
-import { generateArgsValidator } from '../core/codegen/validator'
-import { type CompileResult, type CompiledSkill, createCompiler } from '../core/compiler'
-import type { SkillModel } from '../core/model'
+import { createRegistryData } from '../codegen/meta'
+import { generateArgsValidator } from '../codegen/validator'
+import { type CompileResult, type CompiledSkill, createCompiler } from '../compiler/compile'
+import type { SkillModel } from '../compiler/model'
 import { compileNodeTool, fileVersion } from './node-tools'
-import { notesOf } from '../core/notes'
+import { notesOf } from '../compiler/notes'
 import { createFolderWatcher, foldersOf } from './watch'
 
 /** A compile of one set of roots, and what is built on it. */
@@ -37,11 +37,20 @@ function validatorFor(source: string): ArgsValidator {
 }
 
 /** Imports a Node tool; the version query changes only with its content, so a change is imported once. */
-async function importNodeTool(siteId: string, tool: string, absPath: string, callable: string): Promise<NodeToolFunction> {
+async function importNodeTool(
+  siteId: string,
+  tool: string,
+  absPath: string,
+  callable: string,
+): Promise<NodeToolFunction> {
   const file = await compileNodeTool(absPath)
   const mod = (await import(`${pathToFileURL(file).href}?v=${await fileVersion(absPath)}`)) as Record<string, unknown>
   const fn = mod[callable]
-  if (typeof fn !== 'function') throw new SiteToolError('unavailable', `callable ${JSON.stringify(callable)} is not an exported function`, { siteId, tool })
+  if (typeof fn !== 'function')
+    throw new SiteToolError('unavailable', `callable ${JSON.stringify(callable)} is not an exported function`, {
+      siteId,
+      tool,
+    })
   return fn as NodeToolFunction
 }
 

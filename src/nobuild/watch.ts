@@ -1,6 +1,6 @@
 import { type FSWatcher, statSync, watch } from 'node:fs'
 import { dirname, sep } from 'node:path'
-import type { CompileResult } from '../core/compiler'
+import type { CompileResult } from '../compiler/compile'
 
 /**
  * Non-recursive watchers, one per folder, each unref'd: unlike a recursive `fs.watch` on Linux

@@ -4,7 +4,7 @@ import { join, relative } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { type StaticServer, serveFolder } from '../../playground/serve'
 import { type LaunchedBrowser, launchBrowser } from '../../runtime/launch'
-import { manifestSchema } from '../../src/core/validate/schema'
+import { manifestSchema } from '../../src/compiler/validate/schema'
 import { RULES } from '../helpers/compile'
 import { type SpawnRun, spawnCli, spawnEach } from '../helpers/spawn-bin'
 import { REPO_ROOT, makeTempDir } from '../helpers/tmp'
@@ -139,8 +139,14 @@ describe('site-skills validate', () => {
     expect(Object.keys(out)).toEqual(['ok', 'skills', 'diagnostics'])
     expect(out).toMatchObject({ ok: false, skills: 1 })
     expect(out.diagnostics[1]).toEqual({
-      code: 'domain-port', severity: 'error', siteId: 'patterns', root: 'test/fixtures/rules/domain-port',
-      file: 'patterns/manifest.json', line: 6, column: 5, message: `invalid domain "localhost:3000": ${PORT_REASON}`,
+      code: 'domain-port',
+      severity: 'error',
+      siteId: 'patterns',
+      root: 'test/fixtures/rules/domain-port',
+      file: 'patterns/manifest.json',
+      line: 6,
+      column: 5,
+      message: `invalid domain "localhost:3000": ${PORT_REASON}`,
       hint: 'Write "localhost": it matches that host on every port.',
     })
     expectExit(outside, 1)
@@ -185,19 +191,21 @@ describe('site-skills types, schema and new', () => {
 
   it('new scaffolds a skill and prints the validate command for its root, which then passes', async () => {
     const project = join(tmp.dir, 'project')
-    const [plain, rooted] = await spawnEach([
-      ['new', 'my-site', '--domain', 'my-site.example.com'],
-      ['new', 'other-site', '--domain', 'o.example.com', '--root', join(project, 'skills dir')],
-    ], { cwd: tmp.dir })
+    const [plain, rooted] = await spawnEach(
+      [
+        ['new', 'my-site', '--domain', 'my-site.example.com'],
+        ['new', 'other-site', '--domain', 'o.example.com', '--root', join(project, 'skills dir')],
+      ],
+      { cwd: tmp.dir },
+    )
     expectExit(plain, 0)
     expect(plain.stdout).toBe('created learnings/my-site (validate it with: site-skills validate)\n')
     expectExit(rooted, 0)
     const check = "site-skills validate --root 'project/skills dir'"
     expect(rooted.stdout).toBe(`created project/skills dir/other-site (validate it with: ${check})\n`)
-    const [defaultCheck, rootCheck] = await spawnEach([
-      ['validate'],
-      ['validate', '--root', 'project/skills dir'],
-    ], { cwd: tmp.dir })
+    const [defaultCheck, rootCheck] = await spawnEach([['validate'], ['validate', '--root', 'project/skills dir']], {
+      cwd: tmp.dir,
+    })
     expectExit(defaultCheck, 0)
     expectExit(rootCheck, 0)
     expect(rootCheck.stdout).toBe('✔ 0 errors, 0 warnings in 1 skill\n')

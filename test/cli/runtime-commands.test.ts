@@ -24,7 +24,18 @@ afterAll(async () => {
 
 describe('site-skills match and context', () => {
   it('match --json lists skill ids per URL in directory order', async () => {
-    const run = await runCli(['match', '--json', 'https://news.ycombinator.com/item?id=1', 'https://de.wikipedia.org/wiki/X', 'http://localhost:5173/', 'https://example.org/', 'not a url'], REPO_ROOT)
+    const run = await runCli(
+      [
+        'match',
+        '--json',
+        'https://news.ycombinator.com/item?id=1',
+        'https://de.wikipedia.org/wiki/X',
+        'http://localhost:5173/',
+        'https://example.org/',
+        'not a url',
+      ],
+      REPO_ROOT,
+    )
     expect(run.code).toBe(0)
     expect(JSON.parse(run.stdout)).toEqual({
       'https://news.ycombinator.com/item?id=1': ['hacker-news'],
@@ -40,7 +51,9 @@ describe('site-skills match and context', () => {
     const context = JSON.parse(run.stdout)
     expect(context).toMatchObject({ exists: true, siteId: 'demo-shop', domain: '127.0.0.1' })
     expect(context.knowledge[0]).toMatchObject({ siteId: 'demo-shop', fileName: 'overview.md' })
-    expect(context.tools.map((t: { example: string }) => t.example)).toContain('await site.runTool("demo-shop", "search_catalog", { ... })')
+    expect(context.tools.map((t: { example: string }) => t.example)).toContain(
+      'await site.runTool("demo-shop", "search_catalog", { ... })',
+    )
     expect(Object.keys(context.toolDefinitions)).toEqual(['mcp', 'anthropic', 'openai', 'names'])
     const human = await runCli(['context', 'http://127.0.0.1:8080/x'], REPO_ROOT)
     expect(human.stdout).toContain('## tools')
@@ -49,13 +62,37 @@ describe('site-skills match and context', () => {
 
 describe('site-skills run', () => {
   it('runs a Node tool', async () => {
-    const run = await runCli(['run', 'demo-shop', 'price_summary', '--json', '--args', '{"items":[{"id":"a","price":2},{"id":"b","price":4}]}'], REPO_ROOT)
+    const run = await runCli(
+      [
+        'run',
+        'demo-shop',
+        'price_summary',
+        '--json',
+        '--args',
+        '{"items":[{"id":"a","price":2},{"id":"b","price":4}]}',
+      ],
+      REPO_ROOT,
+    )
     expect(run.stderr).toBe('')
     expect(JSON.parse(run.stdout)).toMatchObject({ count: 2, min: 2, max: 4 })
   })
 
   it('runs a browser tool in the tab picked by --target (URL substring) over --cdp HOST:PORT', async () => {
-    const run = await runCli(['run', 'demo-shop', 'page_info', '--json', '--args', '{"waitForReady":true}', '--cdp', `127.0.0.1:${browser.port}`, '--target', 'q=lamp'], REPO_ROOT)
+    const run = await runCli(
+      [
+        'run',
+        'demo-shop',
+        'page_info',
+        '--json',
+        '--args',
+        '{"waitForReady":true}',
+        '--cdp',
+        `127.0.0.1:${browser.port}`,
+        '--target',
+        'q=lamp',
+      ],
+      REPO_ROOT,
+    )
     expect(run.stderr).toBe('')
     expect(JSON.parse(run.stdout)).toMatchObject({ title: 'Demo Shop', query: 'lamp' })
   })
@@ -63,8 +100,13 @@ describe('site-skills run', () => {
   it('reports typed errors with exit 1 and bad usage with exit 2', async () => {
     const invalid = await runCli(['run', 'demo-shop', 'price_summary', '--args', '{"items":"x"}'], REPO_ROOT)
     expect(invalid.code).toBe(1)
-    expect(invalid.stderr).toContain('invalid-args: demo-shop -> price_summary: argument "items" must be an array (got string)')
-    const unknownTab = await runCli(['run', 'demo-shop', 'page_info', '--cdp', `127.0.0.1:${browser.port}`, '--target', 'no-such-tab'], REPO_ROOT)
+    expect(invalid.stderr).toContain(
+      'invalid-args: demo-shop -> price_summary: argument "items" must be an array (got string)',
+    )
+    const unknownTab = await runCli(
+      ['run', 'demo-shop', 'page_info', '--cdp', `127.0.0.1:${browser.port}`, '--target', 'no-such-tab'],
+      REPO_ROOT,
+    )
     expect(unknownTab.code).toBe(1)
     expect(unknownTab.stderr).toContain('target-not-found')
     expect((await runCli(['run', 'demo-shop', 'page_info'], REPO_ROOT)).code).toBe(2)

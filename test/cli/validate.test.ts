@@ -4,7 +4,7 @@ import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { promisify } from 'node:util'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { manifestSchema } from '../../src/core/validate/schema'
+import { manifestSchema } from '../../src/compiler/validate/schema'
 import { runCli } from '../helpers/cli'
 import { RULES } from '../helpers/compile'
 import { REPO_ROOT, makeTempDir } from '../helpers/tmp'
@@ -23,10 +23,15 @@ describe('site-skills validate', () => {
   })
 
   it('prints every problem grouped by skill with a code frame and a summary, and exits 1', async () => {
-    const run = await runCli(['validate', join(RULES, 'manifest-parse'), '--root', join(RULES, 'domain-port')], REPO_ROOT)
+    const run = await runCli(
+      ['validate', join(RULES, 'manifest-parse'), '--root', join(RULES, 'domain-port')],
+      REPO_ROOT,
+    )
     expect(run.code).toBe(1)
     expect(run.stdout).toContain('✖ trailing-comma  test/fixtures/rules/manifest-parse/trailing-comma')
-    expect(run.stdout).toContain('error manifest-parse  test/fixtures/rules/manifest-parse/trailing-comma/manifest.json:4:31')
+    expect(run.stdout).toContain(
+      'error manifest-parse  test/fixtures/rules/manifest-parse/trailing-comma/manifest.json:4:31',
+    )
     expect(run.stdout).toContain('> 4 |   "domains": ["a.example.com"],')
     expect(run.stdout).toContain('error domain-port  test/fixtures/rules/domain-port/patterns/manifest.json:6:5')
     expect(run.stdout).toContain('hint: manifest.json is strict JSON')
@@ -39,18 +44,31 @@ describe('site-skills validate', () => {
     const out = JSON.parse(run.stdout)
     expect(out).toMatchObject({ ok: true, skills: 1 })
     expect(out.diagnostics[0]).toEqual({
-      code: 'domain-unicode', severity: 'warning', siteId: 'idn', root: 'test/fixtures/rules/domain-unicode',
-      file: 'idn/manifest.json', line: 5, column: 5, message: 'domain "bücher.de" is matched as "xn--bcher-kva.de"',
+      code: 'domain-unicode',
+      severity: 'warning',
+      siteId: 'idn',
+      root: 'test/fixtures/rules/domain-unicode',
+      file: 'idn/manifest.json',
+      line: 5,
+      column: 5,
+      message: 'domain "bücher.de" is matched as "xn--bcher-kva.de"',
       hint: 'Write "xn--bcher-kva.de": browsers report hosts in punycode.',
     })
   })
 
   it('--compat ego-lite adds the original restrictions', async () => {
     const plain = await runCli(['validate', '--json', join(RULES, 'compat-ego-lite')], REPO_ROOT)
-    const compat = await runCli(['validate', '--json', '--compat', 'ego-lite', join(RULES, 'compat-ego-lite')], REPO_ROOT)
+    const compat = await runCli(
+      ['validate', '--json', '--compat', 'ego-lite', join(RULES, 'compat-ego-lite')],
+      REPO_ROOT,
+    )
     expect(JSON.parse(plain.stdout).ok).toBe(true)
     expect(compat.code).toBe(1)
-    expect(JSON.parse(compat.stdout).diagnostics.map((d: { code: string }) => d.code)).toEqual(['compat-ego-lite', 'compat-ego-lite', 'compat-ego-lite'])
+    expect(JSON.parse(compat.stdout).diagnostics.map((d: { code: string }) => d.code)).toEqual([
+      'compat-ego-lite',
+      'compat-ego-lite',
+      'compat-ego-lite',
+    ])
   })
 
   it('exits 2 on bad usage', async () => {
@@ -74,7 +92,9 @@ describe('site-skills validate', () => {
     } finally {
       process.env.HOME = home
     }
-    const workspace = await runCli(['validate', '--json'], tmp.dir, { EGO_BROWSER_AGENT_WORKSPACE: join(RULES, '../workspace') })
+    const workspace = await runCli(['validate', '--json'], tmp.dir, {
+      EGO_BROWSER_AGENT_WORKSPACE: join(RULES, '../workspace'),
+    })
     expect(JSON.parse(workspace.stdout)).toMatchObject({ ok: true, skills: 1 })
   })
 })
@@ -88,11 +108,20 @@ describe('site-skills schema and new', () => {
 
   it('scaffolds a skill that validates clean, and refuses to overwrite it', async () => {
     const root = join(tmp.dir, 'scaffold')
-    const run = await runCli(['new', 'my-site', '--domain', 'My-Site.example.com', '--domain', '*.my-site.example.com', '--root', root], REPO_ROOT)
+    const run = await runCli(
+      ['new', 'my-site', '--domain', 'My-Site.example.com', '--domain', '*.my-site.example.com', '--root', root],
+      REPO_ROOT,
+    )
     expect(run.code).toBe(0)
     const manifest = JSON.parse(await readFile(join(root, 'my-site/manifest.json'), 'utf8'))
-    expect(manifest).toMatchObject({ id: 'my-site', name: 'My Site', domains: ['my-site.example.com', '*.my-site.example.com'] })
-    expect(existsSync(join(root, manifest.$schema.startsWith('http') ? '' : join('my-site', manifest.$schema)))).toBe(true)
+    expect(manifest).toMatchObject({
+      id: 'my-site',
+      name: 'My Site',
+      domains: ['my-site.example.com', '*.my-site.example.com'],
+    })
+    expect(existsSync(join(root, manifest.$schema.startsWith('http') ? '' : join('my-site', manifest.$schema)))).toBe(
+      true,
+    )
     const check = await runCli(['validate', '--json', root], REPO_ROOT)
     expect(JSON.parse(check.stdout)).toEqual({ ok: true, skills: 1, diagnostics: [] })
     expect((await runCli(['new', 'my-site', '--domain', 'x.example.com', '--root', root], REPO_ROOT)).code).toBe(1)
@@ -111,7 +140,9 @@ describe('the installed binary', () => {
     const bin = join(REPO_ROOT, 'bin/site-skills.js')
     const ok = await exec(process.execPath, [bin, 'validate', 'learnings'], { cwd: REPO_ROOT })
     expect(ok.stdout).toContain('0 errors')
-    const bad = await exec(process.execPath, [bin, 'validate', '--json', join(RULES, 'tool-parse')], { cwd: REPO_ROOT }).catch((e) => e)
+    const bad = await exec(process.execPath, [bin, 'validate', '--json', join(RULES, 'tool-parse')], {
+      cwd: REPO_ROOT,
+    }).catch((e) => e)
     expect(bad.code).toBe(1)
     expect(JSON.parse(bad.stdout).ok).toBe(false)
     const usage = await exec(process.execPath, [bin, 'validate', '--bogus'], { cwd: REPO_ROOT }).catch((e) => e)

@@ -1,9 +1,9 @@
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { generateDts } from '../../src/core/codegen/dts'
-import { generateMainModule, generateSkillChunk } from '../../src/core/codegen/module'
-import { generateArgsValidator } from '../../src/core/codegen/validator'
-import { notesOf } from '../../src/core/notes'
+import { generateDts } from '../../src/codegen/dts'
+import { generateMainModule, generateSkillChunk } from '../../src/codegen/module'
+import { generateArgsValidator } from '../../src/codegen/validator'
+import { notesOf } from '../../src/compiler/notes'
 import { compileRoots } from '../helpers/compile'
 import { REPO_ROOT } from '../helpers/tmp'
 

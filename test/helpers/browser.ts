@@ -1,7 +1,7 @@
 import { join } from 'node:path'
 import type { CdpClient } from '../../runtime/cdp'
 import type { BrowserToolCode } from '../../runtime/types'
-import { createBrowserBundler } from '../../src/core/bundle'
+import { createBrowserBundler } from '../../src/compiler/bundle'
 import { makeTempDir, writeTree } from './tmp'
 
 /** A browser tool to compile: its file inside the skill folder, and whether it is an ES module. */
@@ -20,12 +20,23 @@ export interface CompiledTool {
  * Writes a skill folder's files into a temp root and compiles the tools with the real bundler.
  * Fails when a tool does not compile.
  */
-export async function compileTools(siteId: string, files: Record<string, string>, tools: Record<string, ToolSpec>, minify = true): Promise<Record<string, CompiledTool>> {
+export async function compileTools(
+  siteId: string,
+  files: Record<string, string>,
+  tools: Record<string, ToolSpec>,
+  minify = true,
+): Promise<Record<string, CompiledTool>> {
   const { dir, cleanup } = await makeTempDir('browser-tools-')
   try {
     await writeTree(dir, Object.fromEntries(Object.entries(files).map(([path, text]) => [`${siteId}/${path}`, text])))
     const realDir = join(dir, siteId)
-    const requests = Object.entries(tools).map(([tool, spec]) => ({ siteId, tool, absPath: join(realDir, spec.file), module: spec.module ?? false, realDir }))
+    const requests = Object.entries(tools).map(([tool, spec]) => ({
+      siteId,
+      tool,
+      absPath: join(realDir, spec.file),
+      module: spec.module ?? false,
+      realDir,
+    }))
     const results = await createBrowserBundler({ minify }).bundle(requests)
     const compiled: Record<string, CompiledTool> = {}
     for (const request of requests) {
@@ -41,8 +52,13 @@ export async function compileTools(siteId: string, files: Record<string, string>
 
 /** Evaluates an expression in the page's main world and returns its value. */
 export async function evaluate(client: CdpClient, expression: string): Promise<unknown> {
-  const { result, exceptionDetails } = await client.send('Runtime.evaluate', { expression, returnByValue: true, awaitPromise: true })
-  if (exceptionDetails) throw new Error(`evaluate failed: ${exceptionDetails.exception?.description ?? exceptionDetails.text}`)
+  const { result, exceptionDetails } = await client.send('Runtime.evaluate', {
+    expression,
+    returnByValue: true,
+    awaitPromise: true,
+  })
+  if (exceptionDetails)
+    throw new Error(`evaluate failed: ${exceptionDetails.exception?.description ?? exceptionDetails.text}`)
   return result.value
 }
 
@@ -56,7 +72,10 @@ export async function navigate(client: CdpClient, url: string): Promise<void> {
 /** Resolves once the page's title is `title` (after a navigation the test did not start itself). */
 export async function waitForTitle(client: CdpClient, title: string, timeoutMs = 10_000): Promise<void> {
   for (const start = Date.now(); Date.now() - start < timeoutMs; await new Promise((r) => setTimeout(r, 20))) {
-    if ((await evaluate(client, 'document.readyState === "complete" && document.title').catch(() => undefined)) === title) return
+    if (
+      (await evaluate(client, 'document.readyState === "complete" && document.title').catch(() => undefined)) === title
+    )
+      return
   }
   throw new Error(`title never became ${JSON.stringify(title)}`)
 }

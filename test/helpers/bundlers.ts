@@ -8,11 +8,12 @@ import { rolldown } from 'rolldown'
 import { rollup } from 'rollup'
 import { build as vite } from 'vite'
 import webpack, { type Configuration } from 'webpack'
-import type { Options } from '../../src/core/options'
+import type { Options } from '../../src/plugin/options'
 import { REPO_ROOT } from './tmp'
 
 /** A plugin factory from `dist/` (what users import), typed from its source so tsc needs no build. */
-const fromDist = async <T>(name: string): Promise<T> => (await import(pathToFileURL(join(REPO_ROOT, 'dist', `${name}.js`)).href)).default
+const fromDist = async <T>(name: string): Promise<T> =>
+  (await import(pathToFileURL(join(REPO_ROOT, 'dist', `${name}.js`)).href)).default
 
 export const vitePlugin = await fromDist<typeof import('../../src/vite').default>('vite')
 export const rollupPlugin = await fromDist<typeof import('../../src/rollup').default>('rollup')
@@ -76,7 +77,12 @@ const BUILDERS: Record<BundlerName, Builder> = {
     await bundle.close()
   },
   async rolldown({ entry, outDir, options, browser }) {
-    const bundle = await rolldown({ input: entry, platform: browser ? 'browser' : 'node', plugins: [rolldownPlugin(absoluteRoots(options))], logLevel: 'silent' })
+    const bundle = await rolldown({
+      input: entry,
+      platform: browser ? 'browser' : 'node',
+      plugins: [rolldownPlugin(absoluteRoots(options))],
+      logLevel: 'silent',
+    })
     await bundle.write({ dir: outDir, format: 'esm' })
     await bundle.close()
   },
@@ -97,14 +103,28 @@ const BUILDERS: Record<BundlerName, Builder> = {
 }
 
 /** webpack's configuration for building `entry` of the app in `app` (default: the fixture's). */
-export function webpackConfig(entry: string, outDir: string, options: Options | undefined, browser: boolean | undefined, app = APP): Configuration {
+export function webpackConfig(
+  entry: string,
+  outDir: string,
+  options: Options | undefined,
+  browser: boolean | undefined,
+  app = APP,
+): Configuration {
   return {
     mode: 'none',
     context: app,
     entry: { [entryName(entry, app)]: entry },
     target: browser ? 'web' : 'node',
     devtool: false,
-    output: { path: outDir, filename: '[name].js', chunkFilename: '[name].[contenthash:8].js', module: true, chunkFormat: 'module', chunkLoading: 'import', library: { type: 'module' } },
+    output: {
+      path: outDir,
+      filename: '[name].js',
+      chunkFilename: '[name].[contenthash:8].js',
+      module: true,
+      chunkFormat: 'module',
+      chunkLoading: 'import',
+      library: { type: 'module' },
+    },
     experiments: { outputModule: true },
     plugins: [webpackPlugin(options)],
   }
@@ -132,17 +152,30 @@ export class WebpackErrors extends Error {
 }
 
 const exec = promisify(execFile)
-const RUN_MAIN = 'const m = await import(process.argv[1]); process.stdout.write(JSON.stringify(await m[process.argv[2]]()))'
+const RUN_MAIN =
+  'const m = await import(process.argv[1]); process.stdout.write(JSON.stringify(await m[process.argv[2]]()))'
 
 /** Imports a built entry in a fresh Node process and returns what its `main()` (or another export) resolves to. */
 export async function runMain(file: string, name = 'main'): Promise<unknown> {
-  const { stdout } = await exec(process.execPath, ['--input-type=module', '-e', RUN_MAIN, pathToFileURL(file).href, name], { cwd: APP })
+  const { stdout } = await exec(
+    process.execPath,
+    ['--input-type=module', '-e', RUN_MAIN, pathToFileURL(file).href, name],
+    { cwd: APP },
+  )
   return JSON.parse(stdout)
 }
 
 /** Every file of an output folder (relative posix path -> text), sorted by path. */
 export async function readOutput(dir: string): Promise<Record<string, string>> {
   const files = (await readdir(dir, { recursive: true, withFileTypes: true })).filter((e) => e.isFile())
-  const entries = await Promise.all(files.map(async (f) => [relative(dir, join(f.parentPath, f.name)).split('\\').join('/'), await readFile(join(f.parentPath, f.name), 'utf8')] as const))
+  const entries = await Promise.all(
+    files.map(
+      async (f) =>
+        [
+          relative(dir, join(f.parentPath, f.name)).split('\\').join('/'),
+          await readFile(join(f.parentPath, f.name), 'utf8'),
+        ] as const,
+    ),
+  )
   return Object.fromEntries(entries.sort(([a], [b]) => (a < b ? -1 : 1)))
 }

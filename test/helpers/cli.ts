@@ -19,7 +19,11 @@ function sink(): Writable & { text: string } {
 }
 
 /** Runs the CLI in-process with captured output. */
-export async function runCli(argv: string[], cwd: string, env: Record<string, string | undefined> = {}): Promise<CliRun> {
+export async function runCli(
+  argv: string[],
+  cwd: string,
+  env: Record<string, string | undefined> = {},
+): Promise<CliRun> {
   const stdout = sink()
   const stderr = sink()
   const code = await main(argv, { stdout, stderr, cwd, env })

@@ -1,6 +1,6 @@
 import { join } from 'node:path'
-import { createCompiler, type CompileResult } from '../../src/core/compiler'
-import type { Diagnostic } from '../../src/core/diagnostics'
+import { createCompiler, type CompileResult } from '../../src/compiler/compile'
+import type { Diagnostic } from '../../src/compiler/diagnostics/catalog'
 import { REPO_ROOT } from './tmp'
 
 export const RULES = join(REPO_ROOT, 'test/fixtures/rules')
@@ -11,7 +11,9 @@ export function compileRoots(roots: string[], compat?: 'ego-lite'): Promise<Comp
 
 /** One line per diagnostic, machine paths removed: what the snapshots hold. */
 export function describe(diagnostics: readonly Diagnostic[]): string[] {
-  return diagnostics.map((d) => `${d.file}:${d.line}:${d.column} ${d.severity} ${d.code}: ${d.message}`.replaceAll(REPO_ROOT, '<repo>'))
+  return diagnostics.map((d) =>
+    `${d.file}:${d.line}:${d.column} ${d.severity} ${d.code}: ${d.message}`.replaceAll(REPO_ROOT, '<repo>'),
+  )
 }
 
 export function at(diagnostics: readonly Diagnostic[], code: string): { file: string; line: number; column: number }[] {

@@ -16,7 +16,8 @@ export async function writeTree(root: string, files: Record<string, unknown>): P
   for (const [rel, content] of Object.entries(files)) {
     const path = join(root, rel)
     await mkdir(dirname(path), { recursive: true })
-    if (content && typeof content === 'object' && 'symlink' in content) await symlink(String((content as { symlink: string }).symlink), path)
+    if (content && typeof content === 'object' && 'symlink' in content)
+      await symlink(String((content as { symlink: string }).symlink), path)
     else if (typeof content === 'string' || content instanceof Uint8Array) await writeFile(path, content)
     else await writeFile(path, `${JSON.stringify(content, null, 2)}\n`)
   }

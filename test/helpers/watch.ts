@@ -78,7 +78,10 @@ function reportEsbuildResults(report: Report): EsbuildPlugin {
   const text = ({ text, location }: BuildResult['errors'][number]) =>
     location ? `${location.file}:${location.line}:${location.column + 1}  error ${text}` : text
   const message = (result: BuildResult) => result.errors.map(text).join('\n')
-  return { name: 'report', setup: (build) => build.onEnd((result) => report({ ok: result.errors.length === 0, message: message(result) })) }
+  return {
+    name: 'report',
+    setup: (build) => build.onEnd((result) => report({ ok: result.errors.length === 0, message: message(result) })),
+  }
 }
 
 function reportWebpackStats(report: Report) {
@@ -102,13 +105,25 @@ const WATCHERS: Record<BundlerName, (input: WatchCase) => Promise<Close>> = {
   },
   async rollup({ app, outDir, report }) {
     const plugins = [rollupPlugin({ roots: join(app, 'learnings'), dts: false })]
-    const watcher = rollupWatch({ input: join(app, 'entry.js'), plugins, output: { dir: outDir, format: 'esm' }, logLevel: 'silent', watch: { clearScreen: false } })
+    const watcher = rollupWatch({
+      input: join(app, 'entry.js'),
+      plugins,
+      output: { dir: outDir, format: 'esm' },
+      logLevel: 'silent',
+      watch: { clearScreen: false },
+    })
     reportRollupEvents(watcher, report, true)
     return () => watcher.close()
   },
   async rolldown({ app, outDir, report }) {
     const plugins = [rolldownPlugin({ roots: join(app, 'learnings'), dts: false })]
-    const watcher = rolldownWatch({ input: join(app, 'entry.js'), platform: 'node', plugins, output: { dir: outDir, format: 'esm' }, logLevel: 'silent' })
+    const watcher = rolldownWatch({
+      input: join(app, 'entry.js'),
+      platform: 'node',
+      plugins,
+      output: { dir: outDir, format: 'esm' },
+      logLevel: 'silent',
+    })
     reportRollupEvents(watcher, report, true)
     return () => watcher.close()
   },

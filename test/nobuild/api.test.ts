@@ -29,12 +29,21 @@ afterAll(async () => {
   await tmp.cleanup()
 })
 
-const caught = (p: Promise<unknown>) => p.then(() => undefined, (e: unknown) => e)
+const caught = (p: Promise<unknown>) =>
+  p.then(
+    () => undefined,
+    (e: unknown) => e,
+  )
 
 describe('the original API, built on the compiler', () => {
   it('siteSkillsForUrl returns LearningEntry objects in directory order', async () => {
     const [entry] = await siteSkillsForUrl('https://ext.example.com/page', { root })
-    expect(entry).toMatchObject({ id: 'ext', name: 'Ext', path: join(root, 'ext'), notes: [join(root, 'ext/notes/overview.md')] })
+    expect(entry).toMatchObject({
+      id: 'ext',
+      name: 'Ext',
+      path: join(root, 'ext'),
+      notes: [join(root, 'ext/notes/overview.md')],
+    })
     expect(Object.keys(entry!.nodeTools)).toEqual(['search', 'typed', 'mjs', 'reexported'])
     expect(entry!.nodeTools.search).toMatchObject({ path: 'tools/search.js', callable: 'search', timeoutMs: 5000 })
     expect(await siteSkillsForUrl('https://nothing.example.net/', { root })).toEqual([])
@@ -43,7 +52,14 @@ describe('the original API, built on the compiler', () => {
   it('loadLearnedContext has the original shape and example strings', async () => {
     const context = await loadLearnedContext('https://EXT.example.com./x', { root })
     expect(context).toMatchObject({ exists: true, siteId: 'ext', siteName: 'Ext', domain: 'ext.example.com' })
-    expect(context.knowledge).toEqual([{ siteId: 'ext', fileName: 'overview.md', path: 'notes/overview.md', content: '# ext\n\nThe search box is `input[name=q]`.\n' }])
+    expect(context.knowledge).toEqual([
+      {
+        siteId: 'ext',
+        fileName: 'overview.md',
+        path: 'notes/overview.md',
+        content: '# ext\n\nThe search box is `input[name=q]`.\n',
+      },
+    ])
     expect(context.tools.map((t) => t.example)).toContain('await site.runTool("ext", "search", { ... })')
     expect(context.tools.map((t) => t.example)).toContain('await site.runBrowserTool("ext", "read", { ... })')
     expect(context.tools.findIndex((t) => t.toolType === 'browser')).toBe(4)
@@ -57,11 +73,15 @@ describe('the original API, built on the compiler', () => {
     expect(await runNodeSiteTool('ext', 'typed', {}, {}, { root })).toBe(1)
     expect(await runNodeSiteTool('workspace', 'docs_open', { url: 'u' }, {}, { root })).toBe('u')
     const bad = await caught(runNodeSiteTool('ext', 'search', { query: 'q', category: 'films' }, {}, { root }))
-    expect(isSiteToolError(bad, 'invalid-args') && bad.message).toBe('ext -> search: argument "category" must be one of "books", "music" (got "films")')
+    expect(isSiteToolError(bad, 'invalid-args') && bad.message).toBe(
+      'ext -> search: argument "category" must be one of "books", "music" (got "films")',
+    )
     const missing = await caught(runNodeSiteTool('nope', 'x', {}, {}, { root }))
     expect(isSiteToolError(missing, 'skill-not-found') && missing.message).toContain('site skill not found: "nope"')
     const browser = await caught(runNodeSiteTool('ext', 'read', {}, {}, { root }))
-    expect(isSiteToolError(browser, 'tool-not-found') && browser.message).toBe('ext -> read: Node tool "read" is not declared by site skill "ext"')
+    expect(isSiteToolError(browser, 'tool-not-found') && browser.message).toBe(
+      'ext -> read: Node tool "read" is not declared by site skill "ext"',
+    )
   })
 
   it('loadBrowserToolSource gives one function that wrapBrowserTool can call', async () => {
@@ -71,22 +91,32 @@ describe('the original API, built on the compiler', () => {
     const document = { querySelector: () => ({ textContent: '  Title ' }) }
     const run = new Function('document', `return ${expression}`) as (d: unknown) => Promise<unknown>
     expect(await run(document)).toEqual({ title: 'Title' })
-    expect(wrapBrowserTool('async (a) => a', null)).toBe('(async () => { const __egoBrowserTool = async (a) => a; return await __egoBrowserTool({}); })()')
+    expect(wrapBrowserTool('async (a) => a', null)).toBe(
+      '(async () => { const __egoBrowserTool = async (a) => a; return await __egoBrowserTool({}); })()',
+    )
   })
 
   it('validateSiteSkills returns the original strings', async () => {
     expect(await validateSiteSkills(root)).toEqual([])
     const errors = await validateSiteSkills(join(REPO_ROOT, 'test/fixtures/rules/id-mismatch'))
-    expect(errors).toEqual(['folder-name: manifest id must match directory name', 'no-id: manifest id must match directory name'])
+    expect(errors).toEqual([
+      'folder-name: manifest id must match directory name',
+      'no-id: manifest id must match directory name',
+    ])
   })
 
   it('tool definitions map back to the site tool through the dispatcher', async () => {
     const defs = await toolDefinitionsForUrl('https://ext.example.com/', { root })
     const search = defs.openai.find((d) => d.function.name === 'ext__search')!
     expect(search.function.strict).toBe(true)
-    expect(search.function.parameters).toMatchObject({ additionalProperties: false, required: ['query', 'category', 'tags', 'range'] })
+    expect(search.function.parameters).toMatchObject({
+      additionalProperties: false,
+      required: ['query', 'category', 'tags', 'range'],
+    })
     expect(defs.names.ext__search).toEqual({ siteId: 'ext', tool: 'search' })
-    expect(await dispatchToolCall('ext__search', { query: 'z', category: null, tags: null, range: null }, {}, { root })).toEqual(['z'])
+    expect(
+      await dispatchToolCall('ext__search', { query: 'z', category: null, tags: null, range: null }, {}, { root }),
+    ).toEqual(['z'])
   })
 })
 
@@ -97,7 +127,20 @@ describe('live changes without a restart', () => {
     expect(await runNodeSiteTool('ext', 'mjs', {}, {}, { root })).toBe(20)
 
     await writeTree(root, {
-      'fresh/manifest.json': { id: 'fresh', name: 'Fresh', domains: ['fresh.example.com'], nodeTools: { hello: { description: 'Says hello.', path: 'tools/hello.js', callable: 'hello', args: {}, returns: { type: 'string', description: 'Greeting.' } } } },
+      'fresh/manifest.json': {
+        id: 'fresh',
+        name: 'Fresh',
+        domains: ['fresh.example.com'],
+        nodeTools: {
+          hello: {
+            description: 'Says hello.',
+            path: 'tools/hello.js',
+            callable: 'hello',
+            args: {},
+            returns: { type: 'string', description: 'Greeting.' },
+          },
+        },
+      },
       'fresh/tools/hello.js': 'export const hello = () => "hi"\n',
     })
     expect((await siteSkillsForUrl('https://fresh.example.com/', { root })).map((s) => s.id)).toEqual(['fresh'])

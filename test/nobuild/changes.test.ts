@@ -51,7 +51,11 @@ async function freshRoot(files: Record<string, unknown>): Promise<string> {
 }
 
 const value = (id: string) => runNodeSiteTool(id, 'value', {}, {}, { root })
-const codeOf = (p: Promise<unknown>) => p.then(() => 'ok', (e: unknown) => (isSiteToolError(e) ? e.code : String(e)))
+const codeOf = (p: Promise<unknown>) =>
+  p.then(
+    () => 'ok',
+    (e: unknown) => (isSiteToolError(e) ? e.code : String(e)),
+  )
 const tenTimes = <T>(call: () => Promise<T>) => Promise.all(Array.from({ length: 10 }, call))
 
 describe('every call that starts after a change gets the new state', () => {

@@ -39,7 +39,11 @@ afterAll(async () => {
   await tmp.cleanup()
 })
 
-const caught = (p: Promise<unknown>) => p.then(() => undefined, (e: unknown) => e)
+const caught = (p: Promise<unknown>) =>
+  p.then(
+    () => undefined,
+    (e: unknown) => e,
+  )
 const ret = (type: string, description: string) => ({ type, description })
 
 /** A fresh root holding the given files (a new root per case, as the original's tests do). */
@@ -314,20 +318,23 @@ describe('through the installed package', () => {
     await mkdir(join(tmp.dir, 'node_modules'), { recursive: true })
     await symlink(REPO_ROOT, join(tmp.dir, 'node_modules/unplugin-site-skills'))
     const script = join(tmp.dir, 'agent.mjs')
-    await writeFile(script, [
-      "import * as learning from 'unplugin-site-skills'",
-      'const root = process.argv[2]',
-      'const out = {',
-      "  errors: await learning.validateLearnings(root),",
-      "  one: await learning.validateLearning(root + '/example'),",
-      "  found: (await learning.findSiteSkill('example', { root })).manifest.id,",
-      "  domain: (await learning.checkDomainLearningExists('example.com', { root })).exists,",
-      "  result: await learning.runNodeSiteTool('example', 'read_items', {}, {}, { root }),",
-      '}',
-      // Until one-shot calls stop watching (issue 9, item 1), the script closes the sessions itself.
-      'learning.closeSiteSkills()',
-      'console.log(JSON.stringify(out))',
-    ].join('\n'))
+    await writeFile(
+      script,
+      [
+        "import * as learning from 'unplugin-site-skills'",
+        'const root = process.argv[2]',
+        'const out = {',
+        '  errors: await learning.validateLearnings(root),',
+        "  one: await learning.validateLearning(root + '/example'),",
+        "  found: (await learning.findSiteSkill('example', { root })).manifest.id,",
+        "  domain: (await learning.checkDomainLearningExists('example.com', { root })).exists,",
+        "  result: await learning.runNodeSiteTool('example', 'read_items', {}, {}, { root }),",
+        '}',
+        // Until one-shot calls stop watching (issue 9, item 1), the script closes the sessions itself.
+        'learning.closeSiteSkills()',
+        'console.log(JSON.stringify(out))',
+      ].join('\n'),
+    )
     const started = Date.now()
     const run = await new Promise<{ code: number | null; stdout: string; stderr: string }>((done) => {
       const child = execFile(process.execPath, [script, root], { timeout: 20_000 }, (_error, stdout, stderr) => {

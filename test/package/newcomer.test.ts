@@ -9,7 +9,8 @@ import { type Finished, run, words } from './spawn'
 
 /** The version of a package in this repository's node_modules: the one npm's cache holds. */
 const installed = (name: string): string =>
-  (JSON.parse(readFileSync(join(REPO_ROOT, 'node_modules', name, 'package.json'), 'utf8')) as { version: string }).version
+  (JSON.parse(readFileSync(join(REPO_ROOT, 'node_modules', name, 'package.json'), 'utf8')) as { version: string })
+    .version
 const OURS = JSON.parse(readFileSync(join(REPO_ROOT, 'package.json'), 'utf8')) as { name: string; version: string }
 
 /** A command that should end on its own: fails with its output when it did not succeed. */
@@ -30,10 +31,18 @@ let project = ''
 beforeAll(async () => {
   // Outside the repository, so nothing resolves to this checkout's node_modules or sources.
   project = await mkdtemp(join(tmpdir(), 'site-skills-newcomer-'))
-  const packed = await run('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', project], REPO_ROOT, 60_000)
+  const packed = await run(
+    'npm',
+    ['pack', '--ignore-scripts', '--json', '--pack-destination', project],
+    REPO_ROOT,
+    60_000,
+  )
   expectSuccess(packed, 'npm pack')
   const [{ filename }] = JSON.parse(packed.stdout) as [{ filename: string }]
-  await writeFile(join(project, 'package.json'), `${JSON.stringify({ name: 'newcomer', private: true, type: 'module' })}\n`)
+  await writeFile(
+    join(project, 'package.json'),
+    `${JSON.stringify({ name: 'newcomer', private: true, type: 'module' })}\n`,
+  )
   // README: `npm i -D unplugin-site-skills`, then `npm i -D vite typescript @types/node` (and esbuild for its
   // variant). The package comes from the tarball; the tools at the versions npm's cache holds after `npm ci`.
   const tools = ['vite', 'typescript', '@types/node', 'esbuild'].map((name) => `${name}@${installed(name)}`)

@@ -20,7 +20,10 @@ export function readmeFile(name: string): string {
 export function readmeCommands(text: string): string[] {
   const found = blocks().find((block) => block.includes(text))
   if (found === undefined) throw new Error(`README.md has no code block with "${text}"`)
-  return found.split('\n').map((line) => line.replace(/\s+#.*$/, '').trim()).filter((line) => line !== '')
+  return found
+    .split('\n')
+    .map((line) => line.replace(/\s+#.*$/, '').trim())
+    .filter((line) => line !== '')
 }
 
 /** True when README.md says `text` (a command in prose or in a block). */

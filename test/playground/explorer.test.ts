@@ -14,7 +14,12 @@ let browser: LaunchedBrowser
 let page: LaunchedPage
 let roots: string
 
-async function waitFor<T>(read: () => Promise<T>, ok: (value: T) => boolean, what: string, timeoutMs = 15_000): Promise<T> {
+async function waitFor<T>(
+  read: () => Promise<T>,
+  ok: (value: T) => boolean,
+  what: string,
+  timeoutMs = 15_000,
+): Promise<T> {
   let last: T | undefined
   for (const start = Date.now(); Date.now() - start < timeoutMs; await new Promise((r) => setTimeout(r, 50))) {
     last = await read().catch(() => undefined as T)
@@ -23,13 +28,19 @@ async function waitFor<T>(read: () => Promise<T>, ok: (value: T) => boolean, wha
   throw new Error(`timed out waiting for ${what}; last: ${JSON.stringify(last)}`)
 }
 
-const text = (selector: string) => evaluate(page.client, `document.querySelector(${JSON.stringify(selector)})?.textContent ?? ''`) as Promise<string>
+const text = (selector: string) =>
+  evaluate(page.client, `document.querySelector(${JSON.stringify(selector)})?.textContent ?? ''`) as Promise<string>
 
 beforeAll(async () => {
   tmp = await makeTempDir('explorer-')
   roots = join(tmp.dir, 'learnings')
   await cp(join(REPO_ROOT, 'learnings'), roots, { recursive: true })
-  server = await createServer({ ...playgroundConfig({ roots, dts: join(tmp.dir, 'site-skills.d.ts') }), configFile: false, logLevel: 'silent', server: { host: '127.0.0.1', port: 0, strictPort: false, hmr: true } })
+  server = await createServer({
+    ...playgroundConfig({ roots, dts: join(tmp.dir, 'site-skills.d.ts') }),
+    configFile: false,
+    logLevel: 'silent',
+    server: { host: '127.0.0.1', port: 0, strictPort: false, hmr: true },
+  })
   await server.listen()
   browser = await launchBrowser()
   page = await browser.newPage(server.resolvedUrls!.local[0]!)
@@ -43,24 +54,53 @@ afterAll(async () => {
 
 describe('skills explorer', () => {
   it('lists every skill with domains, typed tools and rendered notes', async () => {
-    const summary = await waitFor(() => text('#summary'), (t) => /\d+ skills/.test(t), 'the summary')
+    const summary = await waitFor(
+      () => text('#summary'),
+      (t) => /\d+ skills/.test(t),
+      'the summary',
+    )
     expect(summary).toMatch(/^6 skills, \d+ tools$/)
-    const ids = (await evaluate(page.client, '[...document.querySelectorAll(".skill")].map((e) => e.dataset.skill)')) as string[]
+    const ids = (await evaluate(
+      page.client,
+      '[...document.querySelectorAll(".skill")].map((e) => e.dataset.skill)',
+    )) as string[]
     expect(ids).toEqual(['demo-shop', 'github', 'google-workspace', 'hacker-news', 'mdn', 'wikipedia'])
     expect(await text('#skill-hacker-news .domains')).toContain('news.ycombinator.com')
     expect(await text('#skill-demo-shop [data-tool="add_to_cart"]')).toMatch(/browser.*productId: string/s)
-    const notes = await waitFor(() => evaluate(page.client, 'document.querySelector("[data-notes=demo-shop] h3, [data-notes=demo-shop] h4")?.textContent ?? ""') as Promise<string>, (t) => t.length > 0, 'rendered notes')
+    const notes = await waitFor(
+      () =>
+        evaluate(
+          page.client,
+          'document.querySelector("[data-notes=demo-shop] h3, [data-notes=demo-shop] h4")?.textContent ?? ""',
+        ) as Promise<string>,
+      (t) => t.length > 0,
+      'rendered notes',
+    )
     expect(notes).toBeTruthy()
   })
 
   it('shows which skills match a typed URL', async () => {
     await evaluate(page.client, 'document.getElementById("url").focus()')
     await page.client.send('Input.insertText', { text: 'https://en.wikipedia.org/wiki/Chrome_DevTools' })
-    expect(await waitFor(() => text('#matches'), (t) => t.startsWith('Matches'), 'matches')).toBe('Matches: wikipedia')
-    expect(await evaluate(page.client, 'document.querySelector("#skill-wikipedia").classList.contains("match")')).toBe(true)
+    expect(
+      await waitFor(
+        () => text('#matches'),
+        (t) => t.startsWith('Matches'),
+        'matches',
+      ),
+    ).toBe('Matches: wikipedia')
+    expect(await evaluate(page.client, 'document.querySelector("#skill-wikipedia").classList.contains("match")')).toBe(
+      true,
+    )
     await evaluate(page.client, 'document.getElementById("url").select()')
     await page.client.send('Input.insertText', { text: 'https://example.org/' })
-    expect(await waitFor(() => text('#matches'), (t) => t.startsWith('No skill'), 'no match')).toBe('No skill matches this URL.')
+    expect(
+      await waitFor(
+        () => text('#matches'),
+        (t) => t.startsWith('No skill'),
+        'no match',
+      ),
+    ).toBe('No skill matches this URL.')
     const shot = await page.client.send('Page.captureScreenshot', { format: 'png' })
     await mkdir(join(REPO_ROOT, 'test/artifacts'), { recursive: true })
     await writeFile(join(REPO_ROOT, 'test/artifacts/explorer.png'), Buffer.from(shot.data, 'base64'))
@@ -70,10 +110,23 @@ describe('skills explorer', () => {
     const manifest = join(roots, 'hacker-news/manifest.json')
     const original = await readFile(manifest, 'utf8')
     await writeFile(manifest, original.replace('"name": "Hacker News"', '"name": "Hacker News (edited)"'))
-    await waitFor(() => text('#skill-hacker-news h2'), (t) => t.includes('(edited)'), 'the edited name')
+    await waitFor(
+      () => text('#skill-hacker-news h2'),
+      (t) => t.includes('(edited)'),
+      'the edited name',
+    )
     await cp(join(roots, 'mdn'), join(roots, 'mdn-copy'), { recursive: true })
     const copy = join(roots, 'mdn-copy/manifest.json')
-    await writeFile(copy, (await readFile(copy, 'utf8')).replace('"id": "mdn"', '"id": "mdn-copy"').replace(/"developer\.mozilla\.org"/, '"mdn-copy.example.org"'))
-    await waitFor(() => text('#summary'), (t) => t.startsWith('7 skills'), 'the new skill')
+    await writeFile(
+      copy,
+      (await readFile(copy, 'utf8'))
+        .replace('"id": "mdn"', '"id": "mdn-copy"')
+        .replace(/"developer\.mozilla\.org"/, '"mdn-copy.example.org"'),
+    )
+    await waitFor(
+      () => text('#summary'),
+      (t) => t.startsWith('7 skills'),
+      'the new skill',
+    )
   })
 })

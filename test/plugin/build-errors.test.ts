@@ -87,7 +87,10 @@ describe.each(['vite', 'rollup', 'rolldown', 'webpack'] as const)('%s prints a f
   })
 
   it('prints every diagnostic with its own frame and hint', () => {
-    const sections = diagnosticSections(result.output, BROKEN_DIAGNOSTICS.map((d) => d.head))
+    const sections = diagnosticSections(
+      result.output,
+      BROKEN_DIAGNOSTICS.map((d) => d.head),
+    )
     BROKEN_DIAGNOSTICS.forEach((d, i) => {
       for (const line of [...d.frame, d.hint]) expect(sections[i]).toContain(line)
       // No other diagnostic's frame in this one's section.

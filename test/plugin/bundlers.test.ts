@@ -4,7 +4,17 @@ import { join } from 'node:path'
 import type { Message } from 'esbuild'
 import { rollup } from 'rollup'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { APP, APP_ENTRY, BROWSER_ENTRY, BUNDLERS, type BundlerName, buildApp, readOutput, rollupPlugin, runMain } from '../helpers/bundlers'
+import {
+  APP,
+  APP_ENTRY,
+  BROWSER_ENTRY,
+  BUNDLERS,
+  type BundlerName,
+  buildApp,
+  readOutput,
+  rollupPlugin,
+  runMain,
+} from '../helpers/bundlers'
 import { RULES } from '../helpers/compile'
 import { REPO_ROOT, makeTempDir } from '../helpers/tmp'
 
@@ -14,7 +24,11 @@ beforeAll(async () => {
 })
 afterAll(() => tmp.cleanup())
 
-const caught = (p: Promise<unknown>) => p.then(() => undefined, (e: unknown) => e as Record<string, unknown> & Error)
+const caught = (p: Promise<unknown>) =>
+  p.then(
+    () => undefined,
+    (e: unknown) => e as Record<string, unknown> & Error,
+  )
 
 /** Text that only the fixture's Node tools hold (their callables and bodies, kept by unminified builds). */
 const NODE_TOOL_CODE = ['fromHelper', 'args.url', '[args.query]']
@@ -83,14 +97,19 @@ describe.each(BUNDLERS)('%s', (bundler: BundlerName) => {
   })
 
   it('fails the build on an invalid root, naming every error as file:line:col with its own frame', async () => {
-    const error = await caught(buildApp(bundler, { outDir: join(dir, 'invalid'), options: { roots: [TOOL_PARSE], dts: false } }))
+    const error = await caught(
+      buildApp(bundler, { outDir: join(dir, 'invalid'), options: { roots: [TOOL_PARSE], dts: false } }),
+    )
     expect(error).toBeInstanceOf(Error)
     const reports = reportsOf(error!)
     // esbuild shows each diagnostic as a message of its own; the others one report.
     if (bundler !== 'esbuild') expect(error!.message).toContain('[site-skills] 8 errors in 1 skill')
     for (const at of TOOL_PARSE_ERRORS) expect(reports.join('\n')).toContain(at)
     for (const [at, frame] of TOOL_PARSE_FRAMES) {
-      expect(reports.some((report) => sectionOf(report, at).includes(frame)), at).toBe(true)
+      expect(
+        reports.some((report) => sectionOf(report, at).includes(frame)),
+        at,
+      ).toBe(true)
     }
     expect(existsSync(join(dir, 'invalid', 'entry.js'))).toBe(false)
   })
@@ -100,8 +119,9 @@ describe.each(BUNDLERS)('%s', (bundler: BundlerName) => {
 function reportsOf(error: Error & Record<string, unknown>): string[] {
   const messages = error.errors as Partial<Message>[] | undefined
   if (!messages?.[0]?.location) return [error.message]
-  return messages.map(({ text, location: at }) =>
-    `${at!.file}:${at!.line}:${at!.column + 1}  ${text}\n> ${at!.line} | ${at!.lineText}`)
+  return messages.map(
+    ({ text, location: at }) => `${at!.file}:${at!.line}:${at!.column + 1}  ${text}\n> ${at!.line} | ${at!.lineText}`,
+  )
 }
 
 /** A report's part about the diagnostic at `at`: up to the next blank line. */
@@ -117,7 +137,9 @@ describe('the error of a failed build points at the first problem, with a 1-base
 
   /** Rollup throws the plugin's error; Vite and Rolldown wrap it as `errors[0]`. */
   it.each(['vite', 'rollup', 'rolldown'] as const)('%s', async (bundler) => {
-    const error = await caught(buildApp(bundler, { outDir: join(tmp.dir, `loc-${bundler}`), options: { roots: TOOL_PARSE, dts: false } }))
+    const error = await caught(
+      buildApp(bundler, { outDir: join(tmp.dir, `loc-${bundler}`), options: { roots: TOOL_PARSE, dts: false } }),
+    )
     const located = (error?.loc ? error : (error?.errors as Record<string, unknown>[] | undefined)?.[0]) ?? {}
     const loc = { file: FIRST, line: 1, column: 25 }
     expect(located).toMatchObject({ id: FIRST, loc, plugin: 'unplugin-site-skills', stack: '' })
@@ -141,7 +163,12 @@ describe('browser builds leave Node tools out', () => {
     ['rollup (nodeTools: false)', 'rollup', { nodeTools: false }],
   ] as const)('%s', async (_, bundler, options) => {
     const outDir = join(tmp.dir, `browser-${bundler}`)
-    const entry = await buildApp(bundler, { outDir, entry: BROWSER_ENTRY, browser: true, options: { ...options, dts: false } })
+    const entry = await buildApp(bundler, {
+      outDir,
+      entry: BROWSER_ENTRY,
+      browser: true,
+      options: { ...options, dts: false },
+    })
     const all = Object.values(await readOutput(outDir)).join('\n')
     for (const code of NODE_TOOL_CODE) expect(all).not.toContain(code)
     for (const code of BROWSER_TOOL_CODE) expect(all).toContain(code)

@@ -2,7 +2,7 @@ import { cp, readFile, rm, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { type HotPayload, type Plugin, type ViteDevServer, createServer } from 'vite'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import type { CompileResult } from '../../src/core/compiler'
+import type { CompileResult } from '../../src/compiler/compile'
 import siteSkills from '../../src/vite'
 import { REPO_ROOT, makeTempDir, writeTree } from '../helpers/tmp'
 
@@ -16,7 +16,12 @@ const sent: HotPayload[] = []
 
 type Module = import('../../runtime/typed').LooseSiteSkills
 
-async function until<T>(read: () => Promise<T>, ok: (value: T) => boolean, what: string, timeoutMs = 10_000): Promise<T> {
+async function until<T>(
+  read: () => Promise<T>,
+  ok: (value: T) => boolean,
+  what: string,
+  timeoutMs = 10_000,
+): Promise<T> {
   let last: unknown
   for (const start = Date.now(); Date.now() - start < timeoutMs; await new Promise((r) => setTimeout(r, 40))) {
     try {
@@ -41,7 +46,13 @@ beforeAll(async () => {
   await cp(join(REPO_ROOT, 'test/fixtures/app/learnings'), root, { recursive: true })
   const plugin = siteSkills({ roots: root, dts }) as Plugin
   ;({ lastResult, compiles } = plugin.api as { lastResult: () => CompileResult | undefined; compiles: () => number })
-  server = await createServer({ root: tmp.dir, configFile: false, logLevel: 'silent', plugins: [plugin], server: { port: 0, host: '127.0.0.1', hmr: false } })
+  server = await createServer({
+    root: tmp.dir,
+    configFile: false,
+    logLevel: 'silent',
+    plugins: [plugin],
+    server: { port: 0, host: '127.0.0.1', hmr: false },
+  })
   const hot = server.environments.client.hot
   const send = hot.send.bind(hot)
   hot.send = ((payload: HotPayload) => {
@@ -57,7 +68,21 @@ afterAll(async () => {
 })
 
 const skill = (id: string, note = '# Notes\n') => ({
-  [`${id}/manifest.json`]: { id, name: `Skill ${id}`, domains: [`${id}.example.com`], notes: ['notes/a.md'], nodeTools: { hello: { description: 'Says hello.', path: 'tools/hello.js', callable: 'hello', args: { who: { type: 'string', required: true, description: 'Name.' } }, returns: { type: 'string', description: 'Greeting.' } } } },
+  [`${id}/manifest.json`]: {
+    id,
+    name: `Skill ${id}`,
+    domains: [`${id}.example.com`],
+    notes: ['notes/a.md'],
+    nodeTools: {
+      hello: {
+        description: 'Says hello.',
+        path: 'tools/hello.js',
+        callable: 'hello',
+        args: { who: { type: 'string', required: true, description: 'Name.' } },
+        returns: { type: 'string', description: 'Greeting.' },
+      },
+    },
+  },
   [`${id}/notes/a.md`]: note,
   [`${id}/tools/hello.js`]: 'export const hello = (ctx, args) => `hello ${args.who}`\n',
 })
@@ -82,12 +107,24 @@ describe('Vite dev server', () => {
 
   it('edits a note, a tool and a manifest', async () => {
     await writeFile(join(root, 'added/notes/a.md'), '# Edited notes\n')
-    await until(async () => (await load()).loadNotes('added'), (notes) => notes[0]?.content === '# Edited notes\n', 'the edited note')
+    await until(
+      async () => (await load()).loadNotes('added'),
+      (notes) => notes[0]?.content === '# Edited notes\n',
+      'the edited note',
+    )
     await writeFile(join(root, 'added/tools/hello.js'), 'export const hello = (ctx, args) => `hi ${args.who}`\n')
-    await until(async () => (await load()).runTool('added', 'hello', { who: 'x' }), (out) => out === 'hi x', 'the edited tool')
+    await until(
+      async () => (await load()).runTool('added', 'hello', { who: 'x' }),
+      (out) => out === 'hi x',
+      'the edited tool',
+    )
     const manifest = join(root, 'added/manifest.json')
     await writeFile(manifest, (await readFile(manifest, 'utf8')).replace('"Skill added"', '"Renamed"'))
-    await until(async () => (await load()).skills.find((s) => s.id === 'added')?.name, (name) => name === 'Renamed', 'the new name')
+    await until(
+      async () => (await load()).skills.find((s) => s.id === 'added')?.name,
+      (name) => name === 'Renamed',
+      'the new name',
+    )
     expect(await until(readDts, (t) => t.includes(' * Renamed\n'), 'the d.ts')).toContain('"added"')
   })
 
@@ -96,10 +133,25 @@ describe('Vite dev server', () => {
     const good = await readFile(manifest, 'utf8')
     sent.length = 0
     await writeFile(manifest, good.replace('"Renamed"', '"Renamed",,'))
-    const error = await until(() => load().then(() => undefined, (e: Error) => e.message), (m) => typeof m === 'string', 'the load error')
+    const error = await until(
+      () =>
+        load().then(
+          () => undefined,
+          (e: Error) => e.message,
+        ),
+      (m) => typeof m === 'string',
+      'the load error',
+    )
     expect(error).toMatch(/added\/manifest\.json:3:\d+ {2}error manifest-parse/)
-    const overlay = await until(async () => sent.find((p) => p.type === 'error'), (p) => p !== undefined, 'the overlay')
-    expect(overlay).toMatchObject({ type: 'error', err: { plugin: 'unplugin-site-skills', loc: { file: manifest, line: 3 } } })
+    const overlay = await until(
+      async () => sent.find((p) => p.type === 'error'),
+      (p) => p !== undefined,
+      'the overlay',
+    )
+    expect(overlay).toMatchObject({
+      type: 'error',
+      err: { plugin: 'unplugin-site-skills', loc: { file: manifest, line: 3 } },
+    })
     expect((await fetch(new URL('/@vite/client', server.resolvedUrls!.local[0]!))).status).toBe(200)
     expect(await readDts()).toContain('"added"')
     await writeFile(manifest, good)

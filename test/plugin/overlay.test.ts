@@ -94,7 +94,10 @@ describe("Vite's error overlay in a browser", () => {
     await writeTree(tmp.dir, BROKEN_SKILLS)
     const shown = await overlayWith('name-invalid')
     expect(shown.message).toContain('[site-skills] 2 errors in 2 skills')
-    const sections = diagnosticSections(shown.message, BROKEN_DIAGNOSTICS.map((d) => d.head))
+    const sections = diagnosticSections(
+      shown.message,
+      BROKEN_DIAGNOSTICS.map((d) => d.head),
+    )
     BROKEN_DIAGNOSTICS.forEach((d, i) => {
       for (const line of [...d.frame, d.hint]) expect(sections[i]).toContain(line)
     })

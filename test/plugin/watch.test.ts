@@ -11,7 +11,7 @@ const WAIT_MS = 15_000
 /** Appended to the app's copy: runs the tool of the skill the test adds (`skill-not-found` before). */
 const ADDED_EXPORT = "\nexport const added = () => runTool('added', 'hello', { name: 'watch' }).catch((e) => e.code)\n"
 
-const EDITED_SEARCH = 'export async function search(ctx, args) {\n  return [\'edited\', args.query]\n}\n'
+const EDITED_SEARCH = "export async function search(ctx, args) {\n  return ['edited', args.query]\n}\n"
 
 const ADDED_MANIFEST = `{
   "id": "added",
@@ -29,7 +29,8 @@ const ADDED_MANIFEST = `{
   "browserTools": {}
 }
 `
-const ADDED_TOOL = 'export const hello = async (ctx, args) => `hello, ${args.name}`\nexport const bye = async (ctx, args) => `bye, ${args.name}`\n'
+const ADDED_TOOL =
+  'export const hello = async (ctx, args) => `hello, ${args.name}`\nexport const bye = async (ctx, args) => `bye, ${args.name}`\n'
 /** A trailing comma after the last member (line 14, column 21). */
 const BROKEN_MANIFEST = ADDED_MANIFEST.replace('"browserTools": {}', '"browserTools": {},')
 const BROKEN_AT = 'learnings/added/manifest.json:14:21'
@@ -85,10 +86,12 @@ async function changeAndWait(session: WatchSession, change: () => Promise<void>,
 }
 
 /** A build that succeeded, whose output behaves as `expected` says. */
-const built = (entry: string, expected: object): Check => async (event) => {
-  if (!event.ok) throw new Error(event.message)
-  expect(await runApp(entry)).toMatchObject(expected)
-}
+const built =
+  (entry: string, expected: object): Check =>
+  async (event) => {
+    if (!event.ok) throw new Error(event.message)
+    expect(await runApp(entry)).toMatchObject(expected)
+  }
 
 const WITH_ADDED = { main: { skills: ['added', 'ext', 'workspace'] }, added: 'hello, watch' }
 
@@ -119,7 +122,10 @@ describe.each(BUNDLERS)('%s in watch mode', (bundler: BundlerName) => {
   afterAll(() => session?.close())
 
   it('builds the app at start', async () => {
-    await waitForBuild(session, built(session.entry, { main: { skills: ['ext', 'workspace'], search: ['q'] }, added: 'skill-not-found' }))
+    await waitForBuild(
+      session,
+      built(session.entry, { main: { skills: ['ext', 'workspace'], search: ['q'] }, added: 'skill-not-found' }),
+    )
   })
 
   it('rebuilds when a Node tool changes', async ({ annotate }) => {
@@ -129,18 +135,28 @@ describe.each(BUNDLERS)('%s in watch mode', (bundler: BundlerName) => {
   })
 
   it('rebuilds when a skill folder is added', async ({ annotate }) => {
-    const ms = await changeAndWait(session, () => addSkill(join(tmp.dir, bundler), app), built(session.entry, WITH_ADDED))
+    const ms = await changeAndWait(
+      session,
+      () => addSkill(join(tmp.dir, bundler), app),
+      built(session.entry, WITH_ADDED),
+    )
     await annotate(`noticed in ${ms} ms`)
   })
 
-  it('reports a broken manifest as file:line:col, keeps watching, and rebuilds once it is fixed', async ({ annotate }) => {
+  it('reports a broken manifest as file:line:col, keeps watching, and rebuilds once it is fixed', async ({
+    annotate,
+  }) => {
     const manifest = join(app, 'learnings/added/manifest.json')
     const failed: Check = async (event) => {
       expect(event.ok).toBe(false)
       expect(event.message).toContain(`${BROKEN_AT}  error manifest-parse`)
     }
     const broken = await changeAndWait(session, () => writeFile(manifest, BROKEN_MANIFEST), failed)
-    const fixed = await changeAndWait(session, () => writeFile(manifest, FIXED_MANIFEST), built(session.entry, { ...WITH_ADDED, added: 'bye, watch' }))
+    const fixed = await changeAndWait(
+      session,
+      () => writeFile(manifest, FIXED_MANIFEST),
+      built(session.entry, { ...WITH_ADDED, added: 'bye, watch' }),
+    )
     await annotate(`error in ${broken} ms, fix in ${fixed} ms`)
   })
 })

@@ -10,7 +10,8 @@ const DOMAINS = ['127.0.0.1']
 
 const FILES: Record<string, string> = {
   'browser-tools/echo.js': 'async function (args) {\n  return args\n}\n',
-  'browser-tools/codepoints.js': 'async function (args) {\n  return Array.from(args.text, (c) => c.codePointAt(0))\n}\n',
+  'browser-tools/codepoints.js':
+    'async function (args) {\n  return Array.from(args.text, (c) => c.codePointAt(0))\n}\n',
   'browser-tools/title.js': 'async function () {\n  return document.title\n}\n',
   'browser-tools/values.js': [
     'async function ({ kind }) {',
@@ -70,7 +71,8 @@ const FILES: Record<string, string> = {
     '}',
     '',
   ].join('\n'),
-  'browser-tools/navigate.js': 'async function (args) {\n  setTimeout(() => { location.href = args.to }, 20)\n  await new Promise(() => {})\n}\n',
+  'browser-tools/navigate.js':
+    'async function (args) {\n  setTimeout(() => { location.href = args.to }, 20)\n  await new Promise(() => {})\n}\n',
   'browser-tools/alert.js': "async function () {\n  alert('hello from the tool')\n  return 'after'\n}\n",
   'browser-tools/globals.js': [
     'async function () {',
@@ -129,13 +131,21 @@ afterAll(async () => {
   await server?.close()
 })
 
-function call(target: BrowserTarget, tool: ToolName, args: Record<string, unknown> = {}, extra: Partial<BrowserCall> = {}): Promise<unknown> {
+function call(
+  target: BrowserTarget,
+  tool: ToolName,
+  args: Record<string, unknown> = {},
+  extra: Partial<BrowserCall> = {},
+): Promise<unknown> {
   const { code, file } = tools[tool]!
   return callBrowserTool(target, { siteId: SITE, tool, code, file, args, domains: DOMAINS, ...extra })
 }
 
 async function listPages(port: number): Promise<{ id: string; type: string }[]> {
-  const list = (await fetch(`http://127.0.0.1:${port}/json/list`).then((r) => r.json())) as { id: string; type: string }[]
+  const list = (await fetch(`http://127.0.0.1:${port}/json/list`).then((r) => r.json())) as {
+    id: string
+    type: string
+  }[]
   return list.filter((t) => t.type === 'page')
 }
 
@@ -197,7 +207,10 @@ describe('arguments and results', () => {
 
 describe('domains', () => {
   it('refuses a page outside the domains before the tool runs, naming the URL', async () => {
-    const error = await failure(call(page.client, 'sideEffect', {}, { domains: ['example.com', '*.example.com'] }), 'domain-mismatch')
+    const error = await failure(
+      call(page.client, 'sideEffect', {}, { domains: ['example.com', '*.example.com'] }),
+      'domain-mismatch',
+    )
     expect(error.message).toContain(server.url('/home'))
     expect(error.siteId).toBe(SITE)
     expect(await evaluate(page.client, 'window.__ran')).toBeUndefined()
@@ -211,7 +224,10 @@ describe('domains', () => {
 
   it('keeps the domain check in the main world of a page that replaced String and Array methods', async () => {
     await withPage('/hostile', async (own) => {
-      await failure(call(own.client, 'sideEffect', {}, { domains: ['example.com', '*.example.com'] }), 'domain-mismatch')
+      await failure(
+        call(own.client, 'sideEffect', {}, { domains: ['example.com', '*.example.com'] }),
+        'domain-mismatch',
+      )
       expect(await evaluate(own.client, 'window.__ran')).toBeUndefined()
       expect(await call(own.client, 'sideEffect')).toBe('ran')
     })
@@ -249,7 +265,13 @@ describe('timeouts', () => {
 describe('errors thrown by tools', () => {
   it('names the tool file and the line of the throw', async () => {
     const error = await failure(call(page.client, 'throws', { n: 5 }), 'tool-threw')
-    expect(error).toMatchObject({ file: 'site/browser-tools/throws.js', line: 5, column: 11, siteId: SITE, tool: 'throws' })
+    expect(error).toMatchObject({
+      file: 'site/browser-tools/throws.js',
+      line: 5,
+      column: 11,
+      siteId: SITE,
+      tool: 'throws',
+    })
     expect(error.message).toContain('Error: too big: 10')
     expect(error.message).toContain('site/browser-tools/throws.js:5:11')
   })
@@ -315,9 +337,22 @@ describe('page events during a call', () => {
 describe('isolated world', () => {
   it('runs away from page scripts that replaced JSON.stringify and Array.prototype.map', async () => {
     await withPage('/hostile', async (own) => {
-      expect(await call(own.client, 'globals', {}, { isolatedWorld: true })).toEqual({ json: '{"a":[1,2]}', doubled: [2, 4], title: 'hostile', pageVar: 'undefined' })
-      expect(await call(own.client, 'globals')).toEqual({ json: 'hacked', doubled: 'hacked', title: 'hostile', pageVar: 'number' })
-      await failure(call(own.client, 'globals', {}, { isolatedWorld: true, domains: ['example.com'] }), 'domain-mismatch')
+      expect(await call(own.client, 'globals', {}, { isolatedWorld: true })).toEqual({
+        json: '{"a":[1,2]}',
+        doubled: [2, 4],
+        title: 'hostile',
+        pageVar: 'undefined',
+      })
+      expect(await call(own.client, 'globals')).toEqual({
+        json: 'hacked',
+        doubled: 'hacked',
+        title: 'hostile',
+        pageVar: 'number',
+      })
+      await failure(
+        call(own.client, 'globals', {}, { isolatedWorld: true, domains: ['example.com'] }),
+        'domain-mismatch',
+      )
     })
   })
 
@@ -337,7 +372,9 @@ describe('target forms', () => {
 
   it('accepts { host, port, target } with a URL substring or an id', async () => {
     await withPage('/forms/unique-substring', async (own) => {
-      expect(await call({ host: '127.0.0.1', port: browser.port, target: 'unique-substring' }, 'title')).toBe('/forms/unique-substring')
+      expect(await call({ host: '127.0.0.1', port: browser.port, target: 'unique-substring' }, 'title')).toBe(
+        '/forms/unique-substring',
+      )
       expect(await call({ port: browser.port, target: own.targetId }, 'title')).toBe('/forms/unique-substring')
     })
   })
@@ -369,7 +406,8 @@ describe('when the browser goes away', () => {
   beforeAll(async () => {
     only = await browser.newPage(server.url('/only'))
     // Leave one page, so that HOST:PORT and the browser endpoint mean this one.
-    for (const t of await listPages(browser.port)) if (t.id !== only.targetId) await fetch(`http://127.0.0.1:${browser.port}/json/close/${t.id}`)
+    for (const t of await listPages(browser.port))
+      if (t.id !== only.targetId) await fetch(`http://127.0.0.1:${browser.port}/json/close/${t.id}`)
   })
 
   it('accepts "HOST:PORT" and the browser ws:// endpoint (first page)', async () => {
@@ -379,7 +417,10 @@ describe('when the browser goes away', () => {
 
   it('reports the browser closing during a call as disconnected', async () => {
     const viaClient = failure(call(only.client, 'hang', {}, { timeoutMs: 20_000 }), 'disconnected')
-    const viaAddress = failure(call({ port: browser.port, target: '/only' }, 'hang', {}, { timeoutMs: 20_000 }), 'disconnected')
+    const viaAddress = failure(
+      call({ port: browser.port, target: '/only' }, 'hang', {}, { timeoutMs: 20_000 }),
+      'disconnected',
+    )
     await new Promise((resolve) => setTimeout(resolve, 300))
     await browser.close()
     await Promise.all([viaClient, viaAddress])

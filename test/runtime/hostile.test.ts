@@ -8,7 +8,7 @@ import { createDomainTableData } from '../../runtime/match'
 import { callNodeTool } from '../../runtime/node'
 import { createSiteSkills } from '../../runtime/registry'
 import type { SkillMeta } from '../../runtime/types'
-import { generateArgsValidator } from '../../src/core/codegen/validator'
+import { generateArgsValidator } from '../../src/codegen/validator'
 import { type CompiledTool, compileTools, evaluate, navigate, waitForTitle } from '../helpers/browser'
 import { startServer, type TestServer } from '../helpers/server'
 import { REPO_ROOT } from '../helpers/tmp'
@@ -297,29 +297,70 @@ describe('Node tools (issue 11.6)', () => {
   })
 
   it('throwing getters, proxies, arrays and numbers as args are invalid-args', async () => {
-    const getter = Object.defineProperty({}, 'list', { enumerable: true, get: () => { throw new Error('getter') } })
-    const trap = new Proxy({}, { ownKeys: () => { throw new Error('trap') } })
+    const getter = Object.defineProperty({}, 'list', {
+      enumerable: true,
+      get: () => {
+        throw new Error('getter')
+      },
+    })
+    const trap = new Proxy(
+      {},
+      {
+        ownKeys: () => {
+          throw new Error('trap')
+        },
+      },
+    )
     const revocable = Proxy.revocable({}, {})
     revocable.revoke()
     const api = registry()
     for (const args of [getter, trap, revocable.proxy, [], [1, 2], 5, 'text', true]) {
       const error = await failure(api.runTool(SITE, 'keep', args as never), 'invalid-args')
       expect(error).toBeInstanceOf(SiteToolError)
-      await failure(fn(() => 'ran', args), 'invalid-args')
+      await failure(
+        fn(() => 'ran', args),
+        'invalid-args',
+      )
     }
     const array = await failure(api.runTool(SITE, 'none', [] as never), 'invalid-args')
     expect(array.message).toContain('args must be an object (got array)')
-    expect((await failure(fn(() => 'ran', 5), 'invalid-args')).message).toContain('args must be an object (got number)')
+    expect(
+      (
+        await failure(
+          fn(() => 'ran', 5),
+          'invalid-args',
+        )
+      ).message,
+    ).toContain('args must be an object (got number)')
   })
 
   it('a thrown plain object keeps what it says', async () => {
-    const plain = await failure(fn(() => { throw { code: 'E_QUOTA', detail: 'try later' } }), 'tool-threw')
+    const plain = await failure(
+      fn(() => {
+        throw { code: 'E_QUOTA', detail: 'try later' }
+      }),
+      'tool-threw',
+    )
     expect(plain.message).toContain('{"code":"E_QUOTA","detail":"try later"}')
-    const withMessage = await failure(fn(() => { throw { message: 'quota used up' } }), 'tool-threw')
+    const withMessage = await failure(
+      fn(() => {
+        throw { message: 'quota used up' }
+      }),
+      'tool-threw',
+    )
     expect(withMessage.message).toContain('quota used up')
     const cyclic: Record<string, unknown> = {}
     cyclic.self = cyclic
-    expect((await failure(fn(() => { throw cyclic }), 'tool-threw')).message).toContain('[unprintable object]')
+    expect(
+      (
+        await failure(
+          fn(() => {
+            throw cyclic
+          }),
+          'tool-threw',
+        )
+      ).message,
+    ).toContain('[unprintable object]')
   })
 })
 

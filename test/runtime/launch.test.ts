@@ -25,9 +25,14 @@ async function exercise(browser: LaunchedBrowser): Promise<void> {
   expect(browser.port).toBeGreaterThan(0)
   expect(browser.wsEndpoint).toMatch(new RegExp(`^ws://127\\.0\\.0\\.1:${browser.port}/devtools/browser/[\\w-]+$`))
   const page = await browser.newPage(server.url('/query?a=1&b=2&c=%20x#frag'))
-  expect(await evaluate(page.client, 'location.pathname + location.search + location.hash')).toBe('/query?a=1&b=2&c=%20x#frag')
+  expect(await evaluate(page.client, 'location.pathname + location.search + location.hash')).toBe(
+    '/query?a=1&b=2&c=%20x#frag',
+  )
   expect(await evaluate(page.client, 'document.readyState')).toBe('complete')
-  const ids = async () => ((await fetch(`http://127.0.0.1:${browser.port}/json/list`).then((r) => r.json())) as { id: string }[]).map((t) => t.id)
+  const ids = async () =>
+    ((await fetch(`http://127.0.0.1:${browser.port}/json/list`).then((r) => r.json())) as { id: string }[]).map(
+      (t) => t.id,
+    )
   expect(await ids()).toContain(page.targetId)
   await page.close()
   expect(await ids()).not.toContain(page.targetId)
@@ -99,7 +104,9 @@ describe('launchBrowser', () => {
       await gone.close()
       const error = await browser.newPage(gone.url('/nothing-here')).catch((e: unknown) => e)
       expect(String(error)).toMatch(/cannot open .*: net::ERR_CONNECTION_REFUSED/)
-      const pages = (await fetch(`http://127.0.0.1:${browser.port}/json/list`).then((r) => r.json())) as { url: string }[]
+      const pages = (await fetch(`http://127.0.0.1:${browser.port}/json/list`).then((r) => r.json())) as {
+        url: string
+      }[]
       expect(pages.filter((t) => t.url.includes('/nothing-here'))).toEqual([])
     } finally {
       await closesCleanly(browser)

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { checkDomainPattern } from '../../src/core/domains'
+import { checkDomainPattern } from '../../src/compiler/validate/domains'
 import { createDomainTable, createDomainTableData, lookupHost, urlHost, urlMatchesDomains } from '../../runtime/match'
 
 // Skills in directory order, with patterns as a manifest would write them.
@@ -13,7 +13,9 @@ const SKILLS: Record<string, string[]> = {
   'g-other': ['other.org'],
 }
 const ids = Object.keys(SKILLS)
-const table = createDomainTable(createDomainTableData(Object.values(SKILLS).map((list) => list.map((p) => checkDomainPattern(p).pattern!))))
+const table = createDomainTable(
+  createDomainTableData(Object.values(SKILLS).map((list) => list.map((p) => checkDomainPattern(p).pattern!))),
+)
 const match = (url: string) => {
   const host = urlHost(url)
   return host ? lookupHost(table, host).map((i) => ids[i]) : []

@@ -26,7 +26,15 @@ function guardAllows(url: string, patterns: string[]): boolean {
   return false
 }
 
-const PATTERNS = [['example.com'], ['*.example.com'], ['example.com', '*.example.com'], ['localhost', '127.0.0.1'], ['[::1]'], ['xn--bcher-kva.example'], ['*.co.example']]
+const PATTERNS = [
+  ['example.com'],
+  ['*.example.com'],
+  ['example.com', '*.example.com'],
+  ['localhost', '127.0.0.1'],
+  ['[::1]'],
+  ['xn--bcher-kva.example'],
+  ['*.co.example'],
+]
 
 const URLS = [
   'https://example.com/',
@@ -65,16 +73,20 @@ const URLS = [
 describe('the in-page domain guard', () => {
   it('agrees with urlMatchesDomains on every URL and pattern set', () => {
     for (const patterns of PATTERNS) {
-      for (const url of URLS) expect(guardAllows(url, patterns), `${url} vs ${patterns.join(',')}`).toBe(urlMatchesDomains(url, patterns))
+      for (const url of URLS)
+        expect(guardAllows(url, patterns), `${url} vs ${patterns.join(',')}`).toBe(urlMatchesDomains(url, patterns))
     }
   })
 
   it('decides http(s) and blob: pages without String or Array methods, which pages replace', () => {
     const methods = [String.prototype.slice, String.prototype.indexOf, String.prototype.replace]
     const expected = URLS.flatMap((url) => PATTERNS.map((patterns) => urlMatchesDomains(url, patterns)))
-    String.prototype.slice = String.prototype.indexOf = String.prototype.replace = () => {
-      throw new Error('replaced')
-    }
+    String.prototype.slice =
+      String.prototype.indexOf =
+      String.prototype.replace =
+        () => {
+          throw new Error('replaced')
+        }
     try {
       expect(guardAllows('https://www.example.com/', ['*.example.com'])).toBe(true)
       expect(guardAllows('https://evil.test/', ['*.example.com', 'example.com'])).toBe(false)
@@ -82,7 +94,11 @@ describe('the in-page domain guard', () => {
       expect(guardAllows('blob:https://evil.test/uuid', ['*.example.com', 'example.com'])).toBe(false)
       expect(URLS.flatMap((url) => PATTERNS.map((patterns) => guardAllows(url, patterns)))).toEqual(expected)
     } finally {
-      ;[String.prototype.slice, String.prototype.indexOf, String.prototype.replace] = methods as [typeof String.prototype.slice, typeof String.prototype.indexOf, typeof String.prototype.replace]
+      ;[String.prototype.slice, String.prototype.indexOf, String.prototype.replace] = methods as [
+        typeof String.prototype.slice,
+        typeof String.prototype.indexOf,
+        typeof String.prototype.replace,
+      ]
     }
   })
 })

@@ -3,7 +3,7 @@ import { createDomainTableData } from '../../runtime/match'
 import { createSiteSkills } from '../../runtime/registry'
 import { isSiteToolError } from '../../runtime/errors'
 import type { SkillChunk, SkillMeta } from '../../runtime/types'
-import { generateArgsValidator } from '../../src/core/codegen/validator'
+import { generateArgsValidator } from '../../src/codegen/validator'
 
 const validator = (args: SkillMeta['tools'][string]['args']) => new Function(`return ${generateArgsValidator(args)}`)()
 
@@ -14,10 +14,38 @@ const META: SkillMeta[] = [
     domains: ['shop.example.com', '*.shop.example.com'],
     notes: ['notes/a.md'],
     tools: {
-      slow: { kind: 'node', description: 'Never ends.', args: {}, returns: { type: 'string' }, timeoutMs: 50, file: 'shop/tools/slow.js' },
-      fails: { kind: 'node', description: 'Throws.', args: {}, returns: { type: 'string' }, file: 'shop/tools/fails.js' },
-      echo: { kind: 'node', description: 'Echoes.', args: { text: { type: 'string', required: true, description: 'Text.' }, mode: { type: 'string', required: false, description: 'Mode.', enum: ['a', 'b'] } }, returns: { type: 'object', description: 'Args.' }, file: 'shop/tools/echo.js' },
-      'odd name!': { kind: 'browser', description: 'A browser tool.', args: { tags: { type: 'array', required: false, description: 'Tags.' } }, returns: { type: 'array', description: 'Items.', items: { type: 'string' } }, file: 'shop/browser-tools/odd.js' },
+      slow: {
+        kind: 'node',
+        description: 'Never ends.',
+        args: {},
+        returns: { type: 'string' },
+        timeoutMs: 50,
+        file: 'shop/tools/slow.js',
+      },
+      fails: {
+        kind: 'node',
+        description: 'Throws.',
+        args: {},
+        returns: { type: 'string' },
+        file: 'shop/tools/fails.js',
+      },
+      echo: {
+        kind: 'node',
+        description: 'Echoes.',
+        args: {
+          text: { type: 'string', required: true, description: 'Text.' },
+          mode: { type: 'string', required: false, description: 'Mode.', enum: ['a', 'b'] },
+        },
+        returns: { type: 'object', description: 'Args.' },
+        file: 'shop/tools/echo.js',
+      },
+      'odd name!': {
+        kind: 'browser',
+        description: 'A browser tool.',
+        args: { tags: { type: 'array', required: false, description: 'Tags.' } },
+        returns: { type: 'array', description: 'Items.', items: { type: 'string' } },
+        file: 'shop/browser-tools/odd.js',
+      },
     },
   },
 ]
@@ -39,19 +67,30 @@ function chunk(): SkillChunk {
   }
 }
 
-const api = createSiteSkills({ skills: META, table: createDomainTableData(META.map((s) => s.domains)) }, { shop: async () => chunk() })
-const caught = (p: Promise<unknown>) => p.then(() => undefined, (e: unknown) => e)
+const api = createSiteSkills(
+  { skills: META, table: createDomainTableData(META.map((s) => s.domains)) },
+  { shop: async () => chunk() },
+)
+const caught = (p: Promise<unknown>) =>
+  p.then(
+    () => undefined,
+    (e: unknown) => e,
+  )
 
 describe('runtime registry', () => {
   it('runs a Node tool as fn(ctx, args) through the typed stub', async () => {
     const ctx = { page: 'p' }
     expect(await api.sites.shop!.echo!({ text: 'x' }, ctx)).toEqual({ ctx, args: { text: 'x' } })
-    expect(await api.runTool('shop', 'echo', { text: 'y', mode: 'b' })).toMatchObject({ args: { text: 'y', mode: 'b' } })
+    expect(await api.runTool('shop', 'echo', { text: 'y', mode: 'b' })).toMatchObject({
+      args: { text: 'y', mode: 'b' },
+    })
   })
 
   it('checks arguments before anything runs, naming site, tool and argument', async () => {
     const missing = await caught(api.runTool('shop', 'echo', {}))
-    expect(isSiteToolError(missing, 'invalid-args') && missing.message).toBe('shop -> echo: missing required argument "text"')
+    expect(isSiteToolError(missing, 'invalid-args') && missing.message).toBe(
+      'shop -> echo: missing required argument "text"',
+    )
     const extra = await caught(api.runTool('shop', 'echo', { text: 'x', txt: 'y' }))
     expect(isSiteToolError(extra, 'invalid-args') && extra.message).toBe('shop -> echo: unknown argument "txt"')
   })
@@ -59,21 +98,32 @@ describe('runtime registry', () => {
   it('times out a Node tool at its timeoutMs', async () => {
     const started = Date.now()
     const error = await caught(api.runTool('shop', 'slow', {}))
-    expect(isSiteToolError(error, 'timeout') && error.message).toBe('shop -> slow: timed out after 50 ms (shop/tools/slow.js)')
+    expect(isSiteToolError(error, 'timeout') && error.message).toBe(
+      'shop -> slow: timed out after 50 ms (shop/tools/slow.js)',
+    )
     expect(Date.now() - started).toBeLessThan(2000)
   })
 
   it('wraps a thrown error with site, tool, file and cause', async () => {
     const error = await caught(api.runTool('shop', 'fails', {}))
     expect(isSiteToolError(error, 'tool-threw')).toBe(true)
-    expect(error).toMatchObject({ siteId: 'shop', tool: 'fails', file: 'shop/tools/fails.js', message: 'shop -> fails: bad selector (shop/tools/fails.js)' })
+    expect(error).toMatchObject({
+      siteId: 'shop',
+      tool: 'fails',
+      file: 'shop/tools/fails.js',
+      message: 'shop -> fails: bad selector (shop/tools/fails.js)',
+    })
     expect((error as Error).cause).toBeInstanceOf(TypeError)
   })
 
   it('names unknown skills and tools, and refuses a browser tool without a target', async () => {
     expect(await caught(api.runTool('nope', 'x'))).toMatchObject({ code: 'skill-not-found' })
-    expect(((await caught(api.runTool('shop', 'nope'))) as Error).message).toBe('shop -> nope: no such tool (known: slow, fails, echo, odd name!)')
-    expect(await caught(api.runBrowserTool('shop', 'echo', { text: 'x' }, 'localhost:1'))).toMatchObject({ code: 'tool-kind' })
+    expect(((await caught(api.runTool('shop', 'nope'))) as Error).message).toBe(
+      'shop -> nope: no such tool (known: slow, fails, echo, odd name!)',
+    )
+    expect(await caught(api.runBrowserTool('shop', 'echo', { text: 'x' }, 'localhost:1'))).toMatchObject({
+      code: 'tool-kind',
+    })
     expect(await caught(api.runTool('shop', 'odd name!', {}))).toMatchObject({ code: 'unavailable' })
   })
 
@@ -98,17 +148,42 @@ describe('runtime registry', () => {
     expect(defs.mcp[2]).toEqual({
       name: 'shop__echo',
       description: 'Echoes.',
-      inputSchema: { type: 'object', properties: { text: { type: 'string', description: 'Text.' }, mode: { type: 'string', description: 'Mode.', enum: ['a', 'b'] } }, required: ['text'], additionalProperties: false },
+      inputSchema: {
+        type: 'object',
+        properties: {
+          text: { type: 'string', description: 'Text.' },
+          mode: { type: 'string', description: 'Mode.', enum: ['a', 'b'] },
+        },
+        required: ['text'],
+        additionalProperties: false,
+      },
       outputSchema: { type: 'object', description: 'Args.' },
     })
     expect(defs.anthropic[2]!.input_schema).toEqual(defs.mcp[2]!.inputSchema)
     expect(defs.openai[2]).toEqual({
       type: 'function',
-      function: { name: 'shop__echo', description: 'Echoes.', strict: true, parameters: { type: 'object', properties: { text: { type: 'string', description: 'Text.' }, mode: { type: ['string', 'null'], description: 'Mode.', enum: ['a', 'b', null] } }, required: ['text', 'mode'], additionalProperties: false } },
+      function: {
+        name: 'shop__echo',
+        description: 'Echoes.',
+        strict: true,
+        parameters: {
+          type: 'object',
+          properties: {
+            text: { type: 'string', description: 'Text.' },
+            mode: { type: ['string', 'null'], description: 'Mode.', enum: ['a', 'b', null] },
+          },
+          required: ['text', 'mode'],
+          additionalProperties: false,
+        },
+      },
     })
     // An array without items cannot be strict.
     expect(defs.openai[3]!.function.strict).toBe(false)
-    expect(defs.mcp[3]!.outputSchema).toEqual({ type: 'object', properties: { result: { type: 'array', description: 'Items.', items: { type: 'string' } } }, required: ['result'] })
+    expect(defs.mcp[3]!.outputSchema).toEqual({
+      type: 'object',
+      properties: { result: { type: 'array', description: 'Items.', items: { type: 'string' } } },
+      required: ['result'],
+    })
     expect(await api.dispatchToolCall('shop__echo', { text: 'z', mode: null })).toMatchObject({ args: { text: 'z' } })
     expect(await caught(api.dispatchToolCall('shop__missing', {}))).toMatchObject({ code: 'tool-not-found' })
   })

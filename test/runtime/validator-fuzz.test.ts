@@ -3,7 +3,7 @@ import { isSiteToolError } from '../../runtime/errors'
 import { createDomainTableData } from '../../runtime/match'
 import { createSiteSkills } from '../../runtime/registry'
 import type { Literal, SkillMeta, ValueSchema, ValueType } from '../../runtime/types'
-import { generateArgsValidator } from '../../src/core/codegen/validator'
+import { generateArgsValidator } from '../../src/codegen/validator'
 
 /** mulberry32: a small seeded generator, so that a failure can be replayed by its seed. */
 function random(seed: number): () => number {
@@ -96,9 +96,31 @@ function hostile(rng: Rng): unknown {
     () => deep(65 + Math.floor(rng() * 2000)),
     () => ({ q: cyclic }),
     () => revoked.proxy,
-    () => new Proxy({}, { ownKeys: () => { throw new Error('trap') } }),
-    () => new Proxy({ q: 'x' }, { get: () => { throw 'a string' } }),
-    () => Object.defineProperty({}, 'q', { enumerable: true, get: () => { throw null } }),
+    () =>
+      new Proxy(
+        {},
+        {
+          ownKeys: () => {
+            throw new Error('trap')
+          },
+        },
+      ),
+    () =>
+      new Proxy(
+        { q: 'x' },
+        {
+          get: () => {
+            throw 'a string'
+          },
+        },
+      ),
+    () =>
+      Object.defineProperty({}, 'q', {
+        enumerable: true,
+        get: () => {
+          throw null
+        },
+      }),
     () => ({ q: () => 1 }),
     () => ({ q: Symbol('s') }),
     () => ({ q: 10n }),

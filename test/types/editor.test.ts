@@ -104,7 +104,10 @@ const at = (name: string) => CONSUMER.at[name]!
 
 describe('an editor over the generated types', () => {
   it('loads the package types from dist/ without an error, and the consumer has none', () => {
-    const files = editor.service.getProgram()!.getSourceFiles().map((f) => f.fileName)
+    const files = editor.service
+      .getProgram()!
+      .getSourceFiles()
+      .map((f) => f.fileName)
     expect(files).toContain(join(REPO_ROOT, 'client.d.ts'))
     expect(files.some((f) => f.startsWith(join(REPO_ROOT, 'dist/')) && f.endsWith('runtime.d.ts'))).toBe(true)
     // client.d.ts imports SiteSkillsModule from the built unplugin-site-skills/runtime.
@@ -153,9 +156,10 @@ describe('an editor over the generated types', () => {
     const site = editor.details('use.ts', at('siteKey'), 'odd-site')
     expect(site?.documentation).toBe('Odd *\\/ site\n\nDomains: `odd.example`')
     expect(editor.hover('use.ts', at('oddTool'))).toEqual({
-      text: '(property) "look_up": (args: {\n    "odd-name": string;\n}, ctx?: unknown) => '
-        + 'Promise<Record<string, unknown>>',
-      documentation: "Finds `things` *\\/ and more. Second line.\n\nNode tool: `odd-site/tools/look.js`",
+      text:
+        '(property) "look_up": (args: {\n    "odd-name": string;\n}, ctx?: unknown) => ' +
+        'Promise<Record<string, unknown>>',
+      documentation: 'Finds `things` *\\/ and more. Second line.\n\nNode tool: `odd-site/tools/look.js`',
     })
   })
 

@@ -44,8 +44,24 @@ void anything; void stub
 `
 
 function typeErrors(dir: string, files: string[]): string[] {
-  const program = ts.createProgram(files.map((f) => join(dir, f)), { strict: true, noEmit: true, module: ts.ModuleKind.ESNext, moduleResolution: ts.ModuleResolutionKind.Bundler, target: ts.ScriptTarget.ES2022, types: [], lib: ['lib.es2023.d.ts', 'lib.dom.d.ts'] })
-  return ts.getPreEmitDiagnostics(program).map((d) => `${d.file ? `${d.file.fileName.slice(dir.length + 1)}:${d.file.getLineAndCharacterOfPosition(d.start!).line + 1}` : ''} ${ts.flattenDiagnosticMessageText(d.messageText, '\n')}`)
+  const program = ts.createProgram(
+    files.map((f) => join(dir, f)),
+    {
+      strict: true,
+      noEmit: true,
+      module: ts.ModuleKind.ESNext,
+      moduleResolution: ts.ModuleResolutionKind.Bundler,
+      target: ts.ScriptTarget.ES2022,
+      types: [],
+      lib: ['lib.es2023.d.ts', 'lib.dom.d.ts'],
+    },
+  )
+  return ts
+    .getPreEmitDiagnostics(program)
+    .map(
+      (d) =>
+        `${d.file ? `${d.file.fileName.slice(dir.length + 1)}:${d.file.getLineAndCharacterOfPosition(d.start!).line + 1}` : ''} ${ts.flattenDiagnosticMessageText(d.messageText, '\n')}`,
+    )
 }
 
 let tmp: Awaited<ReturnType<typeof makeTempDir>>
@@ -59,7 +75,10 @@ afterAll(() => tmp.cleanup())
 
 describe('generated types', () => {
   it('`site-skills types` writes a d.ts that makes every misuse a tsc error', async () => {
-    const run = await runCli(['types', '--root', join(APP, 'learnings'), '--out', join(tmp.dir, 'site-skills.d.ts')], tmp.dir)
+    const run = await runCli(
+      ['types', '--root', join(APP, 'learnings'), '--out', join(tmp.dir, 'site-skills.d.ts')],
+      tmp.dir,
+    )
     expect(run.code).toBe(0)
     await writeFile(join(tmp.dir, 'use.ts'), USAGE)
     // Every @ts-expect-error above must be needed: an unused one is itself an error.
@@ -73,7 +92,10 @@ describe('generated types', () => {
   })
 
   it('is written only when its content changes', async () => {
-    const again = await runCli(['types', '--root', join(APP, 'learnings'), '--out', join(tmp.dir, 'site-skills.d.ts')], tmp.dir)
+    const again = await runCli(
+      ['types', '--root', join(APP, 'learnings'), '--out', join(tmp.dir, 'site-skills.d.ts')],
+      tmp.dir,
+    )
     expect(again.stdout).toContain('is up to date')
   })
 

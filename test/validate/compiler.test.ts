@@ -1,7 +1,7 @@
 import { cp, readFile, rm, utimes, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { createCompiler } from '../../src/core/compiler'
+import { createCompiler } from '../../src/compiler/compile'
 import { REPO_ROOT, makeTempDir, writeTree } from '../helpers/tmp'
 
 let tmp: Awaited<ReturnType<typeof makeTempDir>>
@@ -26,7 +26,10 @@ describe('incremental compile', () => {
     expect(compiler.bundled).toBe(bundledCold)
 
     // A helper imported by one ES-module browser tool: only that tool is rebuilt.
-    await writeFile(join(root, 'ext/browser-tools/lib/text.js'), "export function text(s) {\n  return document.querySelector(s)?.textContent ?? 'none'\n}\n")
+    await writeFile(
+      join(root, 'ext/browser-tools/lib/text.js'),
+      "export function text(s) {\n  return document.querySelector(s)?.textContent ?? 'none'\n}\n",
+    )
     const helperEdit = await compiler.compile()
     expect(helperEdit.revalidated).toEqual(['ext'])
     expect(compiler.bundled).toBe(bundledCold + 1)

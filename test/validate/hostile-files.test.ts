@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createDomainTableData } from '../../runtime/match'
 import { createSiteSkills } from '../../runtime/registry'
 import type { SkillMeta } from '../../runtime/types'
-import { FILE_LIMITS } from '../../src/core/files'
+import { FILE_LIMITS } from '../../src/compiler/files'
 import { buildApp } from '../helpers/bundlers'
 import { compileRoots } from '../helpers/compile'
 import { REPO_ROOT, makeTempDir, writeTree } from '../helpers/tmp'
@@ -30,7 +30,11 @@ interface Run {
   code: number | null
   ms: number
   stderr: string
-  report: { ok: boolean; skills: number; diagnostics: { code: string; file: string; siteId: string; message: string }[] }
+  report: {
+    ok: boolean
+    skills: number
+    diagnostics: { code: string; file: string; siteId: string; message: string }[]
+  }
 }
 
 /** `site-skills validate --json ROOT` in its own process (as `nobody` when asked), timed. */
@@ -43,10 +47,19 @@ async function validate(root: string, asNobody = false): Promise<Run> {
   const options = { cwd: REPO_ROOT, timeout: KILL_AFTER_MS, killSignal: 'SIGKILL' as const }
   const out = await exec(command, args, options).then(
     (r) => ({ code: 0, stdout: r.stdout, stderr: r.stderr }),
-    (e: { code: number | null; stdout: string; stderr: string }) => ({ code: e.code, stdout: e.stdout, stderr: e.stderr }),
+    (e: { code: number | null; stdout: string; stderr: string }) => ({
+      code: e.code,
+      stdout: e.stdout,
+      stderr: e.stderr,
+    }),
   )
   const ms = Date.now() - start
-  return { code: out.code, ms, stderr: out.stderr, report: out.stdout ? JSON.parse(out.stdout) : { ok: false, skills: 0, diagnostics: [] } }
+  return {
+    code: out.code,
+    ms,
+    stderr: out.stderr,
+    report: out.stdout ? JSON.parse(out.stdout) : { ok: false, skills: 0, diagnostics: [] },
+  }
 }
 
 const codesAt = (run: Run) => run.report.diagnostics.map((d) => `${d.file} ${d.code}`).sort()
@@ -62,7 +75,10 @@ function skill(id: string, tools: Record<string, object> = {}): Record<string, u
       // Distinct ids get distinct hosts: "s.t", "s_t" and "Shop" are "x-s-46-t", "x-s-95-t" and "x-83-hop".
       domains: [`x-${id.replace(/[^a-z0-9]/g, (c) => `-${c.codePointAt(0)}-`)}.example.com`],
       notes: ['notes/a.md'],
-      nodeTools: { search: { description: 'Search.', path: 'tools/search.js', callable: 'search', args: {}, returns: RETURNS }, ...tools },
+      nodeTools: {
+        search: { description: 'Search.', path: 'tools/search.js', callable: 'search', args: {}, returns: RETURNS },
+        ...tools,
+      },
       browserTools: { read: { description: 'Read.', path: 'browser-tools/read.js', args: {}, returns: RETURNS } },
     },
     [`${id}/notes/a.md`]: '# Notes\n',
@@ -87,8 +103,19 @@ async function makeSpecialFile(path: string): Promise<void> {
 describe('files that are not regular files', () => {
   it('reports a FIFO as manifest, note, Node tool or browser tool, and exits within seconds', async () => {
     const root = join(tmp.dir, 'fifo')
-    await writeTree(root, { ...skill('good'), ...skill('note'), ...skill('tool'), ...skill('browser'), ...skill('manifest') })
-    for (const file of ['note/notes/a.md', 'tool/tools/search.js', 'browser/browser-tools/read.js', 'manifest/manifest.json']) {
+    await writeTree(root, {
+      ...skill('good'),
+      ...skill('note'),
+      ...skill('tool'),
+      ...skill('browser'),
+      ...skill('manifest'),
+    })
+    for (const file of [
+      'note/notes/a.md',
+      'tool/tools/search.js',
+      'browser/browser-tools/read.js',
+      'manifest/manifest.json',
+    ]) {
       await rm(join(root, file))
       mkfifo(join(root, file))
     }
@@ -101,7 +128,9 @@ describe('files that are not regular files', () => {
       'note/notes/a.md file-not-regular',
       'tool/tools/search.js file-not-regular',
     ])
-    expect(run.report.diagnostics.find((d) => d.siteId === 'note')!.message).toBe('note "notes/a.md" is a named pipe (FIFO), not a regular file')
+    expect(run.report.diagnostics.find((d) => d.siteId === 'note')!.message).toBe(
+      'note "notes/a.md" is a named pipe (FIFO), not a regular file',
+    )
   })
 
   it('never reads a device inside a skill folder, and rejects a symlink to /dev/zero as leaving the folder', async () => {
@@ -141,7 +170,10 @@ describe('file size limits', () => {
     await writeFile(join(root, 'over/notes/a.md'), 'x'.repeat(FILE_LIMITS.note + 1))
     await truncate(join(root, 'tool/tools/search.js'), FILE_LIMITS.tool + 1)
     const result = await compileRoots([root])
-    expect(result.diagnostics.map((d) => `${d.file} ${d.code}`)).toEqual(['over/notes/a.md file-too-large', 'tool/tools/search.js file-too-large'])
+    expect(result.diagnostics.map((d) => `${d.file} ${d.code}`)).toEqual([
+      'over/notes/a.md file-too-large',
+      'tool/tools/search.js file-too-large',
+    ])
     expect(result.skills.map((s) => s.model.id)).toEqual(['at'])
   })
 
@@ -149,7 +181,10 @@ describe('file size limits', () => {
     const root = join(tmp.dir, 'build-huge')
     await writeTree(root, skill('huge'))
     await truncate(join(root, 'huge/notes/a.md'), 200 * 1024 * 1024)
-    const error = await buildApp('esbuild', { outDir: join(tmp.dir, 'build-huge-out'), options: { roots: root, dts: false } }).then(
+    const error = await buildApp('esbuild', {
+      outDir: join(tmp.dir, 'build-huge-out'),
+      options: { roots: root, dts: false },
+    }).then(
       () => undefined,
       (e: Error) => e,
     )
@@ -163,13 +198,20 @@ describe('files that cannot be read', () => {
   it('reports an unreadable manifest, note or tool for that skill only, run as an unprivileged user', async () => {
     const root = join(tmp.dir, 'unreadable')
     await writeTree(root, { ...skill('good'), ...skill('note'), ...skill('tool'), ...skill('manifest') })
-    for (const file of ['note/notes/a.md', 'tool/tools/search.js', 'manifest/manifest.json']) await chmod(join(root, file), 0o600)
+    for (const file of ['note/notes/a.md', 'tool/tools/search.js', 'manifest/manifest.json'])
+      await chmod(join(root, file), 0o600)
     const run = await validate(root, true)
     expect(run.ms).toBeLessThan(WITHIN_MS)
     expect(run.code).toBe(1)
     expect(run.stderr).toBe('')
-    expect(codesAt(run)).toEqual(['manifest/manifest.json file-unreadable', 'note/notes/a.md file-unreadable', 'tool/tools/search.js file-unreadable'])
-    expect(run.report.diagnostics.map((d) => d.message)).toContain('manifest.json cannot be read: permission denied (EACCES)')
+    expect(codesAt(run)).toEqual([
+      'manifest/manifest.json file-unreadable',
+      'note/notes/a.md file-unreadable',
+      'tool/tools/search.js file-unreadable',
+    ])
+    expect(run.report.diagnostics.map((d) => d.message)).toContain(
+      'manifest.json cannot be read: permission denied (EACCES)',
+    )
     expect(run.report.skills).toBe(4)
   })
 })
@@ -178,7 +220,11 @@ describe('names', () => {
   it('rejects control and format characters in tool names and skill ids', async () => {
     const root = join(tmp.dir, 'invisible')
     const tool = { description: 'Search.', path: 'tools/search.js', callable: 'search', args: {}, returns: RETURNS }
-    await writeTree(root, { ...skill('nul', { 'a\u0000b': tool, a: tool }), ...skill('rtl', { 'x\u202ey': tool }), ...skill('zw\u200bid') })
+    await writeTree(root, {
+      ...skill('nul', { 'a\u0000b': tool, a: tool }),
+      ...skill('rtl', { 'x\u202ey': tool }),
+      ...skill('zw\u200bid'),
+    })
     const run = await validate(root)
     expect(run.code).toBe(1)
     expect(run.report.diagnostics.map((d) => `${d.siteId} ${d.code} ${d.message}`).sort()).toEqual([
@@ -189,10 +235,26 @@ describe('names', () => {
   })
 
   it('dispatches a model tool name to the tool it names, whatever characters the tool name holds', async () => {
-    const tool = (file: string) => ({ kind: 'node' as const, description: 'T.', args: {}, returns: RETURNS as SkillMeta['tools'][string]['returns'], file })
-    const meta: SkillMeta[] = [{ id: 's', name: 'S', domains: ['s.example.com'], notes: [], tools: { a: tool('a'), 'a\u0000b': tool('ab') } }]
-    const chunk = { notes: [], browserTools: {}, validators: {}, nodeTools: { a: async () => () => 'a', 'a\u0000b': async () => () => 'a\\0b' } }
-    const api = createSiteSkills({ skills: meta, table: createDomainTableData([meta[0]!.domains]) }, { s: async () => chunk })
+    const tool = (file: string) => ({
+      kind: 'node' as const,
+      description: 'T.',
+      args: {},
+      returns: RETURNS as SkillMeta['tools'][string]['returns'],
+      file,
+    })
+    const meta: SkillMeta[] = [
+      { id: 's', name: 'S', domains: ['s.example.com'], notes: [], tools: { a: tool('a'), 'a\u0000b': tool('ab') } },
+    ]
+    const chunk = {
+      notes: [],
+      browserTools: {},
+      validators: {},
+      nodeTools: { a: async () => () => 'a', 'a\u0000b': async () => () => 'a\\0b' },
+    }
+    const api = createSiteSkills(
+      { skills: meta, table: createDomainTableData([meta[0]!.domains]) },
+      { s: async () => chunk },
+    )
     const names = api.toolDefinitions('https://s.example.com/').names
     const nulName = Object.keys(names).find((n) => names[n]!.tool === 'a\u0000b')!
     expect(await api.dispatchToolCall(nulName, {})).toBe('a\\0b')
@@ -202,7 +264,11 @@ describe('names', () => {
     const root = join(tmp.dir, 'collide')
     const tool = { description: 'Search.', path: 'tools/search.js', callable: 'search', args: {}, returns: RETURNS }
     const long = 'x'.repeat(70)
-    await writeTree(root, { ...skill('one', { 'a.b': tool, a_b: tool, [`${long}1`]: tool, [`${long}2`]: tool }), ...skill('s.t'), ...skill('s_t') })
+    await writeTree(root, {
+      ...skill('one', { 'a.b': tool, a_b: tool, [`${long}1`]: tool, [`${long}2`]: tool }),
+      ...skill('s.t'),
+      ...skill('s_t'),
+    })
     const result = await compileRoots([root])
     expect(result.diagnostics.map((d) => `${d.file}:${d.line}:${d.column} ${d.code} ${d.message}`)).toEqual([
       'one/manifest.json:31:5 tool-name-collision tool "a_b" has the model tool name "one__a_b", as tool "a.b"',
@@ -210,7 +276,10 @@ describe('names', () => {
       's_t/manifest.json:11:5 tool-name-collision tool "search" has the model tool name "s_t__search", as tool "search" of skill "s.t"',
       's_t/manifest.json:23:5 tool-name-collision tool "read" has the model tool name "s_t__read", as tool "read" of skill "s.t"',
     ])
-    const error = await buildApp('esbuild', { outDir: join(tmp.dir, 'collide-out'), options: { roots: root, dts: false } }).then(
+    const error = await buildApp('esbuild', {
+      outDir: join(tmp.dir, 'collide-out'),
+      options: { roots: root, dts: false },
+    }).then(
       () => undefined,
       (e: Error) => e,
     )
@@ -235,11 +304,17 @@ describe('domain patterns', () => {
     await mkdir(root, { recursive: true })
     await writeTree(root, files)
     const result = await compileRoots([root])
-    return { domains: result.skills[0]?.model.domains, problems: result.diagnostics.map((d) => `${d.code} ${d.message}`) }
+    return {
+      domains: result.skills[0]?.model.domains,
+      problems: result.diagnostics.map((d) => `${d.code} ${d.message}`),
+    }
   }
 
   it('normalizes IPv6 literals as the URL parser does and rejects invalid ones', async () => {
-    expect(await domainsOf('ipv6-ok', ['[0:0:0:0:0:0:0:1]', '[2001:DB8::0:1]'])).toEqual({ domains: ['[::1]', '[2001:db8::1]'], problems: [] })
+    expect(await domainsOf('ipv6-ok', ['[0:0:0:0:0:0:0:1]', '[2001:DB8::0:1]'])).toEqual({
+      domains: ['[::1]', '[2001:db8::1]'],
+      problems: [],
+    })
     expect((await domainsOf('ipv6-bad', ['[:::]', '[1.2.3.4]', 'ok.example.com'])).problems).toEqual([
       'domain-invalid invalid domain "[:::]": is not a valid IPv6 address',
       'domain-invalid invalid domain "[1.2.3.4]": is not a valid IPv6 address',
@@ -251,10 +326,12 @@ describe('domain patterns', () => {
     const host253 = `${[label(63), label(63), label(63)].join('.')}.${label(57)}.com`
     expect(host253.length).toBe(253)
     expect((await domainsOf('len-ok', [`${label(63)}.example.com`, host253])).problems).toEqual([])
-    expect((await domainsOf('len-bad', [`${label(64)}.example.com`, `b.${host253}`, `*.${host253}`])).problems).toEqual([
-      `domain-invalid invalid domain "${label(64)}.example.com": the label "${label(20)}..." is 64 characters long; a label has at most 63`,
-      `domain-invalid invalid domain "b.${host253}": the host is 255 characters long; the limit is 253`,
-      `domain-invalid invalid domain "*.${host253}": the host is 253 characters long; the limit is 251 under a wildcard`,
-    ])
+    expect((await domainsOf('len-bad', [`${label(64)}.example.com`, `b.${host253}`, `*.${host253}`])).problems).toEqual(
+      [
+        `domain-invalid invalid domain "${label(64)}.example.com": the label "${label(20)}..." is 64 characters long; a label has at most 63`,
+        `domain-invalid invalid domain "b.${host253}": the host is 255 characters long; the limit is 253`,
+        `domain-invalid invalid domain "*.${host253}": the host is 253 characters long; the limit is 251 under a wildcard`,
+      ],
+    )
   })
 })

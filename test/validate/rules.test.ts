@@ -1,10 +1,12 @@
 import { existsSync, readdirSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe as group, expect, it } from 'vitest'
-import { DIAGNOSTIC_CATALOG } from '../../src/core/diagnostics'
+import { DIAGNOSTIC_CATALOG } from '../../src/compiler/diagnostics/catalog'
 import { RULES, at, compileRoots, describe } from '../helpers/compile'
 
-const CASES = readdirSync(RULES).filter((name) => !/-(target|outside)$/.test(name)).sort()
+const CASES = readdirSync(RULES)
+  .filter((name) => !/-(target|outside)$/.test(name))
+  .sort()
 const compatOf = (name: string) => (name.startsWith('compat-') ? 'ego-lite' : undefined)
 
 group('one fixture folder per rule', () => {
@@ -12,7 +14,10 @@ group('one fixture folder per rule', () => {
     const result = await compileRoots([join(RULES, name)], compatOf(name))
     const again = await compileRoots([join(RULES, name)], compatOf(name))
     expect(describe(again.diagnostics)).toEqual(describe(result.diagnostics))
-    expect({ skills: result.skills.map((s) => s.model.id), diagnostics: describe(result.diagnostics) }).toMatchSnapshot()
+    expect({
+      skills: result.skills.map((s) => s.model.id),
+      diagnostics: describe(result.diagnostics),
+    }).toMatchSnapshot()
     for (const d of result.diagnostics) {
       expect(d.code in DIAGNOSTIC_CATALOG).toBe(true)
       expect(d.line).toBeGreaterThanOrEqual(1)
@@ -24,8 +29,13 @@ group('one fixture folder per rule', () => {
   it('a fixture named after a code reports that code, and valid fixtures report nothing', async () => {
     for (const name of CASES) {
       const result = await compileRoots([join(RULES, name)], compatOf(name))
-      if (name.startsWith('valid-') || name === 'discovery' || name === 'never-executed') expect(result.diagnostics, name).toEqual([])
-      else expect(result.diagnostics.map((d) => d.code), name).toContain(name)
+      if (name.startsWith('valid-') || name === 'discovery' || name === 'never-executed')
+        expect(result.diagnostics, name).toEqual([])
+      else
+        expect(
+          result.diagnostics.map((d) => d.code),
+          name,
+        ).toContain(name)
     }
   })
 })
@@ -47,7 +57,9 @@ group('exact positions', () => {
     const names = await compileRoots([join(RULES, 'tool-name')])
     expect(at(names.diagnostics, 'tool-name')[0]).toEqual({ file: 'bad/manifest.json', line: 11, column: 5 })
     const ports = await compileRoots([join(RULES, 'domain-port')])
-    expect(at(ports.diagnostics, 'domain-port')).toEqual([5, 6, 7].map((line) => ({ file: 'patterns/manifest.json', line, column: 5 })))
+    expect(at(ports.diagnostics, 'domain-port')).toEqual(
+      [5, 6, 7].map((line) => ({ file: 'patterns/manifest.json', line, column: 5 })),
+    )
     const id = await compileRoots([join(RULES, 'id-mismatch')])
     expect(at(id.diagnostics, 'id-mismatch')).toContainEqual({ file: 'folder-name/manifest.json', line: 2, column: 3 })
   })
@@ -95,7 +107,9 @@ group('discovery', () => {
   it('reports the same id in two roots once, on the later root', async () => {
     const result = await compileRoots([join(RULES, 'valid-basic'), join(RULES, 'duplicate-id-target')])
     expect(result.skills.map((s) => s.model.root)).toEqual([join(RULES, 'valid-basic')])
-    expect(describe(result.diagnostics)).toEqual(['shop/manifest.json:1:1 error duplicate-id: skill id "shop" is already used by the skill in "../valid-basic"'])
+    expect(describe(result.diagnostics)).toEqual([
+      'shop/manifest.json:1:1 error duplicate-id: skill id "shop" is already used by the skill in "../valid-basic"',
+    ])
   })
 })
 

@@ -11,7 +11,9 @@ export async function matchCommand(args: ParsedArgs, io: CliIO): Promise<number>
   const options = { roots, compat: compatOf(args), watch: false }
   for (const url of args.positionals) out[url] = (await siteSkillsForUrl(url, options)).map((s) => s.id)
   if (args.json) writeLine(io.stdout, JSON.stringify(out, null, 2))
-  else for (const [url, ids] of Object.entries(out)) writeLine(io.stdout, `${url}  ->  ${ids.length ? ids.join(', ') : '(no skill)'}`)
+  else
+    for (const [url, ids] of Object.entries(out))
+      writeLine(io.stdout, `${url}  ->  ${ids.length ? ids.join(', ') : '(no skill)'}`)
   return 0
 }
 
@@ -22,7 +24,11 @@ export async function contextCommand(args: ParsedArgs, io: CliIO): Promise<numbe
     const count = url ? `, not ${args.positionals.length}` : ''
     throw new UsageError(`context takes one URL${count}: site-skills context URL`)
   }
-  const context = await loadLearnedContext(url, { roots: await existingRoots(args, io), compat: compatOf(args), watch: false })
+  const context = await loadLearnedContext(url, {
+    roots: await existingRoots(args, io),
+    compat: compatOf(args),
+    watch: false,
+  })
   if (args.json) {
     writeLine(io.stdout, JSON.stringify(context, null, 2))
     return 0
@@ -32,7 +38,8 @@ export async function contextCommand(args: ParsedArgs, io: CliIO): Promise<numbe
     return 0
   }
   writeLine(io.stdout, `${context.siteName} (${context.siteId}) for ${context.domain}`)
-  for (const note of context.knowledge) writeLine(io.stdout, `\n## ${note.siteId}/${note.path}\n\n${note.content.trimEnd()}`)
+  for (const note of context.knowledge)
+    writeLine(io.stdout, `\n## ${note.siteId}/${note.path}\n\n${note.content.trimEnd()}`)
   writeLine(io.stdout, '\n## tools')
   for (const tool of context.tools) {
     writeLine(io.stdout, `- ${tool.siteId} -> ${tool.toolName} (${tool.toolType}): ${tool.description}`)

@@ -2,8 +2,8 @@ import { existsSync } from 'node:fs'
 import { mkdir, writeFile } from 'node:fs/promises'
 import { dirname, join, relative } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { checkDomainPattern } from '../../core/domains'
-import { toPosix } from '../../core/paths'
+import { checkDomainPattern } from '../../compiler/validate/domains'
+import { toPosix } from '../../compiler/paths'
 import { type CliIO, type ParsedArgs, UsageError, displayRoot, rootsOf, writeLine } from '../args'
 
 const NEW_USAGE = 'site-skills new ID --domain DOMAIN [--domain DOMAIN...]'
@@ -12,7 +12,11 @@ const SCHEMA_URL = 'https://unpkg.com/unplugin-site-skills/manifest.schema.json'
 
 /** `$schema` for a new manifest: the installed package's file when it is reachable, else the URL. */
 function schemaRef(skillDir: string, cwd: string): string {
-  const candidates = [join(cwd, 'node_modules/unplugin-site-skills/manifest.schema.json'), fileURLToPath(new URL('../../manifest.schema.json', import.meta.url)), fileURLToPath(new URL('../../../manifest.schema.json', import.meta.url))]
+  const candidates = [
+    join(cwd, 'node_modules/unplugin-site-skills/manifest.schema.json'),
+    fileURLToPath(new URL('../../manifest.schema.json', import.meta.url)),
+    fileURLToPath(new URL('../../../manifest.schema.json', import.meta.url)),
+  ]
   const found = candidates.find((c) => existsSync(c) && !relative(cwd, c).startsWith('..'))
   return found ? toPosix(relative(skillDir, found)) : SCHEMA_URL
 }
@@ -29,8 +33,14 @@ function files(id: string, domains: string[], schema: string): Record<string, st
       page_headings: {
         description: 'List the headings of the current page with their level and text.',
         path: 'browser-tools/page-headings.js',
-        args: { maxHeadings: { type: 'integer', required: false, description: 'Most headings to return (default 50).' } },
-        returns: { type: 'array', description: 'Headings in document order.', items: { type: 'object', properties: { level: { type: 'integer' }, text: { type: 'string' } } } },
+        args: {
+          maxHeadings: { type: 'integer', required: false, description: 'Most headings to return (default 50).' },
+        },
+        returns: {
+          type: 'array',
+          description: 'Headings in document order.',
+          items: { type: 'object', properties: { level: { type: 'integer' }, text: { type: 'string' } } },
+        },
       },
     },
   }
@@ -56,7 +66,10 @@ function shellWord(text: string): string {
 export async function newCommand(args: ParsedArgs, io: CliIO): Promise<number> {
   const [id, ...rest] = args.positionals
   if (!id || rest.length) throw new UsageError(`new takes one skill id: ${NEW_USAGE}`)
-  if (!ID_RE.test(id)) throw new UsageError(`invalid skill id ${JSON.stringify(id)}: use lowercase letters, digits and dashes (e.g. "x-com")`)
+  if (!ID_RE.test(id))
+    throw new UsageError(
+      `invalid skill id ${JSON.stringify(id)}: use lowercase letters, digits and dashes (e.g. "x-com")`,
+    )
   if (args.domain.length === 0) throw new UsageError('pass at least one --domain (e.g. --domain example.com)')
   const domains = args.domain.map((raw) => {
     const checked = checkDomainPattern(raw)

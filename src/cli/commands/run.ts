@@ -17,7 +17,8 @@ function parseToolArgs(text: string | undefined): Record<string, unknown> {
   } catch (error) {
     throw new UsageError(`--args is not valid JSON: ${(error as Error).message}`)
   }
-  if (value === null || typeof value !== 'object' || Array.isArray(value)) throw new UsageError('--args must be a JSON object, e.g. --args \'{"query":"x"}\'')
+  if (value === null || typeof value !== 'object' || Array.isArray(value))
+    throw new UsageError('--args must be a JSON object, e.g. --args \'{"query":"x"}\'')
   return value as Record<string, unknown>
 }
 
@@ -47,9 +48,13 @@ export async function runCommand(args: ParsedArgs, io: CliIO): Promise<number> {
   const options = { roots: await existingRoots(args, io), compat: compatOf(args), watch: false }
   try {
     const kind = await kindOf(siteId, tool, options)
-    if (kind === 'browser' && !target) throw new UsageError(`${siteId} -> ${tool} is a browser tool: pass --cdp ws://... or --cdp HOST:PORT`)
+    if (kind === 'browser' && !target)
+      throw new UsageError(`${siteId} -> ${tool} is a browser tool: pass --cdp ws://... or --cdp HOST:PORT`)
     // A Node tool gets the page too, when one is given, so it can drive the browser.
-    const result = kind === 'browser' ? await runBrowserSiteTool(siteId, tool, toolArgs, target!, options) : await runNodeSiteTool(siteId, tool, toolArgs, { cdp: target, fetch: globalThis.fetch }, options)
+    const result =
+      kind === 'browser'
+        ? await runBrowserSiteTool(siteId, tool, toolArgs, target!, options)
+        : await runNodeSiteTool(siteId, tool, toolArgs, { cdp: target, fetch: globalThis.fetch }, options)
     writeLine(io.stdout, args.json ? JSON.stringify(result ?? null) : JSON.stringify(result ?? null, null, 2))
     return 0
   } catch (error) {

@@ -1,4 +1,4 @@
-import { manifestSchema } from '../../core/validate/schema'
+import { manifestSchema } from '../../compiler/validate/schema'
 import { type CliIO, type ParsedArgs, writeLine } from '../args'
 
 /** `site-skills schema`: the manifest JSON Schema on stdout. */

@@ -1,5 +1,5 @@
-import type { CompileResult } from '../../core/compiler'
-import type { Diagnostic } from '../../core/diagnostics'
+import type { CompileResult } from '../../compiler/compile'
+import type { Diagnostic } from '../../compiler/diagnostics/catalog'
 import { type CliIO, type ParsedArgs, displayRoot, writeLine } from '../args'
 import { createStyle, formatDiagnostic, plural } from '../format'
 import { compileRoots } from '../session'

@@ -1,7 +1,7 @@
-import type { KnowledgeNote } from '../../../runtime/types'
-import type { CompiledSkill } from '../compiler'
-import { RUNTIME_ID, SKILL_ID_PREFIX } from '../constants'
-import { toPosix } from '../paths'
+import type { KnowledgeNote } from '../../runtime/types'
+import type { CompiledSkill } from '../compiler/compile'
+import { RUNTIME_ID, SKILL_ID_PREFIX } from '../plugin/ids'
+import { toPosix } from '../compiler/paths'
 import { createRegistryData } from './meta'
 import { generateArgsValidator } from './validator'
 
@@ -10,7 +10,18 @@ const q = (value: unknown) => JSON.stringify(value)
 /** Large data as a JSON string literal: parsed faster than an object literal, and always safe. */
 const jsonLiteral = (value: unknown) => `JSON.parse(${q(JSON.stringify(value))})`
 
-const API_EXPORTS = ['skills', 'siteSkillsForUrl', 'loadLearnedContext', 'runTool', 'runBrowserTool', 'browserToolSource', 'loadNotes', 'toolDefinitions', 'dispatchToolCall', 'sites'] as const
+const API_EXPORTS = [
+  'skills',
+  'siteSkillsForUrl',
+  'loadLearnedContext',
+  'runTool',
+  'runBrowserTool',
+  'browserToolSource',
+  'loadNotes',
+  'toolDefinitions',
+  'dispatchToolCall',
+  'sites',
+] as const
 
 /**
  * The main module: skill metadata and the domain table inlined as data, one lazy loader per skill,
@@ -40,7 +51,9 @@ export interface ChunkOptions {
 /** A skill's lazy chunk: notes, Node tool loaders, compiled browser tools and argument checks. */
 export function generateSkillChunk({ model, browser }: CompiledSkill, options: ChunkOptions): string {
   const nodeTools = options.nodeTools
-    ? model.tools.filter((t) => t.kind === 'node').map((t) => `  ${q(t.name)}: () => import(${q(toPosix(t.absPath))}).then((m) => m[${q(t.callable)}]),`)
+    ? model.tools
+        .filter((t) => t.kind === 'node')
+        .map((t) => `  ${q(t.name)}: () => import(${q(toPosix(t.absPath))}).then((m) => m[${q(t.callable)}]),`)
     : []
   const validators = model.tools.map((t) => `  ${q(t.name)}: ${generateArgsValidator(t.args)},`)
   return [

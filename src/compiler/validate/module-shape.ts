@@ -39,18 +39,29 @@ function acornError(error: unknown): SourceError {
 /** Strips TypeScript with esbuild (no code runs); syntax errors come back with their position. */
 async function stripTypes(source: string, file: string): Promise<string | SourceError> {
   try {
-    const result = await transform(source, { loader: 'ts', format: 'esm', sourcefile: file, target: 'esnext', logLevel: 'silent' })
+    const result = await transform(source, {
+      loader: 'ts',
+      format: 'esm',
+      sourcefile: file,
+      target: 'esnext',
+      logLevel: 'silent',
+    })
     return result.code
   } catch (error) {
     const first = (error as { errors?: { text: string; location?: { line: number; column: number } }[] }).errors?.[0]
-    return { message: first?.text ?? String(error), line: first?.location?.line ?? 1, column: (first?.location?.column ?? 0) + 1 }
+    return {
+      message: first?.text ?? String(error),
+      line: first?.location?.line ?? 1,
+      column: (first?.location?.column ?? 0) + 1,
+    }
   }
 }
 
 function kindOfExpression(node: AnyNode | null | undefined): BindingKind {
   if (!node) return 'other'
   if (node.type === 'FunctionExpression' || node.type === 'ArrowFunctionExpression') return 'function'
-  if (/^(Literal|ObjectExpression|ArrayExpression|TemplateLiteral|ClassExpression|NewExpression)$/.test(node.type)) return 'other'
+  if (/^(Literal|ObjectExpression|ArrayExpression|TemplateLiteral|ClassExpression|NewExpression)$/.test(node.type))
+    return 'other'
   return 'unknown'
 }
 
@@ -61,7 +72,8 @@ function topLevelBindings(body: AnyNode[]): Map<string, BindingKind> {
     if (decl.type === 'FunctionDeclaration' && decl.id) bindings.set(decl.id.name, 'function')
     if (decl.type === 'ClassDeclaration' && decl.id) bindings.set(decl.id.name, 'other')
     if (decl.type === 'VariableDeclaration') {
-      for (const d of decl.declarations) if (d.id.type === 'Identifier') bindings.set(d.id.name, kindOfExpression(d.init))
+      for (const d of decl.declarations)
+        if (d.id.type === 'Identifier') bindings.set(d.id.name, kindOfExpression(d.init))
     }
   }
   for (const statement of body) declare(statement.type.startsWith('Export') ? statement.declaration : statement)
@@ -80,7 +92,14 @@ function collectExports(program: AnyNode): ModuleExports {
       else starFrom.push(String(statement.source.value))
     } else if (statement.type === 'ExportDefaultDeclaration') {
       const d = statement.declaration as AnyNode
-      const kind = d.type === 'FunctionDeclaration' ? 'function' : d.type === 'Identifier' ? (bindings.get(d.name) ?? 'unknown') : d.type === 'ClassDeclaration' ? 'other' : kindOfExpression(d)
+      const kind =
+        d.type === 'FunctionDeclaration'
+          ? 'function'
+          : d.type === 'Identifier'
+            ? (bindings.get(d.name) ?? 'unknown')
+            : d.type === 'ClassDeclaration'
+              ? 'other'
+              : kindOfExpression(d)
       exports.set('default', kind)
     } else if (statement.type === 'ExportNamedDeclaration') {
       if (statement.declaration) {
@@ -137,11 +156,17 @@ export async function checkFunctionExpression(source: string, file: string): Pro
     const node = typescript ? soleExpression(code) : (parseExpressionAt(code, 0, { ecmaVersion: 'latest' }) as AnyNode)
     if (node.type !== 'FunctionExpression' && node.type !== 'ArrowFunctionExpression') {
       const start = positionAt(code, node.start)
-      return { message: `must contain a single function expression, found ${describeNode(node)}`, ...at(start.line, start.column) }
+      return {
+        message: `must contain a single function expression, found ${describeNode(node)}`,
+        ...at(start.line, start.column),
+      }
     }
     if (!typescript && !onlyTriviaAfter(code, node.end)) {
       const after = positionAt(code, node.end)
-      return { message: 'must contain a single function expression; code follows the function', ...at(after.line, after.column) }
+      return {
+        message: 'must contain a single function expression; code follows the function',
+        ...at(after.line, after.column),
+      }
     }
     return undefined
   } catch (error) {
@@ -154,11 +179,21 @@ export async function checkFunctionExpression(source: string, file: string): Pro
 function soleExpression(code: string): AnyNode {
   const program = parse(code, { ecmaVersion: 'latest' }) as AnyNode
   const [statement] = program.body as AnyNode[]
-  return program.body.length === 1 && statement?.type === 'ExpressionStatement' ? statement.expression : (statement ?? program)
+  return program.body.length === 1 && statement?.type === 'ExpressionStatement'
+    ? statement.expression
+    : (statement ?? program)
 }
 
 function describeNode(node: AnyNode): string {
-  const names: Record<string, string> = { ObjectExpression: 'an object', ArrayExpression: 'an array', Literal: 'a literal', Identifier: 'an identifier', CallExpression: 'a call', ClassExpression: 'a class', SequenceExpression: 'several expressions' }
+  const names: Record<string, string> = {
+    ObjectExpression: 'an object',
+    ArrayExpression: 'an array',
+    Literal: 'a literal',
+    Identifier: 'an identifier',
+    CallExpression: 'a call',
+    ClassExpression: 'a class',
+    SequenceExpression: 'several expressions',
+  }
   return names[node.type] ?? `a ${node.type}`
 }
 

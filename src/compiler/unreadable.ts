@@ -1,6 +1,6 @@
 import { readdirSync } from 'node:fs'
 import { join } from 'node:path'
-import { createDiagnostic } from './diagnostics'
+import { createDiagnostic } from './diagnostics/catalog'
 import type { SkillFolder } from './discover'
 import type { SkillRecord } from './model'
 import { MANIFEST } from './validate/context'
@@ -10,7 +10,9 @@ const MAX_LISTED = 10_000
 
 function listFiles(dir: string): string[] {
   try {
-    return readdirSync(dir, { recursive: true, encoding: 'utf8' }).slice(0, MAX_LISTED).map((rel) => join(dir, rel))
+    return readdirSync(dir, { recursive: true, encoding: 'utf8' })
+      .slice(0, MAX_LISTED)
+      .map((rel) => join(dir, rel))
   } catch {
     return []
   }

@@ -1,4 +1,4 @@
-import type { ValueSchema } from '../../../runtime/types'
+import type { ValueSchema } from '../../runtime/types'
 
 const EXPECTED: Record<ValueSchema['type'], [test: (v: string) => string, phrase: string]> = {
   string: [(v) => `typeof ${v}==="string"`, 'a string'],
@@ -29,7 +29,13 @@ function checkValue(schema: ValueSchema, v: string, path: string, depth: number)
 }
 
 /** Checks of the declared fields of an object held in `v`. */
-function checkFields(fields: Record<string, ValueSchema>, v: string, path: string, depth: number, closed: boolean): string {
+function checkFields(
+  fields: Record<string, ValueSchema>,
+  v: string,
+  path: string,
+  depth: number,
+  closed: boolean,
+): string {
   let code = ''
   for (const [name, schema] of Object.entries(fields)) {
     const f = `f${depth}`
@@ -38,7 +44,9 @@ function checkFields(fields: Record<string, ValueSchema>, v: string, path: strin
     code += `{const ${f}=Object.hasOwn(${v},${q(name)})?${v}[${q(name)}]:undefined;if(${f}===undefined||${f}===null){${missing}}else{${checkValue(schema, f, sub, depth)}}}`
   }
   if (closed) {
-    const known = Object.keys(fields).map((k) => q(k)).join(',')
+    const known = Object.keys(fields)
+      .map((k) => q(k))
+      .join(',')
     code += `for(const k in ${v})if(Object.hasOwn(${v},k)&&![${known}].includes(k))return[k,"absent"];`
   }
   return code

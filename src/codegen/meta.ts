@@ -1,10 +1,10 @@
 import { relative } from 'node:path'
-import type { RegistryData } from '../../../runtime/registry'
-import { createDomainTableData } from '../../../runtime/match'
-import type { SkillMeta, ToolMeta } from '../../../runtime/types'
-import type { CompiledSkill } from '../compiler'
-import type { ToolModel } from '../model'
-import { toPosix } from '../paths'
+import type { RegistryData } from '../../runtime/registry'
+import { createDomainTableData } from '../../runtime/match'
+import type { SkillMeta, ToolMeta } from '../../runtime/types'
+import type { CompiledSkill } from '../compiler/compile'
+import type { ToolModel } from '../compiler/model'
+import { toPosix } from '../compiler/paths'
 
 /** The tool's file relative to its root: `google/tools/search.js`. */
 export function toolFile(skill: CompiledSkill['model'], tool: ToolModel): string {

@@ -3,12 +3,12 @@ import { transform } from 'esbuild'
 import type { OnStartResult, PluginBuild } from 'esbuild'
 import { type UnpluginBuildContext, type UnpluginContextMeta, type UnpluginFactory, createUnplugin } from 'unplugin'
 import type { Compilation, Compiler } from 'webpack'
-import { MAIN_ID_RE, PLUGIN_NAME, RESOLVED_ID, RUNTIME_ID, RUNTIME_ID_RE, SKILL_ID_RE, VIRTUAL_ID_RE } from './constants'
+import { MAIN_ID_RE, PLUGIN_NAME, RESOLVED_ID, RUNTIME_ID, RUNTIME_ID_RE, SKILL_ID_RE, VIRTUAL_ID_RE } from './ids'
 import { type SiteSkillsContext, UNAVAILABLE, createSiteSkillsContext } from './context'
 import { attachDevServer } from './dev-server'
 import type { Options } from './options'
 import { tidyViteBuildErrors } from './vite-build'
-import { isBuildError, toEsbuildMessages } from './esbuild-errors'
+import { isBuildError, toEsbuildMessages } from './bundlers/esbuild'
 
 const TS_RE = /\.[mc]?ts$/
 
@@ -31,13 +31,21 @@ function isClientEnvironment(context: object): boolean | undefined {
  * must watch: its resolution (unlike its load) succeeds with invalid learnings, so a fix is noticed.
  */
 function resolveFilesForEsbuild(build: PluginBuild, ctx: SiteSkillsContext): void {
-  build.onResolve({ filter: MAIN_ID_RE }, () => ({ path: RESOLVED_ID, namespace: PLUGIN_NAME, watchDirs: ctx.watchDirs(), watchFiles: ctx.watchFiles() }))
+  build.onResolve({ filter: MAIN_ID_RE }, () => ({
+    path: RESOLVED_ID,
+    namespace: PLUGIN_NAME,
+    watchDirs: ctx.watchDirs(),
+    watchFiles: ctx.watchFiles(),
+  }))
   build.onResolve({ filter: RUNTIME_ID_RE }, () => ({ path: ctx.resolveId(RUNTIME_ID)! }))
-  build.onResolve({ filter: /.*/, namespace: PLUGIN_NAME }, (args) => (isAbsolute(args.path) ? { path: args.path } : undefined))
+  build.onResolve({ filter: /.*/, namespace: PLUGIN_NAME }, (args) =>
+    isAbsolute(args.path) ? { path: args.path } : undefined,
+  )
   // After `startEsbuild` reported the errors, a generated module fails with a short message and no
   // callback's stack (this runs before unplugin's own `onLoad`).
   build.onLoad({ filter: /.*/, namespace: PLUGIN_NAME }, (args) =>
-    ctx.failed && ctx.isGenerated(args.path) ? { errors: [{ text: UNAVAILABLE }] } : undefined)
+    ctx.failed && ctx.isGenerated(args.path) ? { errors: [{ text: UNAVAILABLE }] } : undefined,
+  )
 }
 
 /** esbuild's start: compiles, and reports each diagnostic as an esbuild message of its own. */
@@ -62,7 +70,11 @@ function getWebpackCompilation(context: UnpluginBuildContext): Compilation | und
  * webpack watches folders only as context dependencies (unplugin makes every watch file a file
  * dependency); esbuild's adapter forbids this here (see `resolveFilesForEsbuild`).
  */
-function addWatchFiles(context: UnpluginBuildContext, ctx: SiteSkillsContext, framework: UnpluginContextMeta['framework']): void {
+function addWatchFiles(
+  context: UnpluginBuildContext,
+  ctx: SiteSkillsContext,
+  framework: UnpluginContextMeta['framework'],
+): void {
   if (framework === 'esbuild') return
   const compilation = getWebpackCompilation(context)
   if (compilation) compilation.contextDependencies.addAll(ctx.watchDirs())
@@ -101,7 +113,9 @@ function escapeVirtualScheme(compiler: Compiler): void {
 /** Whether webpack builds for Node (Node tools are left out of web targets). */
 function isNodeTarget(compiler: Compiler): boolean {
   const { target } = compiler.options
-  return (Array.isArray(target) ? target : [target]).some((t) => typeof t === 'string' && /^(node|async-node|electron-main)/.test(t))
+  return (Array.isArray(target) ? target : [target]).some(
+    (t) => typeof t === 'string' && /^(node|async-node|electron-main)/.test(t),
+  )
 }
 
 /** The plugin: every hook delegates to the context in a line or two. */
@@ -115,7 +129,10 @@ export const unpluginFactory: UnpluginFactory<Options | undefined> = (options, m
     async buildStart() {
       // esbuild compiles in its own `onStart` (see `startEsbuild`).
       if (meta.framework === 'esbuild') return
-      const failure = await ctx.build().then(() => undefined, (error: unknown) => ({ error }))
+      const failure = await ctx.build().then(
+        () => undefined,
+        (error: unknown) => ({ error }),
+      )
       addWatchFiles(this, ctx, meta.framework)
       // The dev server must come up even with invalid learnings: loading the module shows the errors.
       if (failure && !devServer) failBuild(this, failure.error)

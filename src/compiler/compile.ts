@@ -1,8 +1,8 @@
 import { relative } from 'node:path'
 import type { BrowserToolCode } from '../../runtime/types'
 import { type BundleRequest, type BundleResult, createBrowserBundler } from './bundle'
-import { checkCollisions } from './collisions'
-import { compareDiagnostics, countBySeverity, createDiagnostic, type Diagnostic } from './diagnostics'
+import { checkCollisions } from './validate/collisions'
+import { compareDiagnostics, countBySeverity, createDiagnostic, type Diagnostic } from './diagnostics/catalog'
 import { type RootScan, type SkillFolder, scanRoot } from './discover'
 import type { SkillModel, SkillRecord } from './model'
 import { chunk } from './limit'
@@ -66,7 +66,6 @@ interface CacheEntry {
   browser: Record<string, BrowserToolCode>
 }
 
-
 /** Folders validated before their tools are handed to esbuild (pipelining the two). */
 const VALIDATE_SLICE = 200
 
@@ -85,7 +84,13 @@ function crossCheck(records: readonly SkillRecord[]): Map<SkillRecord, Diagnosti
     const first = ids.get(id)
     if (first) {
       const where = toPosix(relative(root, first.folder.root)) || '.'
-      add(record, createDiagnostic(id, `${id}/${MANIFEST}`, { code: 'duplicate-id', message: `skill id ${JSON.stringify(id)} is already used by the skill in ${JSON.stringify(where)}` }))
+      add(
+        record,
+        createDiagnostic(id, `${id}/${MANIFEST}`, {
+          code: 'duplicate-id',
+          message: `skill id ${JSON.stringify(id)} is already used by the skill in ${JSON.stringify(where)}`,
+        }),
+      )
       continue
     }
     ids.set(id, record)
@@ -93,7 +98,14 @@ function crossCheck(records: readonly SkillRecord[]): Map<SkillRecord, Diagnosti
     for (const site of record.domainSites) {
       const owner = claims.get(site.pattern)
       if (owner && owner !== id) {
-        add(record, createDiagnostic(id, `${id}/${MANIFEST}`, { code: 'domain-shadowed', message: `domain ${JSON.stringify(site.pattern)} is also claimed by skill ${JSON.stringify(owner)}`, ...site.locate() }))
+        add(
+          record,
+          createDiagnostic(id, `${id}/${MANIFEST}`, {
+            code: 'domain-shadowed',
+            message: `domain ${JSON.stringify(site.pattern)} is also claimed by skill ${JSON.stringify(owner)}`,
+            ...site.locate(),
+          }),
+        )
       } else claims.set(site.pattern, id)
     }
   }
@@ -116,7 +128,15 @@ export function createCompiler(options: CompilerOptions): Compiler {
   }
 
   function requestsOf(record: SkillRecord): BundleRequest[] {
-    return record.tools.filter((t) => t.kind === 'browser' && (t.module || !options.checkOnly)).map((t) => ({ siteId: record.folder.id, tool: t.name, absPath: t.absPath, module: t.module === true, realDir: record.folder.realDir }))
+    return record.tools
+      .filter((t) => t.kind === 'browser' && (t.module || !options.checkOnly))
+      .map((t) => ({
+        siteId: record.folder.id,
+        tool: t.name,
+        absPath: t.absPath,
+        module: t.module === true,
+        realDir: record.folder.realDir,
+      }))
   }
 
   /**
@@ -129,7 +149,8 @@ export function createCompiler(options: CompilerOptions): Compiler {
     const pending: Promise<Map<BundleRequest, BundleResult>>[] = []
     for (const slice of chunk(folders, VALIDATE_SLICE)) {
       // A folder whose check throws (a file too large to read) fails alone.
-      const check = (folder: SkillFolder) => validateSkill(folder, options).catch((e: unknown) => unreadableSkill(folder, e))
+      const check = (folder: SkillFolder) =>
+        validateSkill(folder, options).catch((e: unknown) => unreadableSkill(folder, e))
       const validated = await Promise.all(slice.map(check))
       const own = validated.flatMap((record) => requestsOf(record).map((r) => [r, record] as const))
       for (const [request, record] of own) requests.set(request, record)
@@ -162,9 +183,15 @@ export function createCompiler(options: CompilerOptions): Compiler {
       const hit = hits[i]
       if (hit) next.set(folderKey(folder), hit)
     }
-    await Promise.all(fresh.map(async (record) => {
-      next.set(folderKey(record.folder), { digest: stampFiles(record.files, salt), record, browser: browser.get(record)! })
-    }))
+    await Promise.all(
+      fresh.map(async (record) => {
+        next.set(folderKey(record.folder), {
+          digest: stampFiles(record.files, salt),
+          record,
+          browser: browser.get(record)!,
+        })
+      }),
+    )
     cache = next
     const entries = folders.map((f) => next.get(folderKey(f))!)
     const cross = crossCheck(entries.map((e) => e.record))
@@ -173,19 +200,38 @@ export function createCompiler(options: CompilerOptions): Compiler {
     const reports: SkillReport[] = []
     for (const { record, browser: code } of entries) {
       const extra = cross.get(record) ?? []
-      reports.push({ id: record.folder.id, root: record.folder.root, diagnostics: [...record.diagnostics, ...extra].sort(compareDiagnostics) })
+      reports.push({
+        id: record.folder.id,
+        root: record.folder.root,
+        diagnostics: [...record.diagnostics, ...extra].sort(compareDiagnostics),
+      })
       diagnostics.push(...record.diagnostics, ...extra)
-      if (record.model && !extra.some((d) => d.severity === 'error')) skills.push({ model: record.model, browser: code })
+      if (record.model && !extra.some((d) => d.severity === 'error'))
+        skills.push({ model: record.model, browser: code })
     }
     for (const scan of roots) {
       if (scan.exists) continue
-      const message = scan.error ? `cannot read root ${JSON.stringify(scan.root)}: ${scan.error}` : `root ${JSON.stringify(scan.root)} does not exist`
-      const missing = createDiagnostic('', '.', { code: 'root-missing', message, severity: scan.error ? 'error' : 'warning' })
+      const message = scan.error
+        ? `cannot read root ${JSON.stringify(scan.root)}: ${scan.error}`
+        : `root ${JSON.stringify(scan.root)} does not exist`
+      const missing = createDiagnostic('', '.', {
+        code: 'root-missing',
+        message,
+        severity: scan.error ? 'error' : 'warning',
+      })
       diagnostics.push(missing)
       reports.push({ id: '', root: scan.root, diagnostics: [missing] })
     }
     diagnostics.sort(compareDiagnostics)
-    return { roots, skills, records: entries.map((e) => e.record), reports, diagnostics, ...countBySeverity(diagnostics), revalidated: missed.map((f) => f.id) }
+    return {
+      roots,
+      skills,
+      records: entries.map((e) => e.record),
+      reports,
+      diagnostics,
+      ...countBySeverity(diagnostics),
+      revalidated: missed.map((f) => f.id),
+    }
   }
 
   return {

@@ -1,14 +1,14 @@
-import { type CompileResult, type CompiledSkill, type Compiler, createCompiler } from './compiler'
-import { LOG_PREFIX, RESOLVED_ID, RESOLVED_SKILL_PREFIX, RUNTIME_ID, SKILL_ID_PREFIX, VIRTUAL_ID } from './constants'
-import type { Diagnostic } from './diagnostics'
-import { generateDts } from './codegen/dts'
-import { generateMainModule, generateSkillChunk } from './codegen/module'
-import { writeIfChanged } from './write'
+import { type CompileResult, type CompiledSkill, type Compiler, createCompiler } from '../compiler/compile'
+import { LOG_PREFIX, RESOLVED_ID, RESOLVED_SKILL_PREFIX, RUNTIME_ID, SKILL_ID_PREFIX, VIRTUAL_ID } from './ids'
+import type { Diagnostic } from '../compiler/diagnostics/catalog'
+import { generateDts } from '../codegen/dts'
+import { generateMainModule, generateSkillChunk } from '../codegen/module'
+import { writeIfChanged } from '../codegen/write'
 import { type Options, type ResolvedOptions, resolveOptions } from './options'
-import { notesOf } from './notes'
-import { isInside } from './paths'
+import { notesOf } from '../compiler/notes'
+import { isInside } from '../compiler/paths'
 import { resolveRuntimeEntry } from './runtime-entry'
-import { type BuildError, createBuildError, formatDiagnosticLine } from './report'
+import { type BuildError, createBuildError, formatDiagnosticLine } from '../compiler/diagnostics/report'
 
 export interface SiteSkillsContext {
   readonly options: ResolvedOptions
@@ -50,8 +50,7 @@ export interface SiteSkillsContext {
 }
 
 /** What a load says when the build already reported why the learnings are invalid. */
-export const UNAVAILABLE =
-  `${LOG_PREFIX} virtual:site-skills is unavailable until the learnings are fixed (see the errors above)`
+export const UNAVAILABLE = `${LOG_PREFIX} virtual:site-skills is unavailable until the learnings are fixed (see the errors above)`
 
 export type Logger = (message: string) => void
 
@@ -61,7 +60,10 @@ export interface Refresh {
   skills: string[]
 }
 
-export function createSiteSkillsContext(rawOptions: Options = {}, log: Logger = (m) => console.warn(m)): SiteSkillsContext {
+export function createSiteSkillsContext(
+  rawOptions: Options = {},
+  log: Logger = (m) => console.warn(m),
+): SiteSkillsContext {
   let options = resolveOptions(rawOptions)
   let compiler: Compiler | undefined
   let last: CompileResult | undefined
@@ -75,7 +77,8 @@ export function createSiteSkillsContext(rawOptions: Options = {}, log: Logger = 
   /** Every file the skills read, for `isWatched` (called for every module of a build). */
   let readFiles = new Set<string>()
 
-  const getCompiler = () => (compiler ??= createCompiler({ roots: options.roots, compat: options.compat, minify: options.minify }))
+  const getCompiler = () =>
+    (compiler ??= createCompiler({ roots: options.roots, compat: options.compat, minify: options.minify }))
 
   function reportWarnings(result: CompileResult): void {
     for (const d of result.diagnostics) {
@@ -85,7 +88,6 @@ export function createSiteSkillsContext(rawOptions: Options = {}, log: Logger = 
       warned.add(line)
     }
   }
-
 
   let compiles = 0
 
@@ -122,7 +124,8 @@ export function createSiteSkillsContext(rawOptions: Options = {}, log: Logger = 
     const result = await compile()
     const after = new Map(result.skills.map((s) => [s.model.id, s]))
     const changed = new Set(result.revalidated)
-    for (const id of new Set([...before.keys(), ...after.keys()])) if (before.get(id)?.model !== after.get(id)?.model) changed.add(id)
+    for (const id of new Set([...before.keys(), ...after.keys()]))
+      if (before.get(id)?.model !== after.get(id)?.model) changed.add(id)
     return { error: failure?.error, skills: [...changed].sort() }
   }
 
@@ -146,7 +149,6 @@ export function createSiteSkillsContext(rawOptions: Options = {}, log: Logger = 
     short.stack = ''
     throw short
   }
-
 
   return {
     get options() {
@@ -190,7 +192,10 @@ export function createSiteSkillsContext(rawOptions: Options = {}, log: Logger = 
       if (id === RESOLVED_ID) return generateMainModule(last!.skills)
       const skill = byId.get(id.slice(RESOLVED_SKILL_PREFIX.length))
       if (!skill) throw new Error(`${LOG_PREFIX} no skill ${JSON.stringify(id.slice(RESOLVED_SKILL_PREFIX.length))}`)
-      return generateSkillChunk(skill, { nodeTools: options.nodeTools ?? (browser === undefined ? includeNode : !browser), notes: notesOf(skill.model) })
+      return generateSkillChunk(skill, {
+        nodeTools: options.nodeTools ?? (browser === undefined ? includeNode : !browser),
+        notes: notesOf(skill.model),
+      })
     },
     isWatched(file) {
       return readFiles.has(file) || options.roots.some((root) => isInside(root, file))

@@ -1,6 +1,6 @@
 import { isAbsolute, resolve } from 'node:path'
-import { DEFAULT_DTS, DEFAULT_ROOT } from './constants'
-import { expandHome } from './paths'
+import { DEFAULT_DTS, DEFAULT_ROOT } from './ids'
+import { expandHome } from '../compiler/paths'
 
 /** Options of the plugin (all bundlers). */
 export interface Options {
@@ -47,9 +47,11 @@ function absolute(path: string, root: string): string {
 }
 
 export function resolveOptions(options: Options = {}, root = process.cwd()): ResolvedOptions {
-  const roots = options.roots === undefined ? [...DEFAULTS.roots] : Array.isArray(options.roots) ? options.roots : [options.roots]
+  const roots =
+    options.roots === undefined ? [...DEFAULTS.roots] : Array.isArray(options.roots) ? options.roots : [options.roots]
   if (roots.length === 0) throw new Error('[site-skills] `roots` must name at least one folder')
-  if (options.compat !== undefined && options.compat !== 'ego-lite') throw new Error(`[site-skills] \`compat\` accepts only 'ego-lite', not ${JSON.stringify(options.compat)}`)
+  if (options.compat !== undefined && options.compat !== 'ego-lite')
+    throw new Error(`[site-skills] \`compat\` accepts only 'ego-lite', not ${JSON.stringify(options.compat)}`)
   const dts = options.dts === undefined ? DEFAULTS.dts : options.dts
   return {
     root,

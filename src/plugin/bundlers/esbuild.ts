@@ -1,9 +1,9 @@
 import { relative } from 'node:path'
 import type { PartialMessage } from 'esbuild'
-import { PLUGIN_NAME } from './constants'
-import type { BuildError, LocatedDiagnostic } from './report'
-import { readQuietly } from './report'
-import { toPosix } from './paths'
+import { PLUGIN_NAME } from '../ids'
+import type { BuildError, LocatedDiagnostic } from '../../compiler/diagnostics/report'
+import { readQuietly } from '../../compiler/diagnostics/report'
+import { toPosix } from '../../compiler/paths'
 
 /** Whether an error is the report of invalid learnings. */
 export const isBuildError = (error: unknown): error is BuildError =>
@@ -18,11 +18,14 @@ export function toEsbuildMessages(error: BuildError, workingDir: string): Partia
 }
 
 function toEsbuildMessage({ diagnostic: d, file }: LocatedDiagnostic, workingDir: string): PartialMessage {
-  const lineText = readQuietly(file)?.replace(/^\uFEFF/, '').split(/\r?\n/)[d.line - 1]
+  const lineText = readQuietly(file)
+    ?.replace(/^\uFEFF/, '')
+    .split(/\r?\n/)[d.line - 1]
   const at = { file: toPosix(relative(workingDir, file)), line: d.line }
-  const location = lineText === undefined
-    ? { ...at, column: 0 }
-    : { ...at, column: Buffer.byteLength(lineText.slice(0, d.column - 1)), lineText }
+  const location =
+    lineText === undefined
+      ? { ...at, column: 0 }
+      : { ...at, column: Buffer.byteLength(lineText.slice(0, d.column - 1)), lineText }
   const notes = d.hint ? [{ text: `hint: ${d.hint}` }] : []
   return { id: d.code, pluginName: PLUGIN_NAME, text: `${d.code}  ${d.message}`, location, notes }
 }

@@ -1,7 +1,7 @@
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv'
 import manifestSchema from '../../../manifest.schema.json' with { type: 'json' }
-import type { DiagnosticCode } from '../diagnostics'
-import type { JsonPath } from '../json'
+import type { DiagnosticCode } from '../diagnostics/catalog'
+import type { JsonPath } from '../parse'
 
 export { manifestSchema }
 
@@ -25,7 +25,10 @@ function getValidator(): ValidateFunction {
 
 function parsePointer(pointer: string): string[] {
   if (pointer === '') return []
-  return pointer.slice(1).split('/').map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'))
+  return pointer
+    .slice(1)
+    .split('/')
+    .map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'))
 }
 
 function valueAt(data: unknown, path: JsonPath): unknown {
@@ -38,7 +41,14 @@ function valueAt(data: unknown, path: JsonPath): unknown {
 }
 
 /** Message for a problem inside a value schema, `rest` being the path below the schema. */
-function valueMessage(prefix: string, role: 'arg' | 'return', rest: readonly string[], error: ErrorObject, data: unknown, at: JsonPath): string {
+function valueMessage(
+  prefix: string,
+  role: 'arg' | 'return',
+  rest: readonly string[],
+  error: ErrorObject,
+  data: unknown,
+  at: JsonPath,
+): string {
   const [head, name, ...tail] = rest
   if (head === undefined) return `${prefix}: schema must be an object`
   if (head === 'type') return `${prefix}: invalid ${role} type ${JSON.stringify(valueAt(data, at)) ?? 'undefined'}`
@@ -57,7 +67,13 @@ function valueMessage(prefix: string, role: 'arg' | 'return', rest: readonly str
   return `${prefix}: invalid ${head}`
 }
 
-function toolFinding(kind: string, segments: string[], error: ErrorObject, data: unknown, at: JsonPath): Omit<SchemaFinding, 'path'> {
+function toolFinding(
+  kind: string,
+  segments: string[],
+  error: ErrorObject,
+  data: unknown,
+  at: JsonPath,
+): Omit<SchemaFinding, 'path'> {
   const [name, field, argName, ...rest] = segments
   const prefix = `${kind}.${name}`
   switch (field) {
@@ -74,13 +90,19 @@ function toolFinding(kind: string, segments: string[], error: ErrorObject, data:
     case 'args':
       if (argName === undefined) {
         return error.keyword === 'propertyNames'
-          ? { code: 'args-invalid', message: `${prefix}: args contains invalid argument name ${JSON.stringify(error.params.propertyName)}` }
+          ? {
+              code: 'args-invalid',
+              message: `${prefix}: args contains invalid argument name ${JSON.stringify(error.params.propertyName)}`,
+            }
           : { code: 'args-invalid', message: `${prefix}: args must be an object` }
       }
       return { code: 'arg-schema', message: valueMessage(`${prefix}.args.${argName}`, 'arg', rest, error, data, at) }
     case 'returns':
       if (argName === undefined) return { code: 'returns-invalid', message: `${prefix}: returns must be an object` }
-      return { code: 'returns-invalid', message: valueMessage(`${prefix}.returns`, 'return', [argName, ...rest], error, data, at) }
+      return {
+        code: 'returns-invalid',
+        message: valueMessage(`${prefix}.returns`, 'return', [argName, ...rest], error, data, at),
+      }
     default:
       return { code: 'tool-schema', message: `${prefix}: invalid ${field}` }
   }
@@ -105,7 +127,10 @@ function classify(segments: string[], error: ErrorObject, data: unknown, at: Jso
     case 'browserTools':
       if (rest.length === 0) {
         return error.keyword === 'propertyNames'
-          ? { code: 'tool-name', message: `${head} contains invalid tool name ${JSON.stringify(error.params.propertyName)}` }
+          ? {
+              code: 'tool-name',
+              message: `${head} contains invalid tool name ${JSON.stringify(error.params.propertyName)}`,
+            }
           : { code: 'tool-map-invalid', message: `${head} must be an object keyed by tool name` }
       }
       return toolFinding(head, rest, error, data, at)

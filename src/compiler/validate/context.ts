@@ -1,10 +1,10 @@
 import { join } from 'node:path'
-import { type DiagnosticCode, type DiagnosticInit, createDiagnostic, type Diagnostic } from '../diagnostics'
+import { type DiagnosticCode, type DiagnosticInit, createDiagnostic, type Diagnostic } from '../diagnostics/catalog'
 import type { SkillFolder } from '../discover'
 import { FILE_LIMITS, type FileRole, READ_FAILURE_CODES, type ReadFailure, isReadFailure } from '../files'
 import { readRegularFile } from '../files'
-import type { JsonDocument, JsonPath, Position } from '../json'
-import { createLineIndex } from '../json'
+import type { JsonDocument, JsonPath, Position } from '../parse'
+import { createLineIndex } from '../parse'
 import { inspectPath, isInside } from '../paths'
 import type { ModuleExports, SourceError } from './module-shape'
 
@@ -34,7 +34,13 @@ export function report(check: SkillCheck, file: string, init: DiagnosticInit): v
 }
 
 /** Reports a finding about the manifest member at `path` (pointing at its key). */
-export function reportAt(check: SkillCheck, path: JsonPath, code: DiagnosticCode, message: string, hint?: string): void {
+export function reportAt(
+  check: SkillCheck,
+  path: JsonPath,
+  code: DiagnosticCode,
+  message: string,
+  hint?: string,
+): void {
   report(check, MANIFEST, { code, message, hint, ...check.doc.locate(path) })
 }
 
@@ -70,7 +76,7 @@ export async function readSkillText(
 ): Promise<string | undefined> {
   const text = await readText(check, real, role)
   if (typeof text === 'string') return text
-  return reportReadFailure(check, file, label, text), undefined
+  return (reportReadFailure(check, file, label, text), undefined)
 }
 
 export interface FileProblem {
@@ -82,12 +88,19 @@ export interface FileProblem {
  * Resolves a file of the skill: it must exist, be a file, and (symlinks resolved) stay inside
  * the skill folder. Returns its real path, or the problem.
  */
-export async function resolveSkillFile(check: SkillCheck, rel: string, missing: FileProblem): Promise<string | FileProblem> {
+export async function resolveSkillFile(
+  check: SkillCheck,
+  rel: string,
+  missing: FileProblem,
+): Promise<string | FileProblem> {
   const path = join(check.folder.dir, rel)
   const state = await inspectPath(path)
-  if (state.kind === 'missing') return check.files.add(path), missing
+  if (state.kind === 'missing') return (check.files.add(path), missing)
   if (!isInside(check.folder.realDir, state.real)) {
-    return { code: 'path-escape', message: `${JSON.stringify(rel)} resolves outside the skill folder (a symlink leads out of it)` }
+    return {
+      code: 'path-escape',
+      message: `${JSON.stringify(rel)} resolves outside the skill folder (a symlink leads out of it)`,
+    }
   }
   if (state.kind === 'directory') return { code: missing.code, message: `${missing.message}: it is a directory` }
   check.files.add(state.real)
@@ -111,6 +124,10 @@ export function findTempRefs(text: string): Position[] {
 
 export function reportTempRefs(check: SkillCheck, file: string, text: string, label: string): void {
   for (const position of findTempRefs(text)) {
-    report(check, file, { code: 'temp-ref', message: `${label}: contains temporary snapshot ref; use stable locators instead`, ...position })
+    report(check, file, {
+      code: 'temp-ref',
+      message: `${label}: contains temporary snapshot ref; use stable locators instead`,
+      ...position,
+    })
   }
 }

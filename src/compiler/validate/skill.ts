@@ -1,9 +1,9 @@
 import { join } from 'node:path'
-import { createDiagnostic, type Diagnostic } from '../diagnostics'
+import { createDiagnostic, type Diagnostic } from '../diagnostics/catalog'
 import type { SkillFolder } from '../discover'
-import { checkDomainPattern } from '../domains'
+import { checkDomainPattern } from './domains'
 import { FILE_LIMITS, isReadFailure, readRegularFile } from '../files'
-import { type JsonDocument, isJsonFailure, parseJsonDocument } from '../json'
+import { type JsonDocument, isJsonFailure, parseJsonDocument } from '../parse'
 import type { NoteModel, SkillRecord, ToolModel } from '../model'
 import { inspectPath, isInside, unsafeRelativePath } from '../paths'
 import { MANIFEST, type SkillCheck, type ValidateOptions, readSkillText, reportAt, reportTempRefs } from './context'
@@ -43,15 +43,20 @@ type ManifestProblem =
   | 'file-unreadable'
 
 /** Reads and parses manifest.json, or returns the diagnostics that stop the folder here. */
-async function readManifest(folder: SkillFolder): Promise<{ doc: JsonDocument; real: string; bom: boolean } | Diagnostic[]> {
+async function readManifest(
+  folder: SkillFolder,
+): Promise<{ doc: JsonDocument; real: string; bom: boolean } | Diagnostic[]> {
   const file = `${folder.id}/${MANIFEST}`
   const problem = (code: ManifestProblem, message: string, at = {}) => [
     createDiagnostic(folder.id, file, { code, message, ...at }),
   ]
   const state = await inspectPath(join(folder.dir, MANIFEST))
-  if (state.kind === 'missing') return problem('manifest-missing', 'invalid or missing manifest.json: no manifest.json in this folder')
-  if (state.kind === 'directory') return problem('manifest-missing', 'invalid or missing manifest.json: manifest.json is a directory')
-  if (!isInside(folder.realDir, state.real)) return problem('path-escape', 'manifest.json resolves outside the skill folder (a symlink leads out of it)')
+  if (state.kind === 'missing')
+    return problem('manifest-missing', 'invalid or missing manifest.json: no manifest.json in this folder')
+  if (state.kind === 'directory')
+    return problem('manifest-missing', 'invalid or missing manifest.json: manifest.json is a directory')
+  if (!isInside(folder.realDir, state.real))
+    return problem('path-escape', 'manifest.json resolves outside the skill folder (a symlink leads out of it)')
   const bytes = readRegularFile(state.real, MAX_MANIFEST_BYTES)
   if (isReadFailure(bytes)) {
     const size = `manifest.json is ${bytes.size} bytes; the limit is ${MAX_MANIFEST_BYTES}`
@@ -66,7 +71,8 @@ async function readManifest(folder: SkillFolder): Promise<{ doc: JsonDocument; r
     return problem('manifest-parse', 'invalid or missing manifest.json: not UTF-8 text')
   }
   const doc = parseJsonDocument(text)
-  if (isJsonFailure(doc)) return problem('manifest-parse', `invalid or missing manifest.json: ${doc.message}`, doc.position)
+  if (isJsonFailure(doc))
+    return problem('manifest-parse', `invalid or missing manifest.json: ${doc.message}`, doc.position)
   return { doc, real: state.real, bom: text.startsWith(BOM) }
 }
 
@@ -91,10 +97,21 @@ async function checkNotes(check: SkillCheck, manifest: Json): Promise<NoteModel[
       if (typeof note !== 'string' || note.trim() === '') return undefined
       if (!isNotePath(note)) {
         const code = unsafeRelativePath(note) === 'escape' ? 'path-escape' : 'note-path'
-        return reportAt(check, ['notes', index], code, `notes must point to notes/*.md or <product>/prompt.md: ${JSON.stringify(note)}`), undefined
+        return (
+          reportAt(
+            check,
+            ['notes', index],
+            code,
+            `notes must point to notes/*.md or <product>/prompt.md: ${JSON.stringify(note)}`,
+          ),
+          undefined
+        )
       }
-      const real = await resolveSkillFile(check, note, { code: 'note-missing', message: `missing note ${JSON.stringify(note)}` })
-      if (typeof real !== 'string') return reportAt(check, ['notes', index], real.code, real.message), undefined
+      const real = await resolveSkillFile(check, note, {
+        code: 'note-missing',
+        message: `missing note ${JSON.stringify(note)}`,
+      })
+      if (typeof real !== 'string') return (reportAt(check, ['notes', index], real.code, real.message), undefined)
       const content = await readSkillText(check, note, real, 'note', `note ${JSON.stringify(note)}`)
       if (content === undefined) return undefined
       reportTempRefs(check, note, content, `note ${JSON.stringify(note)}`)
@@ -109,7 +126,14 @@ function checkToolNamesUnique(check: SkillCheck, manifest: Json): void {
   const { nodeTools, browserTools } = manifest
   if (!isObject(nodeTools) || !isObject(browserTools)) return
   for (const name of Object.keys(browserTools)) {
-    if (Object.hasOwn(nodeTools, name)) reportAt(check, ['browserTools', name], 'tool-name', `tool name ${JSON.stringify(name)} is declared in both nodeTools and browserTools`, 'Tool names share one namespace (sites[id][tool]); rename one of them.')
+    if (Object.hasOwn(nodeTools, name))
+      reportAt(
+        check,
+        ['browserTools', name],
+        'tool-name',
+        `tool name ${JSON.stringify(name)} is declared in both nodeTools and browserTools`,
+        'Tool names share one namespace (sites[id][tool]); rename one of them.',
+      )
   }
 }
 
@@ -134,19 +158,45 @@ export async function validateSkill(folder: SkillFolder, options: ValidateOption
   const read = await readManifest(folder)
   // The manifest's path is recorded even when unreadable, so that fixing it invalidates the cache.
   if (Array.isArray(read)) return fail(folder, read, [join(folder.dir, MANIFEST)])
-  const check: SkillCheck = { folder, doc: read.doc, options, diagnostics: [], files: new Set([read.real]), texts: new Map(), exports: new Map() }
+  const check: SkillCheck = {
+    folder,
+    doc: read.doc,
+    options,
+    diagnostics: [],
+    files: new Set([read.real]),
+    texts: new Map(),
+    exports: new Map(),
+  }
   const manifest = read.doc.value
   for (const dup of read.doc.duplicateKeys) {
-    reportAt(check, dup.path, 'manifest-duplicate-key', `duplicate key ${JSON.stringify(dup.path.at(-1))}; only the last one counts`)
+    reportAt(
+      check,
+      dup.path,
+      'manifest-duplicate-key',
+      `duplicate key ${JSON.stringify(dup.path.at(-1))}; only the last one counts`,
+    )
   }
-  if (read.bom && options.compat === 'ego-lite') reportAt(check, [], 'compat-ego-lite', 'manifest.json starts with a byte order mark, which ego-lite cannot parse')
-  if (folder.symlinked && options.compat === 'ego-lite') reportAt(check, [], 'compat-ego-lite', 'the skill folder is a symlink, which ego-lite does not see')
+  if (read.bom && options.compat === 'ego-lite')
+    reportAt(check, [], 'compat-ego-lite', 'manifest.json starts with a byte order mark, which ego-lite cannot parse')
+  if (folder.symlinked && options.compat === 'ego-lite')
+    reportAt(check, [], 'compat-ego-lite', 'the skill folder is a symlink, which ego-lite does not see')
   const findings = checkManifestSchema(manifest)
   for (const f of findings) reportAt(check, f.path, f.code, f.message)
   if (!isObject(manifest)) return fail(folder, check.diagnostics, [...check.files])
-  if (typeof manifest.id === 'string' && manifest.id !== folder.id) reportAt(check, ['id'], 'id-mismatch', 'manifest id must match directory name', `Set "id" to ${JSON.stringify(folder.id)}.`)
+  if (typeof manifest.id === 'string' && manifest.id !== folder.id)
+    reportAt(
+      check,
+      ['id'],
+      'id-mismatch',
+      'manifest id must match directory name',
+      `Set "id" to ${JSON.stringify(folder.id)}.`,
+    )
   // Tools whose schema is broken are still looked at, unless their path itself is unusable.
-  const badPaths = new Set(findings.filter((f) => f.code === 'tool-name' || (f.code === 'tool-path' && f.path.length === 3)).map((f) => `${f.path[0]}\0${f.path[1]}`))
+  const badPaths = new Set(
+    findings
+      .filter((f) => f.code === 'tool-name' || (f.code === 'tool-path' && f.path.length === 3))
+      .map((f) => `${f.path[0]}\0${f.path[1]}`),
+  )
   for (const key of checkNameCharacters(check, manifest)) badPaths.add(key)
   checkToolNamesUnique(check, manifest)
   const domainSites = checkDomains(check, manifest)
@@ -157,6 +207,15 @@ export async function validateSkill(folder: SkillFolder, options: ValidateOption
   const record: SkillRecord = { folder, diagnostics, tools, domainSites, files, locate: (path) => doc.locate(path) }
   if (diagnostics.some((d) => d.severity === 'error')) return record
   const domains = [...new Set(domainSites.map((s) => s.pattern))]
-  record.model = { id: folder.id, name: String(manifest.name), domains, root: folder.root, dir: folder.dir, realDir: folder.realDir, notes, tools }
+  record.model = {
+    id: folder.id,
+    name: String(manifest.name),
+    domains,
+    root: folder.root,
+    dir: folder.dir,
+    realDir: folder.realDir,
+    notes,
+    tools,
+  }
   return record
 }

@@ -1,7 +1,7 @@
 import type { ToolKind, ValueSchema } from '../../runtime/types'
-import type { Diagnostic } from './diagnostics'
+import type { Diagnostic } from './diagnostics/catalog'
 import type { SkillFolder } from './discover'
-import type { JsonPath, Position } from './json'
+import type { JsonPath, Position } from './parse'
 
 export interface ToolModel {
   name: string

@@ -1,7 +1,7 @@
 import type { ViteDevServer } from 'vite'
-import { PLUGIN_NAME } from './constants'
+import { PLUGIN_NAME } from './ids'
 import type { SiteSkillsContext } from './context'
-import type { BuildError } from './report'
+import type { BuildError } from '../compiler/diagnostics/report'
 
 const DEBOUNCE_MS = 30
 /** A file event can be lost (a loaded machine, a full inotify queue): the stamps are checked now and then too. */
@@ -20,12 +20,18 @@ export function attachDevServer(server: ViteDevServer, ctx: SiteSkillsContext): 
 
   // One refresh at a time; each one runs even if the one before it failed unexpectedly.
   const flush = () => {
-    running = running.then(async () => {
-      const { error, skills } = await ctx.refresh()
-      if (skills.length === 0) return
-      reload(server, ctx, skills)
-      if (error) showError(server, error)
-    }).catch((error: unknown) => server.config.logger.error(`[site-skills] ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`))
+    running = running
+      .then(async () => {
+        const { error, skills } = await ctx.refresh()
+        if (skills.length === 0) return
+        reload(server, ctx, skills)
+        if (error) showError(server, error)
+      })
+      .catch((error: unknown) =>
+        server.config.logger.error(
+          `[site-skills] ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`,
+        ),
+      )
   }
 
   // The compile compares file stamps, so a check when nothing changed costs one stat per file.
@@ -74,8 +80,12 @@ function showError(server: ViteDevServer, error: BuildError): void {
   server.environments.client.hot.send({
     type: 'error',
     err: {
-      message: error.message, stack: error.stack ?? '',
-      id: error.id, loc: error.loc, frame: '', plugin: PLUGIN_NAME,
+      message: error.message,
+      stack: error.stack ?? '',
+      id: error.id,
+      loc: error.loc,
+      frame: '',
+      plugin: PLUGIN_NAME,
     },
   })
 }

@@ -61,9 +61,12 @@ function findExcessiveDepth(text: string, max: number): number {
 function describeParseError(error: ParseError, text: string): { message: string; offset: number } {
   let before = error.offset - 1
   while (before >= 0 && /\s/.test(text[before]!)) before--
-  if (text[before] === ',' && /^[}\]]/.test(text.slice(error.offset))) return { message: 'trailing comma', offset: before }
+  if (text[before] === ',' && /^[}\]]/.test(text.slice(error.offset)))
+    return { message: 'trailing comma', offset: before }
   const found = text.slice(error.offset, error.offset + Math.min(error.length || 1, 20))
-  const what = printParseErrorCode(error.error).replace(/([a-z])([A-Z])/g, '$1 $2').toLowerCase()
+  const what = printParseErrorCode(error.error)
+    .replace(/([a-z])([A-Z])/g, '$1 $2')
+    .toLowerCase()
   return { message: found ? `${what} at ${JSON.stringify(found)}` : `${what} at end of input`, offset: error.offset }
 }
 

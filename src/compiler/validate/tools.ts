@@ -3,7 +3,13 @@ import type { ToolKind, ValueSchema } from '../../../runtime/types'
 import type { ToolModel } from '../model'
 import { inspectPath, isInside, unsafeRelativePath } from '../paths'
 import { type SkillCheck, readSkillText, readText, report, reportAt, reportTempRefs, resolveSkillFile } from './context'
-import { type ModuleExports, type SourceError, analyzeModule, checkFunctionExpression, looksLikeModule } from './module-shape'
+import {
+  type ModuleExports,
+  type SourceError,
+  analyzeModule,
+  checkFunctionExpression,
+  looksLikeModule,
+} from './module-shape'
 import type { ToolMapKey } from './schema'
 
 const NODE_EXT_RE = /\.(?:js|mjs|ts)$/
@@ -35,10 +41,12 @@ function checkToolPath(check: SkillCheck, mapKey: ToolMapKey, name: string, path
   const prefix = `${mapKey}.${name}`
   const at = [mapKey, name, 'path']
   const unsafe = unsafeRelativePath(path)
-  if (unsafe === 'escape') return reportAt(check, at, 'path-escape', `${prefix}: path must stay inside the skill folder`), false
-  if (unsafe === 'backslash') return reportAt(check, at, 'tool-path', `${prefix}: path must use forward slashes`), false
+  if (unsafe === 'escape')
+    return (reportAt(check, at, 'path-escape', `${prefix}: path must stay inside the skill folder`), false)
+  if (unsafe === 'backslash')
+    return (reportAt(check, at, 'tool-path', `${prefix}: path must use forward slashes`), false)
   if (unsafe || !(kind === 'node' ? isNodeToolPath(path) : isBrowserToolPath(path))) {
-    return reportAt(check, at, 'tool-path', `${prefix}: ${PATH_MESSAGE[kind]}`), false
+    return (reportAt(check, at, 'tool-path', `${prefix}: ${PATH_MESSAGE[kind]}`), false)
   }
   if (check.options.compat === 'ego-lite' && !path.endsWith('.js')) {
     reportAt(check, at, 'compat-ego-lite', `${prefix}: ego-lite loads only .js tool files`)
@@ -60,7 +68,12 @@ function moduleExports(check: SkillCheck, real: string): Promise<ModuleExports |
 }
 
 /** Whether `name` is a function export of the module, following local `export *` one level down. */
-async function findExport(check: SkillCheck, real: string, name: string, depth = 0): Promise<'function' | 'other' | 'unknown' | 'missing'> {
+async function findExport(
+  check: SkillCheck,
+  real: string,
+  name: string,
+  depth = 0,
+): Promise<'function' | 'other' | 'unknown' | 'missing'> {
   const shape = await moduleExports(check, real)
   if ('message' in shape) return 'unknown'
   const kind = shape.exports.get(name)
@@ -84,19 +97,41 @@ async function resolveLocalImport(dir: string, spec: string): Promise<string | u
 }
 
 /** Returns whether the file parses (callable problems are reported but do not count). */
-async function checkNodeToolFile(check: SkillCheck, name: string, path: string, real: string, callable: unknown): Promise<boolean> {
+async function checkNodeToolFile(
+  check: SkillCheck,
+  name: string,
+  path: string,
+  real: string,
+  callable: unknown,
+): Promise<boolean> {
   const shape = await moduleExports(check, real)
   if ('message' in shape) {
     const hint = 'A Node tool is an ES module: export async function name(ctx, args) { ... }.'
-    report(check, path, { code: 'tool-parse', message: `cannot parse Node tool ${JSON.stringify(path)}: ${shape.message}`, line: shape.line, column: shape.column, hint })
+    report(check, path, {
+      code: 'tool-parse',
+      message: `cannot parse Node tool ${JSON.stringify(path)}: ${shape.message}`,
+      line: shape.line,
+      column: shape.column,
+      hint,
+    })
     return false
   }
   if (typeof callable !== 'string' || callable.trim() === '') return true
   const found = await findExport(check, real, callable)
   if (found === 'missing') {
-    reportAt(check, ['nodeTools', name, 'callable'], 'tool-callable-missing', `missing Node callable ${JSON.stringify(callable)} for tool ${JSON.stringify(name)}`)
+    reportAt(
+      check,
+      ['nodeTools', name, 'callable'],
+      'tool-callable-missing',
+      `missing Node callable ${JSON.stringify(callable)} for tool ${JSON.stringify(name)}`,
+    )
   } else if (found === 'other') {
-    reportAt(check, ['nodeTools', name, 'callable'], 'tool-callable-missing', `Node callable ${JSON.stringify(callable)} for tool ${JSON.stringify(name)} is exported but is not a function`)
+    reportAt(
+      check,
+      ['nodeTools', name, 'callable'],
+      'tool-callable-missing',
+      `Node callable ${JSON.stringify(callable)} for tool ${JSON.stringify(name)} is exported but is not a function`,
+    )
   }
   return true
 }
@@ -111,24 +146,39 @@ async function checkBrowserToolFile(
 ): Promise<{ ok: boolean; module: boolean }> {
   const isModule = looksLikeModule(text)
   if (check.options.compat === 'ego-lite' && isModule) {
-    reportAt(check, ['browserTools', name, 'path'], 'compat-ego-lite', `browserTools.${name}: ego-lite needs a bare function expression, not an ES module`)
+    reportAt(
+      check,
+      ['browserTools', name, 'path'],
+      'compat-ego-lite',
+      `browserTools.${name}: ego-lite needs a bare function expression, not an ES module`,
+    )
   }
   if (!isModule) {
     const problem = await checkFunctionExpression(text, real)
     if (problem) {
-      const message = problem.message.startsWith('must contain') ? `${JSON.stringify(path)} ${problem.message}` : `cannot parse ${JSON.stringify(path)}: ${problem.message}`
+      const message = problem.message.startsWith('must contain')
+        ? `${JSON.stringify(path)} ${problem.message}`
+        : `cannot parse ${JSON.stringify(path)}: ${problem.message}`
       report(check, path, { code: 'tool-parse', message, line: problem.line, column: problem.column })
     }
     return { ok: !problem, module: false }
   }
   const shape = await moduleExports(check, real)
   if ('message' in shape) {
-    report(check, path, { code: 'tool-parse', message: `cannot parse ${JSON.stringify(path)}: ${shape.message}`, line: shape.line, column: shape.column })
+    report(check, path, {
+      code: 'tool-parse',
+      message: `cannot parse ${JSON.stringify(path)}: ${shape.message}`,
+      line: shape.line,
+      column: shape.column,
+    })
     return { ok: false, module: true }
   }
   const kind = await findExport(check, real, 'default')
   if (kind === 'missing' || kind === 'other') {
-    const message = kind === 'missing' ? `${JSON.stringify(path)} must export a default function` : `the default export of ${JSON.stringify(path)} must be a function`
+    const message =
+      kind === 'missing'
+        ? `${JSON.stringify(path)} must export a default function`
+        : `the default export of ${JSON.stringify(path)} must be a function`
     report(check, path, { code: 'tool-parse', message })
     return { ok: false, module: true }
   }
@@ -136,13 +186,21 @@ async function checkBrowserToolFile(
 }
 
 /** Checks one tool's path and file. Returns its model when the file is usable (for bundling and the skill). */
-export async function checkTool(check: SkillCheck, mapKey: ToolMapKey, name: string, schema: Record<string, unknown>): Promise<ToolModel | undefined> {
+export async function checkTool(
+  check: SkillCheck,
+  mapKey: ToolMapKey,
+  name: string,
+  schema: Record<string, unknown>,
+): Promise<ToolModel | undefined> {
   const kind = KIND_OF[mapKey]
   const path = schema.path
   if (typeof path !== 'string' || !checkToolPath(check, mapKey, name, path)) return undefined
   const label = kind === 'node' ? 'Node tool' : 'browser tool'
-  const real = await resolveSkillFile(check, path, { code: 'tool-file-missing', message: `missing ${label} file ${JSON.stringify(path)} for tool ${JSON.stringify(name)}` })
-  if (typeof real !== 'string') return reportAt(check, [mapKey, name, 'path'], real.code, real.message), undefined
+  const real = await resolveSkillFile(check, path, {
+    code: 'tool-file-missing',
+    message: `missing ${label} file ${JSON.stringify(path)} for tool ${JSON.stringify(name)}`,
+  })
+  if (typeof real !== 'string') return (reportAt(check, [mapKey, name, 'path'], real.code, real.message), undefined)
   const text = await readSkillText(check, path, real, 'tool', `${label} ${JSON.stringify(path)}`)
   if (text === undefined) return undefined
   reportTempRefs(check, path, text, `${label} ${JSON.stringify(name)}`)

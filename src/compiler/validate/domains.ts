@@ -1,5 +1,5 @@
 import { parse as parseDomain } from 'tldts'
-import type { DiagnosticCode } from './diagnostics'
+import type { DiagnosticCode } from '../diagnostics/catalog'
 
 export interface DomainProblem {
   code: DiagnosticCode
@@ -81,11 +81,24 @@ function lengthProblem(host: string, wildcard: boolean): string | undefined {
 export function checkDomainPattern(raw: string): DomainCheck {
   if (raw.trim() === '') return reject(raw, 'domains-invalid', 'empty pattern')
   if (/\s/.test(raw)) return reject(raw, 'domain-invalid', 'contains whitespace')
-  if (raw.includes('://')) return reject(raw, 'domain-invalid', 'contains a scheme', `Write the host only: ${JSON.stringify(raw.split('://')[1]?.split('/')[0] ?? '')}.`)
-  if (FORBIDDEN_RE.test(raw)) return reject(raw, 'domain-invalid', 'contains a path, query, fragment or userinfo', 'Write the host only; paths never take part in matching.')
+  if (raw.includes('://'))
+    return reject(
+      raw,
+      'domain-invalid',
+      'contains a scheme',
+      `Write the host only: ${JSON.stringify(raw.split('://')[1]?.split('/')[0] ?? '')}.`,
+    )
+  if (FORBIDDEN_RE.test(raw))
+    return reject(
+      raw,
+      'domain-invalid',
+      'contains a path, query, fragment or userinfo',
+      'Write the host only; paths never take part in matching.',
+    )
   const wildcard = raw.startsWith('*.')
   const base = (wildcard ? raw.slice(2) : raw).replace(/\.$/, '')
-  if (base.includes('*')) return reject(raw, 'domain-invalid', 'a wildcard is only allowed as the whole first label ("*.example.com")')
+  if (base.includes('*'))
+    return reject(raw, 'domain-invalid', 'a wildcard is only allowed as the whole first label ("*.example.com")')
   if (IPV6_RE.test(base)) return checkIpv6(raw, base, wildcard)
   if ((base.startsWith('[') && base.includes(']:')) || PORT_RE.test(base)) return rejectPort(raw)
   if (base === '' || base.split('.').includes('')) return reject(raw, 'domain-invalid', 'has an empty label')
@@ -101,7 +114,11 @@ export function checkDomainPattern(raw: string): DomainCheck {
   const pattern = wildcard ? `*.${host}` : host
   const problems: DomainProblem[] = []
   if (!ASCII_RE.test(base)) {
-    problems.push({ code: 'domain-unicode', message: `domain ${JSON.stringify(raw)} is matched as ${JSON.stringify(pattern)}`, hint: `Write ${JSON.stringify(pattern)}: browsers report hosts in punycode.` })
+    problems.push({
+      code: 'domain-unicode',
+      message: `domain ${JSON.stringify(raw)} is matched as ${JSON.stringify(pattern)}`,
+      hint: `Write ${JSON.stringify(pattern)}: browsers report hosts in punycode.`,
+    })
   }
   return { pattern, problems }
 }

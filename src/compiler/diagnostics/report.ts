@@ -1,9 +1,9 @@
 import { join, relative } from 'node:path'
-import type { CompileResult } from './compiler'
-import { LOG_PREFIX } from './constants'
-import type { Diagnostic } from './diagnostics'
-import { FILE_LIMITS, isReadFailure, readRegularFile } from './files'
-import { toPosix } from './paths'
+import type { CompileResult } from '../compile'
+import { LOG_PREFIX } from '../../plugin/ids'
+import type { Diagnostic } from './catalog'
+import { FILE_LIMITS, isReadFailure, readRegularFile } from '../files'
+import { toPosix } from '../paths'
 
 export interface FrameStyle {
   red: (s: string) => string
@@ -25,7 +25,10 @@ export function codeFrame(text: string, line: number, column: number, style: Fra
     const marker = n === line ? style.red('>') : ' '
     const content = lines[n - 1]!.length > 160 ? `${lines[n - 1]!.slice(0, 160)}…` : lines[n - 1]!
     out.push(`${marker} ${style.dim(`${String(n).padStart(width)} |`)} ${content}`)
-    if (n === line) out.push(`  ${style.dim(`${' '.repeat(width)} |`)} ${' '.repeat(Math.max(0, Math.min(column - 1, 160)))}${style.red('^')}`)
+    if (n === line)
+      out.push(
+        `  ${style.dim(`${' '.repeat(width)} |`)} ${' '.repeat(Math.max(0, Math.min(column - 1, 160)))}${style.red('^')}`,
+      )
   }
   return out.join('\n')
 }
@@ -56,7 +59,11 @@ export function formatDiagnosticBlock(d: Diagnostic, root: string, base: string)
   return lines.filter(Boolean).join('\n')
 }
 
-const indent = (text: string, by: string) => text.split('\n').map((line) => `${by}${line}`).join('\n')
+const indent = (text: string, by: string) =>
+  text
+    .split('\n')
+    .map((line) => `${by}${line}`)
+    .join('\n')
 
 /**
  * The error of a failed build, as bundlers and Vite's overlay read it. `message` holds every
@@ -85,7 +92,8 @@ export interface LocatedDiagnostic {
 /** The error diagnostics of a result, each with its root. */
 function errorsOf(result: CompileResult): { d: Diagnostic; root: string }[] {
   return result.reports.flatMap((report) =>
-    report.diagnostics.filter((d) => d.severity === 'error').map((d) => ({ d, root: report.root })))
+    report.diagnostics.filter((d) => d.severity === 'error').map((d) => ({ d, root: report.root })),
+  )
 }
 
 /**

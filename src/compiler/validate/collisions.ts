@@ -1,7 +1,7 @@
-import { assignToolNames } from '../../runtime/definitions'
-import { createDiagnostic, type Diagnostic } from './diagnostics'
-import type { SkillRecord } from './model'
-import { MANIFEST } from './validate/context'
+import { assignToolNames } from '../../../runtime/definitions'
+import { createDiagnostic, type Diagnostic } from '../diagnostics/catalog'
+import type { SkillRecord } from '../model'
+import { MANIFEST } from './context'
 
 type Found = Map<SkillRecord, Diagnostic[]>
 

@@ -34,7 +34,11 @@ export interface RootEnv {
  * The roots to read: the given ones, else `$SITE_SKILLS_ROOT`, else
  * `$EGO_BROWSER_AGENT_WORKSPACE/learnings`, else `./learnings`; `~` expanded; relative to `cwd`.
  */
-export function resolveRootInputs(inputs: readonly string[] | undefined, cwd: string, env: RootEnv = process.env): string[] {
+export function resolveRootInputs(
+  inputs: readonly string[] | undefined,
+  cwd: string,
+  env: RootEnv = process.env,
+): string[] {
   if (inputs && inputs.length > 0) return inputs.map((root) => resolveUserPath(root, cwd))
   if (env.SITE_SKILLS_ROOT) return [resolveUserPath(env.SITE_SKILLS_ROOT, cwd)]
   if (env.EGO_BROWSER_AGENT_WORKSPACE) return [join(resolveUserPath(env.EGO_BROWSER_AGENT_WORKSPACE, cwd), 'learnings')]
@@ -44,14 +48,20 @@ export function resolveRootInputs(inputs: readonly string[] | undefined, cwd: st
 const SKIPPED_RE = /^[_.]|^node_modules$/
 
 async function isDirectory(path: string): Promise<boolean> {
-  return stat(path).then((s) => s.isDirectory(), () => false)
+  return stat(path).then(
+    (s) => s.isDirectory(),
+    () => false,
+  )
 }
 
 /** A workspace root (holding `learnings/` that is not itself a skill) stands for its `learnings/`. */
 async function effectiveRoot(root: string): Promise<string> {
   const nested = join(root, 'learnings')
   if (!(await isDirectory(nested))) return root
-  const [own, inner] = await Promise.all([inspectPath(join(root, 'manifest.json')), inspectPath(join(nested, 'manifest.json'))])
+  const [own, inner] = await Promise.all([
+    inspectPath(join(root, 'manifest.json')),
+    inspectPath(join(nested, 'manifest.json')),
+  ])
   return own.kind === 'missing' && inner.kind === 'missing' ? nested : root
 }
 
@@ -64,7 +74,12 @@ export async function scanRoot(input: string): Promise<RootScan> {
   } catch (error) {
     // Only a missing root is "missing"; anything else (EACCES, EMFILE) must not look like an empty root.
     const code = (error as NodeJS.ErrnoException).code
-    return { root, exists: false, folders: [], ...(code === 'ENOENT' || code === 'ENOTDIR' ? {} : { error: `${code ?? 'error'}: ${(error as Error).message}` }) }
+    return {
+      root,
+      exists: false,
+      folders: [],
+      ...(code === 'ENOENT' || code === 'ENOTDIR' ? {} : { error: `${code ?? 'error'}: ${(error as Error).message}` }),
+    }
   }
   const candidates = entries
     .filter((e) => !SKIPPED_RE.test(e.name) && (e.isDirectory() || e.isSymbolicLink()))

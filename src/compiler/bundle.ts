@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto'
 import { relative, resolve } from 'node:path'
 import { type BuildOptions, type Message, type Metafile, build, transform } from 'esbuild'
 import type { BrowserToolCode } from '../../runtime/types'
-import { createDiagnostic, type Diagnostic } from './diagnostics'
+import { createDiagnostic, type Diagnostic } from './diagnostics/catalog'
 import { FILE_LIMITS, READ_FAILURE_CODES, type ReadFailure, isReadFailure, readRegularFile } from './files'
 import { chunk, mapLimit } from './limit'
 import { isInside, toPosix } from './paths'
@@ -53,7 +53,10 @@ function digest(...parts: string[]): string {
   return hash.digest('hex').slice(0, 32)
 }
 
-function buildOptions(requests: readonly BundleRequest[], { minify, sourcemap = true }: BrowserBundlerOptions): BuildOptions {
+function buildOptions(
+  requests: readonly BundleRequest[],
+  { minify, sourcemap = true }: BrowserBundlerOptions,
+): BuildOptions {
   return {
     entryPoints: Object.fromEntries(requests.map((r, i) => [`t${i}`, r.absPath])),
     bundle: true,
@@ -89,7 +92,8 @@ function displayPath(request: BundleRequest, abs: string): string {
 function toDiagnostic(request: BundleRequest, message: Message, cwd: string): Diagnostic {
   const loc = message.location
   const abs = loc ? realInput(loc.file, cwd) : request.absPath
-  const firstLineShift = loc && !request.module && abs === request.absPath && loc.line === 1 ? EXPRESSION_PREFIX.length : 0
+  const firstLineShift =
+    loc && !request.module && abs === request.absPath && loc.line === 1 ? EXPRESSION_PREFIX.length : 0
   return createDiagnostic(request.siteId, displayPath(request, abs), {
     code: 'tool-parse',
     message: `browser tool ${JSON.stringify(request.tool)}: ${message.text}`,
@@ -101,10 +105,12 @@ function toDiagnostic(request: BundleRequest, message: Message, cwd: string): Di
 function finish(request: BundleRequest, js: string, mapText: string | undefined, inputs: string[]): BundleResult {
   const diagnostics = inputs
     .filter((file) => !isInside(request.realDir, file) && !toPosix(file).includes('/node_modules/'))
-    .map((file) => createDiagnostic(request.siteId, displayPath(request, request.absPath), {
-      code: 'path-escape',
-      message: `browser tool ${JSON.stringify(request.tool)} imports ${JSON.stringify(displayPath(request, file))}, which is outside the skill folder`,
-    }))
+    .map((file) =>
+      createDiagnostic(request.siteId, displayPath(request, request.absPath), {
+        code: 'path-escape',
+        message: `browser tool ${JSON.stringify(request.tool)} imports ${JSON.stringify(displayPath(request, file))}, which is outside the skill folder`,
+      }),
+    )
   const clause = EXPORT_CLAUSE_RE.exec(js)
   if (!clause) throw new Error(`site-skills: unexpected esbuild output for ${request.absPath}`)
   const body = js.slice(0, clause.index).trimEnd()
@@ -129,7 +135,12 @@ function reachableInputs(metafile: Metafile, entry: string): string[] {
   return [...seen]
 }
 
-function collect(requests: readonly BundleRequest[], outputs: { path: string; text: string }[], metafile: Metafile, cwd: string): Map<BundleRequest, BundleResult> {
+function collect(
+  requests: readonly BundleRequest[],
+  outputs: { path: string; text: string }[],
+  metafile: Metafile,
+  cwd: string,
+): Map<BundleRequest, BundleResult> {
   const byPath = new Map(outputs.map((o) => [o.path, o.text]))
   const results = new Map<BundleRequest, BundleResult>()
   requests.forEach((request, i) => {
@@ -153,7 +164,10 @@ function readDiagnostic(request: BundleRequest, failure: ReadFailure): Diagnosti
  * A bare function expression imports nothing, so it needs no bundling: one esbuild transform,
  * which (unlike a bundle entry behind a plugin) costs no round trips into JavaScript.
  */
-async function transformExpression(request: BundleRequest, { minify, sourcemap = true }: BrowserBundlerOptions): Promise<BundleResult> {
+async function transformExpression(
+  request: BundleRequest,
+  { minify, sourcemap = true }: BrowserBundlerOptions,
+): Promise<BundleResult> {
   const read = readRegularFile(request.absPath, FILE_LIMITS.tool)
   if (isReadFailure(read)) return { diagnostics: [readDiagnostic(request, read)], inputs: [request.absPath] }
   const text = read.toString('utf8')
@@ -176,7 +190,10 @@ async function transformExpression(request: BundleRequest, { minify, sourcemap =
 }
 
 /** ES-module tools are bundled in one esbuild call; a failure is retried tool by tool to know which. */
-async function bundleModules(requests: readonly BundleRequest[], options: BrowserBundlerOptions): Promise<Map<BundleRequest, BundleResult>> {
+async function bundleModules(
+  requests: readonly BundleRequest[],
+  options: BrowserBundlerOptions,
+): Promise<Map<BundleRequest, BundleResult>> {
   const cwd = process.cwd()
   if (requests.length === 0) return new Map()
   try {
@@ -185,7 +202,13 @@ async function bundleModules(requests: readonly BundleRequest[], options: Browse
   } catch (error) {
     const errors = (error as { errors?: Message[] }).errors
     if (!errors) throw error
-    if (requests.length === 1) return new Map([[requests[0]!, { diagnostics: errors.map((m) => toDiagnostic(requests[0]!, m, cwd)), inputs: [requests[0]!.absPath] }]])
+    if (requests.length === 1)
+      return new Map([
+        [
+          requests[0]!,
+          { diagnostics: errors.map((m) => toDiagnostic(requests[0]!, m, cwd)), inputs: [requests[0]!.absPath] },
+        ],
+      ])
     const parts = await Promise.all(requests.map((r) => bundleModules([r], options)))
     return new Map(parts.flatMap((m) => [...m]))
   }
@@ -199,9 +222,15 @@ const MODULE_BATCH = 250
 const BATCHES_IN_FLIGHT = 4
 const TRANSFORMS_IN_FLIGHT = 512
 
-async function run(requests: readonly BundleRequest[], options: BrowserBundlerOptions): Promise<Map<BundleRequest, BundleResult>> {
+async function run(
+  requests: readonly BundleRequest[],
+  options: BrowserBundlerOptions,
+): Promise<Map<BundleRequest, BundleResult>> {
   const expressions = requests.filter((r) => !r.module)
-  const batches = chunk(requests.filter((r) => r.module), MODULE_BATCH)
+  const batches = chunk(
+    requests.filter((r) => r.module),
+    MODULE_BATCH,
+  )
   const [modules, compiled] = await Promise.all([
     mapLimit(batches, BATCHES_IN_FLIGHT, (batch) => bundleModules(batch, options)),
     mapLimit(expressions, TRANSFORMS_IN_FLIGHT, (r) => transformExpression(r, options)),
