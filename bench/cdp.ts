@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { serveFolder } from '../playground/serve'
 import { callBrowserTool } from '../runtime/browser'
-import type { CdpClient } from '../runtime/cdp'
+import { type CdpClient, command } from '../runtime/cdp'
 import { launchBrowser } from '../runtime/launch'
 import type { BrowserToolCode } from '../runtime/types'
 import { createCompiler } from '../src/compiler/compile'
@@ -47,7 +47,7 @@ interface Variants {
 
 function variants(client: CdpClient, t: ToolCase, domains: string[]): Variants {
   const evaluate = async (expression: string) => {
-    const response = await client.send('Runtime.evaluate', { expression, returnByValue: true, awaitPromise: true })
+    const response = await command(client, 'Runtime.evaluate', { expression, returnByValue: true, awaitPromise: true })
     if (response.exceptionDetails) throw new Error(`evaluate failed: ${response.exceptionDetails.text}`)
     return response.result.value
   }

@@ -40,7 +40,7 @@ export async function runAgent(pageUrl: string, page: BrowserTarget, log: Log): 
   log(
     `\n2. learned context for ${context.domain}: ${context.siteName} (${context.knowledge.length} note, ${context.tools.length} tools)`,
   )
-  for (const note of context.knowledge) log(indent(note.content.split('\n').slice(0, 6).join('\n')) + '\n    ...')
+  for (const note of context.knowledge) log(`${indent(note.content.split('\n').slice(0, 6).join('\n'))}\n    ...`)
   for (const tool of context.tools)
     log(`   - ${tool.toolName} (${tool.toolType}): ${tool.description}\n     ${tool.example}`)
 

@@ -12,8 +12,8 @@ const refuse = (why: string, at: SiteToolErrorInit) => new SiteToolError('invali
 
 /** About the JSON length of a value; throws past MAX_ARGS_DEPTH, so it never recurses deeper. */
 function sizeOf(v: unknown, at: SiteToolErrorInit, depth: number): number {
-  if (typeof v == 'string') return v.length + 2
-  if (!v || typeof v != 'object') return 8
+  if (typeof v === 'string') return v.length + 2
+  if (!v || typeof v !== 'object') return 8
   if (depth > MAX_ARGS_DEPTH) throw refuse(`are nested deeper than ${MAX_ARGS_DEPTH} levels`, at)
   let n = 2
   for (const k in v) n += k.length + 4 + sizeOf((v as Record<string, unknown>)[k], at, depth + 1)
@@ -28,7 +28,7 @@ function sizeOf(v: unknown, at: SiteToolErrorInit, depth: number): number {
 export function copyArgs(args: unknown, at: SiteToolErrorInit): Record<string, unknown> {
   try {
     const type = typeOf(args)
-    if (type != 'object') throw refuse(`must be an object (got ${type})`, at)
+    if (type !== 'object') throw refuse(`must be an object (got ${type})`, at)
     const check = <T>(value: T): T => {
       if (sizeOf(value, at, 0) > MAX_ARGS_SIZE) throw refuse(`are larger than ${MAX_ARGS_SIZE / 2 ** 20} MiB`, at)
       return value

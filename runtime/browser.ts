@@ -1,6 +1,14 @@
 import { copyArgs } from './args'
-import { cdpFailure, STALE_HANDLE_RE, toolThrew, type CallInfo, type ExceptionDetails } from './browser-errors'
-import { type BrowserTarget, type CdpSendable, isSendable, type OpenedTarget } from './cdp'
+import { cdpFailure, STALE_HANDLE_RE, toolThrew, type CallInfo } from './browser-errors'
+import {
+  type BrowserTarget,
+  type CdpSendable,
+  type CommandResult,
+  command,
+  isSendable,
+  listen,
+  type OpenedTarget,
+} from './cdp'
 import { openTarget } from './connect'
 import { SiteToolError } from './errors'
 import { toolUrl, wrapToolSource } from './page-code'
@@ -54,10 +62,7 @@ interface Run extends CallInfo {
   phase?: string
 }
 
-interface CallResponse {
-  result: { value?: any; unserializableValue?: string }
-  exceptionDetails?: ExceptionDetails
-}
+type CallResponse = CommandResult<'Runtime.callFunctionOn'>
 
 const HANDLE_GROUP = 'site-skills-handle'
 const WORLD_NAME = 'site-skills'
@@ -74,24 +79,29 @@ const noop = () => {}
 
 function stateOf(session: CdpSendable): SessionState {
   let state = sessions.get(session)
-  if (!state) sessions.set(session, (state = {}))
+  if (!state) {
+    state = {}
+    sessions.set(session, state)
+  }
   return state
 }
 
 /** The handle of a world's global object; a new document is a new world, so the binding is added with each. */
 async function globalHandle(session: CdpSendable, contextId?: number): Promise<string> {
-  if (session.on) session.send('Runtime.addBinding', { name: BINDING, executionContextId: contextId }).catch(noop)
-  const { result } = await session.send('Runtime.evaluate', {
+  if (session.on) command(session, 'Runtime.addBinding', { name: BINDING, executionContextId: contextId }).catch(noop)
+  const { result } = await command(session, 'Runtime.evaluate', {
     expression: 'this',
     contextId,
     objectGroup: HANDLE_GROUP,
   })
+  // Only a primitive comes back without an objectId, and a world's `this` never is one.
+  if (!result.objectId) throw new Error(`the page's global object came back as ${result.type}`)
   return result.objectId
 }
 
 async function isolatedHandle(session: CdpSendable): Promise<string> {
-  const { frameTree } = await session.send('Page.getFrameTree')
-  const world = await session.send('Page.createIsolatedWorld', {
+  const { frameTree } = await command(session, 'Page.getFrameTree')
+  const world = await command(session, 'Page.createIsolatedWorld', {
     frameId: frameTree.frame.id,
     worldName: WORLD_NAME,
     grantUniveralAccess: false,
@@ -107,7 +117,8 @@ function handleOf(session: CdpSendable, state: SessionState, world: World): Prom
     if (state[world] === fresh) state[world] = value
   }
   fresh.then(settle, () => settle(undefined))
-  return (state[world] = fresh)
+  state[world] = fresh
+  return fresh
 }
 
 /**
@@ -117,8 +128,8 @@ function handleOf(session: CdpSendable, state: SessionState, world: World): Prom
 function prepare(session: CdpSendable, state: SessionState): void {
   if (!session.on || state.pageEnabled) return
   state.pageEnabled = true
-  session.send('Page.enable').catch(noop)
-  session.on('Runtime.bindingCalled', ({ name, payload }: { name: string; payload: string }) => {
+  command(session, 'Page.enable').catch(noop)
+  listen(session, 'Runtime.bindingCalled', ({ name, payload }) => {
     const run = name === BINDING && running.get(payload.slice(1))
     if (run) run.phase = payload[0]
   })
@@ -127,10 +138,10 @@ function prepare(session: CdpSendable, state: SessionState): void {
 async function send(run: Run, session: CdpSendable, objectId: string): Promise<CallResponse> {
   if (run.over) throw new Error('cancelled')
   const objectGroup = `site-skills-${++groups}`
-  const release = () => void session.send('Runtime.releaseObjectGroup', { objectGroup }).catch(noop)
+  const release = () => void command(session, 'Runtime.releaseObjectGroup', { objectGroup }).catch(noop)
   run.pending = true
   running.set(objectGroup, run)
-  const sent: Promise<CallResponse> = session.send('Runtime.callFunctionOn', {
+  const sent = command(session, 'Runtime.callFunctionOn', {
     functionDeclaration: wrapToolSource(run.call.code.source, run.url),
     objectId,
     arguments: [run.call.args, run.call.domains, NONCE, BINDING, objectGroup].map((value) => ({ value })),
@@ -187,8 +198,8 @@ async function invoke(run: Run, session: CdpSendable): Promise<unknown> {
 /** Dismisses a dialog opened during the call (it would block the page) and fails the call. */
 function watchDialogs(run: Run, session: CdpSendable, fail: (error: SiteToolError) => void): () => void {
   if (!session.on) return noop
-  const onDialog = (dialog: { type: string; message: string }) => {
-    session.send('Page.handleJavaScriptDialog', { accept: false }).catch(noop)
+  return listen(session, 'Page.javascriptDialogOpening', (dialog) => {
+    command(session, 'Page.handleJavaScriptDialog', { accept: false }).catch(noop)
     fail(
       new SiteToolError(
         'dialog-blocking',
@@ -196,9 +207,7 @@ function watchDialogs(run: Run, session: CdpSendable, fail: (error: SiteToolErro
         run,
       ),
     )
-  }
-  session.on('Page.javascriptDialogOpening', onDialog)
-  return () => session.off?.('Page.javascriptDialogOpening', onDialog)
+  })
 }
 
 /** Races the call against the deadline and dialogs; a session that is still opening counts too. */
@@ -210,14 +219,18 @@ async function race(run: Run, target: OpenedTarget | Promise<OpenedTarget>, dead
     () => {
       // Only while this tool's synchronous part runs (as the page signalled; without events, while
       // the call is unanswered): a call still queued, or one that awaits, leaves the page alone.
-      if (run.session?.on ? run.phase === 's' : run.pending) run.session?.send('Runtime.terminateExecution').catch(noop)
+      const { session } = run
+      if (session && (session.on ? run.phase === 's' : run.pending)) {
+        command(session, 'Runtime.terminateExecution').catch(noop)
+      }
       fail(new SiteToolError('timeout', `did not finish within ${run.call.timeoutMs ?? DEFAULT_TIMEOUT_MS} ms`, run))
     },
     Math.max(0, deadline - Date.now()),
   )
   const start = (opened: OpenedTarget) => {
     if (run.over) throw new Error('cancelled')
-    unwatch = watchDialogs(run, (run.session = opened.session), fail)
+    run.session = opened.session
+    unwatch = watchDialogs(run, opened.session, fail)
     return invoke(run, opened.session)
   }
   try {

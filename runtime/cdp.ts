@@ -1,11 +1,17 @@
+import type { ProtocolMapping } from 'devtools-protocol/types/protocol-mapping'
+
+/** A listener as a session sees it: the session decides what it passes. */
+type Listener = (params: unknown) => void
+
 /**
  * Anything that sends CDP commands to one page: a chrome-remote-interface client, a Puppeteer or
  * Playwright `CDPSession`. With `on`, JavaScript dialogs opened during a call are detected.
+ * Loosely typed on purpose: each library types its sessions with its own copy of the protocol.
  */
 export interface CdpSendable {
-  send(method: string, params?: object): Promise<any>
-  on?(event: string, listener: (params: any) => void): unknown
-  off?(event: string, listener: (params: any) => void): unknown
+  send(method: string, params?: object): Promise<unknown>
+  on?(event: string, listener: Listener): unknown
+  off?(event: string, listener: Listener): unknown
 }
 
 /** An address of a DevTools endpoint; `target` is a target id or a substring of a page's URL. */
@@ -25,9 +31,9 @@ export type BrowserTarget = CdpSendable | CdpAddress | string
 
 /** A chrome-remote-interface client (the subset used here). */
 export interface CdpClient extends CdpSendable {
-  on(event: string, listener: (params: any) => void): unknown
-  once(event: string, listener: (params: any) => void): unknown
-  off(event: string, listener: (params: any) => void): unknown
+  on(event: string, listener: Listener): unknown
+  once(event: string, listener: Listener): unknown
+  off(event: string, listener: Listener): unknown
   close(): Promise<void>
 }
 
@@ -54,4 +60,39 @@ export interface OpenedTarget {
 /** Whether the target is an open session rather than an address. */
 export function isSendable(target: BrowserTarget): target is CdpSendable {
   return typeof (target as CdpSendable | undefined)?.send === 'function'
+}
+
+type Commands = ProtocolMapping.Commands
+type Events = ProtocolMapping.Events
+/** What a CDP command answers. */
+export type CommandResult<M extends keyof Commands> = Commands[M]['returnType']
+
+/**
+ * Sends a command, typed by the protocol: the session itself is untyped (see `CdpSendable`), and
+ * the answer of a command is what the protocol defines for it.
+ */
+export function command<M extends keyof Commands>(
+  session: CdpSendable,
+  method: M,
+  ...params: Commands[M]['paramsType']
+): Promise<CommandResult<M>> {
+  return session.send(method, params[0]) as Promise<CommandResult<M>>
+}
+
+/** A listener of one CDP event, typed by the protocol. */
+export type EventListener<E extends keyof Events> = (...params: Events[E]) => void
+
+/** Adds `listener` for `event`; returns what removes it (a no-op for a session without `off`). */
+export function listen<E extends keyof Events>(
+  session: CdpSendable,
+  event: E,
+  listener: EventListener<E>,
+  once = false,
+): () => void {
+  // The session passes the event's parameters, which the protocol defines for this event.
+  const untyped = listener as Listener
+  const client = session as Partial<CdpClient>
+  if (once && client.once) client.once(event, untyped)
+  else session.on?.(event, untyped)
+  return () => void session.off?.(event, untyped)
 }

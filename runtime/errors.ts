@@ -59,8 +59,8 @@ export function isSiteToolError(error: unknown, code?: SiteToolErrorCode): error
 export function messageOf(error: unknown): string {
   try {
     const message = (error as Error)?.message
-    if (typeof message == 'string') return message
-    return error && typeof error == 'object' ? JSON.stringify(error) : String(error)
+    if (typeof message === 'string') return message
+    return error && typeof error === 'object' ? JSON.stringify(error) : String(error)
   } catch {
     return `[unprintable ${typeof error}]`
   }

@@ -3,7 +3,7 @@ import { existsSync } from 'node:fs'
 import { mkdtemp, readFile, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import type { CdpClient } from './cdp'
+import { type CdpClient, command, listen } from './cdp'
 import { importOptional, loadCri } from './connect'
 import { SiteToolError } from './errors'
 
@@ -159,17 +159,19 @@ async function stopProcess(child: ChildProcess): Promise<void> {
 
 /** Navigates and waits for the load event; a failed navigation throws with Chrome's reason. */
 async function navigate(client: CdpClient, url: string): Promise<void> {
-  await client.send('Page.enable')
-  let onLoad = noop
-  const loaded = new Promise<void>((resolve) => client.once('Page.loadEventFired', (onLoad = () => resolve())))
+  await command(client, 'Page.enable')
+  let unlisten = noop
+  const loaded = new Promise<void>((resolve) => {
+    unlisten = listen(client, 'Page.loadEventFired', () => resolve(), true)
+  })
   try {
-    const { errorText } = await client.send('Page.navigate', { url })
+    const { errorText } = await command(client, 'Page.navigate', { url })
     if (errorText) throw new Error(`cannot open ${url}: ${errorText}`)
     await within(loaded, LOAD_TIMEOUT_MS, () => {
       throw new Error(`${url} did not load within ${LOAD_TIMEOUT_MS} ms`)
     })
   } finally {
-    client.off('Page.loadEventFired', onLoad)
+    unlisten()
   }
 }
 
@@ -189,15 +191,16 @@ function createBrowser(
   process.once('exit', killOnExit)
 
   async function newPage(url: string): Promise<LaunchedPage> {
-    const browser = await (browserClient ??= connect(wsEndpoint))
-    const { targetId } = await browser.send('Target.createTarget', { url: 'about:blank' })
+    browserClient ??= connect(wsEndpoint)
+    const browser = await browserClient
+    const { targetId } = await command(browser, 'Target.createTarget', { url: 'about:blank' })
     const client = await connect(`ws://${HOST}:${port}/devtools/page/${targetId}`)
     pages.add(client)
     const close = async () => {
       pages.delete(client)
       // Chrome drops the page's socket once the tab is really gone; closeTarget answers before.
       const gone = new Promise((resolve) => client.once('disconnect', resolve))
-      await browser.send('Target.closeTarget', { targetId }).catch(noop)
+      await command(browser, 'Target.closeTarget', { targetId }).catch(noop)
       await within(gone, EXIT_GRACE_MS, noop)
       await client.close().catch(noop)
     }
@@ -211,7 +214,7 @@ function createBrowser(
   async function shutdown(): Promise<void> {
     const browser = await (browserClient ?? connect(wsEndpoint)).catch(() => undefined)
     // Chrome may exit before it answers Browser.close.
-    if (browser) await within(browser.send('Browser.close').catch(noop), EXIT_GRACE_MS, noop)
+    if (browser) await within(command(browser, 'Browser.close').catch(noop), EXIT_GRACE_MS, noop)
     await stopProcess(child)
     await Promise.all([...pages, ...(browser ? [browser] : [])].map((c) => c.close().catch(noop)))
     process.off('exit', killOnExit)

@@ -21,7 +21,8 @@ export function createDomainTableData(domainsBySkill: readonly (readonly string[
   domainsBySkill.forEach((domains, index) => {
     for (const pattern of domains) {
       const [bucket, key] = pattern.startsWith('*.') ? [wildcard, pattern.slice(2)] : [exact, pattern]
-      const list = Object.hasOwn(bucket, key) ? bucket[key]! : (bucket[key] = [])
+      if (!Object.hasOwn(bucket, key)) bucket[key] = []
+      const list = bucket[key]!
       if (!list.includes(index)) list.push(index)
     }
   })

@@ -225,7 +225,7 @@ export function createSiteSkills(data: RegistryData, loaders: SkillLoaders): Sit
     const [siteId, tool] = ref
     const declared = meta(siteId, tool).args
     let value: unknown = args ?? {}
-    if (typeof value == 'string') {
+    if (typeof value === 'string') {
       try {
         value = value.trim() ? JSON.parse(value) : {}
       } catch {
@@ -240,8 +240,9 @@ export function createSiteSkills(data: RegistryData, loaders: SkillLoaders): Sit
 
   const sites: SiteSkills['sites'] = Object.create(null)
   for (const skill of data.skills) {
-    const stubs: Record<string, ToolStub> = (sites[skill.id] = Object.create(null))
+    const stubs: Record<string, ToolStub> = Object.create(null)
     for (const tool of Object.keys(skill.tools)) stubs[tool] = (args, ctx) => runTool(skill.id, tool, args, ctx)
+    sites[skill.id] = stubs
   }
 
   return {

@@ -31,11 +31,10 @@ export function formatDiagnostic(d: Diagnostic, root: string, cwd: string, style
       : ''
   const body = [
     `    ${d.message}`,
-    frame &&
-      frame
-        .split('\n')
-        .map((l) => `    ${l}`)
-        .join('\n'),
+    frame
+      ?.split('\n')
+      .map((l) => `    ${l}`)
+      .join('\n'),
     d.hint && `    ${style.dim(`hint: ${d.hint}`)}`,
   ]
   return [head, ...body.filter(Boolean)].join('\n')

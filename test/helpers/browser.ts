@@ -1,5 +1,5 @@
 import { join } from 'node:path'
-import type { CdpClient } from '../../runtime/cdp'
+import { type CdpClient, command } from '../../runtime/cdp'
 import type { BrowserToolCode } from '../../runtime/types'
 import { createBrowserBundler } from '../../src/compiler/bundle'
 import { makeTempDir, writeTree } from './tmp'
@@ -52,7 +52,7 @@ export async function compileTools(
 
 /** Evaluates an expression in the page's main world and returns its value. */
 export async function evaluate(client: CdpClient, expression: string): Promise<unknown> {
-  const { result, exceptionDetails } = await client.send('Runtime.evaluate', {
+  const { result, exceptionDetails } = await command(client, 'Runtime.evaluate', {
     expression,
     returnByValue: true,
     awaitPromise: true,
@@ -65,7 +65,7 @@ export async function evaluate(client: CdpClient, expression: string): Promise<u
 /** Navigates and waits for the load event. */
 export async function navigate(client: CdpClient, url: string): Promise<void> {
   const loaded = new Promise((resolve) => client.once('Page.loadEventFired', resolve))
-  await client.send('Page.navigate', { url })
+  await command(client, 'Page.navigate', { url })
   await loaded
 }
 

@@ -2,6 +2,7 @@ import { cp, mkdir, readFile, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { type ViteDevServer, createServer } from 'vite'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { command } from '../../runtime/cdp'
 import type { LaunchedBrowser, LaunchedPage } from '../../runtime/launch'
 import { launchBrowser } from '../../runtime/launch'
 import { playgroundConfig } from '../../playground/config'
@@ -101,7 +102,7 @@ describe('skills explorer', () => {
         'no match',
       ),
     ).toBe('No skill matches this URL.')
-    const shot = await page.client.send('Page.captureScreenshot', { format: 'png' })
+    const shot = await command(page.client, 'Page.captureScreenshot', { format: 'png' })
     await mkdir(join(REPO_ROOT, 'test/artifacts'), { recursive: true })
     await writeFile(join(REPO_ROOT, 'test/artifacts/explorer.png'), Buffer.from(shot.data, 'base64'))
   })

@@ -67,7 +67,7 @@ async function until<T>(read: () => Promise<T>, ok: (value: T) => boolean, what:
 const overlay = () => evaluate(page.client, READ_OVERLAY) as Promise<Overlay | null>
 /** The overlay once it shows `text`. */
 const overlayWith = async (text: string) =>
-  (await until(overlay, (o) => o !== null && o.message.includes(text), `the overlay with ${text}`))!
+  (await until(overlay, (o) => o?.message.includes(text) === true, `the overlay with ${text}`))!
 const title = () => evaluate(page.client, 'document.title') as Promise<string>
 const abs = (d: (typeof BROKEN_DIAGNOSTICS)[number]) => `${join(tmp.dir, d.file)}:${d.line}:${d.column}`
 

@@ -180,7 +180,7 @@ describe('arguments and results', () => {
       unicode: 'héllo wörld ✓ 日本語 🎉 \u{1F600}',
       separators: 'a\u2028b\u2029c\u0000d\u007f',
       lone: 'x\uD83Dy',
-      long: 'x'.repeat(1_000_000) + '"end"',
+      long: `${'x'.repeat(1_000_000)}"end"`,
       nested: { deep: { list: [1, 'two', null, true, { three: [3] }], empty: {}, emptyList: [] } },
       numbers: [0, -1, 1.5, Number.MAX_SAFE_INTEGER, 1e-300],
     }

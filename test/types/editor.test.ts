@@ -125,13 +125,13 @@ describe('an editor over the generated types', () => {
 
   it("sites['x'].|: each tool completes and hovers with its description, kind and file", () => {
     expect(editor.completions('use.ts', at('toolMember'))).toEqual([...NODE_TOOLS, ...BROWSER_TOOLS].sort())
-    const getItem = HN.nodeTools!['get_item']!
+    const getItem = HN.nodeTools!.get_item!
     const expected = `${getItem.description}\n\nNode tool: \`hacker-news/${getItem.path}\``
     const details = editor.details('use.ts', at('toolMember'), 'get_item')
     expect(details?.documentation).toBe(expected)
     expect(details?.text).toMatch(/^\(property\) "get_item": \(args: \{\n\s+id: number;/)
     expect(editor.hover('use.ts', at('toolMember'))?.documentation).toBe(expected)
-    const read = HN.browserTools!['read_stories']!
+    const read = HN.browserTools!.read_stories!
     expect(editor.details('use.ts', at('toolMember'), 'read_stories')?.documentation).toBe(
       `${read.description}\n\nBrowser tool (runs in the page): \`hacker-news/${read.path}\``,
     )
