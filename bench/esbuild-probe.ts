@@ -31,11 +31,14 @@ function countEntries(entryPoints: esbuild.BuildOptions['entryPoints']): number 
   return Array.isArray(entryPoints) ? entryPoints.length : Object.keys(entryPoints).length
 }
 
-export function build(options: esbuild.BuildOptions): Promise<any> {
+export function build(options: esbuild.BuildOptions): Promise<esbuild.BuildResult> {
   return track(countEntries(options.entryPoints), () => esbuild.build(options))
 }
 
-export function transform(input: string | Uint8Array, options?: esbuild.TransformOptions): Promise<any> {
+export function transform(
+  input: string | Uint8Array,
+  options?: esbuild.TransformOptions,
+): Promise<esbuild.TransformResult> {
   return track(1, () => esbuild.transform(input, options))
 }
 

@@ -8,7 +8,7 @@ import { readdir, readFile, stat } from 'node:fs/promises'
 import { basename, isAbsolute, join } from 'node:path'
 import { pathToFileURL } from 'node:url'
 
-type Json = Record<string, any>
+type Json = Record<string, unknown>
 
 /** What the original's siteSkillsForUrl returns per skill (§6.2 LearningEntry). */
 export interface OriginalEntry {
@@ -46,15 +46,16 @@ async function loadManifest(siteDir: string): Promise<Json> {
 
 function learningEntry(siteDir: string, manifest: Json): OriginalEntry {
   const dirName = basename(siteDir)
-  const id = manifest.id || dirName
+  // Like the original, the entry trusts the manifest's field types.
+  const id = (manifest.id || dirName) as string
   return {
     id,
-    name: manifest.name || id || dirName,
+    name: (manifest.name || id || dirName) as string,
     path: siteDir,
     domains: Array.isArray(manifest.domains) ? manifest.domains : [],
     notes: (Array.isArray(manifest.notes) ? manifest.notes : []).map((n: string) => join(siteDir, n)),
-    nodeTools: manifest.nodeTools || {},
-    browserTools: manifest.browserTools || {},
+    nodeTools: (manifest.nodeTools || {}) as Json,
+    browserTools: (manifest.browserTools || {}) as Json,
   }
 }
 
@@ -105,7 +106,7 @@ export async function siteSkillsForUrl(url: string, root: string): Promise<Origi
 
 // ---- Validation (§4, main: no parse check of browser tools) ----
 
-const TOOL_VALUE_TYPES = new Set(['string', 'number', 'integer', 'boolean', 'array', 'object'])
+const TOOL_VALUE_TYPES = new Set<unknown>(['string', 'number', 'integer', 'boolean', 'array', 'object'])
 const TEMP_REF_RE = /(?:@\d+\b|\bref=\d+\b)/
 
 const exists = (path: string) =>
@@ -126,7 +127,7 @@ function safeSegments(path: unknown): string[] {
   return parts.every((p) => p !== '' && p !== '.' && p !== '..') ? parts : []
 }
 
-function isTwoPartPath(path: unknown, dir: string, ext: string): boolean {
+function isTwoPartPath(path: unknown, dir: string, ext: string): path is string {
   const parts = safeSegments(path)
   return parts.length === 2 && parts[0] === dir && parts[1]!.endsWith(ext)
 }

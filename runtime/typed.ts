@@ -21,7 +21,7 @@ export type ToolRegistry = { [siteId: string]: { [tool: string]: ToolSpec } }
 // names the valid literals (`"search" | "detail"`) instead of an alias such as `Tools<SiteSkillRegistry, "x">`.
 type Spec<R, S extends keyof R, T extends keyof R[S]> = R[S][T] extends ToolSpec ? R[S][T] : never
 /** Arguments may be left out when every one is optional. */
-type ArgsParam<A> = {} extends A ? [args?: A] : [args: A]
+type ArgsParam<A> = Record<never, never> extends A ? [args?: A] : [args: A]
 type CtxParam<P extends ToolSpec> = P['kind'] extends 'browser' ? [target: BrowserTarget] : [ctx?: unknown]
 /** Any arguments when the spec is `never` (an unknown site id): the error then names the site id, not the arity. */
 type ToolParams<P extends ToolSpec> = [P] extends [never] ? unknown[] : [...ArgsParam<P['args']>, ...CtxParam<P>]

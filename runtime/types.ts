@@ -50,6 +50,7 @@ export interface BrowserToolCode {
 }
 
 /** A Node tool: `fn(ctx, args)`. */
+// biome-ignore lint/suspicious/noExplicitAny: a user's function declares its own parameter types, which \`unknown\` would refuse
 export type NodeToolFunction = (ctx: any, args: any) => unknown
 
 /**

@@ -43,7 +43,7 @@ async function renderNotes(id: string): Promise<void> {
 function showMatches(): void {
   const url = $<HTMLInputElement>('url').value.trim()
   const out = $('matches')
-  document.querySelectorAll('.skill.match').forEach((el) => el.classList.remove('match'))
+  for (const el of document.querySelectorAll('.skill.match')) el.classList.remove('match')
   if (!url) {
     out.textContent = ''
     return

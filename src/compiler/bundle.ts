@@ -236,7 +236,7 @@ async function run(
     mapLimit(expressions, TRANSFORMS_IN_FLIGHT, (r) => transformExpression(r, options)),
   ])
   const results = new Map(modules.flatMap((m) => [...m]))
-  expressions.forEach((r, i) => results.set(r, compiled[i]!))
+  for (const [i, r] of expressions.entries()) results.set(r, compiled[i]!)
   return results
 }
 

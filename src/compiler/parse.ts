@@ -112,7 +112,10 @@ function describeFailure(text: string, toPosition: (offset: number) => Position,
 export function parseJsonDocument(source: string): JsonDocument | JsonFailure {
   const text = source.startsWith(BOM) ? source.slice(1) : source
   let index: ((offset: number) => Position) | undefined
-  const toPosition = (offset: number) => (index ??= createLineIndex(text))(offset)
+  const toPosition = (offset: number) => {
+    index ??= createLineIndex(text)
+    return index(offset)
+  }
   const deep = findExcessiveDepth(text, MAX_JSON_DEPTH)
   if (deep >= 0) return { message: `JSON nests deeper than ${MAX_JSON_DEPTH} levels`, position: toPosition(deep) }
   let value: unknown
@@ -122,16 +125,19 @@ export function parseJsonDocument(source: string): JsonDocument | JsonFailure {
     return describeFailure(text, toPosition, error)
   }
   let tree: JsonNode | undefined
-  const find = (path: JsonPath) => findNode((tree ??= parseTree(text)!), path)
+  const treeOf = () => {
+    tree ??= parseTree(text)!
+    return tree
+  }
   const duplicates = (text.match(KEY_RE)?.length ?? 0) !== countParsedKeys(value)
   return {
     value,
     locate: (path) => {
-      const node = find(path)
+      const node = findNode(treeOf(), path)
       const key = node?.parent?.type === 'property' ? node.parent.children?.[0] : undefined
-      return toPosition((key ?? node ?? tree!).offset)
+      return toPosition((key ?? node ?? treeOf()).offset)
     },
-    duplicateKeys: duplicates ? collectDuplicateKeys((tree ??= parseTree(text)!), toPosition) : [],
+    duplicateKeys: duplicates ? collectDuplicateKeys(treeOf(), toPosition) : [],
   }
 }
 
@@ -162,7 +168,9 @@ function collectDuplicateKeys(root: JsonNode, toPosition: (offset: number) => Po
   const stack: { node: JsonNode; path: JsonPath }[] = [{ node: root, path: [] }]
   while (stack.length) {
     const { node, path } = stack.pop()!
-    if (node.type === 'array') node.children?.forEach((child, i) => stack.push({ node: child, path: [...path, i] }))
+    if (node.type === 'array') {
+      for (const [i, child] of (node.children ?? []).entries()) stack.push({ node: child, path: [...path, i] })
+    }
     if (node.type !== 'object') continue
     const seen = new Set<string>()
     for (const property of node.children ?? []) {

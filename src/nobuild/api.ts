@@ -68,7 +68,10 @@ function sessionFor(options?: SkillsOptions): Session {
   const watch = options?.watch !== false
   const key = JSON.stringify([roots, compat ?? null, watch])
   let session = sessions.get(key)
-  if (!session) sessions.set(key, (session = createSession(roots, { compat, watch })))
+  if (!session) {
+    session = createSession(roots, { compat, watch })
+    sessions.set(key, session)
+  }
   return session
 }
 

@@ -120,7 +120,11 @@ export function originalErrors(siteId: string, siteDir: string, diagnostics: rea
     if (d.code === 'temp-ref' && seen.has(`${d.file}\0${text}`)) continue
     seen.add(`${d.file}\0${text}`)
     const section = sectionOf(d, message)
-    const note = section === 4 ? noteIndex(message, (notes ??= notesListed(siteDir))) : 0
+    let note = 0
+    if (section === 4) {
+      notes ??= notesListed(siteDir)
+      note = noteIndex(message, notes)
+    }
     ranked.push({ section, note, text })
   }
   // Array.prototype.sort is stable: within a step, findings keep their file and position order.

@@ -126,7 +126,8 @@ export function createSession(roots: string[], options: SessionOptions = {}): Se
         if (added) dirty = true
         unwatched = !complete
       }
-      return (state = next)
+      state = next
+      return next
     } catch (error) {
       dirty = true
       throw error

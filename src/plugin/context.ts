@@ -180,7 +180,10 @@ export function createSiteSkillsContext(
       if (id === VIRTUAL_ID || id === RESOLVED_ID) return RESOLVED_ID
       if (id.startsWith(SKILL_ID_PREFIX)) return `\0${id}`
       if (id.startsWith(RESOLVED_SKILL_PREFIX)) return id
-      if (id === RUNTIME_ID) return (runtimeEntry ??= resolveRuntimeEntry())
+      if (id === RUNTIME_ID) {
+        runtimeEntry ??= resolveRuntimeEntry()
+        return runtimeEntry
+      }
       return undefined
     },
     isGenerated: (id) => id === RESOLVED_ID || id.startsWith(RESOLVED_SKILL_PREFIX),

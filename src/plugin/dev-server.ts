@@ -41,7 +41,10 @@ export function attachDevServer(server: ViteDevServer, ctx: SiteSkillsContext): 
   }, SAFETY_CHECK_MS)
   safety.unref()
   const close = server.close.bind(server)
-  server.close = () => (clearInterval(safety), close())
+  server.close = () => {
+    clearInterval(safety)
+    return close()
+  }
 
   server.watcher.on('all', (event, file) => {
     if (dts && file === dts) {

@@ -151,8 +151,8 @@ describe('the error of a failed build points at the first problem, with a 1-base
 describe('browser builds leave Node tools out', () => {
   const BROWSER_RESULT = {
     skills: ['ext', 'workspace'],
-    read: expect.stringMatching(/^async function\(\)\{[^]*document\.title/),
-    typed: expect.stringMatching(/^async function\(\)\{[^]*document\.links\.length/),
+    read: expect.stringMatching(/^async function\(\)\{[\s\S]*document\.title/),
+    typed: expect.stringMatching(/^async function\(\)\{[\s\S]*document\.links\.length/),
     nodeTool: 'unavailable',
   }
 

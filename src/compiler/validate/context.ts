@@ -76,7 +76,8 @@ export async function readSkillText(
 ): Promise<string | undefined> {
   const text = await readText(check, real, role)
   if (typeof text === 'string') return text
-  return (reportReadFailure(check, file, label, text), undefined)
+  reportReadFailure(check, file, label, text)
+  return undefined
 }
 
 export interface FileProblem {
@@ -95,7 +96,10 @@ export async function resolveSkillFile(
 ): Promise<string | FileProblem> {
   const path = join(check.folder.dir, rel)
   const state = await inspectPath(path)
-  if (state.kind === 'missing') return (check.files.add(path), missing)
+  if (state.kind === 'missing') {
+    check.files.add(path)
+    return missing
+  }
   if (!isInside(check.folder.realDir, state.real)) {
     return {
       code: 'path-escape',

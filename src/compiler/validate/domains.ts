@@ -17,8 +17,7 @@ const IPV4_RE = /^\d{1,3}(?:\.\d{1,3}){3}$/
 const IPV6_RE = /^\[[0-9a-f:.]+\]$/i
 const PORT_RE = /:\d*$/
 const FORBIDDEN_RE = /[/?#@\\]/
-// eslint-disable-next-line no-control-regex
-const ASCII_RE = /^[\x00-\x7f]*$/
+const ASCII_RE = /^\p{ASCII}*$/u
 
 function reject(raw: string, code: DiagnosticCode, reason: string, hint?: string): DomainCheck {
   return { problems: [{ code, message: `invalid domain ${JSON.stringify(raw)}: ${reason}`, hint }] }

@@ -1,4 +1,16 @@
-import { type Node, parse, parseExpressionAt, tokenizer } from 'acorn'
+import {
+  type AnonymousClassDeclaration,
+  type AnonymousFunctionDeclaration,
+  type Declaration,
+  type Expression,
+  type Identifier,
+  type Literal,
+  type Node,
+  type Program,
+  parse,
+  parseExpressionAt,
+  tokenizer,
+} from 'acorn'
 import { transform } from 'esbuild'
 
 /** What kind of value a binding holds, as far as the source shows without running it. */
@@ -16,7 +28,10 @@ export interface SourceError {
   column: number
 }
 
-type AnyNode = Node & Record<string, any>
+/** A statement at the top level of a module. */
+type TopLevel = Program['body'][number]
+/** What `export default` may hold. */
+type DefaultExported = AnonymousFunctionDeclaration | AnonymousClassDeclaration | Declaration | Expression
 
 // No `locations`: acorn is markedly faster without them; errors carry a position anyway.
 const ACORN = { ecmaVersion: 'latest', sourceType: 'module', allowHashBang: true } as const
@@ -57,7 +72,7 @@ async function stripTypes(source: string, file: string): Promise<string | Source
   }
 }
 
-function kindOfExpression(node: AnyNode | null | undefined): BindingKind {
+function kindOfExpression(node: Expression | null | undefined): BindingKind {
   if (!node) return 'other'
   if (node.type === 'FunctionExpression' || node.type === 'ArrowFunctionExpression') return 'function'
   if (/^(Literal|ObjectExpression|ArrayExpression|TemplateLiteral|ClassExpression|NewExpression)$/.test(node.type))
@@ -65,9 +80,17 @@ function kindOfExpression(node: AnyNode | null | undefined): BindingKind {
   return 'unknown'
 }
 
-function topLevelBindings(body: AnyNode[]): Map<string, BindingKind> {
+/** The declaration a top-level statement makes: itself, or what it exports. */
+function declarationOf(statement: TopLevel): TopLevel | DefaultExported | null | undefined {
+  if (statement.type === 'ExportNamedDeclaration' || statement.type === 'ExportDefaultDeclaration') {
+    return statement.declaration
+  }
+  return statement.type === 'ExportAllDeclaration' ? undefined : statement
+}
+
+function topLevelBindings(body: readonly TopLevel[]): Map<string, BindingKind> {
   const bindings = new Map<string, BindingKind>()
-  const declare = (decl: AnyNode | null | undefined) => {
+  const declare = (decl: TopLevel | DefaultExported | null | undefined) => {
     if (!decl) return
     if (decl.type === 'FunctionDeclaration' && decl.id) bindings.set(decl.id.name, 'function')
     if (decl.type === 'ClassDeclaration' && decl.id) bindings.set(decl.id.name, 'other')
@@ -76,22 +99,22 @@ function topLevelBindings(body: AnyNode[]): Map<string, BindingKind> {
         if (d.id.type === 'Identifier') bindings.set(d.id.name, kindOfExpression(d.init))
     }
   }
-  for (const statement of body) declare(statement.type.startsWith('Export') ? statement.declaration : statement)
+  for (const statement of body) declare(declarationOf(statement))
   return bindings
 }
 
-function collectExports(program: AnyNode): ModuleExports {
-  const body = program.body as AnyNode[]
+function collectExports(program: Program): ModuleExports {
+  const body = program.body
   const bindings = topLevelBindings(body)
   const exports = new Map<string, BindingKind>()
   const starFrom: string[] = []
-  const nameOf = (n: AnyNode) => (n.type === 'Identifier' ? n.name : String(n.value))
+  const nameOf = (n: Identifier | Literal) => (n.type === 'Identifier' ? n.name : String(n.value))
   for (const statement of body) {
     if (statement.type === 'ExportAllDeclaration') {
       if (statement.exported) exports.set(nameOf(statement.exported), 'other')
       else starFrom.push(String(statement.source.value))
     } else if (statement.type === 'ExportDefaultDeclaration') {
-      const d = statement.declaration as AnyNode
+      const d = statement.declaration
       const kind =
         d.type === 'FunctionDeclaration'
           ? 'function'
@@ -105,7 +128,7 @@ function collectExports(program: AnyNode): ModuleExports {
       if (statement.declaration) {
         for (const [name, kind] of topLevelBindings([statement.declaration])) exports.set(name, kind)
       }
-      for (const spec of statement.specifiers ?? []) {
+      for (const spec of statement.specifiers) {
         const kind = statement.source ? 'unknown' : (bindings.get(nameOf(spec.local)) ?? 'unknown')
         exports.set(nameOf(spec.exported), kind)
       }
@@ -123,7 +146,7 @@ export async function analyzeModule(source: string, file: string): Promise<Modul
     code = stripped
   }
   try {
-    return collectExports(parse(code, ACORN) as AnyNode)
+    return collectExports(parse(code, ACORN))
   } catch (error) {
     return acornError(error)
   }
@@ -153,7 +176,7 @@ export async function checkFunctionExpression(source: string, file: string): Pro
   // Positions in stripped TypeScript are not the file's: point at its start instead.
   const at = (line: number, column: number) => (typescript ? { line: 1, column: 1 } : { line, column })
   try {
-    const node = typescript ? soleExpression(code) : (parseExpressionAt(code, 0, { ecmaVersion: 'latest' }) as AnyNode)
+    const node: Node = typescript ? soleExpression(code) : parseExpressionAt(code, 0, { ecmaVersion: 'latest' })
     if (node.type !== 'FunctionExpression' && node.type !== 'ArrowFunctionExpression') {
       const start = positionAt(code, node.start)
       return {
@@ -176,15 +199,15 @@ export async function checkFunctionExpression(source: string, file: string): Pro
 }
 
 /** esbuild prints the wrapped expression as one statement `(expr);`. */
-function soleExpression(code: string): AnyNode {
-  const program = parse(code, { ecmaVersion: 'latest' }) as AnyNode
-  const [statement] = program.body as AnyNode[]
+function soleExpression(code: string): Node {
+  const program = parse(code, { ecmaVersion: 'latest' })
+  const [statement] = program.body
   return program.body.length === 1 && statement?.type === 'ExpressionStatement'
     ? statement.expression
     : (statement ?? program)
 }
 
-function describeNode(node: AnyNode): string {
+function describeNode(node: Node): string {
   const names: Record<string, string> = {
     ObjectExpression: 'an object',
     ArrayExpression: 'an array',

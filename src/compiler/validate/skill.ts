@@ -97,21 +97,18 @@ async function checkNotes(check: SkillCheck, manifest: Json): Promise<NoteModel[
       if (typeof note !== 'string' || note.trim() === '') return undefined
       if (!isNotePath(note)) {
         const code = unsafeRelativePath(note) === 'escape' ? 'path-escape' : 'note-path'
-        return (
-          reportAt(
-            check,
-            ['notes', index],
-            code,
-            `notes must point to notes/*.md or <product>/prompt.md: ${JSON.stringify(note)}`,
-          ),
-          undefined
-        )
+        const message = `notes must point to notes/*.md or <product>/prompt.md: ${JSON.stringify(note)}`
+        reportAt(check, ['notes', index], code, message)
+        return undefined
       }
       const real = await resolveSkillFile(check, note, {
         code: 'note-missing',
         message: `missing note ${JSON.stringify(note)}`,
       })
-      if (typeof real !== 'string') return (reportAt(check, ['notes', index], real.code, real.message), undefined)
+      if (typeof real !== 'string') {
+        reportAt(check, ['notes', index], real.code, real.message)
+        return undefined
+      }
       const content = await readSkillText(check, note, real, 'note', `note ${JSON.stringify(note)}`)
       if (content === undefined) return undefined
       reportTempRefs(check, note, content, `note ${JSON.stringify(note)}`)

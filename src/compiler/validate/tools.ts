@@ -1,5 +1,6 @@
 import { dirname, join } from 'node:path'
 import type { ToolKind, ValueSchema } from '../../../runtime/types'
+import type { DiagnosticCode } from '../diagnostics/catalog'
 import type { ToolModel } from '../model'
 import { inspectPath, isInside, unsafeRelativePath } from '../paths'
 import { type SkillCheck, readSkillText, readText, report, reportAt, reportTempRefs, resolveSkillFile } from './context'
@@ -35,18 +36,26 @@ const PATH_MESSAGE: Record<ToolKind, string> = {
   browser: 'path must be a relative browser-tools/*.js path',
 }
 
+/** What is wrong with the shape of a tool's path: its code and message, or undefined. */
+function toolPathProblem(kind: ToolKind, path: string): [DiagnosticCode, string] | undefined {
+  const unsafe = unsafeRelativePath(path)
+  if (unsafe === 'escape') return ['path-escape', 'path must stay inside the skill folder']
+  if (unsafe === 'backslash') return ['tool-path', 'path must use forward slashes']
+  if (unsafe || !(kind === 'node' ? isNodeToolPath(path) : isBrowserToolPath(path))) {
+    return ['tool-path', PATH_MESSAGE[kind]]
+  }
+  return undefined
+}
+
 /** Checks the shape of a tool's path. Returns true when the file may be looked at. */
 function checkToolPath(check: SkillCheck, mapKey: ToolMapKey, name: string, path: string): boolean {
   const kind = KIND_OF[mapKey]
   const prefix = `${mapKey}.${name}`
   const at = [mapKey, name, 'path']
-  const unsafe = unsafeRelativePath(path)
-  if (unsafe === 'escape')
-    return (reportAt(check, at, 'path-escape', `${prefix}: path must stay inside the skill folder`), false)
-  if (unsafe === 'backslash')
-    return (reportAt(check, at, 'tool-path', `${prefix}: path must use forward slashes`), false)
-  if (unsafe || !(kind === 'node' ? isNodeToolPath(path) : isBrowserToolPath(path))) {
-    return (reportAt(check, at, 'tool-path', `${prefix}: ${PATH_MESSAGE[kind]}`), false)
+  const problem = toolPathProblem(kind, path)
+  if (problem) {
+    reportAt(check, at, problem[0], `${prefix}: ${problem[1]}`)
+    return false
   }
   if (check.options.compat === 'ego-lite' && !path.endsWith('.js')) {
     reportAt(check, at, 'compat-ego-lite', `${prefix}: ego-lite loads only .js tool files`)
@@ -200,7 +209,10 @@ export async function checkTool(
     code: 'tool-file-missing',
     message: `missing ${label} file ${JSON.stringify(path)} for tool ${JSON.stringify(name)}`,
   })
-  if (typeof real !== 'string') return (reportAt(check, [mapKey, name, 'path'], real.code, real.message), undefined)
+  if (typeof real !== 'string') {
+    reportAt(check, [mapKey, name, 'path'], real.code, real.message)
+    return undefined
+  }
   const text = await readSkillText(check, path, real, 'tool', `${label} ${JSON.stringify(path)}`)
   if (text === undefined) return undefined
   reportTempRefs(check, path, text, `${label} ${JSON.stringify(name)}`)
