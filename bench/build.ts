@@ -157,7 +157,7 @@ const bareFunctionPlugin: EsbuildPlugin = {
 }
 
 /** Entry points per esbuild build: one build of thousands of entry points is superlinear. */
-export const ESBUILD_BATCH = 250
+const ESBUILD_BATCH = 250
 
 const MINIFY = { minify: true, format: 'esm', target: 'es2022', logLevel: 'silent' } as const
 

@@ -223,7 +223,7 @@ export function setInputValue(input, value) {
 `
 
 /** The files of skill `i`, relative to the skill folder. */
-export function skillFiles(i: number): Record<string, string> {
+function skillFiles(i: number): Record<string, string> {
   const files: Record<string, string> = {
     'manifest.json': `${JSON.stringify(manifest(i), null, 2)}\n`,
     'notes/overview.md': note(i),
@@ -257,7 +257,7 @@ async function generatorVersion(): Promise<string> {
 }
 
 /** Writes skills 1..n into a fresh `root`, a few hundred files at a time. */
-export async function writeSkills(root: string, n: number): Promise<void> {
+async function writeSkills(root: string, n: number): Promise<void> {
   await rm(root, { recursive: true, force: true })
   await mkdir(root, { recursive: true })
   for (let start = 1; start <= n; start += 200) {

@@ -31,7 +31,7 @@ async function compiledLookup(root: string, size: number): Promise<(url: string)
 }
 
 /** Hits (exact, wildcard at any depth, ports, case, trailing dot) and misses, spread over the skills. */
-export function lookupUrls(size: number): string[] {
+function lookupUrls(size: number): string[] {
   const urls: string[] = []
   for (let k = 0; k < 40; k++) {
     const j = 1 + ((k * 7919) % size)

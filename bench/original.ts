@@ -25,7 +25,7 @@ const isPlainObject = (value: unknown): value is Json =>
   typeof value === 'object' && value !== null && !Array.isArray(value)
 
 /** §2.4: directories not starting with `_`, joined to the root, plain `.sort()`; [] without a root. */
-export async function iterLearningDirs(root: string): Promise<string[]> {
+async function iterLearningDirs(root: string): Promise<string[]> {
   let entries: Dirent[]
   try {
     entries = await readdir(root, { withFileTypes: true })
@@ -60,7 +60,7 @@ function learningEntry(siteDir: string, manifest: Json): OriginalEntry {
 }
 
 /** §5 urlHostname: `https://` prepended when there is no `://`; lowercased; one trailing dot off; "" on failure. */
-export function urlHostname(url: string): string {
+function urlHostname(url: string): string {
   const text = String(url)
   try {
     const host = new URL(text.includes('://') ? text : `https://${text}`).hostname.toLowerCase()
@@ -71,7 +71,7 @@ export function urlHostname(url: string): string {
 }
 
 /** §5 domainMatches: `*.x` is any deeper subdomain of x (not x itself); otherwise exact. */
-export function domainMatches(hostname: string, pattern: string): boolean {
+function domainMatches(hostname: string, pattern: string): boolean {
   let p = String(pattern).toLowerCase()
   if (p.endsWith('.')) p = p.slice(0, -1)
   return p.startsWith('*.') ? hostname.endsWith(`.${p.slice(2)}`) : hostname === p
@@ -258,7 +258,7 @@ async function checkNotes(siteDir: string, siteId: string, manifest: Json, error
 }
 
 /** The original's validateLearning(siteDir): every error as `<siteId>: <message>`, in its order. */
-export async function validateLearning(siteDir: string): Promise<string[]> {
+async function validateLearning(siteDir: string): Promise<string[]> {
   const siteId = basename(siteDir)
   let manifest: unknown
   try {

@@ -10,7 +10,7 @@ import { type Figure, formatRatio, formatValue } from './table'
 
 type EditKind = 'tool' | 'manifest' | 'add'
 
-export interface EditSample {
+interface EditSample {
   kind: EditKind
   /** From the write to the end of the rebuild (output written). */
   ms: number

@@ -3,7 +3,7 @@ import type { Summary } from './stats'
 export type Unit = 'ms' | 'bytes' | 'count' | 'kb-rss'
 
 /** One measured value with its label, e.g. `{ label: 'table', unit: 'ms', value }`. */
-export interface Measure {
+interface Measure {
   label: string
   unit: Unit
   value: Summary

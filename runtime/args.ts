@@ -1,9 +1,9 @@
 import { isSiteToolError, messageOf, SiteToolError, type SiteToolErrorInit } from './errors'
 
 /** Arguments nested deeper than this are refused (Chrome drops CDP messages nested a few hundred levels). */
-export const MAX_ARGS_DEPTH = 64
+const MAX_ARGS_DEPTH = 64
 /** Arguments larger than this, counted about as their JSON text, are refused. */
-export const MAX_ARGS_SIZE = 16 * 2 ** 20
+const MAX_ARGS_SIZE = 16 * 2 ** 20
 
 /** `typeof`, with `null` and `array` told apart. */
 export const typeOf = (v: unknown) => (v === null ? 'null' : Array.isArray(v) ? 'array' : typeof v)

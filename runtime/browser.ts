@@ -36,7 +36,7 @@ export interface BrowserCall {
   isolatedWorld?: boolean
 }
 
-export const DEFAULT_TIMEOUT_MS = 30_000
+const DEFAULT_TIMEOUT_MS = 30_000
 
 type World = 'main' | 'isolated'
 

@@ -57,7 +57,7 @@ function parseTarget(target: string): CdpAddress | string {
  * Checks a CDP address or URL before anything connects: a malformed URL, a port outside 1-65535,
  * a bare number are a SiteToolError `invalid-target`. Returns the address or page URL to open.
  */
-export function checkTarget(target: CdpAddress | string): CdpAddress | string {
+function checkTarget(target: CdpAddress | string): CdpAddress | string {
   const parsed = typeof target === 'string' ? parseTarget(target) : target
   if (typeof parsed === 'string') return parsed
   if (!parsed || typeof parsed !== 'object') throw invalid(target, EXPECTED)

@@ -2,7 +2,7 @@
  * unplugin-site-skills/runtime: what generated code and agents import at run time.
  * Small on purpose; never imports the compiler (esbuild, ajv, unplugin).
  */
-export { callBrowserTool, type BrowserCall, type BrowserTarget, type CdpSendable } from './browser'
+export { callBrowserTool, type BrowserCall, type BrowserTarget, type CdpAddress, type CdpSendable } from './browser'
 export {
   assignToolNames,
   createToolDefinitions,

@@ -11,7 +11,7 @@ export interface Style {
 }
 
 const plain = (s: string) => s
-export const PLAIN: Style = { red: plain, yellow: plain, dim: plain, bold: plain, cyan: plain }
+const PLAIN: Style = { red: plain, yellow: plain, dim: plain, bold: plain, cyan: plain }
 
 export function createStyle(stream: NodeJS.WriteStream): Style {
   if (!stream.isTTY || process.env.NO_COLOR || process.env.TERM === 'dumb') return PLAIN

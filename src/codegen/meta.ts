@@ -23,7 +23,7 @@ function toolMeta(skill: CompiledSkill['model'], tool: ToolModel): ToolMeta {
 }
 
 /** Metadata of a skill: no notes, no code, no absolute paths. Tools keep the original's order. */
-export function toSkillMeta({ model }: CompiledSkill): SkillMeta {
+function toSkillMeta({ model }: CompiledSkill): SkillMeta {
   const tools: Record<string, ToolMeta> = {}
   for (const tool of model.tools) tools[tool.name] = toolMeta(model, tool)
   return { id: model.id, name: model.name, domains: model.domains, notes: model.notes.map((n) => n.path), tools }

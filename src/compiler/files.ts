@@ -40,7 +40,7 @@ function sizeLabel(bytes: number): string {
 }
 
 /** The message of a file over its limit, naming both sizes. */
-export function tooLargeMessage(size: number, limit: number): string {
+function tooLargeMessage(size: number, limit: number): string {
   return `is ${size} bytes; the limit is ${limit} bytes (${sizeLabel(limit)})`
 }
 

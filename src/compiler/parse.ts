@@ -21,7 +21,7 @@ export interface JsonFailure {
   position: Position
 }
 
-export const MAX_JSON_DEPTH = 64
+const MAX_JSON_DEPTH = 64
 const BOM = '\uFEFF'
 
 /** Maps offsets in a text to 1-based line and column. */

@@ -35,7 +35,7 @@ function manifestLoadError(siteDir: string): string | undefined {
 }
 
 /** One diagnostic's message in the original's words (without the `<siteId>: ` prefix). */
-export function originalMessage(d: Diagnostic, siteDir: string): string {
+function originalMessage(d: Diagnostic, siteDir: string): string {
   if (MANIFEST_CODES.has(d.code)) {
     const engine = manifestLoadError(siteDir)
     return engine === undefined ? d.message : `invalid or missing manifest.json: ${engine}`

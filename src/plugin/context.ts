@@ -54,7 +54,7 @@ export const UNAVAILABLE = `${LOG_PREFIX} virtual:site-skills is unavailable unt
 
 export type Logger = (message: string) => void
 
-export interface Refresh {
+interface Refresh {
   error?: BuildError
   /** Skills added, removed or changed. */
   skills: string[]

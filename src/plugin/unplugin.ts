@@ -119,7 +119,7 @@ function isNodeTarget(compiler: Compiler): boolean {
 }
 
 /** The plugin: every hook delegates to the context in a line or two. */
-export const unpluginFactory: UnpluginFactory<Options | undefined> = (options, meta) => {
+const unpluginFactory: UnpluginFactory<Options | undefined> = (options, meta) => {
   const ctx: SiteSkillsContext = createSiteSkillsContext(options)
   const nativeTypeScript = meta.framework === 'vite' || meta.framework === 'esbuild' || meta.framework === 'rolldown'
   let devServer = false
@@ -174,4 +174,3 @@ export const unpluginFactory: UnpluginFactory<Options | undefined> = (options, m
 }
 
 export const unplugin = /* #__PURE__ */ createUnplugin(unpluginFactory)
-export default unplugin

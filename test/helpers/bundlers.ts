@@ -19,7 +19,7 @@ export const vitePlugin = await fromDist<typeof import('../../src/vite').default
 export const rollupPlugin = await fromDist<typeof import('../../src/rollup').default>('rollup')
 export const rolldownPlugin = await fromDist<typeof import('../../src/rolldown').default>('rolldown')
 export const esbuildPlugin = await fromDist<typeof import('../../src/esbuild').default>('esbuild')
-export const webpackPlugin = await fromDist<typeof import('../../src/webpack').default>('webpack')
+const webpackPlugin = await fromDist<typeof import('../../src/webpack').default>('webpack')
 
 export const APP = join(REPO_ROOT, 'test/fixtures/app')
 /** Exercises the whole API under Node. */
@@ -145,7 +145,7 @@ function runWebpack(config: Configuration): Promise<void> {
 }
 
 /** A failed webpack build: the compilation's errors, their messages joined. */
-export class WebpackErrors extends Error {
+class WebpackErrors extends Error {
   constructor(readonly errors: readonly Error[]) {
     super(errors.map((e) => e.message).join('\n'))
   }

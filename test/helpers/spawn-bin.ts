@@ -4,7 +4,7 @@ import { waitForExit } from './spawn'
 import { REPO_ROOT } from './tmp'
 
 /** The binary a user runs (`npx site-skills`). */
-export const BIN = join(REPO_ROOT, 'bin/site-skills.js')
+const BIN = join(REPO_ROOT, 'bin/site-skills.js')
 
 /** How a spawned process ended. */
 export interface SpawnRun {
@@ -27,7 +27,7 @@ export interface SpawnOptions {
 }
 
 /** Default deadline: a one-shot command that needs more has hung (the machine is shared, so not 1 s). */
-export const DEADLINE_MS = 8000
+const DEADLINE_MS = 8000
 
 function cleanEnv(extra: Record<string, string>): Record<string, string> {
   const env: Record<string, string> = {}

@@ -14,7 +14,7 @@ export interface Finished {
 }
 
 /** What a person's shell has: no npm script, Vitest or site-skills variables of the test run. */
-export function userEnv(): NodeJS.ProcessEnv {
+function userEnv(): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {}
   const leaveOut = /^(npm_|vitest|vite_|tsx_|node_env$|node_options$|site_skills_|ego_browser_agent_)/i
   for (const [key, value] of Object.entries(process.env)) if (!leaveOut.test(key)) env[key] = value

@@ -52,7 +52,7 @@ export function readQuietly(path: string): string | undefined {
 }
 
 /** A diagnostic's own block: `file:line:col  error code  message`, its code frame (file readable), its hint. */
-export function formatDiagnosticBlock(d: Diagnostic, root: string, base: string): string {
+function formatDiagnosticBlock(d: Diagnostic, root: string, base: string): string {
   const text = readQuietly(join(root, d.file))
   const frame = text ? codeFrame(text, d.line, d.column) : ''
   const lines = [formatDiagnosticLine(d, root, base), frame && indent(frame, '  '), d.hint && `  hint: ${d.hint}`]

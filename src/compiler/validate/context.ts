@@ -59,7 +59,7 @@ export function readText(check: SkillCheck, real: string, role: FileRole = 'tool
 }
 
 /** Reports why a file of the skill was not read, at the file itself. */
-export function reportReadFailure(check: SkillCheck, file: string, label: string, failure: ReadFailure): void {
+function reportReadFailure(check: SkillCheck, file: string, label: string, failure: ReadFailure): void {
   const code = READ_FAILURE_CODES[failure.problem]
   // A file that serves several tools (a functions.js) is reported once.
   if (check.diagnostics.some((d) => d.code === code && d.file === `${check.folder.id}/${file}`)) return
@@ -115,7 +115,7 @@ export async function resolveSkillFile(
 const TEMP_REF_RE = /(?<![\w@.?&/=-])(?:@e?\d+|ref=e?\d+)(?![\w-]|\.\w)/g
 
 /** Positions of temporary snapshot refs in a text. */
-export function findTempRefs(text: string): Position[] {
+function findTempRefs(text: string): Position[] {
   const found: Position[] = []
   let toPosition: ((offset: number) => Position) | undefined
   for (const match of text.matchAll(TEMP_REF_RE)) {

@@ -1,7 +1,7 @@
 import { parse as parseDomain } from 'tldts'
 import type { DiagnosticCode } from '../diagnostics/catalog'
 
-export interface DomainProblem {
+interface DomainProblem {
   code: DiagnosticCode
   message: string
   hint?: string
@@ -38,7 +38,7 @@ function normalizeHost(host: string): string | undefined {
   }
 }
 
-export function isIpHost(host: string): boolean {
+function isIpHost(host: string): boolean {
   return IPV4_RE.test(host) || IPV6_RE.test(host)
 }
 
@@ -55,8 +55,8 @@ function checkIpv6(raw: string, base: string, wildcard: boolean): DomainCheck {
   return { pattern: host, problems: [] }
 }
 
-export const MAX_LABEL_LENGTH = 63
-export const MAX_HOST_LENGTH = 253
+const MAX_LABEL_LENGTH = 63
+const MAX_HOST_LENGTH = 253
 
 /** DNS limits, on the punycode form: 63 characters a label, 253 a host (a wildcard needs 2 more). */
 function lengthProblem(host: string, wildcard: boolean): string | undefined {

@@ -14,7 +14,7 @@ import {
 import { transform } from 'esbuild'
 
 /** What kind of value a binding holds, as far as the source shows without running it. */
-export type BindingKind = 'function' | 'other' | 'unknown'
+type BindingKind = 'function' | 'other' | 'unknown'
 
 export interface ModuleExports {
   exports: Map<string, BindingKind>

@@ -10,13 +10,13 @@ const VISIBLE_HINT = 'Use visible characters only: snake_case names such as "sea
 const codePoint = (char: string) => `U+${char.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}`
 
 /** The first control or format character of a name, as `U+XXXX`, or undefined. */
-export function invisibleCharacter(name: string): string | undefined {
+function invisibleCharacter(name: string): string | undefined {
   const match = INVISIBLE_RE.exec(name)
   return match ? codePoint(match[0]) : undefined
 }
 
 /** A name quoted for a message, control and format characters escaped so that they show. */
-export function quoteName(name: string): string {
+function quoteName(name: string): string {
   return JSON.stringify(name).replace(INVISIBLE_ALL_RE, (c) => `\\u${c.codePointAt(0)!.toString(16).padStart(4, '0')}`)
 }
 

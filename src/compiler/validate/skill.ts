@@ -12,7 +12,7 @@ import { checkNameCharacters } from './names'
 import { TOOL_KINDS, checkManifestSchema } from './schema'
 import { checkTool } from './tools'
 
-export const MAX_MANIFEST_BYTES = FILE_LIMITS.manifest
+const MAX_MANIFEST_BYTES = FILE_LIMITS.manifest
 const RESERVED_PRODUCTS = new Set(['notes', 'tools', 'browser-tools'])
 const BOM = '\uFEFF'
 
@@ -23,7 +23,7 @@ function isObject(value: unknown): value is Json {
 }
 
 /** The original's isNotePath, release line included: notes/<x>.md or <product>/prompt.md. */
-export function isNotePath(path: string): boolean {
+function isNotePath(path: string): boolean {
   if (unsafeRelativePath(path)) return false
   const [dir, file, ...rest] = path.split('/')
   if (rest.length || !dir || !file) return false

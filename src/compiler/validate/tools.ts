@@ -17,16 +17,16 @@ const NODE_EXT_RE = /\.(?:js|mjs|ts)$/
 const BROWSER_EXT_RE = /\.(?:js|ts)$/
 const RESERVED_PRODUCTS = new Set(['notes', 'tools', 'browser-tools'])
 
-export const KIND_OF: Record<ToolMapKey, ToolKind> = { nodeTools: 'node', browserTools: 'browser' }
+const KIND_OF: Record<ToolMapKey, ToolKind> = { nodeTools: 'node', browserTools: 'browser' }
 
 /** The original's isNodeToolPath (release line included), with .mjs and .ts allowed. */
-export function isNodeToolPath(path: string): boolean {
+function isNodeToolPath(path: string): boolean {
   const [dir, file, ...rest] = path.split('/')
   if (rest.length || !dir || !file || !NODE_EXT_RE.test(file)) return false
   return dir === 'tools' || (/^functions\.(?:js|mjs|ts)$/.test(file) && !RESERVED_PRODUCTS.has(dir))
 }
 
-export function isBrowserToolPath(path: string): boolean {
+function isBrowserToolPath(path: string): boolean {
   const [dir, file, ...rest] = path.split('/')
   return !rest.length && dir === 'browser-tools' && !!file && BROWSER_EXT_RE.test(file)
 }
