@@ -183,6 +183,17 @@ describe('site-skills types, schema and new', () => {
     expect(existsSync(join(tmp.dir, 'bad.d.ts'))).toBe(false)
   })
 
+  it('types --out /dev/stdout prints the declarations to the pipe and exits; the summary goes to stderr', async () => {
+    const run = await spawnCli(['types', '--root', FIXTURE('valid-basic'), '--out', '/dev/stdout'])
+    expectExit(run, 0)
+    expect(run.stdout).toContain("declare module 'virtual:site-skills'")
+    expect(run.stdout).not.toContain('wrote')
+    expect(run.stderr).toBe('wrote standard output (1 skill)\n')
+    const dash = await spawnCli(['types', '--root', FIXTURE('valid-basic'), '--out', '-'])
+    expectExit(dash, 0)
+    expect(dash.stdout).toBe(run.stdout)
+  })
+
   it('schema prints the manifest JSON Schema', async () => {
     const run = await spawnCli(['schema'])
     expectExit(run, 0)

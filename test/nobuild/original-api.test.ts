@@ -130,7 +130,7 @@ describe("the original's runtime cases", () => {
     expect(await validateLearning(join(root, 'example'))).toEqual([])
     const context = await loadLearnedContext('https://example.com', { root })
     expect(context.knowledge).toEqual([
-      { siteId: 'example', fileName: 'prompt.md', path: 'docs/prompt.md', content: '# Docs\n\nUse the helpers.\n' },
+      { siteId: 'example', fileName: 'prompt.md', content: '# Docs\n\nUse the helpers.\n' },
     ])
     expect(await runNodeSiteTool('example', 'read_document', {}, {}, { root })).toEqual({ title: 't' })
   })
