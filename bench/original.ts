@@ -1,7 +1,8 @@
 /**
- * Baselines: the original ego-lite subsystem's matching and validation, written from
- * /work/shared/reference/ego-lite.md (sections 2, 4 and 5) so that the benchmarks can run it.
- * Like the original it caches nothing: every call lists the root and reads every manifest.
+ * Baselines: the original ego-lite subsystem's matching and validation, rewritten here from its
+ * description so that the benchmarks can run it: listing the learnings, the URL matching helpers
+ * and the validator. Like the original it caches nothing: every call lists the root and reads
+ * every manifest.
  */
 import type { Dirent } from 'node:fs'
 import { readdir, readFile, stat } from 'node:fs/promises'
@@ -10,7 +11,7 @@ import { pathToFileURL } from 'node:url'
 
 type Json = Record<string, unknown>
 
-/** What the original's siteSkillsForUrl returns per skill (§6.2 LearningEntry). */
+/** What the original's siteSkillsForUrl returns per skill (its LearningEntry). */
 export interface OriginalEntry {
   id: string
   name: string
@@ -24,7 +25,7 @@ export interface OriginalEntry {
 const isPlainObject = (value: unknown): value is Json =>
   typeof value === 'object' && value !== null && !Array.isArray(value)
 
-/** §2.4: directories not starting with `_`, joined to the root, plain `.sort()`; [] without a root. */
+/** The original's learning folders: not starting with `_`, joined to the root, plain `.sort()`; [] without a root. */
 async function iterLearningDirs(root: string): Promise<string[]> {
   let entries: Dirent[]
   try {
@@ -59,7 +60,7 @@ function learningEntry(siteDir: string, manifest: Json): OriginalEntry {
   }
 }
 
-/** §5 urlHostname: `https://` prepended when there is no `://`; lowercased; one trailing dot off; "" on failure. */
+/** The original's urlHostname: `https://` prepended without `://`; lowercased; one trailing dot off; "" on failure. */
 function urlHostname(url: string): string {
   const text = String(url)
   try {
@@ -70,7 +71,7 @@ function urlHostname(url: string): string {
   }
 }
 
-/** §5 domainMatches: `*.x` is any deeper subdomain of x (not x itself); otherwise exact. */
+/** The original's domainMatches: `*.x` is any deeper subdomain of x (not x itself); otherwise exact. */
 function domainMatches(hostname: string, pattern: string): boolean {
   let p = String(pattern).toLowerCase()
   if (p.endsWith('.')) p = p.slice(0, -1)
@@ -104,7 +105,7 @@ export async function siteSkillsForUrl(url: string, root: string): Promise<Origi
   return matchEntries(url, await loadEntries(root))
 }
 
-// ---- Validation (§4, main: no parse check of browser tools) ----
+// ---- Validation (the original's validateLearning; it does not parse browser tools) ----
 
 const TOOL_VALUE_TYPES = new Set<unknown>(['string', 'number', 'integer', 'boolean', 'array', 'object'])
 const TEMP_REF_RE = /(?:@\d+\b|\bref=\d+\b)/
@@ -211,7 +212,7 @@ async function checkTempRefs(file: string, label: string, errors: string[]): Pro
     errors.push(`${label}: contains temporary snapshot ref; use stable locators instead`)
 }
 
-/** §4 step 8: the file must exist; then the module is imported (its top-level code runs) to check the callable. */
+/** Node tool files: each must exist; then the module is imported (its top-level code runs) to check the callable. */
 async function checkNodeToolFiles(siteDir: string, siteId: string, tools: Json, errors: string[]): Promise<void> {
   for (const [name, schema] of Object.entries(tools)) {
     if (!isPlainObject(schema) || !isTwoPartPath(schema.path, 'tools', '.js')) continue

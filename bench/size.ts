@@ -12,7 +12,7 @@ import { type Figure, formatValue } from './table'
 
 const REPO = join(import.meta.dirname, '..')
 const RUNTIME_BUDGET = 6 * 1024
-/** Packages the runtime must never pull in (SPEC section 2). */
+/** Packages the runtime must never pull in: they belong to the build-time half. */
 const COMPILER_DEPS_RE =
   /node_modules\/(?:esbuild|ajv|unplugin|acorn|jsonc-parser|tldts|vite|rollup|rolldown|webpack)\//
 

@@ -243,7 +243,7 @@ async function race(run: Run, target: OpenedTarget | Promise<OpenedTarget>, dead
 }
 
 /**
- * Runs a compiled browser tool in a page over CDP (SPEC section 8) and returns its result by value
+ * Runs a compiled browser tool in a page over CDP and returns its result by value
  * (top-level `undefined` stays `undefined`; NaN, Infinity, -0 and bigints are decoded). In one
  * `Runtime.callFunctionOn`: the page's URL is checked against `domains`, then the tool runs with
  * `args`. Connections opened here (address, URL) are closed afterwards; a given session is not.

@@ -1,5 +1,5 @@
 /**
- * Domain lookup (SPEC section 6). A table maps exact hosts and wildcard bases to skill indexes;
+ * Domain lookup: which skills apply to a URL's host. A table maps exact hosts and wildcard bases to skill indexes;
  * a lookup costs one probe per label of the host, whatever the number of skills.
  */
 

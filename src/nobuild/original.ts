@@ -9,7 +9,7 @@ import { siteSkillsForUrl, siteSkillsRoot, validateSiteSkills } from './api'
 import { originalErrors } from './original-messages'
 
 /**
- * The rest of the original's learning API (ego-lite `src/learning/index.ts`), built on the
+ * The rest of the original's learning API (the learning module of ego-lite), built on the
  * compiler: validation reads the same cached compile as every other no-build call.
  */
 
@@ -63,7 +63,7 @@ export async function findSiteSkill(siteId: string, options?: SkillsOptions): Pr
 
 /**
  * The original's urlHostname: the host a URL, or a bare host name (`github.com/x`), is matched by;
- * `''` when nothing can match (SPEC section 6: only http and https).
+ * `''` when nothing can match (skills apply to http and https pages only).
  */
 export function urlHostname(urlOrDomain: string | URL): string {
   const input = String(urlOrDomain)

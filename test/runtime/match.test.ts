@@ -70,7 +70,7 @@ const CASES: [string, string[]][] = [
   ['https://exa mple.com/', []],
 ]
 
-describe('URL matching (SPEC section 6)', () => {
+describe('URL matching: exact hosts and *.host wildcards', () => {
   it.each(CASES)('%s -> %j', (url, expected) => {
     expect(match(url)).toEqual(expected)
   })

@@ -73,7 +73,7 @@ function lengthProblem(host: string, wildcard: boolean): string | undefined {
 }
 
 /**
- * Checks one domain pattern (SPEC section 6): `host` or `*.host`, normalized like a URL host.
+ * Checks one domain pattern of a manifest: `host` or `*.host`, normalized like a URL host.
  * Rejects schemes, paths, ports, whitespace, misplaced wildcards, empty labels, wildcard IPs and
  * public suffixes; accepts `localhost` and IP addresses as exact patterns.
  */
