@@ -78,7 +78,8 @@ function argsMessage([path, expected, actual]: [string, string, unknown?]): stri
 
 /** The original's example text, with names JSON-quoted. */
 function example(siteId: string, tool: string, kind: 'node' | 'browser'): string {
-  return `await site.${kind === 'node' ? 'runTool' : 'runBrowserTool'}(${JSON.stringify(siteId)}, ${JSON.stringify(tool)}, { ... })`
+  const method = kind === 'node' ? 'runTool' : 'runBrowserTool'
+  return `await site.${method}(${JSON.stringify(siteId)}, ${JSON.stringify(tool)}, { ... })`
 }
 
 /** Builds the runtime API over compiled data and lazy per-skill loaders. */

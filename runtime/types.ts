@@ -53,7 +53,8 @@ export interface BrowserToolCode {
 }
 
 /** A Node tool: `fn(ctx, args)`. */
-// biome-ignore lint/suspicious/noExplicitAny: a user's function declares its own parameter types, which \`unknown\` would refuse
+// A user's function declares its own parameter types, which `unknown` parameters would refuse.
+// biome-ignore lint/suspicious/noExplicitAny: the one place a user function must be accepted
 export type NodeToolFunction = (ctx: any, args: any) => unknown
 
 /**

@@ -17,12 +17,14 @@ function checkValue(schema: ValueSchema, v: string, path: string, depth: number)
   let code = `if(!(${test(v)}))return[${path},${q(phrase)},${v}];`
   if (schema.enum) {
     const list = schema.enum.map((e) => q(e)).join(',')
-    code += `if(![${list}].includes(${v}))return[${path},${q(`one of ${schema.enum.map((e) => q(e)).join(', ')}`)},${v}];`
+    const expected = q(`one of ${schema.enum.map((e) => q(e)).join(', ')}`)
+    code += `if(![${list}].includes(${v}))return[${path},${expected},${v}];`
   }
   if (schema.type === 'array' && schema.items) {
     const i = `i${depth}`
     const item = `e${depth}`
-    code += `for(let ${i}=0;${i}<${v}.length;${i}++){const ${item}=${v}[${i}];${checkValue(schema.items, item, `${path}+"["+${i}+"]"`, depth + 1)}}`
+    const check = checkValue(schema.items, item, `${path}+"["+${i}+"]"`, depth + 1)
+    code += `for(let ${i}=0;${i}<${v}.length;${i}++){const ${item}=${v}[${i}];${check}}`
   }
   if (schema.type === 'object' && schema.properties) code += checkFields(schema.properties, v, path, depth + 1, false)
   return code
@@ -41,7 +43,8 @@ function checkFields(
     const f = `f${depth}`
     const sub = path === '""' ? q(name) : `${path}+${q(`.${name}`)}`
     const missing = schema.required ? `return[${sub},"present"]` : ''
-    code += `{const ${f}=Object.hasOwn(${v},${q(name)})?${v}[${q(name)}]:undefined;if(${f}===undefined||${f}===null){${missing}}else{${checkValue(schema, f, sub, depth)}}}`
+    const read = `const ${f}=Object.hasOwn(${v},${q(name)})?${v}[${q(name)}]:undefined;`
+    code += `{${read}if(${f}===undefined||${f}===null){${missing}}else{${checkValue(schema, f, sub, depth)}}}`
   }
   if (closed) {
     const known = Object.keys(fields)

@@ -108,7 +108,9 @@ function finish(request: BundleRequest, js: string, mapText: string | undefined,
     .map((file) =>
       createDiagnostic(request.siteId, displayPath(request, request.absPath), {
         code: 'path-escape',
-        message: `browser tool ${JSON.stringify(request.tool)} imports ${JSON.stringify(displayPath(request, file))}, which is outside the skill folder`,
+        message:
+          `browser tool ${JSON.stringify(request.tool)} imports ${JSON.stringify(displayPath(request, file))}, ` +
+          'which is outside the skill folder',
       }),
     )
   const clause = EXPORT_CLAUSE_RE.exec(js)

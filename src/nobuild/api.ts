@@ -167,7 +167,12 @@ export function notFound(result: CompileResult, siteId: string, roots: string[],
   const env = process.env.EGO_BROWSER_AGENT_WORKSPACE
   return new SiteToolError(
     'skill-not-found',
-    `site skill not found: ${JSON.stringify(siteId)}\n  searched: ${roots.join(', ')}\n  EGO_BROWSER_AGENT_WORKSPACE: ${env ?? 'unset'}\n  hint: ensure your write path begins with the searched root above`,
+    [
+      `site skill not found: ${JSON.stringify(siteId)}`,
+      `  searched: ${roots.join(', ')}`,
+      `  EGO_BROWSER_AGENT_WORKSPACE: ${env ?? 'unset'}`,
+      '  hint: ensure your write path begins with the searched root above',
+    ].join('\n'),
     { siteId },
   )
 }
@@ -224,7 +229,8 @@ export async function loadBrowserToolSource(siteId: string, tool: string, option
 
 /** The original's wrapper: an expression that calls the tool source with the args pasted in. */
 export function wrapBrowserTool(source: string, args: Record<string, unknown> | null = {}): string {
-  return `(async () => { const __egoBrowserTool = ${source}; return await __egoBrowserTool(${JSON.stringify(args || {})}); })()`
+  const call = `return await __egoBrowserTool(${JSON.stringify(args || {})});`
+  return `(async () => { const __egoBrowserTool = ${source}; ${call} })()`
 }
 
 /**

@@ -31,7 +31,9 @@ export async function compileNodeTool(absPath: string): Promise<string> {
     sourcemap: 'inline',
     logLevel: 'silent',
     banner: {
-      js: "import { createRequire as __siteSkillsRequire } from 'node:module'; const require = __siteSkillsRequire(import.meta.url);",
+      js:
+        "import { createRequire as __siteSkillsRequire } from 'node:module'; " +
+        'const require = __siteSkillsRequire(import.meta.url);',
     },
   })
   const code = out.outputFiles[0]!.text

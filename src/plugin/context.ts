@@ -50,7 +50,8 @@ export interface SiteSkillsContext {
 }
 
 /** What a load says when the build already reported why the learnings are invalid. */
-export const UNAVAILABLE = `${LOG_PREFIX} virtual:site-skills is unavailable until the learnings are fixed (see the errors above)`
+const UNTIL_FIXED = 'until the learnings are fixed (see the errors above)'
+export const UNAVAILABLE = `${LOG_PREFIX} virtual:site-skills is unavailable ${UNTIL_FIXED}`
 
 export type Logger = (message: string) => void
 

@@ -10,6 +10,9 @@ const NEW_USAGE = 'site-skills new ID --domain DOMAIN [--domain DOMAIN...]'
 const ID_RE = /^[a-z0-9][a-z0-9-]*$/
 const SCHEMA_URL = 'https://unpkg.com/unplugin-site-skills/manifest.schema.json'
 
+/** A file's text from its lines, each ending with a newline. */
+const lines = (...text: string[]) => text.map((line) => `${line}\n`).join('')
+
 /** `$schema` for a new manifest: the installed package's file when it is reachable, else the URL. */
 function schemaRef(skillDir: string, cwd: string): string {
   const candidates = [
@@ -46,8 +49,20 @@ function files(id: string, domains: string[], schema: string): Record<string, st
   }
   return {
     'manifest.json': `${JSON.stringify(manifest, null, 2)}\n`,
-    'notes/overview.md': `# ${manifest.name}\n\nWhat an agent should know about ${domains.join(', ')}: the main pages and their URLs, stable\nselectors (ids, roles, data attributes), and what to avoid. A map of the site, not a diary of a task.\n`,
-    'browser-tools/page-headings.js': `async function (args) {\n  const max = Number.isInteger(args.maxHeadings) ? args.maxHeadings : 50\n  return [...document.querySelectorAll('h1, h2, h3, h4, h5, h6')]\n    .slice(0, max)\n    .map((h) => ({ level: Number(h.tagName.slice(1)), text: h.textContent.trim() }))\n}\n`,
+    'notes/overview.md': lines(
+      `# ${manifest.name}`,
+      '',
+      `What an agent should know about ${domains.join(', ')}: the main pages and their URLs, stable`,
+      'selectors (ids, roles, data attributes), and what to avoid. A map of the site, not a diary of a task.',
+    ),
+    'browser-tools/page-headings.js': lines(
+      'async function (args) {',
+      '  const max = Number.isInteger(args.maxHeadings) ? args.maxHeadings : 50',
+      "  return [...document.querySelectorAll('h1, h2, h3, h4, h5, h6')]",
+      '    .slice(0, max)',
+      '    .map((h) => ({ level: Number(h.tagName.slice(1)), text: h.textContent.trim() }))',
+      '}',
+    ),
   }
 }
 

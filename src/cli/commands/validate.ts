@@ -21,7 +21,8 @@ export async function validateCommand(args: ParsedArgs, io: CliIO): Promise<numb
     for (const d of report.diagnostics) writeLine(io.stdout, formatDiagnostic(d, report.root, io.cwd, style))
     writeLine(io.stdout)
   }
-  const summary = `${plural(result.errors, 'error')}, ${plural(result.warnings, 'warning')} in ${plural(result.records.length, 'skill')}`
+  const counts = `${plural(result.errors, 'error')}, ${plural(result.warnings, 'warning')}`
+  const summary = `${counts} in ${plural(result.records.length, 'skill')}`
   writeLine(io.stdout, result.errors ? style.red(summary) : `${style.bold('✔')} ${summary}`)
   return result.errors === 0 ? 0 : 1
 }
