@@ -96,7 +96,7 @@ function toDiagnostic(request: BundleRequest, message: Message, cwd: string): Di
     loc && !request.module && abs === request.absPath && loc.line === 1 ? EXPRESSION_PREFIX.length : 0
   return createDiagnostic(request.siteId, displayPath(request, abs), {
     code: 'tool-parse',
-    message: `browser tool ${JSON.stringify(request.tool)}: ${message.text}`,
+    data: { problem: 'bundle', tool: request.tool, reason: message.text },
     line: loc?.line ?? 1,
     column: Math.max(1, (loc?.column ?? 0) - firstLineShift + 1),
   })
@@ -108,7 +108,7 @@ function finish(request: BundleRequest, js: string, mapText: string | undefined,
     .map((file) =>
       createDiagnostic(request.siteId, displayPath(request, request.absPath), {
         code: 'path-escape',
-        message: `browser tool ${JSON.stringify(request.tool)} imports ${JSON.stringify(displayPath(request, file))}, which is outside the skill folder`,
+        data: { via: 'import', tool: request.tool, file: displayPath(request, file) },
       }),
     )
   const clause = EXPORT_CLAUSE_RE.exec(js)
@@ -155,9 +155,9 @@ function collect(
 
 /** The file changed since it was validated (now a pipe, unreadable, too large): said as validate says it. */
 function readDiagnostic(request: BundleRequest, failure: ReadFailure): Diagnostic {
-  const message = `browser tool ${JSON.stringify(request.tool)} ${failure.message}`
+  const data = { subject: { kind: 'browser', name: request.tool } as const, reason: failure.message }
   const code = READ_FAILURE_CODES[failure.problem]
-  return createDiagnostic(request.siteId, displayPath(request, request.absPath), { code, message })
+  return createDiagnostic(request.siteId, displayPath(request, request.absPath), { code, data })
 }
 
 /**

@@ -1,5 +1,6 @@
 import { join } from 'node:path'
-import { type DiagnosticCode, type DiagnosticInit, createDiagnostic, type Diagnostic } from '../diagnostics/catalog'
+import { type Diagnostic, type DiagnosticInit, type Finding, createDiagnostic } from '../diagnostics/catalog'
+import type { Subject } from '../diagnostics/messages'
 import type { SkillFolder } from '../discover'
 import { FILE_LIMITS, type FileRole, READ_FAILURE_CODES, type ReadFailure, isReadFailure } from '../files'
 import { readRegularFile } from '../files'
@@ -34,14 +35,8 @@ export function report(check: SkillCheck, file: string, init: DiagnosticInit): v
 }
 
 /** Reports a finding about the manifest member at `path` (pointing at its key). */
-export function reportAt(
-  check: SkillCheck,
-  path: JsonPath,
-  code: DiagnosticCode,
-  message: string,
-  hint?: string,
-): void {
-  report(check, MANIFEST, { code, message, hint, ...check.doc.locate(path) })
+export function reportAt(check: SkillCheck, path: JsonPath, finding: Finding): void {
+  report(check, MANIFEST, { ...finding, ...check.doc.locate(path) })
 }
 
 /** Reads a file of the skill once (as a note or a tool: the limits differ); never throws. */
@@ -59,11 +54,11 @@ export function readText(check: SkillCheck, real: string, role: FileRole = 'tool
 }
 
 /** Reports why a file of the skill was not read, at the file itself. */
-export function reportReadFailure(check: SkillCheck, file: string, label: string, failure: ReadFailure): void {
+export function reportReadFailure(check: SkillCheck, file: string, subject: Subject, failure: ReadFailure): void {
   const code = READ_FAILURE_CODES[failure.problem]
   // A file that serves several tools (a functions.js) is reported once.
   if (check.diagnostics.some((d) => d.code === code && d.file === `${check.folder.id}/${file}`)) return
-  report(check, file, { code, message: `${label} ${failure.message}` })
+  report(check, file, { code, data: { subject, reason: failure.message } })
 }
 
 /** Reads a note or tool file, reporting at the file why it cannot be (a FIFO, no permission, too large). */
@@ -72,37 +67,27 @@ export async function readSkillText(
   file: string,
   real: string,
   role: FileRole,
-  label: string,
+  subject: Subject,
 ): Promise<string | undefined> {
   const text = await readText(check, real, role)
   if (typeof text === 'string') return text
-  return (reportReadFailure(check, file, label, text), undefined)
-}
-
-export interface FileProblem {
-  code: DiagnosticCode
-  message: string
+  return (reportReadFailure(check, file, subject, text), undefined)
 }
 
 /**
  * Resolves a file of the skill: it must exist, be a file, and (symlinks resolved) stay inside
- * the skill folder. Returns its real path, or the problem.
+ * the skill folder. Returns its real path, or the finding: `missing(directory)` when it is not a file.
  */
 export async function resolveSkillFile(
   check: SkillCheck,
   rel: string,
-  missing: FileProblem,
-): Promise<string | FileProblem> {
+  missing: (directory: boolean) => Finding,
+): Promise<string | Finding> {
   const path = join(check.folder.dir, rel)
   const state = await inspectPath(path)
-  if (state.kind === 'missing') return (check.files.add(path), missing)
-  if (!isInside(check.folder.realDir, state.real)) {
-    return {
-      code: 'path-escape',
-      message: `${JSON.stringify(rel)} resolves outside the skill folder (a symlink leads out of it)`,
-    }
-  }
-  if (state.kind === 'directory') return { code: missing.code, message: `${missing.message}: it is a directory` }
+  if (state.kind === 'missing') return (check.files.add(path), missing(false))
+  if (!isInside(check.folder.realDir, state.real)) return { code: 'path-escape', data: { via: 'symlink', file: rel } }
+  if (state.kind === 'directory') return missing(true)
   check.files.add(state.real)
   return state.real
 }
@@ -122,12 +107,6 @@ export function findTempRefs(text: string): Position[] {
   return found
 }
 
-export function reportTempRefs(check: SkillCheck, file: string, text: string, label: string): void {
-  for (const position of findTempRefs(text)) {
-    report(check, file, {
-      code: 'temp-ref',
-      message: `${label}: contains temporary snapshot ref; use stable locators instead`,
-      ...position,
-    })
-  }
+export function reportTempRefs(check: SkillCheck, file: string, text: string, subject: Subject): void {
+  for (const position of findTempRefs(text)) report(check, file, { code: 'temp-ref', data: { subject }, ...position })
 }

@@ -30,26 +30,21 @@ export function isBrowserToolPath(path: string): boolean {
   return !rest.length && dir === 'browser-tools' && !!file && BROWSER_EXT_RE.test(file)
 }
 
-const PATH_MESSAGE: Record<ToolKind, string> = {
-  node: 'path must be tools/*.js or <product>/functions.js',
-  browser: 'path must be a relative browser-tools/*.js path',
-}
-
 /** Checks the shape of a tool's path. Returns true when the file may be looked at. */
 function checkToolPath(check: SkillCheck, mapKey: ToolMapKey, name: string, path: string): boolean {
   const kind = KIND_OF[mapKey]
-  const prefix = `${mapKey}.${name}`
+  const tool = `${mapKey}.${name}`
   const at = [mapKey, name, 'path']
   const unsafe = unsafeRelativePath(path)
   if (unsafe === 'escape')
-    return (reportAt(check, at, 'path-escape', `${prefix}: path must stay inside the skill folder`), false)
+    return (reportAt(check, at, { code: 'path-escape', data: { via: 'tool-path', tool } }), false)
   if (unsafe === 'backslash')
-    return (reportAt(check, at, 'tool-path', `${prefix}: path must use forward slashes`), false)
+    return (reportAt(check, at, { code: 'tool-path', data: { tool, problem: 'backslash' } }), false)
   if (unsafe || !(kind === 'node' ? isNodeToolPath(path) : isBrowserToolPath(path))) {
-    return (reportAt(check, at, 'tool-path', `${prefix}: ${PATH_MESSAGE[kind]}`), false)
+    return (reportAt(check, at, { code: 'tool-path', data: { tool, problem: kind } }), false)
   }
   if (check.options.compat === 'ego-lite' && !path.endsWith('.js')) {
-    reportAt(check, at, 'compat-ego-lite', `${prefix}: ego-lite loads only .js tool files`)
+    reportAt(check, at, { code: 'compat-ego-lite', data: { problem: 'extension', tool } })
   }
   return true
 }
@@ -106,32 +101,15 @@ async function checkNodeToolFile(
 ): Promise<boolean> {
   const shape = await moduleExports(check, real)
   if ('message' in shape) {
-    const hint = 'A Node tool is an ES module: export async function name(ctx, args) { ... }.'
-    report(check, path, {
-      code: 'tool-parse',
-      message: `cannot parse Node tool ${JSON.stringify(path)}: ${shape.message}`,
-      line: shape.line,
-      column: shape.column,
-      hint,
-    })
+    const data = { problem: 'node-syntax', path, reason: shape.message } as const
+    report(check, path, { code: 'tool-parse', data, line: shape.line, column: shape.column })
     return false
   }
   if (typeof callable !== 'string' || callable.trim() === '') return true
   const found = await findExport(check, real, callable)
-  if (found === 'missing') {
-    reportAt(
-      check,
-      ['nodeTools', name, 'callable'],
-      'tool-callable-missing',
-      `missing Node callable ${JSON.stringify(callable)} for tool ${JSON.stringify(name)}`,
-    )
-  } else if (found === 'other') {
-    reportAt(
-      check,
-      ['nodeTools', name, 'callable'],
-      'tool-callable-missing',
-      `Node callable ${JSON.stringify(callable)} for tool ${JSON.stringify(name)} is exported but is not a function`,
-    )
+  if (found === 'missing' || found === 'other') {
+    const data = { callable, tool: name, notFunction: found === 'other' }
+    reportAt(check, ['nodeTools', name, 'callable'], { code: 'tool-callable-missing', data })
   }
   return true
 }
@@ -146,40 +124,28 @@ async function checkBrowserToolFile(
 ): Promise<{ ok: boolean; module: boolean }> {
   const isModule = looksLikeModule(text)
   if (check.options.compat === 'ego-lite' && isModule) {
-    reportAt(
-      check,
-      ['browserTools', name, 'path'],
-      'compat-ego-lite',
-      `browserTools.${name}: ego-lite needs a bare function expression, not an ES module`,
-    )
+    const data = { problem: 'module', tool: `browserTools.${name}` } as const
+    reportAt(check, ['browserTools', name, 'path'], { code: 'compat-ego-lite', data })
   }
   if (!isModule) {
     const problem = await checkFunctionExpression(text, real)
     if (problem) {
-      const message = problem.message.startsWith('must contain')
-        ? `${JSON.stringify(path)} ${problem.message}`
-        : `cannot parse ${JSON.stringify(path)}: ${problem.message}`
-      report(check, path, { code: 'tool-parse', message, line: problem.line, column: problem.column })
+      const kind = problem.message.startsWith('must contain') ? 'shape' : 'syntax'
+      const data = { problem: kind, path, reason: problem.message } as const
+      report(check, path, { code: 'tool-parse', data, line: problem.line, column: problem.column })
     }
     return { ok: !problem, module: false }
   }
   const shape = await moduleExports(check, real)
   if ('message' in shape) {
-    report(check, path, {
-      code: 'tool-parse',
-      message: `cannot parse ${JSON.stringify(path)}: ${shape.message}`,
-      line: shape.line,
-      column: shape.column,
-    })
+    const data = { problem: 'syntax', path, reason: shape.message } as const
+    report(check, path, { code: 'tool-parse', data, line: shape.line, column: shape.column })
     return { ok: false, module: true }
   }
   const kind = await findExport(check, real, 'default')
   if (kind === 'missing' || kind === 'other') {
-    const message =
-      kind === 'missing'
-        ? `${JSON.stringify(path)} must export a default function`
-        : `the default export of ${JSON.stringify(path)} must be a function`
-    report(check, path, { code: 'tool-parse', message })
+    const problem = kind === 'missing' ? 'no-default' : 'default-not-function'
+    report(check, path, { code: 'tool-parse', data: { problem, path } })
     return { ok: false, module: true }
   }
   return { ok: true, module: true }
@@ -195,15 +161,14 @@ export async function checkTool(
   const kind = KIND_OF[mapKey]
   const path = schema.path
   if (typeof path !== 'string' || !checkToolPath(check, mapKey, name, path)) return undefined
-  const label = kind === 'node' ? 'Node tool' : 'browser tool'
-  const real = await resolveSkillFile(check, path, {
+  const real = await resolveSkillFile(check, path, (directory) => ({
     code: 'tool-file-missing',
-    message: `missing ${label} file ${JSON.stringify(path)} for tool ${JSON.stringify(name)}`,
-  })
-  if (typeof real !== 'string') return (reportAt(check, [mapKey, name, 'path'], real.code, real.message), undefined)
-  const text = await readSkillText(check, path, real, 'tool', `${label} ${JSON.stringify(path)}`)
+    data: { kind, path, tool: name, directory },
+  }))
+  if (typeof real !== 'string') return (reportAt(check, [mapKey, name, 'path'], real), undefined)
+  const text = await readSkillText(check, path, real, 'tool', { kind, name: path })
   if (text === undefined) return undefined
-  reportTempRefs(check, path, text, `${label} ${JSON.stringify(name)}`)
+  reportTempRefs(check, path, text, { kind, name })
   const shape =
     kind === 'node'
       ? { ok: await checkNodeToolFile(check, name, path, real, schema.callable), module: undefined }
