@@ -2,7 +2,7 @@ import { copyArgs } from './args'
 import { cdpFailure, STALE_HANDLE_RE, toolThrew, type CallInfo, type ExceptionDetails } from './browser-errors'
 import { type BrowserTarget, type CdpSendable, isSendable, type OpenedTarget } from './cdp'
 import { openTarget } from './connect'
-import { SiteToolError } from './errors'
+import { SiteToolError, siteToolError } from './errors'
 import { toolUrl, wrapToolSource } from './page-code'
 import type { BrowserToolCode } from './types'
 
@@ -160,7 +160,7 @@ function decode(response: CallResponse, run: Run): unknown {
   }
   if (value && typeof value === 'object' && Object.hasOwn(value, NONCE)) {
     const patterns = run.call.domains.join(', ') || 'no domains'
-    throw new SiteToolError('domain-mismatch', `refused to run on ${value[NONCE]}: it does not match ${patterns}`, run)
+    throw siteToolError('domain-mismatch', { url: value[NONCE], patterns }, run)
   }
   return value
 }
@@ -189,13 +189,7 @@ function watchDialogs(run: Run, session: CdpSendable, fail: (error: SiteToolErro
   if (!session.on) return noop
   const onDialog = (dialog: { type: string; message: string }) => {
     session.send('Page.handleJavaScriptDialog', { accept: false }).catch(noop)
-    fail(
-      new SiteToolError(
-        'dialog-blocking',
-        `opened a ${dialog.type} dialog (${JSON.stringify(dialog.message)}) that blocks the page; dismissed it`,
-        run,
-      ),
-    )
+    fail(siteToolError('dialog-blocking', { type: dialog.type, text: dialog.message }, run))
   }
   session.on('Page.javascriptDialogOpening', onDialog)
   return () => session.off?.('Page.javascriptDialogOpening', onDialog)
@@ -211,7 +205,7 @@ async function race(run: Run, target: OpenedTarget | Promise<OpenedTarget>, dead
       // Only while this tool's synchronous part runs (as the page signalled; without events, while
       // the call is unanswered): a call still queued, or one that awaits, leaves the page alone.
       if (run.session?.on ? run.phase === 's' : run.pending) run.session?.send('Runtime.terminateExecution').catch(noop)
-      fail(new SiteToolError('timeout', `did not finish within ${run.call.timeoutMs ?? DEFAULT_TIMEOUT_MS} ms`, run))
+      fail(siteToolError('timeout', { within: run.call.timeoutMs ?? DEFAULT_TIMEOUT_MS }, run))
     },
     Math.max(0, deadline - Date.now()),
   )
