@@ -1,5 +1,11 @@
 import { join } from 'node:path'
-import { type Diagnostic, type DiagnosticInit, type Finding, createDiagnostic } from '../diagnostics/catalog'
+import {
+  type Diagnostic,
+  type DiagnosticCode,
+  type DiagnosticInit,
+  type Finding,
+  createDiagnostic,
+} from '../diagnostics/catalog'
 import type { Subject } from '../diagnostics/messages'
 import type { SkillFolder } from '../discover'
 import { FILE_LIMITS, type FileRole, READ_FAILURE_CODES, type ReadFailure, isReadFailure } from '../files'
