@@ -32,9 +32,18 @@ function invalid(target: unknown, why: 'expected' | 'port' | 'url' | 'host'): Si
   return siteToolError('invalid-target', { shown, why })
 }
 
+/** Whether a target is a `ws://` (or `wss://`) URL. */
+export const isWsUrl = (target: string): boolean => /^wss?:\/\//i.test(target)
+
+/** `"HOST:PORT"` (an IPv6 host in brackets) as an address, or undefined when the text is not of that form. */
+export function parseHostPort(text: string): CdpAddress | undefined {
+  const match = HOST_PORT_RE.exec(text)
+  return match ? { host: match[1], port: Number(match[2]) } : undefined
+}
+
 /** A page `ws://` URL as is; a browser `ws://` URL or `"HOST:PORT"` as an address. */
 function parseTarget(target: string): CdpAddress | string {
-  if (/^wss?:\/\//i.test(target)) {
+  if (isWsUrl(target)) {
     let url: URL
     try {
       url = new URL(target)
@@ -45,9 +54,9 @@ function parseTarget(target: string): CdpAddress | string {
     const port = Number(url.port || (url.protocol === 'wss:' ? 443 : 80))
     return url.pathname.startsWith('/devtools/browser/') ? { host: url.hostname, port } : target
   }
-  const match = HOST_PORT_RE.exec(target)
-  if (!match) throw invalid(target, 'expected')
-  return { host: match[1], port: Number(match[2]) }
+  const address = parseHostPort(target)
+  if (!address) throw invalid(target, 'expected')
+  return address
 }
 
 /**

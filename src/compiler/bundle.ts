@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto'
 import { relative, resolve } from 'node:path'
 import { type BuildOptions, type Message, type Metafile, build, transform } from 'esbuild'
-import type { BrowserToolCode } from '../../runtime/types'
+import type { BrowserToolCode } from '../../runtime/index'
 import { createDiagnostic, type Diagnostic } from './diagnostics/catalog'
 import { FILE_LIMITS, READ_FAILURE_CODES, type ReadFailure, isReadFailure, readRegularFile } from './files'
 import { chunk, mapLimit } from './limit'

@@ -1,5 +1,5 @@
 import { relative } from 'node:path'
-import type { BrowserToolCode } from '../../runtime/types'
+import type { BrowserToolCode } from '../../runtime/index'
 import { type BundleRequest, type BundleResult, createBrowserBundler } from './bundle'
 import { checkCollisions } from './validate/collisions'
 import { compareDiagnostics, countBySeverity, createDiagnostic, type Diagnostic } from './diagnostics/catalog'

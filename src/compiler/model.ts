@@ -1,4 +1,4 @@
-import type { ToolKind, ValueSchema } from '../../runtime/types'
+import type { ToolKind, ValueSchema } from '../../runtime/index'
 import type { Diagnostic } from './diagnostics/catalog'
 import type { SkillFolder } from './discover'
 import type { JsonPath, Position } from './parse'

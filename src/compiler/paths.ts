@@ -2,6 +2,9 @@ import { realpathSync, statSync } from 'node:fs'
 import { homedir } from 'node:os'
 import { isAbsolute, join, relative, resolve, sep } from 'node:path'
 
+/** Top-level folders of a skill with a meaning of their own: never a product (`<product>/prompt.md`). */
+export const RESERVED_PRODUCTS: ReadonlySet<string> = new Set(['notes', 'tools', 'browser-tools'])
+
 export function toPosix(path: string): string {
   return sep === '/' ? path : path.split(sep).join('/')
 }

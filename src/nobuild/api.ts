@@ -1,10 +1,15 @@
 import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
-import type { BrowserTarget } from '../../runtime/browser'
-import { SiteToolError } from '../../runtime/errors'
-import type { BrowserRunOptions, LearnedContext } from '../../runtime/registry'
-import type { ToolDefinitions } from '../../runtime/definitions'
-import type { SkillMeta, ValueSchema } from '../../runtime/types'
+import {
+  type BrowserTarget,
+  SiteToolError,
+  type BrowserRunOptions,
+  type LearnedContext,
+  type ToolDefinitions,
+  type SkillMeta,
+  type ValueSchema,
+} from '../../runtime/index'
+import type { Compat } from '../compiler/compat'
 import type { CompileResult } from '../compiler/compile'
 import type { Diagnostic } from '../compiler/diagnostics/catalog'
 import { resolveRootInputs } from '../compiler/discover'
@@ -18,7 +23,7 @@ export interface SkillsOptions {
   root?: string
   agentWorkspace?: string
   roots?: string[]
-  compat?: 'ego-lite'
+  compat?: Compat
   /**
    * Look for changes: every call sees the skills as they are on disk (edited, added, removed).
    * The watchers never keep a process alive. `false` reads the skills once, for a one-shot

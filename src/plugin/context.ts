@@ -1,5 +1,5 @@
 import { type CompileResult, type CompiledSkill, type Compiler, createCompiler } from '../compiler/compile'
-import { LOG_PREFIX, RESOLVED_ID, RESOLVED_SKILL_PREFIX, RUNTIME_ID, SKILL_ID_PREFIX, VIRTUAL_ID } from './ids'
+import { LOG_PREFIX, RESOLVED_ID, RESOLVED_SKILL_PREFIX, RUNTIME_ID, SKILL_ID_PREFIX, VIRTUAL_ID } from '../ids'
 import type { Diagnostic } from '../compiler/diagnostics/catalog'
 import { generateDts } from '../codegen/dts'
 import { generateMainModule, generateSkillChunk } from '../codegen/module'

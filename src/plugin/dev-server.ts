@@ -1,5 +1,5 @@
 import type { ViteDevServer } from 'vite'
-import { PLUGIN_NAME } from './ids'
+import { LOG_PREFIX, PLUGIN_NAME } from '../ids'
 import type { SiteSkillsContext } from './context'
 import type { BuildError } from '../compiler/diagnostics/report'
 
@@ -29,7 +29,7 @@ export function attachDevServer(server: ViteDevServer, ctx: SiteSkillsContext): 
       })
       .catch((error: unknown) =>
         server.config.logger.error(
-          `[site-skills] ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`,
+          `${LOG_PREFIX} ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`,
         ),
       )
   }

@@ -7,6 +7,7 @@ import {
   createDiagnostic,
 } from '../diagnostics/catalog'
 import type { Subject } from '../diagnostics/messages'
+import type { Compat } from '../compat'
 import type { SkillFolder } from '../discover'
 import { FILE_LIMITS, type FileRole, READ_FAILURE_CODES, type ReadFailure, isReadFailure } from '../files'
 import { readRegularFile } from '../files'
@@ -17,7 +18,7 @@ import type { ModuleExports, SourceError } from './module-shape'
 
 export interface ValidateOptions {
   /** `'ego-lite'` adds the original runtime's restrictions. */
-  compat?: 'ego-lite'
+  compat?: Compat
   /**
    * Error codes that are reported but do not keep a skill from being served. The no-build API
    * passes `returns-invalid`: the original ran tools without `returns`, which a call never needs.

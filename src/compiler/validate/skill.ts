@@ -3,9 +3,10 @@ import { type Diagnostic, type DiagnosticInit, type Finding, createDiagnostic } 
 import type { SkillFolder } from '../discover'
 import { checkDomain } from './domains'
 import { FILE_LIMITS, isReadFailure, readRegularFile } from '../files'
-import { type JsonDocument, isJsonFailure, parseJsonDocument } from '../parse'
+import { BOM, type JsonDocument, isJsonFailure, parseJsonDocument } from '../parse'
 import type { NoteModel, SkillRecord, ToolModel } from '../model'
-import { inspectPath, isInside, unsafeRelativePath } from '../paths'
+import { RESERVED_PRODUCTS, inspectPath, isInside, unsafeRelativePath } from '../paths'
+import { wantsEgoLite } from '../compat'
 import { MANIFEST, type SkillCheck, type ValidateOptions, readSkillText, reportAt, reportTempRefs } from './context'
 import { blocksSkill, resolveSkillFile } from './context'
 import { checkNameCharacters } from './names'
@@ -13,8 +14,6 @@ import { TOOL_KINDS, checkManifestSchema } from './schema'
 import { checkTool } from './tools'
 
 export const MAX_MANIFEST_BYTES = FILE_LIMITS.manifest
-const RESERVED_PRODUCTS = new Set(['notes', 'tools', 'browser-tools'])
-const BOM = '\uFEFF'
 
 type Json = Record<string, unknown>
 
@@ -146,9 +145,8 @@ export async function validateSkill(folder: SkillFolder, options: ValidateOption
   for (const dup of read.doc.duplicateKeys) {
     reportAt(check, dup.path, { code: 'manifest-duplicate-key', data: { key: dup.path.at(-1) } })
   }
-  if (read.bom && options.compat === 'ego-lite')
-    reportAt(check, [], { code: 'compat-ego-lite', data: { problem: 'bom' } })
-  if (folder.symlinked && options.compat === 'ego-lite')
+  if (read.bom && wantsEgoLite(options)) reportAt(check, [], { code: 'compat-ego-lite', data: { problem: 'bom' } })
+  if (folder.symlinked && wantsEgoLite(options))
     reportAt(check, [], { code: 'compat-ego-lite', data: { problem: 'symlink' } })
   const findings = checkManifestSchema(manifest)
   for (const f of findings) reportAt(check, f.path, f)

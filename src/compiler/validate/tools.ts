@@ -1,7 +1,8 @@
 import { dirname, join } from 'node:path'
-import type { ToolKind, ValueSchema } from '../../../runtime/types'
+import type { ToolKind, ValueSchema } from '../../../runtime/index'
+import { wantsEgoLite } from '../compat'
 import type { ToolModel } from '../model'
-import { inspectPath, isInside, unsafeRelativePath } from '../paths'
+import { RESERVED_PRODUCTS, inspectPath, isInside, unsafeRelativePath } from '../paths'
 import { type SkillCheck, readSkillText, readText, report, reportAt, reportTempRefs, resolveSkillFile } from './context'
 import {
   type ModuleExports,
@@ -14,7 +15,6 @@ import type { ToolMapKey } from './schema'
 
 const NODE_EXT_RE = /\.(?:js|mjs|ts)$/
 const BROWSER_EXT_RE = /\.(?:js|ts)$/
-const RESERVED_PRODUCTS = new Set(['notes', 'tools', 'browser-tools'])
 
 export const KIND_OF: Record<ToolMapKey, ToolKind> = { nodeTools: 'node', browserTools: 'browser' }
 
@@ -43,7 +43,7 @@ function checkToolPath(check: SkillCheck, mapKey: ToolMapKey, name: string, path
   if (unsafe || !(kind === 'node' ? isNodeToolPath(path) : isBrowserToolPath(path))) {
     return (reportAt(check, at, { code: 'tool-path', data: { tool, problem: kind } }), false)
   }
-  if (check.options.compat === 'ego-lite' && !path.endsWith('.js')) {
+  if (wantsEgoLite(check.options) && !path.endsWith('.js')) {
     reportAt(check, at, { code: 'compat-ego-lite', data: { problem: 'extension', tool } })
   }
   return true
@@ -123,7 +123,7 @@ async function checkBrowserToolFile(
   text: string,
 ): Promise<{ ok: boolean; module: boolean }> {
   const isModule = looksLikeModule(text)
-  if (check.options.compat === 'ego-lite' && isModule) {
+  if (wantsEgoLite(check.options) && isModule) {
     const data = { problem: 'module', tool: `browserTools.${name}` } as const
     reportAt(check, ['browserTools', name, 'path'], { code: 'compat-ego-lite', data })
   }

@@ -1,3 +1,4 @@
+/** The package's names and ids, shared by the compiler, codegen, the plugin and the CLI. */
 /** The public id of the generated module. */
 export const VIRTUAL_ID = 'virtual:site-skills'
 /** The public ids of all generated modules: `virtual:site-skills` and `virtual:site-skills/...`. */
