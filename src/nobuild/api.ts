@@ -7,13 +7,12 @@ import {
   type LearnedContext,
   type ToolDefinitions,
   type SkillMeta,
-  type ValueSchema,
 } from '../../runtime/index'
 import type { Compat } from '../compiler/compat'
 import type { CompileResult } from '../compiler/compile'
 import type { Diagnostic } from '../compiler/diagnostics/catalog'
 import { resolveRootInputs } from '../compiler/discover'
-import type { SkillModel } from '../compiler/model'
+import type { ManifestTool, SkillModel } from '../compiler/model'
 import { resolveUserPath } from '../compiler/paths'
 import { originalReportErrors } from './original-messages'
 import { type Session, type SessionState, createSession } from './session'
@@ -43,14 +42,7 @@ export interface LearningEntry {
   browserTools: Record<string, ManifestTool>
 }
 
-export interface ManifestTool {
-  description: string
-  path: string
-  callable?: string
-  args: Record<string, ValueSchema>
-  returns: ValueSchema
-  timeoutMs?: number
-}
+export type { ManifestTool }
 
 const sessions = new Map<string, Session>()
 

@@ -13,13 +13,12 @@ import {
   SKILL_ID_RE,
   VIRTUAL_ID_RE,
 } from '../ids'
+import { TS_FILE_RE } from '../compiler/paths'
 import { type SiteSkillsContext, UNAVAILABLE, createSiteSkillsContext } from './context'
 import { attachDevServer } from './dev-server'
 import type { Options } from './options'
 import { tidyViteBuildErrors } from './vite-build'
 import { isBuildError, toEsbuildMessages } from './bundlers/esbuild'
-
-const TS_RE = /\.[mc]?ts$/
 
 /** Compiles TypeScript skill files for bundlers that cannot (Rollup, webpack). */
 async function compileTypeScript(code: string, id: string) {
@@ -159,7 +158,7 @@ export const unpluginFactory: UnpluginFactory<Options | undefined> = (options, m
       ? {}
       : {
           transform: {
-            filter: { id: TS_RE },
+            filter: { id: TS_FILE_RE },
             handler: (code: string, id: string) => (ctx.isWatched(id) ? compileTypeScript(code, id) : undefined),
           },
         }),
