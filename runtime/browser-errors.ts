@@ -1,4 +1,4 @@
-import { SiteToolError, type SiteToolErrorCode } from './errors'
+import { SiteToolError, siteToolError } from './errors'
 import { LINE0_SHIFT } from './page-code'
 import { originalPosition, type OriginalPosition, type SourceMapLike } from './sourcemap'
 
@@ -23,7 +23,7 @@ export interface ExceptionDetails {
 }
 
 /** Failures of a CDP command, by message (CRI, Puppeteer and Playwright word them alike). */
-const FAILURES: [RegExp, SiteToolErrorCode][] = [
+const FAILURES: [RegExp, 'context-lost' | 'disconnected' | 'timeout' | 'invalid-result'][] = [
   [/find context|find object|context was destroyed|navigated or closed|process gone/i, 'context-lost'],
   [/WebSocket|closed|detached|disconnect|ECONN|hang up/i, 'disconnected'],
   [/Execution was terminated/, 'timeout'],
@@ -38,7 +38,7 @@ export function cdpFailure(error: unknown, call: CallInfo): SiteToolError {
   if (error instanceof SiteToolError) return error
   const text = error instanceof Error ? error.message : String(error)
   const code = FAILURES.find(([re]) => re.test(text))?.[1] ?? 'cdp-error'
-  return new SiteToolError(code, `CDP: ${text}`, { ...call, cause: error })
+  return siteToolError(code, { cdp: text }, { ...call, cause: error })
 }
 
 const FRAME_RE = /^\s+at (?:.*\()?(.+?):(\d+):(\d+)\)?$/gm
@@ -66,5 +66,6 @@ export function toolThrew(details: ExceptionDetails, call: CallInfo): SiteToolEr
   const text = e ? (e.type === 'string' ? String(e.value) : (e.description ?? String(e.value))) : details.text
   const at = locate(details, call)
   const where = at ? { file: at.source, line: at.line, column: at.column } : { file: call.file }
-  return new SiteToolError('tool-threw', `threw ${text.split(/\n\s+at /)[0]}`, { ...call, cause: details, ...where })
+  const thrown = text.split(/\n\s+at /)[0] ?? ''
+  return siteToolError('tool-threw', { thrown }, { ...call, cause: details, ...where })
 }

@@ -10,7 +10,7 @@ import {
   type OpenedTarget,
 } from './cdp'
 import { openTarget } from './connect'
-import { SiteToolError } from './errors'
+import { SiteToolError, siteToolError } from './errors'
 import { toolUrl, wrapToolSource } from './page-code'
 import type { BrowserToolCode } from './types'
 
@@ -171,7 +171,7 @@ function decode(response: CallResponse, run: Run): unknown {
   }
   if (value && typeof value === 'object' && Object.hasOwn(value, NONCE)) {
     const patterns = run.call.domains.join(', ') || 'no domains'
-    throw new SiteToolError('domain-mismatch', `refused to run on ${value[NONCE]}: it does not match ${patterns}`, run)
+    throw siteToolError('domain-mismatch', { url: value[NONCE], patterns }, run)
   }
   return value
 }
@@ -200,13 +200,7 @@ function watchDialogs(run: Run, session: CdpSendable, fail: (error: SiteToolErro
   if (!session.on) return noop
   return listen(session, 'Page.javascriptDialogOpening', (dialog) => {
     command(session, 'Page.handleJavaScriptDialog', { accept: false }).catch(noop)
-    fail(
-      new SiteToolError(
-        'dialog-blocking',
-        `opened a ${dialog.type} dialog (${JSON.stringify(dialog.message)}) that blocks the page; dismissed it`,
-        run,
-      ),
-    )
+    fail(siteToolError('dialog-blocking', { type: dialog.type, text: dialog.message }, run))
   })
 }
 
@@ -223,7 +217,7 @@ async function race(run: Run, target: OpenedTarget | Promise<OpenedTarget>, dead
       if (session && (session.on ? run.phase === 's' : run.pending)) {
         command(session, 'Runtime.terminateExecution').catch(noop)
       }
-      fail(new SiteToolError('timeout', `did not finish within ${run.call.timeoutMs ?? DEFAULT_TIMEOUT_MS} ms`, run))
+      fail(siteToolError('timeout', { within: run.call.timeoutMs ?? DEFAULT_TIMEOUT_MS }, run))
     },
     Math.max(0, deadline - Date.now()),
   )

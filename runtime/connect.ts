@@ -3,7 +3,7 @@
  * chrome-remote-interface. Loaded only for those targets, so the runtime entry stays small.
  */
 import { type BrowserTarget, type CdpAddress, type Cri, isSendable, type OpenedTarget, type TargetInfo } from './cdp'
-import { SiteToolError } from './errors'
+import { type SiteToolError, siteToolError } from './errors'
 
 const HOST_PORT_RE = /^(\[[^\]]+\]|[^:/\s]+):(\d+)$/
 
@@ -18,39 +18,45 @@ export async function loadCri(): Promise<Cri> {
   try {
     return (await importOptional<{ default: Cri }>(name)).default
   } catch (cause) {
-    throw new SiteToolError('unavailable', `cannot load ${name}`, { cause })
+    throw siteToolError('unavailable', { module: name }, { cause })
   }
 }
 
-const EXPECTED = 'expected ws://..., HOST:PORT or { host, port, target }'
-const PORTS = 'port must be an integer from 1 to 65535'
-
-function invalid(target: unknown, why: string): SiteToolError {
+function invalid(target: unknown, why: 'expected' | 'port' | 'url' | 'host'): SiteToolError {
   let shown: string
   try {
     shown = JSON.stringify(target)
   } catch {
     shown = typeof target
   }
-  return new SiteToolError('invalid-target', `bad CDP target ${shown}: ${why}`)
+  return siteToolError('invalid-target', { shown, why })
+}
+
+/** Whether a target is a `ws://` (or `wss://`) URL. */
+export const isWsUrl = (target: string): boolean => /^wss?:\/\//i.test(target)
+
+/** `"HOST:PORT"` (an IPv6 host in brackets) as an address, or undefined when the text is not of that form. */
+export function parseHostPort(text: string): CdpAddress | undefined {
+  const match = HOST_PORT_RE.exec(text)
+  return match ? { host: match[1], port: Number(match[2]) } : undefined
 }
 
 /** A page `ws://` URL as is; a browser `ws://` URL or `"HOST:PORT"` as an address. */
 function parseTarget(target: string): CdpAddress | string {
-  if (/^wss?:\/\//i.test(target)) {
+  if (isWsUrl(target)) {
     let url: URL
     try {
       url = new URL(target)
     } catch {
-      throw invalid(target, 'not a valid ws:// URL')
+      throw invalid(target, 'url')
     }
-    if (url.port === '0') throw invalid(target, PORTS)
+    if (url.port === '0') throw invalid(target, 'port')
     const port = Number(url.port || (url.protocol === 'wss:' ? 443 : 80))
     return url.pathname.startsWith('/devtools/browser/') ? { host: url.hostname, port } : target
   }
-  const match = HOST_PORT_RE.exec(target)
-  if (!match) throw invalid(target, EXPECTED)
-  return { host: match[1], port: Number(match[2]) }
+  const address = parseHostPort(target)
+  if (!address) throw invalid(target, 'expected')
+  return address
 }
 
 /**
@@ -60,10 +66,10 @@ function parseTarget(target: string): CdpAddress | string {
 function checkTarget(target: CdpAddress | string): CdpAddress | string {
   const parsed = typeof target === 'string' ? parseTarget(target) : target
   if (typeof parsed === 'string') return parsed
-  if (!parsed || typeof parsed !== 'object') throw invalid(target, EXPECTED)
+  if (!parsed || typeof parsed !== 'object') throw invalid(target, 'expected')
   const { host, port } = parsed
-  if (!(Number.isInteger(port) && port > 0 && port < 65536)) throw invalid(target, PORTS)
-  if (host !== undefined && typeof host !== 'string') throw invalid(target, 'host must be a string')
+  if (!(Number.isInteger(port) && port > 0 && port < 65536)) throw invalid(target, 'port')
+  if (host !== undefined && typeof host !== 'string') throw invalid(target, 'host')
   return parsed
 }
 
@@ -88,11 +94,11 @@ async function resolveAddress(cri: Cri, address: CdpAddress): Promise<string> {
   const host = address.host ?? '127.0.0.1'
   const where = `${host}:${address.port}`
   const list = await cri.List({ host, port: address.port }).catch((cause: unknown) => {
-    throw new SiteToolError('disconnected', `cannot reach ${where}`, { cause })
+    throw siteToolError('disconnected', { reach: where }, { cause })
   })
   const found = pickTarget(list, address.target)
   if (found?.webSocketDebuggerUrl) return found.webSocketDebuggerUrl
-  throw new SiteToolError('target-not-found', `no page ${JSON.stringify(address.target ?? '')} at ${where}`)
+  throw siteToolError('target-not-found', { target: address.target ?? '', where })
 }
 
 /** Opens a connection to an address or URL (checked first, see checkTarget); the caller closes it. */
@@ -101,7 +107,7 @@ export async function openTarget(target: CdpAddress | string): Promise<OpenedTar
   const cri = await loadCri()
   const url = typeof parsed === 'string' ? parsed : await resolveAddress(cri, parsed)
   const client = await cri({ target: url, local: true }).catch((cause: unknown) => {
-    throw new SiteToolError('disconnected', `cannot connect to ${url}`, { cause })
+    throw siteToolError('disconnected', { connect: url }, { cause })
   })
   return { session: client, close: () => client.close() }
 }

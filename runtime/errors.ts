@@ -1,20 +1,6 @@
-/** Stable codes of every error the runtime throws. Never renamed; new ones are added. */
-export type SiteToolErrorCode =
-  | 'skill-not-found'
-  | 'tool-not-found'
-  | 'tool-kind'
-  | 'invalid-args'
-  | 'invalid-result'
-  | 'tool-threw'
-  | 'timeout'
-  | 'domain-mismatch'
-  | 'context-lost'
-  | 'disconnected'
-  | 'dialog-blocking'
-  | 'target-not-found'
-  | 'invalid-target'
-  | 'unavailable'
-  | 'cdp-error'
+import { type SiteToolErrorCode, type SiteToolErrorData, errorMessage } from './error-catalog'
+
+export type { SiteToolErrorCode } from './error-catalog'
 
 export interface SiteToolErrorInit {
   siteId?: string
@@ -49,6 +35,15 @@ export class SiteToolError extends Error {
     this.line = init.line
     this.column = init.column
   }
+}
+
+/** A SiteToolError whose message is its code's catalog entry applied to `data`. */
+export function siteToolError<C extends SiteToolErrorCode>(
+  code: C,
+  data: SiteToolErrorData<C>,
+  init: SiteToolErrorInit = {},
+): SiteToolError {
+  return new SiteToolError(code, errorMessage(code, data), init)
 }
 
 export function isSiteToolError(error: unknown, code?: SiteToolErrorCode): error is SiteToolError {

@@ -12,6 +12,7 @@ export {
   type AnthropicToolDefinition,
   type OpenAIToolDefinition,
 } from './definitions'
+export { isWsUrl, parseHostPort, targetProblem } from './connect'
 export { SiteToolError, isSiteToolError, type SiteToolErrorCode } from './errors'
 export {
   createDomainTable,

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { type CdpClient, command, listen } from './cdp'
 import { importOptional, loadCri } from './connect'
-import { SiteToolError } from './errors'
+import { siteToolError } from './errors'
 
 /** How to start a browser. */
 export interface LaunchOptions {
@@ -89,11 +89,7 @@ async function bundledChromium(): Promise<string> {
     const chromium = await importOptional<{ default: { executablePath(): Promise<string> } }>('@sparticuz/chromium')
     return await chromium.default.executablePath()
   } catch (cause) {
-    throw new SiteToolError(
-      'unavailable',
-      'no Chrome or Chromium found: set CHROME_PATH or install chromium (or @sparticuz/chromium)',
-      { cause },
-    )
+    throw siteToolError('unavailable', { missing: 'chrome' }, { cause })
   }
 }
 
@@ -143,7 +139,7 @@ async function readActivePort(
   const why =
     failure?.message ??
     (hasExited(child) ? `exited with ${child.exitCode ?? child.signalCode}` : `not ready after ${START_TIMEOUT_MS} ms`)
-  throw new SiteToolError('unavailable', `the browser did not start (${why})${log() ? `:\n${log()}` : ''}`)
+  throw siteToolError('unavailable', { start: why, log: log() })
 }
 
 function waitExit(child: ChildProcess, ms: number): Promise<boolean> {

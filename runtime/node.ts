@@ -1,5 +1,5 @@
 import { copyArgs } from './args'
-import { messageOf, SiteToolError } from './errors'
+import { messageOf, SiteToolError, siteToolError } from './errors'
 import type { NodeToolFunction } from './types'
 
 export interface NodeCall {
@@ -32,7 +32,7 @@ export async function callNodeTool(call: NodeCall): Promise<unknown> {
   const { siteId, tool, file, timeoutMs } = call
   const at = { siteId, tool, file }
   const args = copyArgs(call.args, at)
-  const late = () => new SiteToolError('timeout', `timed out after ${timeoutMs} ms`, at)
+  const late = () => siteToolError('timeout', { after: timeoutMs ?? 0 }, at)
   const started = Date.now()
   try {
     const result = await withTimeout((async () => call.fn(call.ctx, args))(), timeoutMs, late)
@@ -40,6 +40,6 @@ export async function callNodeTool(call: NodeCall): Promise<unknown> {
     return result
   } catch (error) {
     if (error instanceof SiteToolError && error.siteId === siteId) throw error
-    throw new SiteToolError('tool-threw', messageOf(error), { ...at, cause: error })
+    throw siteToolError('tool-threw', { message: messageOf(error) }, { ...at, cause: error })
   }
 }

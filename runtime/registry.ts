@@ -1,7 +1,7 @@
-import { copyArgs, typeOf } from './args'
+import { copyArgs } from './args'
 import { type BrowserTarget, callBrowserTool } from './browser'
 import { type ToolDefinitions, assignToolNames, createToolDefinitions } from './definitions'
-import { SiteToolError } from './errors'
+import { siteToolError } from './errors'
 import { type DomainTableData, createDomainTable, lookupHost, urlHost } from './match'
 import { callNodeTool } from './node'
 import type { KnowledgeNote, SkillChunk, SkillMeta, ToolMeta } from './types'
@@ -68,14 +68,6 @@ export interface SiteSkills {
   sites: Record<string, Record<string, ToolStub>>
 }
 
-function argsMessage([path, expected, actual]: [string, string, unknown?]): string {
-  if (expected === 'present') return `missing required argument "${path}"`
-  if (expected === 'absent') return `unknown argument "${path}"`
-  // An enum names the value given (its type is right, or the type would be the problem).
-  const got = expected.startsWith('one of') ? JSON.stringify(actual).slice(0, 80) : typeOf(actual)
-  return `argument "${path}" must be ${expected} (got ${got})`
-}
-
 /** The original's example text, with names JSON-quoted. */
 function example(siteId: string, tool: string, kind: 'node' | 'browser'): string {
   const method = kind === 'node' ? 'runTool' : 'runBrowserTool'
@@ -101,7 +93,7 @@ export function createSiteSkills(data: RegistryData, loaders: SkillLoaders): Sit
     let chunk = chunks.get(siteId)
     if (!chunk) {
       const loader = loaders[siteId]
-      if (!loader) return Promise.reject(new SiteToolError('skill-not-found', 'no such site skill', { siteId }))
+      if (!loader) return Promise.reject(siteToolError('skill-not-found', {}, { siteId }))
       chunk = loader()
       chunk.catch(() => chunks.delete(siteId))
       chunks.set(siteId, chunk)
@@ -111,19 +103,9 @@ export function createSiteSkills(data: RegistryData, loaders: SkillLoaders): Sit
 
   function meta(siteId: string, tool: string): ToolMeta {
     const skill = byId.get(siteId)
-    if (!skill)
-      throw new SiteToolError(
-        'skill-not-found',
-        `no such site skill (known: ${[...byId.keys()].join(', ') || 'none'})`,
-        { siteId },
-      )
+    if (!skill) throw siteToolError('skill-not-found', { known: [...byId.keys()] }, { siteId })
     const found = Object.hasOwn(skill.tools, tool) ? skill.tools[tool] : undefined
-    if (!found)
-      throw new SiteToolError(
-        'tool-not-found',
-        `no such tool (known: ${Object.keys(skill.tools).join(', ') || 'none'})`,
-        { siteId, tool },
-      )
+    if (!found) throw siteToolError('tool-not-found', { known: Object.keys(skill.tools) }, { siteId, tool })
     return found
   }
 
@@ -131,7 +113,7 @@ export function createSiteSkills(data: RegistryData, loaders: SkillLoaders): Sit
   function checkedArgs(siteId: string, tool: string, args: Record<string, unknown> | undefined, chunk: SkillChunk) {
     const value = copyArgs(args ?? {}, { siteId, tool })
     const problem = chunk.validators[tool]?.(value)
-    if (problem) throw new SiteToolError('invalid-args', argsMessage(problem), { siteId, tool })
+    if (problem) throw siteToolError('invalid-args', { problem }, { siteId, tool })
     return value
   }
 
@@ -143,15 +125,10 @@ export function createSiteSkills(data: RegistryData, loaders: SkillLoaders): Sit
     options: BrowserRunOptions = {},
   ) {
     const m = meta(siteId, tool)
-    if (m.kind !== 'browser') throw new SiteToolError('tool-kind', 'is a Node tool; call runTool', { siteId, tool })
+    if (m.kind !== 'browser') throw siteToolError('tool-kind', { called: 'browser' }, { siteId, tool })
     const chunk = await load(siteId)
     const value = checkedArgs(siteId, tool, args, chunk)
-    if (!target)
-      throw new SiteToolError(
-        'unavailable',
-        'a browser tool needs a CDP target (client, session, {host, port} or ws URL)',
-        { siteId, tool },
-      )
+    if (!target) throw siteToolError('unavailable', { missing: 'target' }, { siteId, tool })
     const code = chunk.browserTools[tool]!
     const domains = byId.get(siteId)!.domains
     return callBrowserTool(target, {
@@ -172,8 +149,7 @@ export function createSiteSkills(data: RegistryData, loaders: SkillLoaders): Sit
     const chunk = await load(siteId)
     const value = checkedArgs(siteId, tool, args, chunk)
     const loadFn = chunk.nodeTools[tool]
-    if (!loadFn)
-      throw new SiteToolError('unavailable', 'Node tools are not included in a browser build', { siteId, tool })
+    if (!loadFn) throw siteToolError('unavailable', { missing: 'node-tools' }, { siteId, tool })
     const fn = await loadFn()
     return callNodeTool({ siteId, tool, fn, ctx, args: value, timeoutMs: m.timeoutMs, file: m.file })
   }
@@ -222,7 +198,7 @@ export function createSiteSkills(data: RegistryData, loaders: SkillLoaders): Sit
 
   async function dispatchToolCall(name: string, args: ModelArgs, ctx?: unknown) {
     const ref = byName.get(name)
-    if (!ref) throw new SiteToolError('tool-not-found', `no site tool is named ${JSON.stringify(name)}`)
+    if (!ref) throw siteToolError('tool-not-found', { name })
     const [siteId, tool] = ref
     const declared = meta(siteId, tool).args
     let value: unknown = args ?? {}
@@ -230,7 +206,7 @@ export function createSiteSkills(data: RegistryData, loaders: SkillLoaders): Sit
       try {
         value = value.trim() ? JSON.parse(value) : {}
       } catch {
-        throw new SiteToolError('invalid-args', 'args must be an object (got text that is not JSON)', { siteId, tool })
+        throw siteToolError('invalid-args', { reason: 'not-json' }, { siteId, tool })
       }
     }
     // OpenAI strict mode sends optional arguments as null: treat them as absent.
@@ -254,11 +230,11 @@ export function createSiteSkills(data: RegistryData, loaders: SkillLoaders): Sit
     runBrowserTool,
     browserToolSource: async (siteId, tool) => {
       if (meta(siteId, tool).kind !== 'browser')
-        throw new SiteToolError('tool-kind', 'is a Node tool, not a browser tool', { siteId, tool })
+        throw siteToolError('tool-kind', { called: 'source' }, { siteId, tool })
       return (await load(siteId)).browserTools[tool]!.source
     },
     loadNotes: async (siteId) => {
-      if (!byId.has(siteId)) throw new SiteToolError('skill-not-found', 'no such site skill', { siteId })
+      if (!byId.has(siteId)) throw siteToolError('skill-not-found', {}, { siteId })
       return (await load(siteId)).notes
     },
     toolDefinitions,

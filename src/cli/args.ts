@@ -1,6 +1,7 @@
 import { parseArgs } from 'node:util'
 import { relative, isAbsolute } from 'node:path'
 import { resolveRootInputs } from '../compiler/discover'
+import { type Compat, parseCompat } from '../compiler/compat'
 import { toPosix } from '../compiler/paths'
 
 export interface CliIO {
@@ -57,7 +58,7 @@ export function parseCliArgs(argv: string[]): ParsedArgs {
         version: { type: 'boolean', short: 'v' },
       },
     })
-    if (values.compat !== undefined && values.compat !== 'ego-lite')
+    if (values.compat !== undefined && !parseCompat(values.compat))
       throw new UsageError(`--compat accepts only "ego-lite", not ${JSON.stringify(values.compat)}`)
     const { root = [], json = false, domain = [], help = false, version = false, ...text } = values
     return { ...text, positionals, root, json, domain, help, version }
@@ -80,4 +81,9 @@ export function displayRoot(root: string, cwd: string): string {
 
 export function writeLine(stream: NodeJS.WritableStream, text = ''): void {
   stream.write(`${text}\n`)
+}
+
+/** The compat mode the command was given (checked when parsed). */
+export function compatOf(args: ParsedArgs): Compat | undefined {
+  return parseCompat(args.compat)
 }

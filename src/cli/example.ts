@@ -1,5 +1,4 @@
-import type { LearnedToolSignature } from '../../runtime/registry'
-import type { ValueSchema } from '../../runtime/types'
+import type { LearnedToolSignature, ValueSchema } from '../../runtime/index'
 
 const IDENTIFIER_RE = /^[A-Za-z_$][\w$]*$/
 

@@ -1,6 +1,6 @@
 import { stat } from 'node:fs/promises'
 import { type CompileResult, createCompiler } from '../compiler/compile'
-import { type CliIO, type ParsedArgs, UsageError, rootsOf } from './args'
+import { type CliIO, type ParsedArgs, UsageError, compatOf, rootsOf } from './args'
 
 /** The command's roots; a root that is not a folder is a usage error (a typo must not read as "no skill"). */
 export async function existingRoots(args: ParsedArgs, io: CliIO, extra: string[] = []): Promise<string[]> {
@@ -18,7 +18,7 @@ export async function existingRoots(args: ParsedArgs, io: CliIO, extra: string[]
 /** Compiles the command's roots; a root that does not exist is a usage error. */
 export async function compileRoots(args: ParsedArgs, io: CliIO, extra: string[] = []): Promise<CompileResult> {
   const roots = await existingRoots(args, io, extra)
-  const compat = args.compat === 'ego-lite' ? 'ego-lite' : undefined
+  const compat = compatOf(args)
   // validate and types need diagnostics and metadata, not shippable code.
   return createCompiler({ roots, compat, checkOnly: true }).compile()
 }

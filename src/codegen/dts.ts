@@ -1,4 +1,4 @@
-import type { ValueSchema } from '../../runtime/types'
+import type { ValueSchema } from '../../runtime/index'
 import type { CompiledSkill } from '../compiler/compile'
 import type { ToolModel } from '../compiler/model'
 import { toolFile } from './meta'

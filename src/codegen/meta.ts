@@ -1,7 +1,5 @@
 import { relative } from 'node:path'
-import type { RegistryData } from '../../runtime/registry'
-import { createDomainTableData } from '../../runtime/match'
-import type { SkillMeta, ToolMeta } from '../../runtime/types'
+import { type RegistryData, createDomainTableData, type SkillMeta, type ToolMeta } from '../../runtime/index'
 import type { CompiledSkill } from '../compiler/compile'
 import type { ToolModel } from '../compiler/model'
 import { toPosix } from '../compiler/paths'

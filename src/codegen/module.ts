@@ -1,6 +1,6 @@
-import type { KnowledgeNote } from '../../runtime/types'
+import type { KnowledgeNote } from '../../runtime/index'
 import type { CompiledSkill } from '../compiler/compile'
-import { RUNTIME_ID, SKILL_ID_PREFIX } from '../plugin/ids'
+import { RUNTIME_ID, SKILL_ID_PREFIX } from '../ids'
 import { toPosix } from '../compiler/paths'
 import { createRegistryData } from './meta'
 import { generateArgsValidator } from './validator'

@@ -1,4 +1,4 @@
-import type { ValueSchema } from '../../runtime/types'
+import type { ValueSchema } from '../../runtime/index'
 
 const EXPECTED: Record<ValueSchema['type'], [test: (v: string) => string, phrase: string]> = {
   string: [(v) => `typeof ${v}==="string"`, 'a string'],

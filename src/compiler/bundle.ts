@@ -1,11 +1,11 @@
 import { createHash } from 'node:crypto'
 import { relative, resolve } from 'node:path'
 import { type BuildOptions, type Message, type Metafile, build, transform } from 'esbuild'
-import type { BrowserToolCode } from '../../runtime/types'
+import type { BrowserToolCode } from '../../runtime/index'
 import { createDiagnostic, type Diagnostic } from './diagnostics/catalog'
 import { FILE_LIMITS, READ_FAILURE_CODES, type ReadFailure, isReadFailure, readRegularFile } from './files'
 import { chunk, mapLimit } from './limit'
-import { isInside, toPosix } from './paths'
+import { TS_FILE_RE, isInside, toPosix } from './paths'
 import { stampOf } from './stamp'
 
 /** One browser tool to compile. */
@@ -96,7 +96,7 @@ function toDiagnostic(request: BundleRequest, message: Message, cwd: string): Di
     loc && !request.module && abs === request.absPath && loc.line === 1 ? EXPRESSION_PREFIX.length : 0
   return createDiagnostic(request.siteId, displayPath(request, abs), {
     code: 'tool-parse',
-    message: `browser tool ${JSON.stringify(request.tool)}: ${message.text}`,
+    data: { problem: 'bundle', tool: request.tool, reason: message.text },
     line: loc?.line ?? 1,
     column: Math.max(1, (loc?.column ?? 0) - firstLineShift + 1),
   })
@@ -108,9 +108,7 @@ function finish(request: BundleRequest, js: string, mapText: string | undefined,
     .map((file) =>
       createDiagnostic(request.siteId, displayPath(request, request.absPath), {
         code: 'path-escape',
-        message:
-          `browser tool ${JSON.stringify(request.tool)} imports ${JSON.stringify(displayPath(request, file))}, ` +
-          'which is outside the skill folder',
+        data: { via: 'import', tool: request.tool, file: displayPath(request, file) },
       }),
     )
   const clause = EXPORT_CLAUSE_RE.exec(js)
@@ -157,9 +155,9 @@ function collect(
 
 /** The file changed since it was validated (now a pipe, unreadable, too large): said as validate says it. */
 function readDiagnostic(request: BundleRequest, failure: ReadFailure): Diagnostic {
-  const message = `browser tool ${JSON.stringify(request.tool)} ${failure.message}`
+  const data = { subject: { kind: 'browser', name: request.tool } as const, reason: failure.message }
   const code = READ_FAILURE_CODES[failure.problem]
-  return createDiagnostic(request.siteId, displayPath(request, request.absPath), { code, message })
+  return createDiagnostic(request.siteId, displayPath(request, request.absPath), { code, data })
 }
 
 /**
@@ -175,7 +173,7 @@ async function transformExpression(
   const text = read.toString('utf8')
   try {
     const out = await transform(`${EXPRESSION_PREFIX}${text}\n);`, {
-      loader: /\.[mc]?tsx?$/.test(request.absPath) ? 'ts' : 'js',
+      loader: TS_FILE_RE.test(request.absPath) ? 'ts' : 'js',
       format: 'esm',
       target: 'es2022',
       minify,

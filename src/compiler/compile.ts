@@ -1,5 +1,5 @@
 import { relative } from 'node:path'
-import type { BrowserToolCode } from '../../runtime/types'
+import type { BrowserToolCode } from '../../runtime/index'
 import { type BundleRequest, type BundleResult, createBrowserBundler } from './bundle'
 import { checkCollisions } from './validate/collisions'
 import { compareDiagnostics, countBySeverity, createDiagnostic, type Diagnostic } from './diagnostics/catalog'
@@ -88,7 +88,7 @@ function crossCheck(records: readonly SkillRecord[]): Map<SkillRecord, Diagnosti
         record,
         createDiagnostic(id, `${id}/${MANIFEST}`, {
           code: 'duplicate-id',
-          message: `skill id ${JSON.stringify(id)} is already used by the skill in ${JSON.stringify(where)}`,
+          data: { id, where },
         }),
       )
       continue
@@ -102,7 +102,7 @@ function crossCheck(records: readonly SkillRecord[]): Map<SkillRecord, Diagnosti
           record,
           createDiagnostic(id, `${id}/${MANIFEST}`, {
             code: 'domain-shadowed',
-            message: `domain ${JSON.stringify(site.pattern)} is also claimed by skill ${JSON.stringify(owner)}`,
+            data: { pattern: site.pattern, owner },
             ...site.locate(),
           }),
         )
@@ -211,12 +211,9 @@ export function createCompiler(options: CompilerOptions): Compiler {
     }
     for (const scan of roots) {
       if (scan.exists) continue
-      const message = scan.error
-        ? `cannot read root ${JSON.stringify(scan.root)}: ${scan.error}`
-        : `root ${JSON.stringify(scan.root)} does not exist`
       const missing = createDiagnostic('', '.', {
         code: 'root-missing',
-        message,
+        data: { root: scan.root, ...(scan.error ? { error: scan.error } : {}) },
         severity: scan.error ? 'error' : 'warning',
       })
       diagnostics.push(missing)

@@ -1,20 +1,25 @@
-import type { ToolKind, ValueSchema } from '../../runtime/types'
+import type { ToolKind, ValueSchema } from '../../runtime/index'
 import type { Diagnostic } from './diagnostics/catalog'
 import type { SkillFolder } from './discover'
 import type { JsonPath, Position } from './parse'
 
-export interface ToolModel {
-  name: string
-  kind: ToolKind
+/** A tool as its manifest declares it. */
+export interface ManifestTool {
   description: string
   /** Path relative to the skill folder, as written in the manifest. */
   path: string
-  /** Real absolute path of the file. */
-  absPath: string
   callable?: string
   args: Record<string, ValueSchema>
   returns: ValueSchema
   timeoutMs?: number
+}
+
+/** A checked tool: its declaration, name, kind and real file. */
+export interface ToolModel extends ManifestTool {
+  name: string
+  kind: ToolKind
+  /** Real absolute path of the file. */
+  absPath: string
   /** Browser tools only: the file is an ES module with a default export (not a bare function). */
   module?: boolean
 }

@@ -1,5 +1,5 @@
 import { basename } from 'node:path'
-import type { KnowledgeNote } from '../../runtime/types'
+import type { KnowledgeNote } from '../../runtime/index'
 import type { SkillModel } from './model'
 
 /** The notes of a skill as an agent puts them in its prompt (the text read when it was checked). */

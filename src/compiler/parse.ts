@@ -21,8 +21,12 @@ export interface JsonFailure {
   position: Position
 }
 
-const MAX_JSON_DEPTH = 64
-const BOM = '\uFEFF'
+export const MAX_JSON_DEPTH = 64
+/** The byte order mark some editors write at the start of a file. */
+export const BOM = '\uFEFF'
+
+/** A text without its leading byte order mark. */
+export const stripBom = (text: string): string => (text.startsWith(BOM) ? text.slice(BOM.length) : text)
 
 /** Maps offsets in a text to 1-based line and column. */
 export function createLineIndex(text: string): (offset: number) => Position {
@@ -110,7 +114,7 @@ function describeFailure(text: string, toPosition: (offset: number) => Position,
  * A UTF-8 BOM is tolerated; positions count from the first visible character.
  */
 export function parseJsonDocument(source: string): JsonDocument | JsonFailure {
-  const text = source.startsWith(BOM) ? source.slice(1) : source
+  const text = stripBom(source)
   let index: ((offset: number) => Position) | undefined
   const toPosition = (offset: number) => {
     index ??= createLineIndex(text)

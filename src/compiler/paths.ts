@@ -2,6 +2,12 @@ import { realpathSync, statSync } from 'node:fs'
 import { homedir } from 'node:os'
 import { isAbsolute, join, relative, resolve, sep } from 'node:path'
 
+/** Top-level folders of a skill with a meaning of their own: never a product (`<product>/prompt.md`). */
+export const RESERVED_PRODUCTS: ReadonlySet<string> = new Set(['notes', 'tools', 'browser-tools'])
+
+/** TypeScript files, by extension (`.ts`, `.mts`, `.cts`, `.tsx`). */
+export const TS_FILE_RE = /\.[mc]?tsx?$/
+
 export function toPosix(path: string): string {
   return sep === '/' ? path : path.split(sep).join('/')
 }

@@ -25,8 +25,10 @@ function listFiles(dir: string): string[] {
  */
 export function unreadableSkill(folder: SkillFolder, error: unknown): SkillRecord {
   const reason = error instanceof Error ? error.message : String(error)
-  const message = `cannot read the skill: ${reason}`
-  const diagnostic = createDiagnostic(folder.id, `${folder.id}/${MANIFEST}`, { code: 'skill-unreadable', message })
+  const diagnostic = createDiagnostic(folder.id, `${folder.id}/${MANIFEST}`, {
+    code: 'skill-unreadable',
+    data: { reason },
+  })
   const files = [...new Set([join(folder.realDir, MANIFEST), ...listFiles(folder.realDir)])].sort()
   return { folder, diagnostics: [diagnostic], tools: [], domainSites: [], files }
 }

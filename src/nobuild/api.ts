@@ -1,14 +1,18 @@
 import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
-import type { BrowserTarget } from '../../runtime/browser'
-import { SiteToolError } from '../../runtime/errors'
-import type { BrowserRunOptions, LearnedContext } from '../../runtime/registry'
-import type { ToolDefinitions } from '../../runtime/definitions'
-import type { SkillMeta, ValueSchema } from '../../runtime/types'
+import {
+  type BrowserTarget,
+  SiteToolError,
+  type BrowserRunOptions,
+  type LearnedContext,
+  type ToolDefinitions,
+  type SkillMeta,
+} from '../../runtime/index'
+import type { Compat } from '../compiler/compat'
 import type { CompileResult } from '../compiler/compile'
 import type { Diagnostic } from '../compiler/diagnostics/catalog'
 import { resolveRootInputs } from '../compiler/discover'
-import type { SkillModel } from '../compiler/model'
+import type { ManifestTool, SkillModel } from '../compiler/model'
 import { resolveUserPath } from '../compiler/paths'
 import { originalReportErrors } from './original-messages'
 import { type Session, type SessionState, createSession } from './session'
@@ -18,7 +22,7 @@ export interface SkillsOptions {
   root?: string
   agentWorkspace?: string
   roots?: string[]
-  compat?: 'ego-lite'
+  compat?: Compat
   /**
    * Look for changes: every call sees the skills as they are on disk (edited, added, removed).
    * The watchers never keep a process alive. `false` reads the skills once, for a one-shot
@@ -38,14 +42,7 @@ export interface LearningEntry {
   browserTools: Record<string, ManifestTool>
 }
 
-export interface ManifestTool {
-  description: string
-  path: string
-  callable?: string
-  args: Record<string, ValueSchema>
-  returns: ValueSchema
-  timeoutMs?: number
-}
+export type { ManifestTool }
 
 const sessions = new Map<string, Session>()
 

@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import type { CompileResult } from '../compiler/compile'
 import type { Diagnostic, DiagnosticCode } from '../compiler/diagnostics/catalog'
+import { stripBom } from '../compiler/parse'
 
 /**
  * Our diagnostics as the strings the original validator (ego-lite's validateLearning) returns:
@@ -90,7 +91,7 @@ function sectionOf(d: Diagnostic, message: string): number {
 /** The manifest's notes list, to put note findings in the order the original checks the notes. */
 function notesListed(siteDir: string): unknown[] {
   try {
-    const text = readFileSync(join(siteDir, 'manifest.json'), 'utf8').replace(/^\uFEFF/, '')
+    const text = stripBom(readFileSync(join(siteDir, 'manifest.json'), 'utf8'))
     const manifest = JSON.parse(text) as { notes?: unknown }
     return Array.isArray(manifest.notes) ? manifest.notes : []
   } catch {

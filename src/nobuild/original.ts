@@ -1,7 +1,8 @@
 import { readFile } from 'node:fs/promises'
 import { basename, dirname, join } from 'node:path'
-import { urlHost } from '../../runtime/match'
+import { urlHost } from '../../runtime/index'
 import { scanRoot } from '../compiler/discover'
+import { stripBom } from '../compiler/parse'
 import { inspectPath, resolveUserPath } from '../compiler/paths'
 import { validateSkill } from '../compiler/validate/skill'
 import { type LearningEntry, type SkillsOptions, current, notFound, rootsOf } from './api'
@@ -58,7 +59,7 @@ export async function findSiteSkill(siteId: string, options?: SkillsOptions): Pr
   const model = models.get(siteId)
   if (!model) throw notFound(result, siteId, rootsOf(options))
   const text = await readFile(join(model.dir, 'manifest.json'), 'utf8')
-  return { siteDir: model.dir, manifest: JSON.parse(text.replace(/^\uFEFF/, '')) as Record<string, unknown> }
+  return { siteDir: model.dir, manifest: JSON.parse(stripBom(text)) as Record<string, unknown> }
 }
 
 /**

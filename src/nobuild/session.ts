@@ -1,11 +1,17 @@
 import { stat } from 'node:fs/promises'
 import { pathToFileURL } from 'node:url'
-import { SiteToolError } from '../../runtime/errors'
-import { type SiteSkills, createSiteSkills } from '../../runtime/registry'
-import type { ArgsValidator, NodeToolFunction, SkillChunk } from '../../runtime/types'
+import {
+  SiteToolError,
+  type SiteSkills,
+  createSiteSkills,
+  type ArgsValidator,
+  type NodeToolFunction,
+  type SkillChunk,
+} from '../../runtime/index'
 import { createRegistryData } from '../codegen/meta'
 import { generateArgsValidator } from '../codegen/validator'
 import { type CompileResult, type CompiledSkill, createCompiler } from '../compiler/compile'
+import type { Compat } from '../compiler/compat'
 import type { SkillModel } from '../compiler/model'
 import { compileNodeTool, fileVersion } from './node-tools'
 import { notesOf } from '../compiler/notes'
@@ -97,7 +103,7 @@ function stateOf(result: CompileResult): SessionState {
 
 /** How a session learns about changes. */
 export interface SessionOptions {
-  compat?: 'ego-lite'
+  compat?: Compat
   /**
    * Watch the roots, so that every call sees the files as they are (the watchers never keep the
    * process alive). `false`: compile once and keep that (one-shot commands). @default true

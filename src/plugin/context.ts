@@ -1,5 +1,13 @@
 import { type CompileResult, type CompiledSkill, type Compiler, createCompiler } from '../compiler/compile'
-import { LOG_PREFIX, RESOLVED_ID, RESOLVED_SKILL_PREFIX, RUNTIME_ID, SKILL_ID_PREFIX, VIRTUAL_ID } from './ids'
+import {
+  GENERATED_ID_RE,
+  LOG_PREFIX,
+  RESOLVED_ID,
+  RESOLVED_SKILL_PREFIX,
+  RUNTIME_ID,
+  SKILL_ID_PREFIX,
+  VIRTUAL_ID,
+} from '../ids'
 import type { Diagnostic } from '../compiler/diagnostics/catalog'
 import { generateDts } from '../codegen/dts'
 import { generateMainModule, generateSkillChunk } from '../codegen/module'
@@ -187,9 +195,9 @@ export function createSiteSkillsContext(
       }
       return undefined
     },
-    isGenerated: (id) => id === RESOLVED_ID || id.startsWith(RESOLVED_SKILL_PREFIX),
+    isGenerated: (id) => GENERATED_ID_RE.test(id),
     async load(id, browser) {
-      if (id !== RESOLVED_ID && !id.startsWith(RESOLVED_SKILL_PREFIX)) return undefined
+      if (!GENERATED_ID_RE.test(id)) return undefined
       await refreshing
       if (!last) await build()
       throwIfFailed()

@@ -1,18 +1,24 @@
 import type { ViteDevServer } from 'vite'
-import { PLUGIN_NAME } from './ids'
+import { LOG_PREFIX, PLUGIN_NAME } from '../ids'
 import type { SiteSkillsContext } from './context'
 import type { BuildError } from '../compiler/diagnostics/report'
 
 const DEBOUNCE_MS = 30
-/** A file event can be lost (a loaded machine, a full inotify queue): the stamps are checked now and then too. */
-const SAFETY_CHECK_MS = 2000
+/**
+ * Vite's watcher (chokidar) drops a second `change` of one file within 50 ms of the first (its
+ * per-file throttle emits no trailing event), so an edit right after another is lost; the dev
+ * server test's quick edit of a manifest fails without this check. The compile compares file
+ * stamps, so a check when nothing changed costs one stat per file.
+ */
+const STAMP_CHECK_MS = 2000
 
 /**
  * Keeps `virtual:site-skills` live in Vite's dev server: watches the roots, recompiles after a
  * burst of changes (only changed skills are revalidated and re-bundled), reloads the generated
  * modules that changed, and shows invalid learnings in the error overlay without stopping.
+ * Returns what stops it, for the plugin's `closeBundle` (Vite calls it when the server closes).
  */
-export function attachDevServer(server: ViteDevServer, ctx: SiteSkillsContext): void {
+export function attachDevServer(server: ViteDevServer, ctx: SiteSkillsContext): () => void {
   const { roots, dts } = ctx.options
   server.watcher.add(dts ? [...roots, dts] : roots)
   let timer: ReturnType<typeof setTimeout> | undefined
@@ -29,22 +35,16 @@ export function attachDevServer(server: ViteDevServer, ctx: SiteSkillsContext): 
       })
       .catch((error: unknown) =>
         server.config.logger.error(
-          `[site-skills] ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`,
+          `${LOG_PREFIX} ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`,
         ),
       )
   }
 
-  // The compile compares file stamps, so a check when nothing changed costs one stat per file.
-  const safety = setInterval(() => {
+  const stampCheck = setInterval(() => {
     clearTimeout(timer)
     flush()
-  }, SAFETY_CHECK_MS)
-  safety.unref()
-  const close = server.close.bind(server)
-  server.close = () => {
-    clearInterval(safety)
-    return close()
-  }
+  }, STAMP_CHECK_MS)
+  stampCheck.unref()
 
   server.watcher.on('all', (event, file) => {
     if (dts && file === dts) {
@@ -55,6 +55,10 @@ export function attachDevServer(server: ViteDevServer, ctx: SiteSkillsContext): 
     clearTimeout(timer)
     timer = setTimeout(flush, DEBOUNCE_MS)
   })
+  return () => {
+    clearInterval(stampCheck)
+    clearTimeout(timer)
+  }
 }
 
 function reload(server: ViteDevServer, ctx: SiteSkillsContext, skills: readonly string[]): void {

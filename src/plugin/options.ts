@@ -1,5 +1,6 @@
 import { isAbsolute, resolve } from 'node:path'
-import { DEFAULT_DTS, DEFAULT_ROOT } from './ids'
+import { type Compat, parseCompat } from '../compiler/compat'
+import { DEFAULT_DTS, DEFAULT_ROOT, LOG_PREFIX } from '../ids'
 import { expandHome } from '../compiler/paths'
 
 /** Options of the plugin (all bundlers). */
@@ -17,7 +18,7 @@ export interface Options {
    */
   dts?: string | false
   /** `'ego-lite'` also rejects what the original ego-lite runtime cannot load. */
-  compat?: 'ego-lite'
+  compat?: Compat
   /**
    * Minify browser tools.
    * @default true
@@ -34,7 +35,7 @@ export interface ResolvedOptions {
   root: string
   roots: string[]
   dts: string | false
-  compat?: 'ego-lite'
+  compat?: Compat
   minify: boolean
   nodeTools?: boolean
 }
@@ -49,9 +50,9 @@ function absolute(path: string, root: string): string {
 export function resolveOptions(options: Options = {}, root = process.cwd()): ResolvedOptions {
   const roots =
     options.roots === undefined ? [...DEFAULTS.roots] : Array.isArray(options.roots) ? options.roots : [options.roots]
-  if (roots.length === 0) throw new Error('[site-skills] `roots` must name at least one folder')
-  if (options.compat !== undefined && options.compat !== 'ego-lite')
-    throw new Error(`[site-skills] \`compat\` accepts only 'ego-lite', not ${JSON.stringify(options.compat)}`)
+  if (roots.length === 0) throw new Error(`${LOG_PREFIX} \`roots\` must name at least one folder`)
+  if (options.compat !== undefined && !parseCompat(options.compat))
+    throw new Error(`${LOG_PREFIX} \`compat\` accepts only 'ego-lite', not ${JSON.stringify(options.compat)}`)
   const dts = options.dts === undefined ? DEFAULTS.dts : options.dts
   return {
     root,

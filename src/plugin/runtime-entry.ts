@@ -1,5 +1,6 @@
 import { existsSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
+import { LOG_PREFIX } from '../ids'
 
 /**
  * The runtime file that generated code imports: the one shipped next to this plugin (dist), or
@@ -11,5 +12,5 @@ export function resolveRuntimeEntry(): string {
     const path = fileURLToPath(new URL(candidate, import.meta.url))
     if (existsSync(path)) return path
   }
-  throw new Error('[site-skills] cannot find the runtime next to the plugin; reinstall unplugin-site-skills')
+  throw new Error(`${LOG_PREFIX} cannot find the runtime next to the plugin; reinstall unplugin-site-skills`)
 }

@@ -3,14 +3,22 @@ import { transform } from 'esbuild'
 import type { OnStartResult, PluginBuild } from 'esbuild'
 import { type UnpluginBuildContext, type UnpluginContextMeta, type UnpluginFactory, createUnplugin } from 'unplugin'
 import type { Compilation, Compiler } from 'webpack'
-import { MAIN_ID_RE, PLUGIN_NAME, RESOLVED_ID, RUNTIME_ID, RUNTIME_ID_RE, SKILL_ID_RE, VIRTUAL_ID_RE } from './ids'
+import {
+  GENERATED_ID_RE,
+  MAIN_ID_RE,
+  PLUGIN_NAME,
+  RESOLVED_ID,
+  RUNTIME_ID,
+  RUNTIME_ID_RE,
+  SKILL_ID_RE,
+  VIRTUAL_ID_RE,
+} from '../ids'
+import { TS_FILE_RE } from '../compiler/paths'
 import { type SiteSkillsContext, UNAVAILABLE, createSiteSkillsContext } from './context'
 import { attachDevServer } from './dev-server'
 import type { Options } from './options'
 import { tidyViteBuildErrors } from './vite-build'
 import { isBuildError, toEsbuildMessages } from './bundlers/esbuild'
-
-const TS_RE = /\.[mc]?ts$/
 
 /** Compiles TypeScript skill files for bundlers that cannot (Rollup, webpack). */
 async function compileTypeScript(code: string, id: string) {
@@ -123,6 +131,7 @@ const unpluginFactory: UnpluginFactory<Options | undefined> = (options, meta) =>
   const ctx: SiteSkillsContext = createSiteSkillsContext(options)
   const nativeTypeScript = meta.framework === 'vite' || meta.framework === 'esbuild' || meta.framework === 'rolldown'
   let devServer = false
+  let stopDevServer: (() => void) | undefined
   return {
     name: PLUGIN_NAME,
     enforce: 'pre',
@@ -138,19 +147,35 @@ const unpluginFactory: UnpluginFactory<Options | undefined> = (options, meta) =>
       if (failure && !devServer) failBuild(this, failure.error)
     },
     resolveId: (id) => ctx.resolveId(id),
-    loadInclude: (id) => ctx.isGenerated(id),
-    load(id) {
-      return ctx.load(id, isClientEnvironment(this))
+    load: {
+      filter: { id: GENERATED_ID_RE },
+      handler(id) {
+        return ctx.load(id, isClientEnvironment(this))
+      },
     },
-    transformInclude: (id) => !nativeTypeScript && TS_RE.test(id) && ctx.isWatched(id),
-    transform: (code, id) => compileTypeScript(code, id),
+    // Vite, esbuild and Rolldown compile TypeScript themselves.
+    ...(nativeTypeScript
+      ? {}
+      : {
+          transform: {
+            filter: { id: TS_FILE_RE },
+            handler: (code: string, id: string) => (ctx.isWatched(id) ? compileTypeScript(code, id) : undefined),
+          },
+        }),
     vite: {
       configResolved(config) {
         ctx.setRoot(config.root)
         devServer = config.command === 'serve'
         ctx.setDevServer(devServer)
       },
-      configureServer: (server) => attachDevServer(server, ctx),
+      configureServer(server) {
+        stopDevServer = attachDevServer(server, ctx)
+      },
+      // Vite calls it when the dev server closes (and after a build, where nothing is attached).
+      closeBundle() {
+        stopDevServer?.()
+        stopDevServer = undefined
+      },
       buildApp: { order: 'pre', handler: tidyViteBuildErrors },
       /** For other plugins and tests: the last compile result (skills, diagnostics, revalidated ids). */
       api: { lastResult: () => ctx.last, compiles: () => ctx.compiles },

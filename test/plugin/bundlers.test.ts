@@ -45,7 +45,7 @@ const APP_RESULT = {
   product: 'https://docs.example.org/d/1',
   reexported: 3,
   source: expect.stringMatching(/^async function\(\)\{/),
-  notes: ['notes/overview.md'],
+  notes: ['overview.md'],
   badArgs: expect.stringMatching(/^invalid-args: ext -> search: argument "query" must be a string/),
 }
 

@@ -1,6 +1,6 @@
 import { loadLearnedContext, siteSkillsForUrl } from '../../nobuild/api'
 import { callExample } from '../example'
-import { type CliIO, type ParsedArgs, UsageError, writeLine } from '../args'
+import { type CliIO, type ParsedArgs, UsageError, compatOf, writeLine } from '../args'
 import { existingRoots } from '../session'
 
 /** `site-skills match URL...`: the skills of each URL, in directory-name order. */
@@ -46,8 +46,4 @@ export async function contextCommand(args: ParsedArgs, io: CliIO): Promise<numbe
     writeLine(io.stdout, `    ${callExample(tool)}`)
   }
   return 0
-}
-
-export function compatOf(args: ParsedArgs): 'ego-lite' | undefined {
-  return args.compat === 'ego-lite' ? 'ego-lite' : undefined
 }

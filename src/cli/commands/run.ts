@@ -1,13 +1,9 @@
-import type { BrowserTarget } from '../../../runtime/browser'
-import { targetProblem } from '../../../runtime/connect'
-import { isSiteToolError } from '../../../runtime/errors'
+import { type BrowserTarget, isSiteToolError, isWsUrl, parseHostPort, targetProblem } from '../../../runtime/index'
 import { type SkillsOptions, listSiteSkills, runBrowserSiteTool, runNodeSiteTool } from '../../nobuild/api'
-import { type CliIO, type ParsedArgs, UsageError, writeLine } from '../args'
+import { type CliIO, type ParsedArgs, UsageError, compatOf, writeLine } from '../args'
 import { existingRoots } from '../session'
-import { compatOf } from './lookup'
 
 const RUN_USAGE = 'site-skills run SITE TOOL --args JSON [--cdp ws://...|HOST:PORT] [--target ID|URL-substring]'
-const HOST_PORT_RE = /^(\[[^\]]+\]|[^:/\s]+):(\d+)$/
 
 function parseToolArgs(text: string | undefined): Record<string, unknown> {
   if (text === undefined) return {}
@@ -28,13 +24,13 @@ function targetOf(args: ParsedArgs): BrowserTarget | undefined {
     if (args.target) throw new UsageError('--target needs --cdp HOST:PORT')
     return undefined
   }
-  if (/^wss?:\/\//.test(args.cdp)) {
+  if (isWsUrl(args.cdp)) {
     if (args.target) throw new UsageError('--target applies to --cdp HOST:PORT, not to a ws:// URL')
     return args.cdp
   }
-  const hostPort = HOST_PORT_RE.exec(args.cdp)
-  if (!hostPort) throw new UsageError(`--cdp must be ws://... or HOST:PORT, not ${JSON.stringify(args.cdp)}`)
-  return { host: hostPort[1]!.replace(/^\[|\]$/g, ''), port: Number(hostPort[2]), target: args.target }
+  const address = parseHostPort(args.cdp)
+  if (!address) throw new UsageError(`--cdp must be ws://... or HOST:PORT, not ${JSON.stringify(args.cdp)}`)
+  return { ...address, target: args.target }
 }
 
 /** `site-skills run SITE TOOL --args JSON [--cdp ...] [--target ...]`: runs a Node or browser tool. */

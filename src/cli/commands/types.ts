@@ -1,6 +1,6 @@
 import { resolve } from 'node:path'
 import { generateDts } from '../../codegen/dts'
-import { DEFAULT_DTS } from '../../plugin/ids'
+import { DEFAULT_DTS } from '../../ids'
 import { createBuildError } from '../../compiler/diagnostics/report'
 import { isSpecialFile, writeIfChanged } from '../../codegen/write'
 import { type CliIO, type ParsedArgs, displayRoot, writeLine } from '../args'

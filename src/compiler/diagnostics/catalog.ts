@@ -1,192 +1,422 @@
+import {
+  type DomainReason,
+  type Subject,
+  type ValueProblem,
+  domainHint,
+  domainReason,
+  quoteName,
+  subjectLabel,
+  valueProblem,
+} from './messages'
+
+export type Severity = 'error' | 'warning'
+
+/** One code's entry: severity, title, general hint, and how a finding's data becomes its message. */
+export interface CatalogEntry<D> {
+  severity: Severity
+  title: string
+  /** The hint shown unless `hintFor` says something finer; the one the README lists. */
+  hint: string
+  message: (data: D) => string
+  /** A hint for this finding alone (naming the value to write), or undefined for `hint`. */
+  hintFor?: (data: D) => string | undefined
+}
+
+/** The data of a code whose message never varies. */
+export type NoData = Record<string, never>
+
+const q = (value: unknown) => JSON.stringify(value)
+const entry = <D = NoData>(e: CatalogEntry<D>): CatalogEntry<D> => e
+const MANIFEST_INVALID = 'invalid or missing manifest.json'
+const SYMLINK_OUT = 'resolves outside the skill folder (a symlink leads out of it)'
+const NODE_HINT = 'A Node tool is an ES module: export async function name(ctx, args) { ... }.'
+const TOOL_PATH_WORDS = {
+  empty: 'path must be a non-empty string',
+  backslash: 'path must use forward slashes',
+  node: 'path must be tools/*.js or <product>/functions.js',
+  browser: 'path must be a relative browser-tools/*.js path',
+} as const
+
+type ToolNameData =
+  | { problem: 'pattern'; map: string; name: string }
+  | { problem: 'both'; name: string }
+  | { problem: 'invisible'; map: string; name: string; char: string }
+type ToolParseData =
+  | { problem: 'node-syntax' | 'syntax' | 'shape'; path: string; reason: string }
+  | { problem: 'no-default' | 'default-not-function'; path: string }
+  | { problem: 'bundle'; tool: string; reason: string }
+type PathEscapeData =
+  | { via: 'manifest' }
+  | { via: 'symlink'; file: string }
+  | { via: 'note'; note: string }
+  | { via: 'tool-path'; tool: string }
+  | { via: 'import'; tool: string; file: string }
+type CompatData = { problem: 'bom' | 'symlink' } | { problem: 'extension' | 'module'; tool: string }
+type FileData = { subject: Subject; reason: string }
+const fileMessage = ({ subject, reason }: FileData) => `${subjectLabel(subject)} ${reason}`
+
+function toolParseMessage(d: ToolParseData): string {
+  switch (d.problem) {
+    case 'node-syntax':
+      return `cannot parse Node tool ${q(d.path)}: ${d.reason}`
+    case 'syntax':
+      return `cannot parse ${q(d.path)}: ${d.reason}`
+    case 'shape':
+      return `${q(d.path)} ${d.reason}`
+    case 'no-default':
+      return `${q(d.path)} must export a default function`
+    case 'default-not-function':
+      return `the default export of ${q(d.path)} must be a function`
+    case 'bundle':
+      return `browser tool ${q(d.tool)}: ${d.reason}`
+  }
+}
+
+function pathEscapeMessage(d: PathEscapeData): string {
+  switch (d.via) {
+    case 'manifest':
+      return `manifest.json ${SYMLINK_OUT}`
+    case 'symlink':
+      return `${q(d.file)} ${SYMLINK_OUT}`
+    case 'note':
+      return `notes must point to notes/*.md or <product>/prompt.md: ${q(d.note)}`
+    case 'tool-path':
+      return `${d.tool}: path must stay inside the skill folder`
+    case 'import':
+      return `browser tool ${q(d.tool)} imports ${q(d.file)}, which is outside the skill folder`
+  }
+}
+
+function toolNameMessage(d: ToolNameData): string {
+  if (d.problem === 'both') return `tool name ${q(d.name)} is declared in both nodeTools and browserTools`
+  if (d.problem === 'invisible')
+    return `${d.map} contains tool name ${quoteName(d.name)} with ${d.char}, a control or format character`
+  return `${d.map} contains invalid tool name ${q(d.name)}`
+}
+
+const COMPAT_WORDS = {
+  bom: 'manifest.json starts with a byte order mark, which ego-lite cannot parse',
+  symlink: 'the skill folder is a symlink, which ego-lite does not see',
+} as const
+
+function compatMessage(d: CompatData): string {
+  if (d.problem === 'extension') return `${d.tool}: ego-lite loads only .js tool files`
+  if (d.problem === 'module') return `${d.tool}: ego-lite needs a bare function expression, not an ES module`
+  return COMPAT_WORDS[d.problem]
+}
+
 /**
- * The catalog of every diagnostic code. Codes are permanent: add new ones, never rename.
- * Each entry has a short title and the hint shown when a finding does not bring its own.
+ * The catalog of every diagnostic code. Codes are permanent: add new ones, never rename. Each entry
+ * holds the wording of its findings: call sites pass only the data (`message(data)`, `hintFor(data)`).
  */
 export const DIAGNOSTIC_CATALOG = {
-  'root-missing': { severity: 'error', title: 'Root not found', hint: 'Create the folder or pass another --root.' },
-  'manifest-missing': {
+  'root-missing': entry<{ root: string; error?: string }>({
+    severity: 'error',
+    title: 'Root not found',
+    hint: 'Create the folder or pass another --root.',
+    message: (d) => (d.error ? `cannot read root ${q(d.root)}: ${d.error}` : `root ${q(d.root)} does not exist`),
+  }),
+  'manifest-missing': entry<{ directory: boolean }>({
     severity: 'error',
     title: 'No manifest.json',
     hint: 'Every skill folder needs a manifest.json. Prefix a folder with "_" to keep it out of the skills.',
-  },
-  'manifest-parse': {
+    message: (d) =>
+      `${MANIFEST_INVALID}: ${d.directory ? 'manifest.json is a directory' : 'no manifest.json in this folder'}`,
+  }),
+  'manifest-parse': entry<{ reason: string }>({
     severity: 'error',
     title: 'Manifest is not valid JSON',
     hint: 'manifest.json is strict JSON: no comments, no trailing commas, double-quoted keys.',
-  },
-  'manifest-too-large': {
+    message: (d) => `${MANIFEST_INVALID}: ${d.reason}`,
+  }),
+  'manifest-too-large': entry<{ size: number; limit: number }>({
     severity: 'error',
     title: 'Manifest too large',
     hint: 'A manifest describes tools; keep data in notes or tool files.',
-  },
-  'skill-unreadable': {
+    message: (d) => `manifest.json is ${d.size} bytes; the limit is ${d.limit}`,
+  }),
+  'skill-unreadable': entry<{ reason: string }>({
     severity: 'error',
     title: 'Skill cannot be read',
     hint: 'A file of this skill could not be read (too large, or an I/O error); the other skills are not affected.',
-  },
-  'manifest-not-object': {
+    message: (d) => `cannot read the skill: ${d.reason}`,
+  }),
+  'manifest-not-object': entry<{ member?: string }>({
     severity: 'error',
     title: 'Manifest is not an object',
     hint: 'The top level of manifest.json must be { ... }.',
-  },
-  'manifest-duplicate-key': {
+    message: (d) => (d.member === undefined ? 'manifest.json must contain a JSON object' : `invalid ${d.member}`),
+  }),
+  'manifest-duplicate-key': entry<{ key: unknown }>({
     severity: 'warning',
     title: 'Duplicate key',
     hint: 'JSON keeps only the last of duplicate keys; remove the others.',
-  },
-  'id-mismatch': { severity: 'error', title: 'Id does not match the folder', hint: 'Set "id" to the folder name.' },
-  'duplicate-id': {
+    message: (d) => `duplicate key ${q(d.key)}; only the last one counts`,
+  }),
+  'id-mismatch': entry<{ folder?: string }>({
+    severity: 'error',
+    title: 'Id does not match the folder',
+    hint: 'Set "id" to the folder name.',
+    message: () => 'manifest id must match directory name',
+    hintFor: (d) => (d.folder === undefined ? undefined : `Set "id" to ${q(d.folder)}.`),
+  }),
+  'duplicate-id': entry<{ id: string; where: string }>({
     severity: 'error',
     title: 'Duplicate skill id',
     hint: 'Two roots hold a skill with this id; rename or remove one.',
-  },
-  'name-invalid': { severity: 'error', title: 'Invalid name', hint: 'Give the site a human-readable "name".' },
-  'domains-invalid': {
+    message: (d) => `skill id ${q(d.id)} is already used by the skill in ${q(d.where)}`,
+  }),
+  'name-invalid': entry({
+    severity: 'error',
+    title: 'Invalid name',
+    hint: 'Give the site a human-readable "name".',
+    message: () => 'name must be a non-empty string',
+  }),
+  'domains-invalid': entry<{ pattern?: string }>({
     severity: 'error',
     title: 'Invalid domains list',
     hint: 'Use "domains": ["example.com", "*.example.com"].',
-  },
-  'domains-empty': { severity: 'error', title: 'No domains', hint: 'List at least one host the skill applies to.' },
-  'domain-invalid': {
+    message: (d) =>
+      d.pattern === undefined
+        ? 'domains must be a list of non-empty strings'
+        : `invalid domain ${q(d.pattern)}: ${domainReason({ why: 'empty' })}`,
+  }),
+  'domains-empty': entry({
+    severity: 'error',
+    title: 'No domains',
+    hint: 'List at least one host the skill applies to.',
+    message: () => 'domains must not be empty',
+  }),
+  'domain-invalid': entry<{ pattern: string; reason: DomainReason }>({
     severity: 'error',
     title: 'Invalid domain pattern',
     hint: 'Write a host ("example.com") or a wildcard subdomain pattern ("*.example.com"), without scheme, port or path.',
-  },
-  'domain-public-suffix': {
+    message: (d) => `invalid domain ${q(d.pattern)}: ${domainReason(d.reason)}`,
+    hintFor: (d) => domainHint(d.reason),
+  }),
+  'domain-public-suffix': entry<{ pattern: string; host: string; wildcard: boolean }>({
     severity: 'error',
     title: 'Domain is a public suffix',
     hint: 'A pattern must name a registrable domain or a host under one; "*.com" would claim every .com site.',
-  },
-  'domain-port': {
+    message: (d) => {
+      const what = d.wildcard ? 'a wildcard over the public suffix' : 'a public suffix'
+      return `invalid domain ${q(d.pattern)}: ${what} ${q(d.host)} would match sites of many owners`
+    },
+  }),
+  'domain-port': entry<{ pattern: string; host: string }>({
     severity: 'error',
     title: 'Domain has a port',
     hint: 'Ports are ignored when matching: write the host alone ("localhost", not "localhost:8080").',
-  },
-  'domain-unicode': {
+    message: (d) => `invalid domain ${q(d.pattern)}: contains a port, but ports are ignored when matching`,
+    hintFor: (d) => `Write ${q(d.host)}: it matches that host on every port.`,
+  }),
+  'domain-unicode': entry<{ pattern: string; normalized: string }>({
     severity: 'warning',
     title: 'Unicode domain',
     hint: 'Browsers report hosts in punycode; write the punycode form.',
-  },
-  'domain-shadowed': {
+    message: (d) => `domain ${q(d.pattern)} is matched as ${q(d.normalized)}`,
+    hintFor: (d) => `Write ${q(d.normalized)}: browsers report hosts in punycode.`,
+  }),
+  'domain-shadowed': entry<{ pattern: string; owner: string }>({
     severity: 'warning',
     title: 'Domain claimed twice',
     hint: 'Another skill claims the same pattern; both will match.',
-  },
-  'note-path': {
+    message: (d) => `domain ${q(d.pattern)} is also claimed by skill ${q(d.owner)}`,
+  }),
+  'note-path': entry<{ note?: string }>({
     severity: 'error',
     title: 'Invalid note path',
     hint: 'Notes live at notes/<name>.md (or <product>/prompt.md).',
-  },
-  'note-missing': { severity: 'error', title: 'Note file missing', hint: 'Create the file or remove it from "notes".' },
-  'temp-ref': {
+    message: (d) =>
+      d.note === undefined
+        ? 'notes must be a list of non-empty strings'
+        : pathEscapeMessage({ via: 'note', note: d.note }),
+  }),
+  'note-missing': entry<{ note: string; directory?: boolean }>({
+    severity: 'error',
+    title: 'Note file missing',
+    hint: 'Create the file or remove it from "notes".',
+    message: (d) => `missing note ${q(d.note)}${d.directory ? ': it is a directory' : ''}`,
+  }),
+  'temp-ref': entry<{ subject: Subject }>({
     severity: 'error',
     title: 'Temporary snapshot ref',
     hint: 'Snapshot refs (@12, ref=12) change on every page load; describe the element with a stable selector, role or text.',
-  },
-  'tool-map-invalid': {
+    message: (d) => `${subjectLabel(d.subject)}: contains temporary snapshot ref; use stable locators instead`,
+  }),
+  'tool-map-invalid': entry<{ map: string }>({
     severity: 'error',
     title: 'Invalid tool map',
     hint: 'Use an object keyed by tool name: { "search": { ... } }.',
-  },
-  'tool-name': { severity: 'error', title: 'Invalid tool name', hint: 'Use snake_case names such as "search_users".' },
-  'tool-schema': {
+    message: (d) => `${d.map} must be an object keyed by tool name`,
+  }),
+  'tool-name': entry<ToolNameData>({
+    severity: 'error',
+    title: 'Invalid tool name',
+    hint: 'Use snake_case names such as "search_users".',
+    message: toolNameMessage,
+    hintFor: (d) =>
+      d.problem === 'both'
+        ? 'Tool names share one namespace (sites[id][tool]); rename one of them.'
+        : d.problem === 'invisible'
+          ? 'Use visible characters only: snake_case names such as "search_users".'
+          : undefined,
+  }),
+  'tool-schema': entry<{ tool: string; field?: string }>({
     severity: 'error',
     title: 'Invalid tool schema',
     hint: 'A tool is { description, path, args, returns } (Node tools add callable).',
-  },
-  'tool-description': {
+    message: (d) =>
+      d.field === undefined
+        ? `${d.tool}: schema must be an object`
+        : d.field === 'timeoutMs'
+          ? `${d.tool}: timeoutMs must be an integer from 1 to 3600000`
+          : `${d.tool}: invalid ${d.field}`,
+  }),
+  'tool-description': entry<{ tool: string }>({
     severity: 'error',
     title: 'Missing tool description',
     hint: 'Say what the tool does; models read it.',
-  },
-  'tool-path': {
+    message: (d) => `${d.tool}: description must be a non-empty string`,
+  }),
+  'tool-path': entry<{ tool: string; problem: keyof typeof TOOL_PATH_WORDS }>({
     severity: 'error',
     title: 'Invalid tool path',
     hint: 'Node tools: tools/<name>.js|.mjs|.ts or <product>/functions.js; browser tools: browser-tools/<name>.js|.ts.',
-  },
-  'tool-file-missing': { severity: 'error', title: 'Tool file missing', hint: 'Create the file or fix "path".' },
-  'tool-callable': {
+    message: (d) => `${d.tool}: ${TOOL_PATH_WORDS[d.problem]}`,
+  }),
+  'tool-file-missing': entry<{ kind: 'node' | 'browser'; path: string; tool: string; directory?: boolean }>({
+    severity: 'error',
+    title: 'Tool file missing',
+    hint: 'Create the file or fix "path".',
+    message: (d) => {
+      const label = d.kind === 'node' ? 'Node tool' : 'browser tool'
+      const directory = d.directory ? ': it is a directory' : ''
+      return `missing ${label} file ${q(d.path)} for tool ${q(d.tool)}${directory}`
+    },
+  }),
+  'tool-callable': entry<{ tool: string }>({
     severity: 'error',
     title: 'Invalid callable',
     hint: 'Name the exported function, e.g. "callable": "searchUsers".',
-  },
-  'tool-callable-missing': {
+    message: (d) => `${d.tool}: callable must be a non-empty string`,
+  }),
+  'tool-callable-missing': entry<{ callable: string; tool: string; notFunction: boolean }>({
     severity: 'error',
     title: 'Callable not exported',
     hint: 'Export the function by that name: export async function name(ctx, args) { ... }.',
-  },
-  'tool-parse': {
+    message: (d) =>
+      d.notFunction
+        ? `Node callable ${q(d.callable)} for tool ${q(d.tool)} is exported but is not a function`
+        : `missing Node callable ${q(d.callable)} for tool ${q(d.tool)}`,
+  }),
+  'tool-parse': entry<ToolParseData>({
     severity: 'error',
     title: 'Tool does not parse',
     hint: 'A browser tool is one function expression (async function (args) { ... }) or a module whose default export is that function.',
-  },
-  'path-escape': {
+    message: toolParseMessage,
+    hintFor: (d) => (d.problem === 'node-syntax' ? NODE_HINT : undefined),
+  }),
+  'path-escape': entry<PathEscapeData>({
     severity: 'error',
     title: 'Path leaves the skill folder',
     hint: 'Keep every file of a skill inside its folder; symlinks out of it are rejected.',
-  },
-  'args-invalid': {
+    message: pathEscapeMessage,
+  }),
+  'args-invalid': entry<{ tool: string } | { tool: string; argName: unknown }>({
     severity: 'error',
     title: 'Invalid args',
     hint: 'Use "args": { "name": { "type": "string", "required": true, "description": "..." } }.',
-  },
-  'arg-schema': {
+    message: (d) =>
+      'argName' in d
+        ? `${d.tool}: args contains invalid argument name ${q(d.argName)}`
+        : `${d.tool}: args must be an object`,
+  }),
+  'arg-schema': entry<{ at: string; problem: ValueProblem }>({
     severity: 'error',
     title: 'Invalid argument schema',
     hint: 'A value schema is { type, required, description } and may add items, properties or enum.',
-  },
-  'returns-invalid': {
+    message: (d) => `${d.at}: ${valueProblem(d.problem)}`,
+  }),
+  'returns-invalid': entry<{ tool: string } | { at: string; problem: ValueProblem }>({
     severity: 'error',
     title: 'Invalid returns',
     hint: 'Use "returns": { "type": "object", "description": "..." }.',
-  },
-  'file-not-regular': {
+    message: (d) => ('at' in d ? `${d.at}: ${valueProblem(d.problem)}` : `${d.tool}: returns must be an object`),
+  }),
+  'file-not-regular': entry<FileData>({
     severity: 'error',
     title: 'Not a regular file',
     hint:
       'Manifests, notes and tools must be regular files; a named pipe, device or socket is never read. Put ' +
       'a file there.',
-  },
-  'file-unreadable': {
+    message: fileMessage,
+  }),
+  'file-unreadable': entry<FileData>({
     severity: 'error',
     title: 'File cannot be read',
     hint: 'Let the user who runs the build read it (chmod a+r), or remove it from the manifest.',
-  },
-  'file-too-large': {
+    message: fileMessage,
+  }),
+  'file-too-large': entry<FileData>({
     severity: 'error',
     title: 'File too large',
     hint:
       'Notes and tool files are limited to 4 MiB each: split a long note into several, and import large ' +
       'code from a package.',
-  },
-  'id-invalid': {
+    message: fileMessage,
+  }),
+  'id-invalid': entry<{ id: string; char: string }>({
     severity: 'error',
     title: 'Invalid skill id',
     hint:
       'The folder name is the skill id, used in file paths, module ids and model tool names: use visible ' +
       'characters, e.g. "news-site".',
-  },
-  'id-case-collision': {
+    message: (d) => `skill id ${quoteName(d.id)} (its folder name) contains ${d.char}, a control or format character`,
+  }),
+  'id-case-collision': entry<{ id: string; first: string }>({
     severity: 'warning',
     title: 'Ids differ only in case',
     hint: 'On case-insensitive file systems (macOS, Windows) both folders are one; rename one of them.',
-  },
-  'tool-name-collision': {
+    message: (d) => `skill id ${q(d.id)} differs from ${q(d.first)} only in case`,
+  }),
+  'tool-name-collision': entry<{ tool: string; name: string; owner: string; ownerSite?: string }>({
     severity: 'error',
     title: 'Model tool names collide',
     hint:
       'A model tool name is "<siteId>__<tool>", every character other than a letter, digit, "_" or "-" ' +
       'replaced by "_", cut to 60 characters: rename the tool so that its model name is unique.',
-  },
-  'compat-ego-lite': {
+    message: (d) => {
+      const of = d.ownerSite === undefined ? '' : ` of skill ${q(d.ownerSite)}`
+      return `tool ${q(d.tool)} has the model tool name ${q(d.name)}, as tool ${q(d.owner)}${of}`
+    },
+  }),
+  'compat-ego-lite': entry<CompatData>({
     severity: 'error',
     title: 'Not loadable by ego-lite',
     hint: 'The original runtime only loads .js tools, bare-function browser tools and manifests without a BOM.',
-  },
-} as const satisfies Record<string, { severity: 'error' | 'warning'; title: string; hint: string }>
+    message: compatMessage,
+  }),
+}
 
-export type DiagnosticCode = keyof typeof DIAGNOSTIC_CATALOG
-export type Severity = 'error' | 'warning'
+type Catalog = typeof DIAGNOSTIC_CATALOG
+export type DiagnosticCode = keyof Catalog
+/** What a finding of `C` says, as its catalog entry's `message` takes it. */
+export type DiagnosticData<C extends DiagnosticCode> = Parameters<Catalog[C]['message']>[0]
+
+/** A finding before it has a place: its code and that code's data. */
+export type Finding = { [C in DiagnosticCode]: { code: C; data: DiagnosticData<C> } }[DiagnosticCode]
+
+/** Builds a finding; the data is checked against the code's entry. */
+export function finding<C extends DiagnosticCode>(code: C, data: DiagnosticData<C>): Finding {
+  return { code, data } as Finding
+}
+
+/** A finding's message and hint, in its catalog entry's words. */
+export function describeFinding(f: Finding): { code: DiagnosticCode; message: string; hint: string } {
+  const entry = DIAGNOSTIC_CATALOG[f.code] as CatalogEntry<Finding['data']>
+  return { code: f.code, message: entry.message(f.data), hint: entry.hintFor?.(f.data) ?? entry.hint }
+}
 
 /** One finding. `file` is relative to its root with forward slashes; line and column are 1-based. */
 export interface Diagnostic {
@@ -200,28 +430,14 @@ export interface Diagnostic {
   hint?: string
 }
 
-export interface DiagnosticInit {
-  code: DiagnosticCode
-  message: string
-  line?: number
-  column?: number
-  hint?: string
-  severity?: Severity
-}
+/** A finding with its place in the file (1-based; the start by default) and, rarely, another severity. */
+export type DiagnosticInit = Finding & { line?: number; column?: number; severity?: Severity }
 
-/** Builds a diagnostic with the catalog's severity and hint unless the finding brings its own. */
+/** Builds a diagnostic: message and hint from the code's catalog entry, severity too unless given. */
 export function createDiagnostic(siteId: string, file: string, init: DiagnosticInit): Diagnostic {
-  const entry = DIAGNOSTIC_CATALOG[init.code]
-  return {
-    code: init.code,
-    severity: init.severity ?? entry.severity,
-    siteId,
-    file,
-    line: init.line ?? 1,
-    column: init.column ?? 1,
-    message: init.message,
-    hint: init.hint ?? entry.hint,
-  }
+  const { code, message, hint } = describeFinding(init)
+  const severity = init.severity ?? DIAGNOSTIC_CATALOG[code].severity
+  return { code, severity, siteId, file, line: init.line ?? 1, column: init.column ?? 1, message, hint }
 }
 
 export function countBySeverity(diagnostics: readonly Diagnostic[]): { errors: number; warnings: number } {

@@ -1,8 +1,9 @@
 import { join, relative } from 'node:path'
 import type { CompileResult } from '../compile'
-import { LOG_PREFIX } from '../../plugin/ids'
+import { LOG_PREFIX } from '../../ids'
 import type { Diagnostic } from './catalog'
 import { FILE_LIMITS, isReadFailure, readRegularFile } from '../files'
+import { stripBom } from '../parse'
 import { toPosix } from '../paths'
 
 export interface FrameStyle {
@@ -15,12 +16,15 @@ const PLAIN_FRAME: FrameStyle = { red: plain, dim: plain }
 
 const FRAME_WIDTH = 160
 
+/** The lines of a text, without its byte order mark. */
+export const linesOf = (text: string): string[] => stripBom(text).split(/\r?\n/)
+
 /**
  * Two lines of context around `line`, with a caret under `column`. Empty when the file is unreadable.
  * Long lines (a minified manifest) show a window of FRAME_WIDTH characters that holds the column.
  */
 export function codeFrame(text: string, line: number, column: number, style: FrameStyle = PLAIN_FRAME): string {
-  const lines = text.replace(/^\uFEFF/, '').split(/\r?\n/)
+  const lines = linesOf(text)
   if (line < 1 || line > lines.length) return ''
   const first = Math.max(1, line - 2)
   const last = Math.min(lines.length, line + 1)

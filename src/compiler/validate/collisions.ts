@@ -1,4 +1,4 @@
-import { assignToolNames } from '../../../runtime/definitions'
+import { assignToolNames } from '../../../runtime/index'
 import { createDiagnostic, type Diagnostic } from '../diagnostics/catalog'
 import type { SkillRecord } from '../model'
 import { MANIFEST } from './context'
@@ -24,8 +24,8 @@ function checkIdCase(records: readonly SkillRecord[], found: Found): void {
     const first = seen.get(key)
     if (first === undefined) seen.set(key, id)
     else if (first !== id) {
-      const message = `skill id ${JSON.stringify(id)} differs from ${JSON.stringify(first)} only in case`
-      add(found, record, createDiagnostic(id, `${id}/${MANIFEST}`, { code: 'id-case-collision', message }))
+      const init = { code: 'id-case-collision', data: { id, first } } as const
+      add(found, record, createDiagnostic(id, `${id}/${MANIFEST}`, init))
     }
   }
 }
@@ -49,12 +49,11 @@ function checkModelNames(records: readonly SkillRecord[], found: Found): void {
         owners.set(name, { siteId, tool: tool.name })
         continue
       }
-      const of = owner.siteId === siteId ? '' : ` of skill ${JSON.stringify(owner.siteId)}`
-      const other = `tool ${JSON.stringify(owner.tool)}${of}`
-      const message = `tool ${JSON.stringify(tool.name)} has the model tool name ${JSON.stringify(name)}, as ${other}`
+      const ownerSite = owner.siteId === siteId ? {} : { ownerSite: owner.siteId }
+      const data = { tool: tool.name, name, owner: owner.tool, ...ownerSite }
       const at = record.locate?.([tool.kind === 'node' ? 'nodeTools' : 'browserTools', tool.name])
       const file = `${siteId}/${MANIFEST}`
-      add(found, record, createDiagnostic(siteId, file, { code: 'tool-name-collision', message, ...at }))
+      add(found, record, createDiagnostic(siteId, file, { code: 'tool-name-collision', data, ...at }))
     }
   }
 }

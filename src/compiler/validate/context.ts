@@ -1,5 +1,13 @@
 import { join } from 'node:path'
-import { type DiagnosticCode, type DiagnosticInit, createDiagnostic, type Diagnostic } from '../diagnostics/catalog'
+import {
+  type Diagnostic,
+  type DiagnosticCode,
+  type DiagnosticInit,
+  type Finding,
+  createDiagnostic,
+} from '../diagnostics/catalog'
+import type { Subject } from '../diagnostics/messages'
+import type { Compat } from '../compat'
 import type { SkillFolder } from '../discover'
 import { FILE_LIMITS, type FileRole, READ_FAILURE_CODES, type ReadFailure, isReadFailure } from '../files'
 import { readRegularFile } from '../files'
@@ -10,7 +18,7 @@ import type { ModuleExports, SourceError } from './module-shape'
 
 export interface ValidateOptions {
   /** `'ego-lite'` adds the original runtime's restrictions. */
-  compat?: 'ego-lite'
+  compat?: Compat
   /**
    * Error codes that are reported but do not keep a skill from being served. The no-build API
    * passes `returns-invalid`: the original ran tools without `returns`, which a call never needs.
@@ -44,14 +52,8 @@ export function report(check: SkillCheck, file: string, init: DiagnosticInit): v
 }
 
 /** Reports a finding about the manifest member at `path` (pointing at its key). */
-export function reportAt(
-  check: SkillCheck,
-  path: JsonPath,
-  code: DiagnosticCode,
-  message: string,
-  hint?: string,
-): void {
-  report(check, MANIFEST, { code, message, hint, ...check.doc.locate(path) })
+export function reportAt(check: SkillCheck, path: JsonPath, finding: Finding): void {
+  report(check, MANIFEST, { ...finding, ...check.doc.locate(path) })
 }
 
 /** Reads a file of the skill once (as a note or a tool: the limits differ); never throws. */
@@ -69,11 +71,11 @@ export function readText(check: SkillCheck, real: string, role: FileRole = 'tool
 }
 
 /** Reports why a file of the skill was not read, at the file itself. */
-function reportReadFailure(check: SkillCheck, file: string, label: string, failure: ReadFailure): void {
+export function reportReadFailure(check: SkillCheck, file: string, subject: Subject, failure: ReadFailure): void {
   const code = READ_FAILURE_CODES[failure.problem]
   // A file that serves several tools (a functions.js) is reported once.
   if (check.diagnostics.some((d) => d.code === code && d.file === `${check.folder.id}/${file}`)) return
-  report(check, file, { code, message: `${label} ${failure.message}` })
+  report(check, file, { code, data: { subject, reason: failure.message } })
 }
 
 /** Reads a note or tool file, reporting at the file why it cannot be (a FIFO, no permission, too large). */
@@ -82,41 +84,31 @@ export async function readSkillText(
   file: string,
   real: string,
   role: FileRole,
-  label: string,
+  subject: Subject,
 ): Promise<string | undefined> {
   const text = await readText(check, real, role)
   if (typeof text === 'string') return text
-  reportReadFailure(check, file, label, text)
+  reportReadFailure(check, file, subject, text)
   return undefined
-}
-
-export interface FileProblem {
-  code: DiagnosticCode
-  message: string
 }
 
 /**
  * Resolves a file of the skill: it must exist, be a file, and (symlinks resolved) stay inside
- * the skill folder. Returns its real path, or the problem.
+ * the skill folder. Returns its real path, or the finding: `missing(directory)` when it is not a file.
  */
 export async function resolveSkillFile(
   check: SkillCheck,
   rel: string,
-  missing: FileProblem,
-): Promise<string | FileProblem> {
+  missing: (directory: boolean) => Finding,
+): Promise<string | Finding> {
   const path = join(check.folder.dir, rel)
   const state = await inspectPath(path)
   if (state.kind === 'missing') {
     check.files.add(path)
-    return missing
+    return missing(false)
   }
-  if (!isInside(check.folder.realDir, state.real)) {
-    return {
-      code: 'path-escape',
-      message: `${JSON.stringify(rel)} resolves outside the skill folder (a symlink leads out of it)`,
-    }
-  }
-  if (state.kind === 'directory') return { code: missing.code, message: `${missing.message}: it is a directory` }
+  if (!isInside(check.folder.realDir, state.real)) return { code: 'path-escape', data: { via: 'symlink', file: rel } }
+  if (state.kind === 'directory') return missing(true)
   check.files.add(state.real)
   return state.real
 }
@@ -136,12 +128,6 @@ function findTempRefs(text: string): Position[] {
   return found
 }
 
-export function reportTempRefs(check: SkillCheck, file: string, text: string, label: string): void {
-  for (const position of findTempRefs(text)) {
-    report(check, file, {
-      code: 'temp-ref',
-      message: `${label}: contains temporary snapshot ref; use stable locators instead`,
-      ...position,
-    })
-  }
+export function reportTempRefs(check: SkillCheck, file: string, text: string, subject: Subject): void {
+  for (const position of findTempRefs(text)) report(check, file, { code: 'temp-ref', data: { subject }, ...position })
 }

@@ -3,9 +3,6 @@ import { TOOL_KINDS } from './schema'
 
 /** Control (Cc) and format (Cf) characters: NUL, newlines, bidirectional overrides, zero-width marks. */
 const INVISIBLE_RE = /[\p{Cc}\p{Cf}]/u
-const INVISIBLE_ALL_RE = /[\p{Cc}\p{Cf}]/gu
-
-const VISIBLE_HINT = 'Use visible characters only: snake_case names such as "search_users".'
 
 const codePoint = (char: string) => `U+${char.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}`
 
@@ -13,11 +10,6 @@ const codePoint = (char: string) => `U+${char.codePointAt(0)!.toString(16).toUpp
 function invisibleCharacter(name: string): string | undefined {
   const match = INVISIBLE_RE.exec(name)
   return match ? codePoint(match[0]) : undefined
-}
-
-/** A name quoted for a message, control and format characters escaped so that they show. */
-function quoteName(name: string): string {
-  return JSON.stringify(name).replace(INVISIBLE_ALL_RE, (c) => `\\u${c.codePointAt(0)!.toString(16).padStart(4, '0')}`)
 }
 
 function isObject(value: unknown): value is Record<string, unknown> {
@@ -33,8 +25,8 @@ export function checkNameCharacters(check: SkillCheck, manifest: Record<string, 
   const id = check.folder.id
   const inId = invisibleCharacter(id)
   if (inId) {
-    const message = `skill id ${quoteName(id)} (its folder name) contains ${inId}, a control or format character`
-    reportAt(check, Object.hasOwn(manifest, 'id') ? ['id'] : [], 'id-invalid', message)
+    const at = Object.hasOwn(manifest, 'id') ? ['id'] : []
+    reportAt(check, at, { code: 'id-invalid', data: { id, char: inId } })
   }
   const bad: string[] = []
   for (const mapKey of TOOL_KINDS) {
@@ -43,8 +35,10 @@ export function checkNameCharacters(check: SkillCheck, manifest: Record<string, 
     for (const name of Object.keys(map)) {
       const found = invisibleCharacter(name)
       if (!found) continue
-      const message = `${mapKey} contains tool name ${quoteName(name)} with ${found}, a control or format character`
-      reportAt(check, [mapKey, name], 'tool-name', message, VISIBLE_HINT)
+      reportAt(check, [mapKey, name], {
+        code: 'tool-name',
+        data: { problem: 'invisible', map: mapKey, name, char: found },
+      })
       bad.push(`${mapKey}\0${name}`)
     }
   }

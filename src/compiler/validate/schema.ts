@@ -1,14 +1,13 @@
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv'
 import manifestSchema from '../../../manifest.schema.json' with { type: 'json' }
-import type { DiagnosticCode } from '../diagnostics/catalog'
+import { type Finding, describeFinding } from '../diagnostics/catalog'
+import type { ValueProblem } from '../diagnostics/messages'
 import type { JsonPath } from '../parse'
 
 export { manifestSchema }
 
-/** A structural problem: code, message in the original's wording, and the JSON path it is about. */
-export interface SchemaFinding {
-  code: DiagnosticCode
-  message: string
+/** A structural problem: its finding (in the original's wording) and the JSON path it is about. */
+export type SchemaFinding = Finding & {
   /** Where to point: the member's key (or the item, for arrays). */
   path: JsonPath
 }
@@ -40,102 +39,95 @@ function valueAt(data: unknown, path: JsonPath): unknown {
   return value
 }
 
-/** Message for a problem inside a value schema, `rest` being the path below the schema. */
-function valueMessage(
-  prefix: string,
+/** A problem inside a value schema, `rest` being the path below the schema at `at`. */
+function valueFinding(
+  at: string,
   role: 'arg' | 'return',
   rest: readonly string[],
   error: ErrorObject,
-  data: unknown,
-  at: JsonPath,
-): string {
+  given: () => unknown,
+): { at: string; problem: ValueProblem } {
   const [head, name, ...tail] = rest
-  if (head === undefined) return `${prefix}: schema must be an object`
-  if (head === 'type') return `${prefix}: invalid ${role} type ${JSON.stringify(valueAt(data, at)) ?? 'undefined'}`
-  if (head === 'required') return `${prefix}: required must be a boolean`
-  if (head === 'description') return `${prefix}: description must be a non-empty string`
-  if (head === 'enum') return `${prefix}: enum must be a non-empty list of strings, numbers, booleans or null`
-  if (head === 'items') return valueMessage(`${prefix}.items`, role, rest.slice(1), error, data, at)
-  if (head === 'properties') {
-    if (name === undefined) {
-      return error.keyword === 'propertyNames'
-        ? `${prefix}: properties contains invalid property name ${JSON.stringify(error.params.propertyName)}`
-        : `${prefix}: properties must be an object keyed by property name`
-    }
-    return valueMessage(`${prefix}.properties.${name}`, role, tail, error, data, at)
+  const found = (problem: ValueProblem) => ({ at, problem })
+  switch (head) {
+    case undefined:
+      return found({ field: 'schema' })
+    case 'type':
+      return found({ field: 'type', role, given: given() })
+    case 'required':
+    case 'description':
+    case 'enum':
+      return found({ field: head })
+    case 'items':
+      return valueFinding(`${at}.items`, role, rest.slice(1), error, given)
+    case 'properties':
+      if (name !== undefined) return valueFinding(`${at}.properties.${name}`, role, tail, error, given)
+      return found(
+        error.keyword === 'propertyNames'
+          ? { field: 'property-name', name: error.params.propertyName }
+          : { field: 'properties' },
+      )
+    default:
+      return found({ field: 'other', name: head })
   }
-  return `${prefix}: invalid ${head}`
 }
 
-function toolFinding(
-  kind: string,
-  segments: string[],
-  error: ErrorObject,
-  data: unknown,
-  at: JsonPath,
-): Omit<SchemaFinding, 'path'> {
+function toolFinding(kind: string, segments: string[], error: ErrorObject, given: () => unknown): Finding {
   const [name, field, argName, ...rest] = segments
-  const prefix = `${kind}.${name}`
+  const tool = `${kind}.${name}`
   switch (field) {
     case undefined:
-      return { code: 'tool-schema', message: `${prefix}: schema must be an object` }
-    case 'description':
-      return { code: 'tool-description', message: `${prefix}: description must be a non-empty string` }
-    case 'path':
-      return { code: 'tool-path', message: `${prefix}: path must be a non-empty string` }
-    case 'callable':
-      return { code: 'tool-callable', message: `${prefix}: callable must be a non-empty string` }
     case 'timeoutMs':
-      return { code: 'tool-schema', message: `${prefix}: timeoutMs must be an integer from 1 to 3600000` }
+      return { code: 'tool-schema', data: { tool, field } }
+    case 'description':
+      return { code: 'tool-description', data: { tool } }
+    case 'path':
+      return { code: 'tool-path', data: { tool, problem: 'empty' } }
+    case 'callable':
+      return { code: 'tool-callable', data: { tool } }
     case 'args':
-      if (argName === undefined) {
-        return error.keyword === 'propertyNames'
-          ? {
-              code: 'args-invalid',
-              message: `${prefix}: args contains invalid argument name ${JSON.stringify(error.params.propertyName)}`,
-            }
-          : { code: 'args-invalid', message: `${prefix}: args must be an object` }
+      if (argName !== undefined)
+        return { code: 'arg-schema', data: valueFinding(`${tool}.args.${argName}`, 'arg', rest, error, given) }
+      return {
+        code: 'args-invalid',
+        data: error.keyword === 'propertyNames' ? { tool, argName: error.params.propertyName } : { tool },
       }
-      return { code: 'arg-schema', message: valueMessage(`${prefix}.args.${argName}`, 'arg', rest, error, data, at) }
     case 'returns':
-      if (argName === undefined) return { code: 'returns-invalid', message: `${prefix}: returns must be an object` }
+      if (argName === undefined) return { code: 'returns-invalid', data: { tool } }
       return {
         code: 'returns-invalid',
-        message: valueMessage(`${prefix}.returns`, 'return', [argName, ...rest], error, data, at),
+        data: valueFinding(`${tool}.returns`, 'return', [argName, ...rest], error, given),
       }
     default:
-      return { code: 'tool-schema', message: `${prefix}: invalid ${field}` }
+      return { code: 'tool-schema', data: { tool, field } }
   }
 }
 
-function classify(segments: string[], error: ErrorObject, data: unknown, at: JsonPath): Omit<SchemaFinding, 'path'> {
+function classify(segments: string[], error: ErrorObject, given: () => unknown): Finding {
   const [head, ...rest] = segments
   switch (head) {
     case undefined:
-      return { code: 'manifest-not-object', message: 'manifest.json must contain a JSON object' }
+      return { code: 'manifest-not-object', data: {} }
     case 'id':
-      return { code: 'id-mismatch', message: 'manifest id must match directory name' }
+      return { code: 'id-mismatch', data: {} }
     case 'name':
-      return { code: 'name-invalid', message: 'name must be a non-empty string' }
+      return { code: 'name-invalid', data: {} }
     case 'domains':
       return error.keyword === 'minItems' || (rest.length === 0 && error.keyword === 'required')
-        ? { code: 'domains-empty', message: 'domains must not be empty' }
-        : { code: 'domains-invalid', message: 'domains must be a list of non-empty strings' }
+        ? { code: 'domains-empty', data: {} }
+        : { code: 'domains-invalid', data: {} }
     case 'notes':
-      return { code: 'note-path', message: 'notes must be a list of non-empty strings' }
+      return { code: 'note-path', data: {} }
     case 'nodeTools':
     case 'browserTools':
       if (rest.length === 0) {
         return error.keyword === 'propertyNames'
-          ? {
-              code: 'tool-name',
-              message: `${head} contains invalid tool name ${JSON.stringify(error.params.propertyName)}`,
-            }
-          : { code: 'tool-map-invalid', message: `${head} must be an object keyed by tool name` }
+          ? { code: 'tool-name', data: { problem: 'pattern', map: head, name: String(error.params.propertyName) } }
+          : { code: 'tool-map-invalid', data: { map: head } }
       }
-      return toolFinding(head, rest, error, data, at)
+      return toolFinding(head, rest, error, given)
     default:
-      return { code: 'manifest-not-object', message: `invalid ${head}` }
+      return { code: 'manifest-not-object', data: { member: head } }
   }
 }
 
@@ -156,8 +148,8 @@ export function checkManifestSchema(data: unknown): SchemaFinding[] {
     const segments = missing !== undefined ? [...base, missing] : base
     // Point at the offending key; a missing member is reported at its parent's key.
     const path = invalidName !== undefined ? [...base, invalidName] : base
-    const finding = { ...classify(segments, error, data, segments), path }
-    const key = `${finding.code}\0${finding.message}\0${path.join('\0')}`
+    const finding = { ...classify(segments, error, () => valueAt(data, segments)), path }
+    const key = `${finding.code}\0${describeFinding(finding).message}\0${path.join('\0')}`
     if (!findings.has(key)) findings.set(key, finding)
   }
   const all = [...findings.values()]

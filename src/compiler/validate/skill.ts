@@ -1,20 +1,19 @@
 import { join } from 'node:path'
-import { createDiagnostic, type Diagnostic } from '../diagnostics/catalog'
+import { type Diagnostic, type DiagnosticInit, type Finding, createDiagnostic } from '../diagnostics/catalog'
 import type { SkillFolder } from '../discover'
-import { checkDomainPattern } from './domains'
+import { checkDomain } from './domains'
 import { FILE_LIMITS, isReadFailure, readRegularFile } from '../files'
-import { type JsonDocument, isJsonFailure, parseJsonDocument } from '../parse'
+import { BOM, type JsonDocument, isJsonFailure, parseJsonDocument } from '../parse'
 import type { NoteModel, SkillRecord, ToolModel } from '../model'
-import { inspectPath, isInside, unsafeRelativePath } from '../paths'
+import { RESERVED_PRODUCTS, inspectPath, isInside, unsafeRelativePath } from '../paths'
+import { wantsEgoLite } from '../compat'
 import { MANIFEST, type SkillCheck, type ValidateOptions, readSkillText, reportAt, reportTempRefs } from './context'
 import { blocksSkill, resolveSkillFile } from './context'
 import { checkNameCharacters } from './names'
 import { TOOL_KINDS, checkManifestSchema } from './schema'
 import { checkTool } from './tools'
 
-const MAX_MANIFEST_BYTES = FILE_LIMITS.manifest
-const RESERVED_PRODUCTS = new Set(['notes', 'tools', 'browser-tools'])
-const BOM = '\uFEFF'
+export const MAX_MANIFEST_BYTES = FILE_LIMITS.manifest
 
 type Json = Record<string, unknown>
 
@@ -34,45 +33,30 @@ function fail(folder: SkillFolder, diagnostics: Diagnostic[], files: string[] = 
   return { folder, diagnostics, tools: [], domainSites: [], files }
 }
 
-type ManifestProblem =
-  | 'manifest-missing'
-  | 'manifest-parse'
-  | 'manifest-too-large'
-  | 'path-escape'
-  | 'file-not-regular'
-  | 'file-unreadable'
-
 /** Reads and parses manifest.json, or returns the diagnostics that stop the folder here. */
 async function readManifest(
   folder: SkillFolder,
 ): Promise<{ doc: JsonDocument; real: string; bom: boolean } | Diagnostic[]> {
-  const file = `${folder.id}/${MANIFEST}`
-  const problem = (code: ManifestProblem, message: string, at = {}) => [
-    createDiagnostic(folder.id, file, { code, message, ...at }),
-  ]
+  const problem = (init: DiagnosticInit) => [createDiagnostic(folder.id, `${folder.id}/${MANIFEST}`, init)]
   const state = await inspectPath(join(folder.dir, MANIFEST))
-  if (state.kind === 'missing')
-    return problem('manifest-missing', 'invalid or missing manifest.json: no manifest.json in this folder')
-  if (state.kind === 'directory')
-    return problem('manifest-missing', 'invalid or missing manifest.json: manifest.json is a directory')
-  if (!isInside(folder.realDir, state.real))
-    return problem('path-escape', 'manifest.json resolves outside the skill folder (a symlink leads out of it)')
+  if (state.kind === 'missing' || state.kind === 'directory')
+    return problem({ code: 'manifest-missing', data: { directory: state.kind === 'directory' } })
+  if (!isInside(folder.realDir, state.real)) return problem({ code: 'path-escape', data: { via: 'manifest' } })
   const bytes = readRegularFile(state.real, MAX_MANIFEST_BYTES)
   if (isReadFailure(bytes)) {
-    const size = `manifest.json is ${bytes.size} bytes; the limit is ${MAX_MANIFEST_BYTES}`
-    if (bytes.problem === 'too-large') return problem('manifest-too-large', size)
-    const code = bytes.problem === 'not-regular' ? 'file-not-regular' : 'file-unreadable'
-    return problem(code, `manifest.json ${bytes.message}`)
+    if (bytes.problem === 'too-large')
+      return problem({ code: 'manifest-too-large', data: { size: bytes.size ?? 0, limit: MAX_MANIFEST_BYTES } })
+    const data = { subject: { kind: 'manifest' as const }, reason: bytes.message }
+    return problem({ code: bytes.problem === 'not-regular' ? 'file-not-regular' : 'file-unreadable', data })
   }
   let text: string
   try {
     text = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(bytes)
   } catch {
-    return problem('manifest-parse', 'invalid or missing manifest.json: not UTF-8 text')
+    return problem({ code: 'manifest-parse', data: { reason: 'not UTF-8 text' } })
   }
   const doc = parseJsonDocument(text)
-  if (isJsonFailure(doc))
-    return problem('manifest-parse', `invalid or missing manifest.json: ${doc.message}`, doc.position)
+  if (isJsonFailure(doc)) return problem({ code: 'manifest-parse', data: { reason: doc.message }, ...doc.position })
   return { doc, real: state.real, bom: text.startsWith(BOM) }
 }
 
@@ -83,8 +67,8 @@ function checkDomains(check: SkillCheck, manifest: Json): SkillRecord['domainSit
   if (!Array.isArray(manifest.domains)) return sites
   manifest.domains.forEach((raw, index) => {
     if (typeof raw !== 'string' || raw.trim() === '') return
-    const result = checkDomainPattern(raw)
-    for (const p of result.problems) reportAt(check, ['domains', index], p.code, p.message, p.hint)
+    const result = checkDomain(raw)
+    for (const f of result.findings) reportAt(check, ['domains', index], f)
     if (result.pattern) sites.push({ pattern: result.pattern, locate: () => doc.locate(['domains', index]) })
   })
   return sites
@@ -96,22 +80,25 @@ async function checkNotes(check: SkillCheck, manifest: Json): Promise<NoteModel[
     manifest.notes.map(async (note, index): Promise<NoteModel | undefined> => {
       if (typeof note !== 'string' || note.trim() === '') return undefined
       if (!isNotePath(note)) {
-        const code = unsafeRelativePath(note) === 'escape' ? 'path-escape' : 'note-path'
-        const message = `notes must point to notes/*.md or <product>/prompt.md: ${JSON.stringify(note)}`
-        reportAt(check, ['notes', index], code, message)
+        const leaves = unsafeRelativePath(note) === 'escape'
+        const finding: Finding = leaves
+          ? { code: 'path-escape', data: { via: 'note', note } }
+          : { code: 'note-path', data: { note } }
+        reportAt(check, ['notes', index], finding)
         return undefined
       }
-      const real = await resolveSkillFile(check, note, {
+      const real = await resolveSkillFile(check, note, (directory) => ({
         code: 'note-missing',
-        message: `missing note ${JSON.stringify(note)}`,
-      })
+        data: { note, directory },
+      }))
       if (typeof real !== 'string') {
-        reportAt(check, ['notes', index], real.code, real.message)
+        reportAt(check, ['notes', index], real)
         return undefined
       }
-      const content = await readSkillText(check, note, real, 'note', `note ${JSON.stringify(note)}`)
+      const subject = { kind: 'note', name: note } as const
+      const content = await readSkillText(check, note, real, 'note', subject)
       if (content === undefined) return undefined
-      reportTempRefs(check, note, content, `note ${JSON.stringify(note)}`)
+      reportTempRefs(check, note, content, subject)
       return { path: note, absPath: real, content }
     }),
   )
@@ -124,13 +111,7 @@ function checkToolNamesUnique(check: SkillCheck, manifest: Json): void {
   if (!isObject(nodeTools) || !isObject(browserTools)) return
   for (const name of Object.keys(browserTools)) {
     if (Object.hasOwn(nodeTools, name))
-      reportAt(
-        check,
-        ['browserTools', name],
-        'tool-name',
-        `tool name ${JSON.stringify(name)} is declared in both nodeTools and browserTools`,
-        'Tool names share one namespace (sites[id][tool]); rename one of them.',
-      )
+      reportAt(check, ['browserTools', name], { code: 'tool-name', data: { problem: 'both', name } })
   }
 }
 
@@ -166,28 +147,16 @@ export async function validateSkill(folder: SkillFolder, options: ValidateOption
   }
   const manifest = read.doc.value
   for (const dup of read.doc.duplicateKeys) {
-    reportAt(
-      check,
-      dup.path,
-      'manifest-duplicate-key',
-      `duplicate key ${JSON.stringify(dup.path.at(-1))}; only the last one counts`,
-    )
+    reportAt(check, dup.path, { code: 'manifest-duplicate-key', data: { key: dup.path.at(-1) } })
   }
-  if (read.bom && options.compat === 'ego-lite')
-    reportAt(check, [], 'compat-ego-lite', 'manifest.json starts with a byte order mark, which ego-lite cannot parse')
-  if (folder.symlinked && options.compat === 'ego-lite')
-    reportAt(check, [], 'compat-ego-lite', 'the skill folder is a symlink, which ego-lite does not see')
+  if (read.bom && wantsEgoLite(options)) reportAt(check, [], { code: 'compat-ego-lite', data: { problem: 'bom' } })
+  if (folder.symlinked && wantsEgoLite(options))
+    reportAt(check, [], { code: 'compat-ego-lite', data: { problem: 'symlink' } })
   const findings = checkManifestSchema(manifest)
-  for (const f of findings) reportAt(check, f.path, f.code, f.message)
+  for (const f of findings) reportAt(check, f.path, f)
   if (!isObject(manifest)) return fail(folder, check.diagnostics, [...check.files])
   if (typeof manifest.id === 'string' && manifest.id !== folder.id)
-    reportAt(
-      check,
-      ['id'],
-      'id-mismatch',
-      'manifest id must match directory name',
-      `Set "id" to ${JSON.stringify(folder.id)}.`,
-    )
+    reportAt(check, ['id'], { code: 'id-mismatch', data: { folder: folder.id } })
   // Tools whose schema is broken are still looked at, unless their path itself is unusable.
   const badPaths = new Set(
     findings

@@ -1,8 +1,8 @@
 import { dirname, join } from 'node:path'
-import type { ToolKind, ValueSchema } from '../../../runtime/types'
-import type { DiagnosticCode } from '../diagnostics/catalog'
+import type { ToolKind, ValueSchema } from '../../../runtime/index'
+import { wantsEgoLite } from '../compat'
 import type { ToolModel } from '../model'
-import { inspectPath, isInside, unsafeRelativePath } from '../paths'
+import { RESERVED_PRODUCTS, inspectPath, isInside, unsafeRelativePath } from '../paths'
 import { type SkillCheck, readSkillText, readText, report, reportAt, reportTempRefs, resolveSkillFile } from './context'
 import {
   type ModuleExports,
@@ -15,7 +15,6 @@ import type { ToolMapKey } from './schema'
 
 const NODE_EXT_RE = /\.(?:js|mjs|ts)$/
 const BROWSER_EXT_RE = /\.(?:js|ts)$/
-const RESERVED_PRODUCTS = new Set(['notes', 'tools', 'browser-tools'])
 
 const KIND_OF: Record<ToolMapKey, ToolKind> = { nodeTools: 'node', browserTools: 'browser' }
 
@@ -31,34 +30,26 @@ function isBrowserToolPath(path: string): boolean {
   return !rest.length && dir === 'browser-tools' && !!file && BROWSER_EXT_RE.test(file)
 }
 
-const PATH_MESSAGE: Record<ToolKind, string> = {
-  node: 'path must be tools/*.js or <product>/functions.js',
-  browser: 'path must be a relative browser-tools/*.js path',
-}
-
-/** What is wrong with the shape of a tool's path: its code and message, or undefined. */
-function toolPathProblem(kind: ToolKind, path: string): [DiagnosticCode, string] | undefined {
-  const unsafe = unsafeRelativePath(path)
-  if (unsafe === 'escape') return ['path-escape', 'path must stay inside the skill folder']
-  if (unsafe === 'backslash') return ['tool-path', 'path must use forward slashes']
-  if (unsafe || !(kind === 'node' ? isNodeToolPath(path) : isBrowserToolPath(path))) {
-    return ['tool-path', PATH_MESSAGE[kind]]
-  }
-  return undefined
-}
-
 /** Checks the shape of a tool's path. Returns true when the file may be looked at. */
 function checkToolPath(check: SkillCheck, mapKey: ToolMapKey, name: string, path: string): boolean {
   const kind = KIND_OF[mapKey]
-  const prefix = `${mapKey}.${name}`
+  const tool = `${mapKey}.${name}`
   const at = [mapKey, name, 'path']
-  const problem = toolPathProblem(kind, path)
-  if (problem) {
-    reportAt(check, at, problem[0], `${prefix}: ${problem[1]}`)
+  const unsafe = unsafeRelativePath(path)
+  if (unsafe === 'escape') {
+    reportAt(check, at, { code: 'path-escape', data: { via: 'tool-path', tool } })
     return false
   }
-  if (check.options.compat === 'ego-lite' && !path.endsWith('.js')) {
-    reportAt(check, at, 'compat-ego-lite', `${prefix}: ego-lite loads only .js tool files`)
+  if (unsafe === 'backslash') {
+    reportAt(check, at, { code: 'tool-path', data: { tool, problem: 'backslash' } })
+    return false
+  }
+  if (unsafe || !(kind === 'node' ? isNodeToolPath(path) : isBrowserToolPath(path))) {
+    reportAt(check, at, { code: 'tool-path', data: { tool, problem: kind } })
+    return false
+  }
+  if (wantsEgoLite(check.options) && !path.endsWith('.js')) {
+    reportAt(check, at, { code: 'compat-ego-lite', data: { problem: 'extension', tool } })
   }
   return true
 }
@@ -115,32 +106,15 @@ async function checkNodeToolFile(
 ): Promise<boolean> {
   const shape = await moduleExports(check, real)
   if ('message' in shape) {
-    const hint = 'A Node tool is an ES module: export async function name(ctx, args) { ... }.'
-    report(check, path, {
-      code: 'tool-parse',
-      message: `cannot parse Node tool ${JSON.stringify(path)}: ${shape.message}`,
-      line: shape.line,
-      column: shape.column,
-      hint,
-    })
+    const data = { problem: 'node-syntax', path, reason: shape.message } as const
+    report(check, path, { code: 'tool-parse', data, line: shape.line, column: shape.column })
     return false
   }
   if (typeof callable !== 'string' || callable.trim() === '') return true
   const found = await findExport(check, real, callable)
-  if (found === 'missing') {
-    reportAt(
-      check,
-      ['nodeTools', name, 'callable'],
-      'tool-callable-missing',
-      `missing Node callable ${JSON.stringify(callable)} for tool ${JSON.stringify(name)}`,
-    )
-  } else if (found === 'other') {
-    reportAt(
-      check,
-      ['nodeTools', name, 'callable'],
-      'tool-callable-missing',
-      `Node callable ${JSON.stringify(callable)} for tool ${JSON.stringify(name)} is exported but is not a function`,
-    )
+  if (found === 'missing' || found === 'other') {
+    const data = { callable, tool: name, notFunction: found === 'other' }
+    reportAt(check, ['nodeTools', name, 'callable'], { code: 'tool-callable-missing', data })
   }
   return true
 }
@@ -154,41 +128,29 @@ async function checkBrowserToolFile(
   text: string,
 ): Promise<{ ok: boolean; module: boolean }> {
   const isModule = looksLikeModule(text)
-  if (check.options.compat === 'ego-lite' && isModule) {
-    reportAt(
-      check,
-      ['browserTools', name, 'path'],
-      'compat-ego-lite',
-      `browserTools.${name}: ego-lite needs a bare function expression, not an ES module`,
-    )
+  if (wantsEgoLite(check.options) && isModule) {
+    const data = { problem: 'module', tool: `browserTools.${name}` } as const
+    reportAt(check, ['browserTools', name, 'path'], { code: 'compat-ego-lite', data })
   }
   if (!isModule) {
     const problem = await checkFunctionExpression(text, real)
     if (problem) {
-      const message = problem.message.startsWith('must contain')
-        ? `${JSON.stringify(path)} ${problem.message}`
-        : `cannot parse ${JSON.stringify(path)}: ${problem.message}`
-      report(check, path, { code: 'tool-parse', message, line: problem.line, column: problem.column })
+      const kind = problem.message.startsWith('must contain') ? 'shape' : 'syntax'
+      const data = { problem: kind, path, reason: problem.message } as const
+      report(check, path, { code: 'tool-parse', data, line: problem.line, column: problem.column })
     }
     return { ok: !problem, module: false }
   }
   const shape = await moduleExports(check, real)
   if ('message' in shape) {
-    report(check, path, {
-      code: 'tool-parse',
-      message: `cannot parse ${JSON.stringify(path)}: ${shape.message}`,
-      line: shape.line,
-      column: shape.column,
-    })
+    const data = { problem: 'syntax', path, reason: shape.message } as const
+    report(check, path, { code: 'tool-parse', data, line: shape.line, column: shape.column })
     return { ok: false, module: true }
   }
   const kind = await findExport(check, real, 'default')
   if (kind === 'missing' || kind === 'other') {
-    const message =
-      kind === 'missing'
-        ? `${JSON.stringify(path)} must export a default function`
-        : `the default export of ${JSON.stringify(path)} must be a function`
-    report(check, path, { code: 'tool-parse', message })
+    const problem = kind === 'missing' ? 'no-default' : 'default-not-function'
+    report(check, path, { code: 'tool-parse', data: { problem, path } })
     return { ok: false, module: true }
   }
   return { ok: true, module: true }
@@ -204,18 +166,17 @@ export async function checkTool(
   const kind = KIND_OF[mapKey]
   const path = schema.path
   if (typeof path !== 'string' || !checkToolPath(check, mapKey, name, path)) return undefined
-  const label = kind === 'node' ? 'Node tool' : 'browser tool'
-  const real = await resolveSkillFile(check, path, {
+  const real = await resolveSkillFile(check, path, (directory) => ({
     code: 'tool-file-missing',
-    message: `missing ${label} file ${JSON.stringify(path)} for tool ${JSON.stringify(name)}`,
-  })
+    data: { kind, path, tool: name, directory },
+  }))
   if (typeof real !== 'string') {
-    reportAt(check, [mapKey, name, 'path'], real.code, real.message)
+    reportAt(check, [mapKey, name, 'path'], real)
     return undefined
   }
-  const text = await readSkillText(check, path, real, 'tool', `${label} ${JSON.stringify(path)}`)
+  const text = await readSkillText(check, path, real, 'tool', { kind, name: path })
   if (text === undefined) return undefined
-  reportTempRefs(check, path, text, `${label} ${JSON.stringify(name)}`)
+  reportTempRefs(check, path, text, { kind, name })
   const shape =
     kind === 'node'
       ? { ok: await checkNodeToolFile(check, name, path, real, schema.callable), module: undefined }

@@ -1,8 +1,8 @@
 import { relative } from 'node:path'
 import type { PartialMessage } from 'esbuild'
-import { PLUGIN_NAME } from '../ids'
+import { PLUGIN_NAME } from '../../ids'
 import type { BuildError, LocatedDiagnostic } from '../../compiler/diagnostics/report'
-import { readQuietly } from '../../compiler/diagnostics/report'
+import { linesOf, readQuietly } from '../../compiler/diagnostics/report'
 import { toPosix } from '../../compiler/paths'
 
 /** Whether an error is the report of invalid learnings. */
@@ -18,9 +18,8 @@ export function toEsbuildMessages(error: BuildError, workingDir: string): Partia
 }
 
 function toEsbuildMessage({ diagnostic: d, file }: LocatedDiagnostic, workingDir: string): PartialMessage {
-  const lineText = readQuietly(file)
-    ?.replace(/^\uFEFF/, '')
-    .split(/\r?\n/)[d.line - 1]
+  const text = readQuietly(file)
+  const lineText = text === undefined ? undefined : linesOf(text)[d.line - 1]
   const at = { file: toPosix(relative(workingDir, file)), line: d.line }
   const location =
     lineText === undefined

@@ -1,3 +1,4 @@
+/** The package's names and ids, shared by the compiler, codegen, the plugin and the CLI. */
 /** The public id of the generated module. */
 export const VIRTUAL_ID = 'virtual:site-skills'
 /** The public ids of all generated modules: `virtual:site-skills` and `virtual:site-skills/...`. */
@@ -10,6 +11,8 @@ export const MAIN_ID_RE = /^virtual:site-skills$/
 export const SKILL_ID_PREFIX = `${VIRTUAL_ID}/skill/`
 export const SKILL_ID_RE = /^virtual:site-skills\/skill\//
 export const RESOLVED_SKILL_PREFIX = `\0${SKILL_ID_PREFIX}`
+/** Every generated module's resolved id: the main module and the per-skill chunks. */
+export const GENERATED_ID_RE = /^\0virtual:site-skills(?:\/skill\/|$)/
 /** What generated code imports its behaviour from. */
 export const RUNTIME_ID = 'unplugin-site-skills/runtime'
 export const RUNTIME_ID_RE = /^unplugin-site-skills\/runtime$/

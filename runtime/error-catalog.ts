@@ -1,0 +1,174 @@
+/**
+ * The catalog of the runtime's error codes: each entry's title, hint, and how an error's data
+ * becomes its message. Codes are permanent: add new ones, never rename.
+ */
+
+const q = (value: unknown) => JSON.stringify(value)
+/** `typeof`, with `null` and `array` told apart. */
+export const typeOf = (v: unknown) => (v === null ? 'null' : Array.isArray(v) ? 'array' : typeof v)
+
+/** One code's entry. */
+export interface ErrorEntry<D> {
+  title: string
+  hint: string
+  message: (data: D) => string
+}
+
+const entry = <D>(e: ErrorEntry<D>): ErrorEntry<D> => e
+
+/** A failed CDP command, in the words of the client that sent it. */
+type Cdp = { cdp: string }
+const cdpMessage = (d: Cdp) => `CDP: ${d.cdp}`
+
+/** An argument problem found by a generated validator: path, what was expected, the value given. */
+export type ArgsProblem = [path: string, expected: string, actual?: unknown]
+type ArgsData =
+  | { problem: ArgsProblem }
+  | { reason: 'not-json' }
+  | { reason: 'depth'; max: number }
+  | { reason: 'type'; type: string }
+  | { reason: 'size'; mib: number }
+  | { reason: 'copy'; error: string }
+
+function argsMessage(d: ArgsData): string {
+  if ('problem' in d) {
+    const [path, expected, actual] = d.problem
+    if (expected === 'present') return `missing required argument "${path}"`
+    if (expected === 'absent') return `unknown argument "${path}"`
+    // An enum names the value given (its type is right, or the type would be the problem).
+    const got = expected.startsWith('one of') ? q(actual).slice(0, 80) : typeOf(actual)
+    return `argument "${path}" must be ${expected} (got ${got})`
+  }
+  switch (d.reason) {
+    case 'not-json':
+      return 'args must be an object (got text that is not JSON)'
+    case 'depth':
+      return `args are nested deeper than ${d.max} levels`
+    case 'type':
+      return `args must be an object (got ${d.type})`
+    case 'size':
+      return `args are larger than ${d.mib} MiB`
+    case 'copy':
+      return `args cannot be copied: ${d.error}`
+  }
+}
+
+const TARGET_WORDS = {
+  expected: 'expected ws://..., HOST:PORT or { host, port, target }',
+  port: 'port must be an integer from 1 to 65535',
+  url: 'not a valid ws:// URL',
+  host: 'host must be a string',
+} as const
+
+type UnavailableData =
+  | { missing: 'target' | 'node-tools' | 'chrome' }
+  | { module: string }
+  | { start: string; log: string }
+
+const UNAVAILABLE_WORDS = {
+  target: 'a browser tool needs a CDP target (client, session, {host, port} or ws URL)',
+  'node-tools': 'Node tools are not included in a browser build',
+  chrome: 'no Chrome or Chromium found: set CHROME_PATH or install chromium (or @sparticuz/chromium)',
+} as const
+
+function unavailableMessage(d: UnavailableData): string {
+  if ('module' in d) return `cannot load ${d.module}`
+  if ('start' in d) return `the browser did not start (${d.start})${d.log ? `:\n${d.log}` : ''}`
+  return UNAVAILABLE_WORDS[d.missing]
+}
+
+const listed = (known: readonly string[]) => `(known: ${known.join(', ') || 'none'})`
+
+export const SITE_TOOL_ERRORS = {
+  'skill-not-found': entry<{ known?: readonly string[] }>({
+    title: 'No such skill',
+    hint: 'Use a skill id from the build (see `site-skills match URL`).',
+    message: (d) => `no such site skill${d.known ? ` ${listed(d.known)}` : ''}`,
+  }),
+  'tool-not-found': entry<{ known: readonly string[] } | { name: string }>({
+    title: 'No such tool',
+    hint: 'Use a tool the skill declares, or a model tool name from toolDefinitions(url).',
+    message: (d) => ('name' in d ? `no site tool is named ${q(d.name)}` : `no such tool ${listed(d.known)}`),
+  }),
+  'tool-kind': entry<{ called: 'browser' | 'source' }>({
+    title: 'Wrong kind of tool',
+    hint: 'Run Node tools with runTool and browser tools with runBrowserTool.',
+    message: (d) => (d.called === 'browser' ? 'is a Node tool; call runTool' : 'is a Node tool, not a browser tool'),
+  }),
+  'invalid-args': entry<ArgsData>({
+    title: 'Invalid arguments',
+    hint: 'Pass a plain JSON object that matches the tool\'s "args".',
+    message: argsMessage,
+  }),
+  'invalid-result': entry<Cdp>({
+    title: 'Result cannot be returned',
+    hint: 'Return JSON data from a browser tool: no DOM nodes, functions or cycles.',
+    message: cdpMessage,
+  }),
+  'tool-threw': entry<{ thrown: string } | { message: string }>({
+    title: 'The tool threw',
+    hint: "The error's file and line point at the tool's own code.",
+    message: (d) => ('thrown' in d ? `threw ${d.thrown}` : d.message),
+  }),
+  timeout: entry<Cdp | { within: number } | { after: number }>({
+    title: 'Timed out',
+    hint: 'Raise the tool\'s "timeoutMs", or make it finish sooner.',
+    message: (d) =>
+      'cdp' in d
+        ? cdpMessage(d)
+        : 'within' in d
+          ? `did not finish within ${d.within} ms`
+          : `timed out after ${d.after} ms`,
+  }),
+  'domain-mismatch': entry<{ url: unknown; patterns: string }>({
+    title: "Page is not on the skill's domains",
+    hint: 'Navigate the page to a site the skill declares in "domains" first.',
+    message: (d) => `refused to run on ${d.url}: it does not match ${d.patterns}`,
+  }),
+  'context-lost': entry<Cdp>({
+    title: 'The page navigated',
+    hint: 'Call the tool again once the page has loaded.',
+    message: cdpMessage,
+  }),
+  disconnected: entry<Cdp | { reach: string } | { connect: string }>({
+    title: 'Browser not reachable',
+    hint: 'Start the browser with --remote-debugging-port and pass that address.',
+    message: (d) =>
+      'cdp' in d ? cdpMessage(d) : 'reach' in d ? `cannot reach ${d.reach}` : `cannot connect to ${d.connect}`,
+  }),
+  'dialog-blocking': entry<{ type: string; text: string }>({
+    title: 'A dialog blocked the page',
+    hint: 'The dialog was dismissed; avoid alert, confirm and prompt in browser tools.',
+    message: (d) => `opened a ${d.type} dialog (${q(d.text)}) that blocks the page; dismissed it`,
+  }),
+  'target-not-found': entry<{ target: string; where: string }>({
+    title: 'No such page',
+    hint: 'Pass a target id or a substring of the URL of an open page.',
+    message: (d) => `no page ${q(d.target)} at ${d.where}`,
+  }),
+  'invalid-target': entry<{ shown: string; why: keyof typeof TARGET_WORDS }>({
+    title: 'Invalid CDP target',
+    hint: 'Pass a CDP client or session, { host, port, target }, a ws:// URL or "HOST:PORT".',
+    message: (d) => `bad CDP target ${d.shown}: ${TARGET_WORDS[d.why]}`,
+  }),
+  unavailable: entry<UnavailableData>({
+    title: 'Not available here',
+    hint: 'Install what the message names, or call the tool where it can run.',
+    message: unavailableMessage,
+  }),
+  'cdp-error': entry<Cdp>({
+    title: 'CDP command failed',
+    hint: 'The browser refused a command; the cause holds its own error.',
+    message: cdpMessage,
+  }),
+}
+
+/** Stable codes of every error the runtime throws. Never renamed; new ones are added. */
+export type SiteToolErrorCode = keyof typeof SITE_TOOL_ERRORS
+/** What an error of `C` says, as its entry's `message` takes it. */
+export type SiteToolErrorData<C extends SiteToolErrorCode> = Parameters<(typeof SITE_TOOL_ERRORS)[C]['message']>[0]
+
+/** The message of an error of `code`, in its catalog entry's words. */
+export function errorMessage<C extends SiteToolErrorCode>(code: C, data: SiteToolErrorData<C>): string {
+  return (SITE_TOOL_ERRORS[code] as ErrorEntry<SiteToolErrorData<C>>).message(data)
+}
