@@ -178,6 +178,30 @@ export const DIAGNOSTIC_CATALOG = {
       'A model tool name is "<siteId>__<tool>", every character other than a letter, digit, "_" or "-" ' +
       'replaced by "_", cut to 60 characters: rename the tool so that its model name is unique.',
   },
+  'example-invalid': {
+    severity: 'error',
+    title: 'Invalid example',
+    hint:
+      'An example is { "name"?, "args": { ... }, "url"?, "fixture"?, "expect"? } with a unique name; ' +
+      'see the README section on examples.',
+  },
+  'example-args': {
+    severity: 'error',
+    title: 'Example args do not fit the tool',
+    hint: "An example's args must pass the tool's argument checks, as a real call's would.",
+  },
+  'example-fixture': {
+    severity: 'error',
+    title: 'Invalid example fixture',
+    hint:
+      'A fixture is a saved page inside the skill, fixtures/<name>.html (Node tools may also use .json, ' +
+      '.txt, .xml); make one with `site-skills snapshot URL --site ID`.',
+  },
+  'example-url': {
+    severity: 'error',
+    title: 'Invalid example url',
+    hint: "Give the http(s) address the fixture was saved from; its host must match one of the skill's domains.",
+  },
   'compat-ego-lite': {
     severity: 'error',
     title: 'Not loadable by ego-lite',
