@@ -24,7 +24,10 @@ export function collectCases(result: CompileResult, sites: readonly string[]): E
     if (sites.length && !sites.includes(model.id)) continue
     for (const tool of model.tools) {
       if (!tool.examples?.length) continue
-      const checkReturns = new Function(`return ${generateReturnsValidator(tool.returns)}`)() as ArgsValidator
+      // A tool without a usable returns (served by the no-build API as the original ran it) has no contract.
+      const checkReturns: ArgsValidator = tool.returns?.type
+        ? new Function(`return ${generateReturnsValidator(tool.returns)}`)()
+        : () => undefined
       for (const example of tool.examples)
         cases.push({ siteId: model.id, domains: model.domains, tool, example, checkReturns })
     }
