@@ -21,6 +21,11 @@ export interface ParsedArgs {
   cdp?: string
   target?: string
   domain: string[]
+  /** `test --live`: run the examples against their live pages. */
+  live: boolean
+  /** `snapshot --site ID` and `--name NAME`. */
+  site?: string
+  name?: string
   help: boolean
   version: boolean
 }
@@ -54,14 +59,17 @@ export function parseCliArgs(argv: string[]): ParsedArgs {
         cdp: { type: 'string' },
         target: { type: 'string' },
         domain: { type: 'string', multiple: true },
+        live: { type: 'boolean' },
+        site: { type: 'string' },
+        name: { type: 'string' },
         help: { type: 'boolean', short: 'h' },
         version: { type: 'boolean', short: 'v' },
       },
     })
     if (values.compat !== undefined && !parseCompat(values.compat))
       throw new UsageError(`--compat accepts only "ego-lite", not ${JSON.stringify(values.compat)}`)
-    const { root = [], json = false, domain = [], help = false, version = false, ...text } = values
-    return { ...text, positionals, root, json, domain, help, version }
+    const { root = [], json = false, domain = [], live = false, help = false, version = false, ...text } = values
+    return { ...text, positionals, root, json, domain, live, help, version }
   } catch (error) {
     if (error instanceof UsageError) throw error
     throw new UsageError(usageMessage(error as Error))

@@ -4,6 +4,8 @@ import { contextCommand, matchCommand } from './commands/lookup'
 import { newCommand } from './commands/new'
 import { runCommand } from './commands/run'
 import { schemaCommand } from './commands/schema'
+import { snapshotCommand } from './commands/snapshot'
+import { testCommand } from './commands/test'
 import { typesCommand } from './commands/types'
 import { validateCommand } from './commands/validate'
 
@@ -17,6 +19,8 @@ const COMMANDS: Record<string, Command> = {
   types: typesCommand,
   schema: schemaCommand,
   new: newCommand,
+  test: testCommand,
+  snapshot: snapshotCommand,
 }
 
 const SHORT_USAGE = 'usage: site-skills <command> [options]'
@@ -32,6 +36,9 @@ commands:
   types [--out FILE]           write the declarations of virtual:site-skills (- for stdout)
   schema                       print the manifest JSON Schema
   new ID --domain D            scaffold a skill that validates clean
+  test [SITE...]               run the tools' examples on their saved pages; exit 1 on any failure
+                               (--live: also on the live pages; --cdp HOST:PORT: in that browser)
+  snapshot URL --site ID       save the open tab at URL as a fixture (--cdp HOST:PORT, --name NAME)
 
 options:
   --root DIR        a learnings root (repeatable; default ./learnings, $SITE_SKILLS_ROOT,

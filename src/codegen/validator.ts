@@ -63,3 +63,14 @@ function checkFields(
 export function generateArgsValidator(args: Record<string, ValueSchema>): string {
   return `function(a){${checkFields(args, 'a', '""', 0, true)}}`
 }
+
+/**
+ * Generates the check of a tool's result against its `returns` schema, in the same form as
+ * ArgsValidator: undefined when it fits, else `[path, expected, actual]` with paths such as
+ * `result.products[0].price`. The result itself must be present unless `returns.required` is
+ * false; below it, as for arguments, a field that is absent or null fails only when `required`.
+ */
+export function generateReturnsValidator(returns: ValueSchema): string {
+  const missing = returns.required === false ? 'return' : `return["result","present",v]`
+  return `function(v){if(v===undefined||v===null){${missing}}${checkValue(returns, 'v', '"result"', 0)}}`
+}

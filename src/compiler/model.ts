@@ -22,6 +22,22 @@ export interface ToolModel extends ManifestTool {
   absPath: string
   /** Browser tools only: the file is an ES module with a default export (not a bare function). */
   module?: boolean
+  /** The manifest's examples that passed their checks, for `site-skills test`. */
+  examples?: ExampleModel[]
+}
+
+/** One example call of a tool (the manifest's `examples` entry, checked). */
+export interface ExampleModel {
+  /** The given name, else its position ("#1"). */
+  name: string
+  args: Record<string, unknown>
+  /** The address the fixture is served under (and the live page of `--live`). */
+  url?: string
+  /** The fixture's path relative to the skill folder, and its real path. */
+  fixture?: string
+  fixturePath?: string
+  /** Present when the manifest gives `expect` (which may itself be null). */
+  expect?: { value: unknown }
 }
 
 export interface NoteModel {

@@ -50,8 +50,12 @@ type PathEscapeData =
   | { via: 'symlink'; file: string }
   | { via: 'note'; note: string }
   | { via: 'tool-path'; tool: string }
+  | { via: 'fixture'; example: string }
   | { via: 'import'; tool: string; file: string }
 type CompatData = { problem: 'bom' | 'symlink' } | { problem: 'extension' | 'module'; tool: string }
+/** An example's finding, worded where the example is checked (its path and the value at fault). */
+type ExampleData = { text: string }
+const exampleText = (d: ExampleData) => d.text
 type FileData = { subject: Subject; reason: string }
 const fileMessage = ({ subject, reason }: FileData) => `${subjectLabel(subject)} ${reason}`
 
@@ -82,6 +86,8 @@ function pathEscapeMessage(d: PathEscapeData): string {
       return `notes must point to notes/*.md or <product>/prompt.md: ${q(d.note)}`
     case 'tool-path':
       return `${d.tool}: path must stay inside the skill folder`
+    case 'fixture':
+      return `${d.example}: fixture must stay inside the skill folder`
     case 'import':
       return `browser tool ${q(d.tool)} imports ${q(d.file)}, which is outside the skill folder`
   }
@@ -390,6 +396,34 @@ export const DIAGNOSTIC_CATALOG = {
       const of = d.ownerSite === undefined ? '' : ` of skill ${q(d.ownerSite)}`
       return `tool ${q(d.tool)} has the model tool name ${q(d.name)}, as tool ${q(d.owner)}${of}`
     },
+  }),
+  'example-invalid': entry<ExampleData>({
+    severity: 'error',
+    title: 'Invalid example',
+    hint:
+      'An example is { "name"?, "args": { ... }, "url"?, "fixture"?, "expect"? } with a unique name; ' +
+      'see the README section on examples.',
+    message: exampleText,
+  }),
+  'example-args': entry<ExampleData>({
+    severity: 'error',
+    title: 'Example args do not fit the tool',
+    hint: "An example's args must pass the tool's argument checks, as a real call's would.",
+    message: exampleText,
+  }),
+  'example-fixture': entry<ExampleData>({
+    severity: 'error',
+    title: 'Invalid example fixture',
+    hint:
+      'A fixture is a saved page inside the skill, fixtures/<name>.html (Node tools may also use .json, ' +
+      '.txt, .xml); make one with `site-skills snapshot URL --site ID`.',
+    message: exampleText,
+  }),
+  'example-url': entry<ExampleData>({
+    severity: 'error',
+    title: 'Invalid example url',
+    hint: "Give the http(s) address the fixture was saved from; its host must match one of the skill's domains.",
+    message: exampleText,
   }),
   'compat-ego-lite': entry<CompatData>({
     severity: 'error',

@@ -72,6 +72,25 @@ function valueFinding(
   }
 }
 
+const EXAMPLE_FIELDS: Record<string, string> = {
+  name: 'name must be letters, digits, ".", "_" or "-"',
+  args: 'args must be an object',
+  url: 'url must be an http:// or https:// address',
+  fixture: 'fixture must be a non-empty string',
+}
+
+/** Message for a problem in a tool's `examples` list; `rest` is the path below it. */
+function exampleMessage(prefix: string, rest: (string | undefined)[], error: ErrorObject): string {
+  const [index, key] = rest
+  if (index === undefined) return `${prefix} must be a list of examples`
+  const at = `${prefix}[${index}]`
+  if (error.keyword === 'additionalProperties')
+    return `${at}: unknown key ${JSON.stringify(error.params.additionalProperty)} (known: name, args, url, fixture, expect)`
+  if (key === undefined) return `${at} must be an object`
+  if (error.keyword === 'required') return `${at}: args is required (use {} for none)`
+  return `${at}: ${EXAMPLE_FIELDS[key] ?? `invalid ${key}`}`
+}
+
 function toolFinding(kind: string, segments: string[], error: ErrorObject, given: () => unknown): Finding {
   const [name, field, argName, ...rest] = segments
   const tool = `${kind}.${name}`
@@ -85,6 +104,8 @@ function toolFinding(kind: string, segments: string[], error: ErrorObject, given
       return { code: 'tool-path', data: { tool, problem: 'empty' } }
     case 'callable':
       return { code: 'tool-callable', data: { tool } }
+    case 'examples':
+      return { code: 'example-invalid', data: { text: exampleMessage(`${tool}.examples`, [argName, ...rest], error) } }
     case 'args':
       if (argName !== undefined)
         return { code: 'arg-schema', data: valueFinding(`${tool}.args.${argName}`, 'arg', rest, error, given) }
@@ -144,7 +165,12 @@ export function checkManifestSchema(data: unknown): SchemaFinding[] {
     if (error.keyword === 'allOf' || error.keyword === 'not' || error.keyword === 'anyOf') continue
     const base = parsePointer(error.instancePath)
     const missing = error.keyword === 'required' ? String(error.params.missingProperty) : undefined
-    const invalidName = error.keyword === 'propertyNames' ? String(error.params.propertyName) : undefined
+    const invalidName =
+      error.keyword === 'propertyNames'
+        ? String(error.params.propertyName)
+        : error.keyword === 'additionalProperties'
+          ? String(error.params.additionalProperty)
+          : undefined
     const segments = missing !== undefined ? [...base, missing] : base
     // Point at the offending key; a missing member is reported at its parent's key.
     const path = invalidName !== undefined ? [...base, invalidName] : base

@@ -11,6 +11,7 @@ import { MANIFEST, type SkillCheck, type ValidateOptions, readSkillText, reportA
 import { blocksSkill, resolveSkillFile } from './context'
 import { checkNameCharacters } from './names'
 import { TOOL_KINDS, checkManifestSchema } from './schema'
+import { checkExamples } from './examples'
 import { checkTool } from './tools'
 
 export const MAX_MANIFEST_BYTES = FILE_LIMITS.manifest
@@ -166,7 +167,16 @@ export async function validateSkill(folder: SkillFolder, options: ValidateOption
   for (const key of checkNameCharacters(check, manifest)) badPaths.add(key)
   checkToolNamesUnique(check, manifest)
   const domainSites = checkDomains(check, manifest)
-  const [notes, tools] = await Promise.all([checkNotes(check, manifest), checkTools(check, manifest, badPaths)])
+  const patterns = domainSites.map((s) => s.pattern)
+  const [notes, tools, examples] = await Promise.all([
+    checkNotes(check, manifest),
+    checkTools(check, manifest, badPaths),
+    checkExamples(check, manifest, patterns, findings, badPaths),
+  ])
+  for (const tool of tools) {
+    const list = examples.get(`${tool.kind === 'node' ? 'nodeTools' : 'browserTools'}\0${tool.name}`)
+    if (list) tool.examples = list
+  }
   const diagnostics = check.diagnostics
   const doc = read.doc
   const files = [...check.files].sort()

@@ -1,0 +1,106 @@
+import { mkdir, writeFile } from 'node:fs/promises'
+import { join, relative } from 'node:path'
+import { type TargetInfo, command } from '../../../runtime/cdp'
+import { loadCri } from '../../../runtime/connect'
+import { SiteToolError, isSiteToolError } from '../../../runtime/errors'
+import { urlMatchesDomains } from '../../../runtime/match'
+import { toPosix } from '../../compiler/paths'
+import { current } from '../../nobuild/api'
+import { CAPTURE_EXPRESSION, formatFixture } from '../../testing/fixture'
+import { type CliIO, type ParsedArgs, UsageError, writeLine } from '../args'
+import { existingRoots } from '../session'
+import { compatOf } from '../args'
+
+const USAGE = 'site-skills snapshot URL --site ID [--name NAME] --cdp HOST:PORT'
+const HOST_PORT_RE = /^(\[[^\]]+\]|[^:/\s]+):(\d+)$/
+const NAME_RE = /^[A-Za-z0-9][A-Za-z0-9._-]{0,79}$/
+
+/** A fixture name from a URL: its last path segment, else its host, as lowercase words joined by "-". */
+export function nameFromUrl(url: string): string {
+  const parsed = new URL(url)
+  const segment = parsed.pathname.split('/').filter(Boolean).at(-1) ?? parsed.hostname
+  const slug = segment
+    .replace(/\.html?$/i, '')
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-+|-+$/g, '')
+  return slug.slice(0, 60) || 'page'
+}
+
+/** The page tab whose URL is `url`, else the first that starts with it, else one that contains it. */
+async function findTab(host: string, port: number, url: string): Promise<TargetInfo> {
+  const where = `${host}:${port}`
+  const response = await fetch(`http://${where}/json/list`).catch((cause: unknown) => {
+    throw new SiteToolError('disconnected', `cannot reach ${where}`, { cause })
+  })
+  const pages = ((await response.json()) as TargetInfo[]).filter((t) => t.type === 'page')
+  const found =
+    pages.find((t) => t.url === url) ??
+    pages.find((t) => t.url.startsWith(url)) ??
+    pages.find((t) => t.url.includes(url))
+  if (found?.webSocketDebuggerUrl) return found
+  const open = pages.map((t) => t.url).join(', ') || 'none'
+  throw new SiteToolError('target-not-found', `no tab at ${url} in the browser at ${where} (open: ${open})`)
+}
+
+async function capture(tab: TargetInfo): Promise<{ url: string; html: string }> {
+  const client = await (await loadCri())({ target: tab.webSocketDebuggerUrl!, local: true })
+  try {
+    const { result, exceptionDetails } = await command(client, 'Runtime.evaluate', {
+      expression: CAPTURE_EXPRESSION,
+      returnByValue: true,
+    })
+    if (exceptionDetails) throw new SiteToolError('cdp-error', `cannot read the page: ${exceptionDetails.text}`)
+    return result.value as { url: string; html: string }
+  } finally {
+    await client.close().catch(() => {})
+  }
+}
+
+function parseOptions(args: ParsedArgs): { url: string; siteId: string; host: string; port: number } {
+  const [url, ...rest] = args.positionals
+  if (!url || rest.length) throw new UsageError(`snapshot takes one URL: ${USAGE}`)
+  if (!args.site) throw new UsageError(`snapshot needs --site ID: ${USAGE}`)
+  if (args.name !== undefined && !NAME_RE.test(args.name))
+    throw new UsageError(`--name must be letters, digits, ".", "_" or "-", not ${JSON.stringify(args.name)}`)
+  const hostPort = HOST_PORT_RE.exec(args.cdp ?? '')
+  if (!hostPort) throw new UsageError(`snapshot reads a tab of a running browser: pass --cdp HOST:PORT (${USAGE})`)
+  if (!URL.canParse(url) || !/^https?:/.test(url)) throw new UsageError(`not an http(s) URL: ${JSON.stringify(url)}`)
+  return { url, siteId: args.site, host: hostPort[1]!.replace(/^\[|\]$/g, ''), port: Number(hostPort[2]) }
+}
+
+/**
+ * `site-skills snapshot URL --site ID [--name NAME] --cdp HOST:PORT`: saves the rendered DOM of the
+ * tab at URL as `fixtures/NAME.html` of the skill and prints the example stanza to paste.
+ */
+export async function snapshotCommand(args: ParsedArgs, io: CliIO): Promise<number> {
+  const { url, siteId, host, port } = parseOptions(args)
+  const { result } = await current({ roots: await existingRoots(args, io), compat: compatOf(args), watch: false })
+  const record = result.records.find((r) => r.folder.id === siteId)
+  if (!record) throw new UsageError(`no skill ${JSON.stringify(siteId)} in the roots`)
+  const patterns = record.domainSites.map((s) => s.pattern)
+  try {
+    if (!urlMatchesDomains(url, patterns))
+      throw new SiteToolError('domain-mismatch', `${url} does not match ${siteId}'s domains (${patterns.join(', ')})`)
+    const page = await capture(await findTab(host, port, url))
+    const name = args.name ?? nameFromUrl(page.url)
+    const fixture = `fixtures/${name}.html`
+    const file = join(record.folder.dir, fixture)
+    const captured = new Date().toISOString()
+    await mkdir(join(record.folder.dir, 'fixtures'), { recursive: true })
+    await writeFile(file, formatFixture({ url: page.url, captured }, page.html))
+    const example = { name, args: {}, url: page.url, fixture }
+    if (args.json)
+      writeLine(io.stdout, JSON.stringify({ file: toPosix(file), url: page.url, captured, example }, null, 2))
+    else {
+      writeLine(io.stdout, `wrote ${toPosix(relative(io.cwd, file))} (${page.html.length} characters)`)
+      writeLine(io.stdout, `add to a browser tool's "examples" in ${siteId}/manifest.json (fill in args and expect):`)
+      writeLine(io.stdout, JSON.stringify(example, null, 2))
+    }
+    return 0
+  } catch (error) {
+    if (!isSiteToolError(error)) throw error
+    writeLine(io.stderr, `site-skills: ${error.code}: ${error.message}`)
+    return 1
+  }
+}

@@ -1,0 +1,177 @@
+import { urlMatchesDomains } from '../../../runtime/match'
+import type { ArgsValidator, ValueSchema } from '../../../runtime/types'
+import { generateArgsValidator } from '../../codegen/validator'
+import type { ExampleModel } from '../model'
+import type { JsonPath } from '../parse'
+import { unsafeRelativePath } from '../paths'
+import { type SkillCheck, reportAt, resolveSkillFile } from './context'
+import { type SchemaFinding, TOOL_KINDS, type ToolMapKey } from './schema'
+
+type Json = Record<string, unknown>
+
+const BROWSER_FIXTURE_RE = /^fixtures\/[^/]+\.html$/
+const NODE_FIXTURE_RE = /^fixtures\/[^/]+\.(?:html|json|txt|xml)$/
+
+const isObject = (value: unknown): value is Json => typeof value === 'object' && value !== null && !Array.isArray(value)
+
+/** One tool's examples, where they are and what the tool declares. */
+interface ToolExamples {
+  mapKey: ToolMapKey
+  name: string
+  schema: Json
+  /** The skill's normalized domain patterns. */
+  domains: readonly string[]
+  /** Schema findings of the manifest: an example (or args) with one is not looked at further. */
+  broken: (path: JsonPath) => boolean
+}
+
+function argsMessage([path, expected, actual]: [string, string, unknown?]): string {
+  if (expected === 'present') return `missing required argument "${path}"`
+  if (expected === 'absent') return `unknown argument "${path}"`
+  return `argument "${path}" must be ${expected} (got ${JSON.stringify(actual)?.slice(0, 60)})`
+}
+
+/** The tool's generated argument check, when its args schema is valid. */
+function argsValidator(tool: ToolExamples): ArgsValidator | undefined {
+  if (tool.broken([tool.mapKey, tool.name, 'args'])) return undefined
+  const args = isObject(tool.schema.args) ? (tool.schema.args as Record<string, ValueSchema>) : {}
+  return new Function(`return ${generateArgsValidator(args)}`)() as ArgsValidator
+}
+
+/** Checks `url`: an http(s) address on one of the skill's domains; required for browser tools. */
+function checkUrl(check: SkillCheck, tool: ToolExamples, at: JsonPath, example: Json): boolean {
+  const label = `${tool.mapKey}.${tool.name}.examples[${at.at(-1)}]`
+  const url = example.url
+  if (url === undefined) {
+    if (tool.mapKey === 'nodeTools' && example.fixture === undefined) return true
+    const why =
+      tool.mapKey === 'browserTools' ? 'a browser tool example needs url' : 'a fixture is served under url: add url'
+    reportAt(check, at, { code: 'example-url', data: { text: `${label}: ${why} (the page address the tool runs on)` } })
+    return false
+  }
+  if (typeof url !== 'string') return false
+  if (urlMatchesDomains(url, tool.domains)) return true
+  const domains = tool.domains.join(', ') || 'none'
+  const text = `${label}: url ${JSON.stringify(url)} does not match ${domains}`
+  reportAt(check, [...at, 'url'], { code: 'example-url', data: { text } })
+  return false
+}
+
+/** Checks `fixture`: fixtures/<name>.html inside the skill, existing; required for browser tools. */
+async function checkFixture(check: SkillCheck, tool: ToolExamples, at: JsonPath, example: Json) {
+  const label = `${tool.mapKey}.${tool.name}.examples[${at.at(-1)}]`
+  const fixture = example.fixture
+  if (fixture === undefined) {
+    if (tool.mapKey === 'nodeTools') return { ok: true }
+    const message = `${label}: a browser tool example needs a fixture (a saved page, fixtures/<name>.html)`
+    reportAt(check, at, { code: 'example-fixture', data: { text: message } })
+    return { ok: false }
+  }
+  if (typeof fixture !== 'string') return { ok: false }
+  const where = [...at, 'fixture']
+  if (unsafeRelativePath(fixture) === 'escape') {
+    reportAt(check, where, { code: 'path-escape', data: { via: 'fixture', example: label } })
+    return { ok: false }
+  }
+  const shape = tool.mapKey === 'browserTools' ? BROWSER_FIXTURE_RE : NODE_FIXTURE_RE
+  if (unsafeRelativePath(fixture) || !shape.test(fixture)) {
+    const wanted = tool.mapKey === 'browserTools' ? 'fixtures/<name>.html' : 'fixtures/<name>.html|json|txt|xml'
+    reportAt(check, where, { code: 'example-fixture', data: { text: `${label}: fixture must be ${wanted}` } })
+    return { ok: false }
+  }
+  const real = await resolveSkillFile(check, fixture, (directory) => ({
+    code: 'example-fixture',
+    data: { text: `${label}: missing fixture ${JSON.stringify(fixture)}${directory ? ': it is a directory' : ''}` },
+  }))
+  if (typeof real !== 'string') {
+    reportAt(check, where, real)
+    return { ok: false }
+  }
+  return { ok: true, fixture, fixturePath: real }
+}
+
+async function checkExample(
+  check: SkillCheck,
+  tool: ToolExamples,
+  index: number,
+  example: Json,
+  validate: ArgsValidator | undefined,
+): Promise<ExampleModel | undefined> {
+  const at: JsonPath = [tool.mapKey, tool.name, 'examples', index]
+  const args = example.args as Json
+  const problem = validate?.(args)
+  if (problem)
+    reportAt(check, [...at, 'args'], {
+      code: 'example-args',
+      data: { text: `${tool.mapKey}.${tool.name}.examples[${index}]: ${argsMessage(problem)}` },
+    })
+  const urlOk = checkUrl(check, tool, at, example)
+  const fixture = await checkFixture(check, tool, at, example)
+  if (problem || !urlOk || !fixture.ok) return undefined
+  return {
+    name: typeof example.name === 'string' ? example.name : `#${index + 1}`,
+    args,
+    ...(typeof example.url === 'string' ? { url: example.url } : {}),
+    ...(fixture.fixture ? { fixture: fixture.fixture, fixturePath: fixture.fixturePath } : {}),
+    ...(Object.hasOwn(example, 'expect') ? { expect: { value: example.expect } } : {}),
+  }
+}
+
+/** Names must be unique within a tool (they name results of `site-skills test`). */
+function checkNames(check: SkillCheck, tool: ToolExamples, list: unknown[]): void {
+  const seen = new Set<string>()
+  list.forEach((example, index) => {
+    if (!isObject(example) || typeof example.name !== 'string') return
+    if (seen.has(example.name)) {
+      const message = `${tool.mapKey}.${tool.name}.examples[${index}]: duplicate example name ${JSON.stringify(example.name)}`
+      reportAt(check, [tool.mapKey, tool.name, 'examples', index, 'name'], {
+        code: 'example-invalid',
+        data: { text: message },
+      })
+    }
+    seen.add(example.name)
+  })
+}
+
+async function checkToolExamples(check: SkillCheck, tool: ToolExamples): Promise<ExampleModel[]> {
+  const list = tool.schema.examples
+  if (!Array.isArray(list)) return []
+  checkNames(check, tool, list)
+  const validate = argsValidator(tool)
+  const found = await Promise.all(
+    list.map((example, index) =>
+      isObject(example) && isObject(example.args) && !tool.broken([tool.mapKey, tool.name, 'examples', index])
+        ? checkExample(check, tool, index, example, validate)
+        : undefined,
+    ),
+  )
+  return found.filter((e): e is ExampleModel => e !== undefined)
+}
+
+/**
+ * Checks every tool's `examples` (their shape was checked by the schema): args against the
+ * tool's generated validator, `url` against the skill's domains, `fixture` a file of the skill.
+ * Tools in `badTools` (`mapKey\0name`: a bad name or path) are skipped. Returns the valid
+ * examples by `mapKey\0name`.
+ */
+export async function checkExamples(
+  check: SkillCheck,
+  manifest: Json,
+  domains: readonly string[],
+  findings: readonly SchemaFinding[],
+  badTools: ReadonlySet<string>,
+): Promise<Map<string, ExampleModel[]>> {
+  // A finding at or below `path`.
+  const broken = (path: JsonPath) => findings.some((f) => path.every((key, i) => String(f.path[i]) === String(key)))
+  const out = new Map<string, ExampleModel[]>()
+  for (const mapKey of TOOL_KINDS) {
+    const map = manifest[mapKey]
+    if (!isObject(map)) continue
+    for (const [name, schema] of Object.entries(map)) {
+      if (!isObject(schema) || badTools.has(`${mapKey}\0${name}`)) continue
+      const examples = await checkToolExamples(check, { mapKey, name, schema, domains, broken })
+      if (examples.length) out.set(`${mapKey}\0${name}`, examples)
+    }
+  }
+  return out
+}

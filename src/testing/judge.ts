@@ -1,0 +1,35 @@
+import { typeOf } from '../../runtime/error-catalog'
+import { isSiteToolError } from '../../runtime/errors'
+import { findMismatch } from './expect'
+import type { ExampleCase, Failure } from './types'
+
+/** A returns-check finding in words: `result.products[0].price must be a number (got string)`. */
+export function resultMessage([path, expected, actual]: [string, string, unknown?]): string {
+  if (expected === 'present') return `${path} is missing (the tool's returns requires it)`
+  const got = expected.startsWith('one of') ? JSON.stringify(actual)?.slice(0, 80) : typeOf(actual)
+  return `${path} must be ${expected} (got ${got})`
+}
+
+/** Whether the result fits the tool's `returns`. */
+export function checkContract(c: ExampleCase, value: unknown): Failure | undefined {
+  const problem = c.checkReturns(value as Record<string, unknown>)
+  return problem ? { kind: 'contract-break', message: resultMessage(problem) } : undefined
+}
+
+/** Whether the result fits `returns`, then whether it contains what `expect` says. */
+export function judge(c: ExampleCase, value: unknown): Failure | undefined {
+  const contract = checkContract(c, value)
+  if (contract || !c.example.expect) return contract
+  const mismatch = findMismatch(value, c.example.expect.value)
+  return mismatch ? { kind: 'expect-mismatch', message: mismatch } : undefined
+}
+
+/** A failed call: `timeout`, or `tool-error` with the runtime's code. Anything else is a bug and rethrown. */
+export function callFailure(error: unknown): Failure {
+  if (isSiteToolError(error, 'timeout')) return { kind: 'timeout', message: error.message }
+  if (isSiteToolError(error)) {
+    const where = error.file ? ` (${error.file}${error.line ? `:${error.line}` : ''})` : ''
+    return { kind: 'tool-error', message: `${error.code}: ${error.message}${where}` }
+  }
+  throw error
+}

@@ -1,0 +1,90 @@
+import { readFile } from 'node:fs/promises'
+import type { SiteSkills } from '../../runtime/registry'
+import type { ArgsValidator } from '../../runtime/types'
+import { generateReturnsValidator } from '../codegen/validator'
+import type { CompileResult } from '../compiler/compile'
+import type { TestBrowser } from './browser'
+import { callFailure, judge } from './judge'
+import { serveFixture } from './serve'
+import type { ExampleCase, ExampleResult, Failure, Outcome } from './types'
+
+const CONTENT_TYPES: Record<string, string> = {
+  html: 'text/html; charset=utf-8',
+  json: 'application/json',
+  txt: 'text/plain; charset=utf-8',
+  xml: 'application/xml',
+}
+
+export const contentTypeOf = (file: string) => CONTENT_TYPES[file.slice(file.lastIndexOf('.') + 1)] ?? 'text/plain'
+
+/** Every example of the chosen skills (all when `sites` is empty), Node tools first, in manifest order. */
+export function collectCases(result: CompileResult, sites: readonly string[]): ExampleCase[] {
+  const cases: ExampleCase[] = []
+  for (const { model } of result.skills) {
+    if (sites.length && !sites.includes(model.id)) continue
+    for (const tool of model.tools) {
+      if (!tool.examples?.length) continue
+      // A tool without a usable returns (served by the no-build API as the original ran it) has no contract.
+      const checkReturns: ArgsValidator = tool.returns?.type
+        ? new Function(`return ${generateReturnsValidator(tool.returns)}`)()
+        : () => undefined
+      for (const example of tool.examples)
+        cases.push({ siteId: model.id, domains: model.domains, tool, example, checkReturns })
+    }
+  }
+  return cases
+}
+
+/**
+ * The `ctx` of a Node tool example: `fetch` answers the fixture for `url` and fails every other
+ * request (no network); `url` and `baseUrl` (its origin) tell the tool where it is.
+ */
+export async function nodeContext(c: ExampleCase): Promise<Record<string, unknown>> {
+  const { url, fixture, fixturePath } = c.example
+  const body = fixturePath ? await readFile(fixturePath) : undefined
+  const served = url ? new URL(url).href : undefined
+  const fetchFixture = async (input: string | URL | Request) => {
+    const asked = input instanceof Request ? input.url : new URL(String(input), served).href
+    if (body && fixture && asked === served)
+      return new Response(body, { status: 200, headers: { 'Content-Type': contentTypeOf(fixture) } })
+    throw new TypeError(`fetch failed: site-skills test serves only ${served ?? 'nothing'} (no network)`)
+  }
+  return { fetch: fetchFixture, ...(url ? { url, baseUrl: new URL(url).origin } : {}) }
+}
+
+async function callNode(c: ExampleCase, api: SiteSkills): Promise<Outcome> {
+  try {
+    return { value: await api.runTool(c.siteId, c.tool.name, c.example.args, await nodeContext(c)) }
+  } catch (error) {
+    return { failure: callFailure(error) }
+  }
+}
+
+/** Runs a browser example in a tab of its own, on its fixture served under its `url`. */
+export async function callOnFixture(c: ExampleCase, api: SiteSkills, browser: TestBrowser): Promise<Outcome> {
+  const tab = await browser.openTab()
+  try {
+    const loaded = await serveFixture(tab.client, c.example.url!, await readFile(c.example.fixturePath!))
+    if (loaded.errorText || loaded.timedOut) {
+      const why = loaded.errorText ?? 'it did not load in time'
+      return { failure: { kind: loaded.timedOut ? 'timeout' : 'tool-error', message: `fixture not served: ${why}` } }
+    }
+    return { value: await api.runBrowserTool(c.siteId, c.tool.name, c.example.args, tab.client) }
+  } catch (error) {
+    return { failure: callFailure(error) }
+  } finally {
+    await tab.close()
+  }
+}
+
+/** The outcome of one example on its fixture (Node examples get the fixture through `ctx.fetch`). */
+export async function runOffline(c: ExampleCase, api: SiteSkills, browser?: TestBrowser): Promise<Failure | undefined> {
+  const outcome = c.tool.kind === 'node' ? await callNode(c, api) : await callOnFixture(c, api, browser!)
+  return 'failure' in outcome ? outcome.failure : judge(c, outcome.value)
+}
+
+/** The result line of one example. */
+export function resultOf(c: ExampleCase, failure: Failure | undefined): ExampleResult {
+  const base = { siteId: c.siteId, tool: c.tool.name, example: c.example.name }
+  return failure ? { ...base, status: 'fail', ...failure } : { ...base, status: 'pass' }
+}
