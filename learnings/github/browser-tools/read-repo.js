@@ -1,11 +1,13 @@
 async function (args) {
   // Repository metadata from an open github.com repository page (any tab: code, issues, a file).
-  // Prefers the page's <meta> tags, which GitHub has kept stable for years, over layout markup.
-  // A bare function expression: no imports, DOM only.
+  // Reads the octolytics <meta> tags (GitHub has kept them for years; older pages put the value in
+  // `value=` instead of `content=`), then the About box and the counters of the current layout,
+  // then those of the 2019 layout. A bare function expression: no imports, DOM only.
   const meta = (name) => {
     const node = document.querySelector(`meta[name="${name}"], meta[property="${name}"]`)
-    return node ? node.getAttribute('content') : null
+    return node ? node.getAttribute('content') ?? node.getAttribute('value') : null
   }
+  const clean = (text) => (text || '').replace(/\s+/g, ' ').trim()
   const nwo = meta('octolytics-dimension-repository_nwo')
   // First path segments that are GitHub's own pages, never an owner.
   const RESERVED = ['about', 'account', 'apps', 'codespaces', 'collections', 'dashboard', 'enterprise', 'explore',
@@ -15,34 +17,59 @@ async function (args) {
   if (!nwo && (!pathMatch || RESERVED.includes(pathMatch[1].toLowerCase()))) return { error: 'not a repository page' }
   const fullName = nwo || `${pathMatch[1]}/${pathMatch[2]}`
   const [owner, name] = fullName.split('/')
+  // Links are relative on current pages and absolute on older ones.
+  const link = (suffix, inner = '') =>
+    [`/${fullName}/${suffix}`, `https://github.com/${fullName}/${suffix}`].map((href) => `a[href="${href}"] ${inner}`).join(', ')
 
-  // og:description is the repository description, or a generic sentence when there is none.
-  const og = meta('og:description')
-  const description = og && !/^Contribute to .+ development by creating an account on GitHub\.?$/.test(og) ? og : null
+  // The About box: "About" heading then its paragraph (current layout), or [itemprop=about] (2019).
+  const aboutHeading = [...document.querySelectorAll('h2')].find((h) => clean(h.textContent) === 'About')
+  const aboutNode = (aboutHeading && aboutHeading.parentElement.querySelector('p.f4')) ||
+    document.querySelector('[itemprop="about"]')
+  // og:description is "About text - owner/repo" (2026) or "About text - owner/repo: About text..."
+  // (2022) on repository pages; on issue and pull request pages it is the post's body, so it is only
+  // used when it carries the repository suffix. A repository without About text has a generic sentence.
+  const og = meta('og:description') || ''
+  const suffix = og.lastIndexOf(` - ${fullName}`)
+  const ogAbout = suffix > 0 && !/^Contribute to .+ development by creating an account on GitHub/.test(og)
+    ? og.slice(0, suffix).replace(/&amp;/g, '&')
+    : null
+  const description = (aboutNode && clean(aboutNode.textContent)) || ogAbout || null
 
   // Counters: the exact number is in the title attribute ("12,345"), the text is abbreviated ("12.3k").
+  const toNumber = (raw) => {
+    const match = /([\d.,]+)\s*([kKmM]?)/.exec(raw || '')
+    if (!match) return null
+    const base = Number(match[1].replace(/,/g, ''))
+    const factor = { k: 1e3, K: 1e3, m: 1e6, M: 1e6 }[match[2]] || 1
+    return Number.isFinite(base) ? Math.round(base * factor) : null
+  }
   const counter = (selectors) => {
     for (const selector of selectors) {
       const node = document.querySelector(selector)
       if (!node) continue
-      const raw = node.getAttribute('title') || node.getAttribute('aria-label') || node.textContent
-      const match = /([\d.,]+)\s*([kKmM]?)/.exec(raw || '')
-      if (!match) continue
-      const base = Number(match[1].replace(/,/g, ''))
-      const factor = { k: 1e3, K: 1e3, m: 1e6, M: 1e6 }[match[2]] || 1
-      if (Number.isFinite(base)) return Math.round(base * factor)
+      const value = toNumber(node.getAttribute('title') || node.getAttribute('aria-label') || node.textContent)
+      if (value !== null) return value
+    }
+    return null
+  }
+  // Watchers: the sidebar's "24 watching" (with or without a /watchers link).
+  const watching = () => {
+    for (const node of document.querySelectorAll('a, span, div')) {
+      if (node.children.length > 2) continue
+      const match = /^([\d.,]+[kKmM]?) watching$/.exec(clean(node.textContent))
+      if (match) return toNumber(match[1])
     }
     return null
   }
 
   const topics = [...new Set([...document.querySelectorAll('a.topic-tag, a[href^="/topics/"]')]
-    .map((a) => a.textContent.trim())
+    .map((a) => clean(a.textContent))
     .filter(Boolean))]
 
-  // The language bar links to the repository search with an l= parameter.
+  // The language bar links to the repository search with an l= parameter (not on every page).
   const languages = []
-  for (const a of document.querySelectorAll(`a[href^="/${fullName}/search?l="]`)) {
-    const parts = [...a.querySelectorAll('span')].map((s) => s.textContent.trim()).filter(Boolean)
+  for (const a of document.querySelectorAll(`a[href*="/${fullName}/search?l="]`)) {
+    const parts = [...a.querySelectorAll('span')].map((s) => clean(s.textContent)).filter(Boolean)
     const percent = parts.find((p) => /%$/.test(p))
     const label = parts.find((p) => !/%$/.test(p))
     if (label) languages.push({ name: label, percent: percent ? Number.parseFloat(percent) : null })
@@ -66,11 +93,11 @@ async function (args) {
     isPublic: boolMeta('octolytics-dimension-repository_public'),
     isFork: boolMeta('octolytics-dimension-repository_is_fork'),
     parent: meta('octolytics-dimension-repository_parent_nwo'),
-    stars: counter(['#repo-stars-counter-star', `a[href="/${fullName}/stargazers"] strong`]),
-    forks: counter(['#repo-network-counter', `a[href="/${fullName}/forks"] strong`]),
-    watchers: counter([`a[href="/${fullName}/watchers"] strong`]),
-    openIssues: counter(['#issues-repo-tab-count']),
-    openPullRequests: counter(['#pull-requests-repo-tab-count']),
+    stars: counter(['#repo-stars-counter-star', link('stargazers', 'strong'), `a.social-count[href$="/${fullName}/stargazers"]`]),
+    forks: counter(['#repo-network-counter', link('forks', 'strong'), `a.social-count[href$="/${fullName}/network/members"]`]),
+    watchers: counter([link('watchers', 'strong'), `a.social-count[href$="/${fullName}/watchers"]`]) ?? watching(),
+    openIssues: counter(['#issues-repo-tab-count', link('issues', '.Counter')]),
+    openPullRequests: counter(['#pull-requests-repo-tab-count', link('pulls', '.Counter')]),
     topics,
     languages,
     section,

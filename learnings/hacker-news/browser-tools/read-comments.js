@@ -15,7 +15,8 @@ async function (args) {
 
   // The item itself: a story (title row + subtext) or a single comment opened on its own.
   const head = fat.querySelector('tr.athing')
-  const title = fat.querySelector('.titleline > a')
+  // `.titleline > a` since 2022; `a.storylink` before.
+  const title = fat.querySelector('.titleline > a') || fat.querySelector('td.title > a.storylink')
   const sub = fat.querySelector('td.subtext')
   const storyText = fat.querySelector('div.toptext')
   const item = {
@@ -25,7 +26,15 @@ async function (args) {
     score: sub && sub.querySelector('.score') ? toInt(sub.querySelector('.score').textContent) : null,
     by: fat.querySelector('a.hnuser') ? fat.querySelector('a.hnuser').textContent.trim() : null,
     time: fat.querySelector('.age[title]') ? fat.querySelector('.age[title]').getAttribute('title').split(' ')[0] : null,
-    text: storyText ? text(storyText) : null,
+    // Link posts have no text: no div.toptext, or an empty one.
+    text: text(storyText) || null,
+  }
+  // Comment text without the "reply" link that older pages nest inside the comment body.
+  const bodyText = (body) => {
+    const full = text(body)
+    const reply = body.querySelector('.reply')
+    const tail = reply ? text(reply) : ''
+    return tail && full.endsWith(tail) ? full.slice(0, -tail.length).trim() : full
   }
 
   const rows = [...document.querySelectorAll('tr.athing.comtr')]
@@ -49,8 +58,9 @@ async function (args) {
       by: user ? user.textContent.trim() : null,
       time: age && age.getAttribute('title') ? age.getAttribute('title').split(' ')[0] : null,
       // Deleted and flagged comments have no .commtext; the row shows "[deleted]" or "[flagged]".
-      text: body ? text(body) : text(row.querySelector('.comment')) || null,
-      collapsed: row.classList.contains('coll'),
+      text: body ? bodyText(body) : text(row.querySelector('.comment')) || null,
+      // `coll`: the reader collapsed this comment; `noshow`: it is hidden inside a collapsed thread.
+      collapsed: row.classList.contains('coll') || row.classList.contains('noshow'),
     })
     if (comments.length >= maxComments) break
   }

@@ -45,6 +45,15 @@ async function (args) {
     return [...names]
   }
 
+  // Row depth: the `--compat-feature-depth: N` style of the current renderer, or the older
+  // `bc-feature-depth-N` class.
+  function featureDepth(th) {
+    const styled = th.style && th.style.getPropertyValue('--compat-feature-depth')
+    const value = styled && styled.trim() !== '' ? styled : classValue(th, 'bc-feature-depth-')
+    const depth = Number.parseInt(value ?? '0', 10)
+    return Number.isInteger(depth) ? depth : 0
+  }
+
   function parseTable(table, wanted) {
     const browsers = [...table.querySelectorAll('thead tr.bc-browsers th.bc-browser')].map((th) => ({
       id: classValue(th, 'bc-browser-'),
@@ -70,7 +79,7 @@ async function (args) {
       const link = header.matches('a[href]') ? header : null
       features.push({
         name: textWithout(header, '.bc-icons'),
-        depth: Number(classValue(th, 'bc-feature-depth-') ?? 0),
+        depth: featureDepth(th),
         url: link ? link.href : null,
         status: iconNames(header, STATUS_ICONS),
         support,

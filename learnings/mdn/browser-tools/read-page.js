@@ -18,10 +18,14 @@ async function (args) {
   const base = location.href.split('#')[0]
 
   // Sections: headings with ids inside the article. The first paragraph is the summary.
+  // The "Help improve MDN" footer (h2#feedback) is page furniture, not a section.
   const sections = [...main.querySelectorAll('h2[id], h3[id]')]
-    .filter((h) => !h.closest('aside, nav'))
+    .filter((h) => !h.closest('aside, nav, footer, .article-footer') && h.id !== 'feedback')
     .map((h) => ({ level: Number(h.tagName.slice(1)), id: h.id, text: clean(h), url: `${base}#${h.id}` }))
-  const summaryNode = [...main.querySelectorAll('p')].find((p) => !p.closest('aside, nav, header nav, .notecard') && clean(p).length > 30)
+  // The summary is the first prose paragraph: not the Baseline box (details.baseline-indicator) nor notes.
+  const summaryNode = [...main.querySelectorAll('p')].find(
+    (p) => !p.closest('aside, nav, header nav, .notecard, .baseline-indicator, details, footer') && clean(p).length > 30,
+  )
 
   const compatQueries = [...document.querySelectorAll('[query]')]
     .filter((el) => el.localName.includes('compat'))
@@ -32,6 +36,23 @@ async function (args) {
     ? [...specSection.querySelectorAll('a[href^="http"]')].map((a) => ({ title: clean(a), url: a.href }))
     : []
 
+  // Translations: the current renderer lists them in the `translations` attribute (JSON) of
+  // <mdn-language-switcher>; older pages had <link rel="alternate" hreflang> in the head.
+  function otherLocales(current) {
+    const switcher = document.querySelector('mdn-language-switcher[translations]')
+    let locales = []
+    if (switcher) {
+      try {
+        const list = JSON.parse(switcher.getAttribute('translations'))
+        if (Array.isArray(list)) locales = list.map((t) => t && t.locale).filter((l) => typeof l === 'string')
+      } catch {}
+    }
+    if (locales.length === 0) {
+      locales = [...document.querySelectorAll('link[rel="alternate"][hreflang]')].map((l) => l.getAttribute('hreflang'))
+    }
+    return [...new Set(locales)].filter((l) => l && l !== 'x-default' && l.toLowerCase() !== current.toLowerCase())
+  }
+
   const result = {
     title: clean(h1),
     locale: match[1],
@@ -41,9 +62,7 @@ async function (args) {
     sections,
     compatQueries,
     specifications,
-    otherLocales: [...document.querySelectorAll('link[rel="alternate"][hreflang]')]
-      .map((link) => link.getAttribute('hreflang'))
-      .filter((lang) => lang && lang !== 'x-default'),
+    otherLocales: otherLocales(match[1]),
   }
   if (includeSidebar) {
     const sidebar = document.getElementById('main-sidebar') || document.querySelector('aside[class*="sidebar"], nav[class*="sidebar"]')

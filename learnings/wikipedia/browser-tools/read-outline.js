@@ -1,4 +1,4 @@
-import { articleTitle, cleanText, contentRoot, headings, pageConfig } from './lib/article.js'
+import { articleTitle, cleanText, contentRoot, headings, isCoordinates, pageConfig } from './lib/article.js'
 
 /**
  * The outline of the current Wikipedia article: title, short description, lead summary,
@@ -16,7 +16,7 @@ export default async function readOutline(args) {
   let lead = ''
   for (const p of root.querySelectorAll('p')) {
     if (firstHeading && firstHeading.compareDocumentPosition(p) & Node.DOCUMENT_POSITION_FOLLOWING) break
-    if (p.closest('table, .infobox, .hatnote, .sidebar, figure')) continue
+    if (p.closest('table, .infobox, .hatnote, .sidebar, figure') || isCoordinates(p)) continue
     const text = cleanText(p)
     if (text.length > 40) { lead = text; break }
   }

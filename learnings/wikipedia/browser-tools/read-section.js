@@ -1,4 +1,4 @@
-import { ASIDE_SELECTOR, articleTitle, cleanText, contentRoot, headings, listText } from './lib/article.js'
+import { ASIDE_SELECTOR, articleTitle, cleanText, contentRoot, headings, isCoordinates, listText } from './lib/article.js'
 
 const BLOCKS = 'p, ul, ol, dl, blockquote, pre'
 
@@ -39,7 +39,7 @@ export default async function readSection(args) {
       continue
     }
     if (!inside || /^H[2-6]$/.test(node.tagName)) continue
-    if (node.closest(ASIDE_SELECTOR)) continue
+    if (node.closest(ASIDE_SELECTOR) || (node.matches('p') && isCoordinates(node))) continue
     if (node.parentElement?.closest(BLOCKS)) continue
     const text = node.matches('ul, ol') ? listText(node) : cleanText(node)
     if (!text) continue

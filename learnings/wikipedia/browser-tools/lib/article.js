@@ -45,6 +45,14 @@ export function cleanText(node) {
   return copy.textContent.replace(/\s+/g, ' ').trim()
 }
 
+/**
+ * Whether a paragraph only holds the article's coordinates ("Coordinates: 42°S 174°E"), which
+ * place articles put before the lead.
+ */
+export function isCoordinates(p) {
+  return Boolean(p.querySelector('#coordinates, .geo-inline, .geo-default, .geo')) && /^Coordinates\b/i.test(cleanText(p))
+}
+
 /** A list as indented "- item" lines; nested lists are indented below their item. */
 export function listText(list, depth = 0) {
   const lines = []
