@@ -20,6 +20,9 @@ export interface ParsedArgs {
   cdp?: string
   target?: string
   domain: string[]
+  allow: string[]
+  deny: string[]
+  http?: string
   help: boolean
   version: boolean
 }
@@ -53,14 +56,26 @@ export function parseCliArgs(argv: string[]): ParsedArgs {
         cdp: { type: 'string' },
         target: { type: 'string' },
         domain: { type: 'string', multiple: true },
+        allow: { type: 'string', multiple: true },
+        deny: { type: 'string', multiple: true },
+        http: { type: 'string' },
         help: { type: 'boolean', short: 'h' },
         version: { type: 'boolean', short: 'v' },
       },
     })
     if (values.compat !== undefined && values.compat !== 'ego-lite')
       throw new UsageError(`--compat accepts only "ego-lite", not ${JSON.stringify(values.compat)}`)
-    const { root = [], json = false, domain = [], help = false, version = false, ...text } = values
-    return { ...text, positionals, root, json, domain, help, version }
+    const {
+      root = [],
+      json = false,
+      domain = [],
+      allow = [],
+      deny = [],
+      help = false,
+      version = false,
+      ...text
+    } = values
+    return { ...text, positionals, root, json, domain, allow, deny, help, version }
   } catch (error) {
     if (error instanceof UsageError) throw error
     throw new UsageError(usageMessage(error as Error))

@@ -1,6 +1,7 @@
 import { type CliIO, type ParsedArgs, UsageError, parseCliArgs, writeLine } from './args'
 import { packageVersion } from './version'
 import { contextCommand, matchCommand } from './commands/lookup'
+import { mcpCommand } from './commands/mcp'
 import { newCommand } from './commands/new'
 import { runCommand } from './commands/run'
 import { schemaCommand } from './commands/schema'
@@ -17,6 +18,7 @@ const COMMANDS: Record<string, Command> = {
   types: typesCommand,
   schema: schemaCommand,
   new: newCommand,
+  mcp: mcpCommand,
 }
 
 const SHORT_USAGE = 'usage: site-skills <command> [options]'
@@ -32,6 +34,9 @@ commands:
   types [--out FILE]           write the TypeScript declarations of virtual:site-skills
   schema                       print the manifest JSON Schema
   new ID --domain D            scaffold a skill that validates clean
+  mcp                          an MCP server: the tools of the skills matching the active tab
+                               (--cdp HOST:PORT|ws://..., else a headless browser; --allow SITE,
+                               --deny SITE repeatable; --http PORT for Streamable HTTP, else stdio)
 
 options:
   --root DIR        a learnings root (repeatable; default ./learnings, $SITE_SKILLS_ROOT,

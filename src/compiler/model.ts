@@ -1,4 +1,4 @@
-import type { ToolKind, ValueSchema } from '../../runtime/types'
+import type { ToolAnnotations, ToolKind, ValueSchema } from '../../runtime/types'
 import type { Diagnostic } from './diagnostics/catalog'
 import type { SkillFolder } from './discover'
 import type { JsonPath, Position } from './parse'
@@ -15,6 +15,8 @@ export interface ToolModel {
   args: Record<string, ValueSchema>
   returns: ValueSchema
   timeoutMs?: number
+  /** MCP hints (`annotations` in the manifest). */
+  annotations?: ToolAnnotations
   /** Browser tools only: the file is an ES module with a default export (not a bare function). */
   module?: boolean
 }

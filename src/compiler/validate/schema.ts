@@ -67,6 +67,17 @@ function valueMessage(
   return `${prefix}: invalid ${head}`
 }
 
+const HINTS = 'readOnlyHint, destructiveHint, idempotentHint, openWorldHint'
+
+/** What is wrong with a tool's `annotations` (`key` is the member below it, if any). */
+function annotationsMessage(key: string | undefined, error: ErrorObject): string {
+  if (error.keyword === 'additionalProperties')
+    return `annotations has unknown key ${JSON.stringify(error.params.additionalProperty)} (known: title, ${HINTS})`
+  if (key === 'title') return 'annotations.title must be a non-empty string'
+  if (key !== undefined) return `annotations.${key} must be a boolean`
+  return `annotations must be an object of title and ${HINTS}`
+}
+
 function toolFinding(
   kind: string,
   segments: string[],
@@ -87,6 +98,8 @@ function toolFinding(
       return { code: 'tool-callable', message: `${prefix}: callable must be a non-empty string` }
     case 'timeoutMs':
       return { code: 'tool-schema', message: `${prefix}: timeoutMs must be an integer from 1 to 3600000` }
+    case 'annotations':
+      return { code: 'tool-schema', message: `${prefix}: ${annotationsMessage(argName, error)}` }
     case 'args':
       if (argName === undefined) {
         return error.keyword === 'propertyNames'

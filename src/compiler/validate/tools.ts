@@ -1,5 +1,5 @@
 import { dirname, join } from 'node:path'
-import type { ToolKind, ValueSchema } from '../../../runtime/types'
+import type { ToolAnnotations, ToolKind, ValueSchema } from '../../../runtime/types'
 import type { ToolModel } from '../model'
 import { inspectPath, isInside, unsafeRelativePath } from '../paths'
 import { type SkillCheck, readSkillText, readText, report, reportAt, reportTempRefs, resolveSkillFile } from './context'
@@ -219,5 +219,6 @@ export async function checkTool(
     args: (schema.args ?? {}) as Record<string, ValueSchema>,
     returns: schema.returns as ValueSchema,
     ...(typeof schema.timeoutMs === 'number' ? { timeoutMs: schema.timeoutMs } : {}),
+    ...(schema.annotations ? { annotations: schema.annotations as ToolAnnotations } : {}),
   }
 }
