@@ -5,7 +5,8 @@ import type { LiveSkills } from './skills'
 
 /** Notes as resources, the problems of the skills, and the prompt with the learned context. */
 export interface SiteContext {
-  listResources: () => Promise<Resource[]>
+  /** The resources for the active tab, or for `at` (a URL; `null`: no tab). */
+  listResources: (at?: string | null) => Promise<Resource[]>
   readResource: (uri: string) => Promise<ReadResourceResult>
   prompts: Prompt[]
   getPrompt: (name: string) => Promise<GetPromptResult>
@@ -38,7 +39,7 @@ function toolLines(context: LearnedContext): string[] {
 /** The learned context as one text: which skill, its notes, its tools. */
 export function contextText(url: string | undefined, context: LearnedContext | undefined): string {
   if (!url || !context?.exists) return `No site skill matches ${url ? `the active tab (${url})` : 'any open tab'}.`
-  const notes = context.knowledge.map((n) => `### ${n.siteId}/${n.path}\n\n${n.content.trim()}`)
+  const notes = context.knowledge.map((n) => `### ${n.siteId}: ${n.fileName}\n\n${n.content.trim()}`)
   return [
     `# Site context for ${url}`,
     `Site skill: ${context.siteName} (${context.siteId}), domain ${context.domain}.`,
@@ -50,9 +51,9 @@ export function contextText(url: string | undefined, context: LearnedContext | u
 }
 
 export function createContext({ skills, url }: ContextOptions): SiteContext {
-  async function listResources(): Promise<Resource[]> {
+  async function listResources(at?: string | null): Promise<Resource[]> {
+    const here = at === undefined ? url() : (at ?? undefined)
     const state = await skills.current()
-    const here = url()
     const matching = here ? state.api.siteSkillsForUrl(here) : []
     const notes = matching.flatMap((s) =>
       s.notes.map((path) => ({
@@ -73,9 +74,10 @@ export function createContext({ skills, url }: ContextOptions): SiteContext {
       return { contents: [{ uri, mimeType: 'application/json', text }] }
     }
     for (const skill of state.api.skills) {
-      const path = skill.notes.find((p) => noteUri(skill.id, p) === uri)
-      if (!path) continue
-      const note = (await state.api.loadNotes(skill.id)).find((n) => n.path === path)
+      // Notes load in the order of the skill's `notes`.
+      const index = skill.notes.findIndex((p) => noteUri(skill.id, p) === uri)
+      if (index < 0) continue
+      const note = (await state.api.loadNotes(skill.id))[index]
       return { contents: [{ uri, mimeType: 'text/markdown', text: note?.content ?? '' }] }
     }
     throw new SiteToolError('skill-not-found', `no note at ${uri}`)

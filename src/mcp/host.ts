@@ -17,7 +17,7 @@ export interface Changes {
  * notes as resources, the learned-context prompt.
  */
 export interface McpHost {
-  listTools: () => Promise<Tool[]>
+  listTools: (at?: string) => Promise<Tool[]>
   callTool: (name: string, args: Record<string, unknown> | undefined) => Promise<CallToolResult>
   /** Notes as resources and the learned-context prompt. */
   context: SiteContext
@@ -67,22 +67,27 @@ export function createHost(skills: LiveSkills, tabs: Tabs): McpHost {
   const listeners: ((changes: Changes) => void)[] = []
   let last: { tools: string; resources: string } | undefined
 
-  async function listTools(): Promise<Tool[]> {
+  async function listTools(at = tabs.active()?.url): Promise<Tool[]> {
     const state = await skills.current()
-    return [...OWN_TOOLS, ...siteTools(state, tabs.active()?.url).map((t) => t.def)]
+    return [...OWN_TOOLS, ...siteTools(state, at).map((t) => t.def)]
   }
 
   const context = createContext({ skills, url: () => tabs.active()?.url })
 
-  async function check(): Promise<void> {
-    const tools = JSON.stringify(await listTools())
-    const resources = JSON.stringify(await context.listResources())
+  /** Compares the lists for the tab as it is now with the last ones (checks run one after another). */
+  async function check(at: string | undefined): Promise<void> {
+    const tools = JSON.stringify(await listTools(at))
+    const resources = JSON.stringify(await context.listResources(at ?? null))
     // The first look is the baseline: a client that connects lists what is there.
     const changes = { tools: !!last && tools !== last.tools, resources: !!last && resources !== last.resources }
     last = { tools, resources }
     if (changes.tools || changes.resources) for (const listener of listeners) listener(changes)
   }
-  const recheck = () => void check().catch(() => undefined)
+  let queue = Promise.resolve()
+  const recheck = () => {
+    const at = tabs.active()?.url
+    queue = queue.then(() => check(at)).catch(() => undefined)
+  }
   tabs.onChange(recheck)
   skills.onChange(recheck)
   recheck()
@@ -130,7 +135,7 @@ export function createHost(skills: LiveSkills, tabs: Tabs): McpHost {
   }
 
   return {
-    listTools,
+    listTools: () => listTools(),
     async callTool(name, args) {
       try {
         if (OWN_TOOLS.some((t) => t.name === name)) return await ownTool(name, args)

@@ -32,7 +32,9 @@ beforeAll(async () => {
   // A tab opened after the server started becomes the active one.
   const changed = mcp.nextToolsChange()
   page = await world.browser.newPage(world.url('alpha.test'))
-  await changed
+  await changed.catch((error: Error) => {
+    throw new Error(`${error.message}; the server's stderr:\n${stderr}`)
+  })
 })
 
 afterAll(async () => {
