@@ -13,6 +13,23 @@ export interface ValueSchema {
   enum?: Literal[]
 }
 
+/**
+ * Hints for MCP clients about how a tool behaves (the manifest's optional `annotations`), as the
+ * Model Context Protocol names them. Absent hints are left to the client's defaults.
+ */
+export interface ToolAnnotations {
+  /** A human-readable name. */
+  title?: string
+  /** The tool changes nothing. */
+  readOnlyHint?: boolean
+  /** The tool may delete or overwrite data. */
+  destructiveHint?: boolean
+  /** Calling it again with the same args has no further effect. */
+  idempotentHint?: boolean
+  /** The tool reaches beyond the page. */
+  openWorldHint?: boolean
+}
+
 /** What every consumer may know about a tool: no code, no file system paths. */
 export interface ToolMeta {
   kind: ToolKind
@@ -20,6 +37,8 @@ export interface ToolMeta {
   args: Record<string, ValueSchema>
   returns: ValueSchema
   timeoutMs?: number
+  /** MCP hints from the manifest, when it states any. */
+  annotations?: ToolAnnotations
   /** File of the tool relative to its root (`google/tools/search.js`), for error messages. */
   file: string
 }

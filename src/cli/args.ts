@@ -26,6 +26,9 @@ export interface ParsedArgs {
   /** `snapshot --site ID` and `--name NAME`. */
   site?: string
   name?: string
+  allow: string[]
+  deny: string[]
+  http?: string
   help: boolean
   version: boolean
 }
@@ -62,14 +65,27 @@ export function parseCliArgs(argv: string[]): ParsedArgs {
         live: { type: 'boolean' },
         site: { type: 'string' },
         name: { type: 'string' },
+        allow: { type: 'string', multiple: true },
+        deny: { type: 'string', multiple: true },
+        http: { type: 'string' },
         help: { type: 'boolean', short: 'h' },
         version: { type: 'boolean', short: 'v' },
       },
     })
     if (values.compat !== undefined && !parseCompat(values.compat))
       throw new UsageError(`--compat accepts only "ego-lite", not ${JSON.stringify(values.compat)}`)
-    const { root = [], json = false, domain = [], live = false, help = false, version = false, ...text } = values
-    return { ...text, positionals, root, json, domain, live, help, version }
+    const {
+      root = [],
+      json = false,
+      domain = [],
+      live = false,
+      allow = [],
+      deny = [],
+      help = false,
+      version = false,
+      ...text
+    } = values
+    return { ...text, positionals, root, json, domain, live, allow, deny, help, version }
   } catch (error) {
     if (error instanceof UsageError) throw error
     throw new UsageError(usageMessage(error as Error))

@@ -1,6 +1,7 @@
 import { type CliIO, type ParsedArgs, UsageError, parseCliArgs, writeLine } from './args'
 import { packageVersion } from './version'
 import { contextCommand, matchCommand } from './commands/lookup'
+import { mcpCommand } from './commands/mcp'
 import { newCommand } from './commands/new'
 import { runCommand } from './commands/run'
 import { schemaCommand } from './commands/schema'
@@ -21,6 +22,7 @@ const COMMANDS: Record<string, Command> = {
   new: newCommand,
   test: testCommand,
   snapshot: snapshotCommand,
+  mcp: mcpCommand,
 }
 
 const SHORT_USAGE = 'usage: site-skills <command> [options]'
@@ -39,6 +41,9 @@ commands:
   test [SITE...]               run the tools' examples on their saved pages; exit 1 on any failure
                                (--live: also on the live pages; --cdp HOST:PORT: in that browser)
   snapshot URL --site ID       save the open tab at URL as a fixture (--cdp HOST:PORT, --name NAME)
+  mcp                          an MCP server: the tools of the skills matching the active tab
+                               (--cdp HOST:PORT|ws://..., else a headless browser; --allow SITE,
+                               --deny SITE repeatable; --http PORT for Streamable HTTP, else stdio)
 
 options:
   --root DIR        a learnings root (repeatable; default ./learnings, $SITE_SKILLS_ROOT,

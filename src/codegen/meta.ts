@@ -16,6 +16,7 @@ function toolMeta(skill: CompiledSkill['model'], tool: ToolModel): ToolMeta {
     args: tool.args,
     returns: tool.returns,
     ...(tool.timeoutMs ? { timeoutMs: tool.timeoutMs } : {}),
+    ...(tool.annotations ? { annotations: tool.annotations } : {}),
     file: toolFile(skill, tool),
   }
 }

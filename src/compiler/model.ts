@@ -1,4 +1,4 @@
-import type { ToolKind, ValueSchema } from '../../runtime/index'
+import type { ToolAnnotations, ToolKind, ValueSchema } from '../../runtime/index'
 import type { Diagnostic } from './diagnostics/catalog'
 import type { SkillFolder } from './discover'
 import type { JsonPath, Position } from './parse'
@@ -12,6 +12,8 @@ export interface ManifestTool {
   args: Record<string, ValueSchema>
   returns: ValueSchema
   timeoutMs?: number
+  /** MCP hints (`annotations` in the manifest). */
+  annotations?: ToolAnnotations
 }
 
 /** A checked tool: its declaration, name, kind and real file. */

@@ -75,9 +75,10 @@ function chunkLoader(skill: CompiledSkill): () => Promise<SkillChunk> {
   }
 }
 
-function createApi(result: CompileResult): SiteSkills {
-  const loaders = Object.fromEntries(result.skills.map((s) => [s.model.id, chunkLoader(s)]))
-  return createSiteSkills(createRegistryData(result.skills), loaders)
+/** The runtime API over compiled skills (Node tools imported on first call). @internal */
+export function createSkillsApi(skills: readonly CompiledSkill[]): SiteSkills {
+  const loaders = Object.fromEntries(skills.map((s) => [s.model.id, chunkLoader(s)]))
+  return createSiteSkills(createRegistryData(skills), loaders)
 }
 
 /** Lets pending file-system events reach their watchers before the dirty flag is read. */
@@ -98,7 +99,11 @@ function unchanged(before: CompileResult, after: CompileResult): boolean {
 }
 
 function stateOf(result: CompileResult): SessionState {
-  return { result, api: createApi(result), models: new Map(result.skills.map((s) => [s.model.id, s.model])) }
+  return {
+    result,
+    api: createSkillsApi(result.skills),
+    models: new Map(result.skills.map((s) => [s.model.id, s.model])),
+  }
 }
 
 /** How a session learns about changes. */
@@ -109,6 +114,8 @@ export interface SessionOptions {
    * process alive). `false`: compile once and keep that (one-shot commands). @default true
    */
   watch?: boolean
+  /** Called (without arguments) when a watcher sees something change under the roots. */
+  onChange?: () => void
 }
 
 export function createSession(roots: string[], options: SessionOptions = {}): Session {
@@ -119,7 +126,12 @@ export function createSession(roots: string[], options: SessionOptions = {}): Se
   let unwatched = false
   let pending: Promise<SessionState> | undefined
   let state: SessionState | undefined
-  const watcher = watching ? createFolderWatcher(() => (dirty = true)) : undefined
+  const watcher = watching
+    ? createFolderWatcher(() => {
+        dirty = true
+        options.onChange?.()
+      })
+    : undefined
 
   async function refresh(): Promise<SessionState> {
     dirty = false

@@ -12,10 +12,10 @@ export interface Exited {
   ms: number
 }
 
-const BIN = join(REPO_ROOT, 'bin/site-skills.js')
+export const BIN = join(REPO_ROOT, 'bin/site-skills.js')
 
 /** Environment without the variables that choose a root, so each test picks its own. */
-function cleanEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
+export function cleanEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = { ...process.env, NO_COLOR: '1', ...extra }
   delete env.SITE_SKILLS_ROOT
   delete env.EGO_BROWSER_AGENT_WORKSPACE

@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
-import type { CdpClient } from '../../runtime/cdp'
+import { type CdpClient, listen } from '../../runtime/cdp'
 
 /** One example of a browser tool as the manifest declares it. */
 export interface ToolExample {
@@ -24,7 +24,7 @@ interface PausedRequest {
 export async function showFixture(client: CdpClient, url: string, file: string): Promise<void> {
   const body = (await readFile(file)).toString('base64')
   await client.send('Fetch.enable', { patterns: [{ urlPattern: '*' }] })
-  client.on('Fetch.requestPaused', (event: PausedRequest) => {
+  listen(client, 'Fetch.requestPaused', (event: PausedRequest) => {
     const answer =
       event.request.url === url
         ? client.send('Fetch.fulfillRequest', {

@@ -268,16 +268,18 @@ export const DIAGNOSTIC_CATALOG = {
           ? 'Use visible characters only: snake_case names such as "search_users".'
           : undefined,
   }),
-  'tool-schema': entry<{ tool: string; field?: string }>({
+  'tool-schema': entry<{ tool: string; field?: string; detail?: string }>({
     severity: 'error',
     title: 'Invalid tool schema',
     hint: 'A tool is { description, path, args, returns } (Node tools add callable).',
     message: (d) =>
-      d.field === undefined
-        ? `${d.tool}: schema must be an object`
-        : d.field === 'timeoutMs'
-          ? `${d.tool}: timeoutMs must be an integer from 1 to 3600000`
-          : `${d.tool}: invalid ${d.field}`,
+      d.detail !== undefined
+        ? `${d.tool}: ${d.detail}`
+        : d.field === undefined
+          ? `${d.tool}: schema must be an object`
+          : d.field === 'timeoutMs'
+            ? `${d.tool}: timeoutMs must be an integer from 1 to 3600000`
+            : `${d.tool}: invalid ${d.field}`,
   }),
   'tool-description': entry<{ tool: string }>({
     severity: 'error',

@@ -91,6 +91,17 @@ function exampleMessage(prefix: string, rest: (string | undefined)[], error: Err
   return `${at}: ${EXAMPLE_FIELDS[key] ?? `invalid ${key}`}`
 }
 
+const HINTS = 'readOnlyHint, destructiveHint, idempotentHint, openWorldHint'
+
+/** What is wrong with a tool's `annotations` (`key` is the member below it, if any). */
+function annotationsMessage(key: string | undefined, error: ErrorObject): string {
+  if (error.keyword === 'additionalProperties')
+    return `annotations has unknown key ${JSON.stringify(error.params.additionalProperty)} (known: title, ${HINTS})`
+  if (key === 'title') return 'annotations.title must be a non-empty string'
+  if (key !== undefined) return `annotations.${key} must be a boolean`
+  return `annotations must be an object of title and ${HINTS}`
+}
+
 function toolFinding(kind: string, segments: string[], error: ErrorObject, given: () => unknown): Finding {
   const [name, field, argName, ...rest] = segments
   const tool = `${kind}.${name}`
@@ -106,6 +117,8 @@ function toolFinding(kind: string, segments: string[], error: ErrorObject, given
       return { code: 'tool-callable', data: { tool } }
     case 'examples':
       return { code: 'example-invalid', data: { text: exampleMessage(`${tool}.examples`, [argName, ...rest], error) } }
+    case 'annotations':
+      return { code: 'tool-schema', data: { tool, field, detail: annotationsMessage(argName, error) } }
     case 'args':
       if (argName !== undefined)
         return { code: 'arg-schema', data: valueFinding(`${tool}.args.${argName}`, 'arg', rest, error, given) }

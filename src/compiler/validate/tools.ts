@@ -1,5 +1,5 @@
 import { dirname, join } from 'node:path'
-import type { ToolKind, ValueSchema } from '../../../runtime/index'
+import type { ToolAnnotations, ToolKind, ValueSchema } from '../../../runtime/index'
 import { wantsEgoLite } from '../compat'
 import type { ToolModel } from '../model'
 import { RESERVED_PRODUCTS, inspectPath, isInside, unsafeRelativePath } from '../paths'
@@ -192,5 +192,6 @@ export async function checkTool(
     args: (schema.args ?? {}) as Record<string, ValueSchema>,
     returns: schema.returns as ValueSchema,
     ...(typeof schema.timeoutMs === 'number' ? { timeoutMs: schema.timeoutMs } : {}),
+    ...(schema.annotations ? { annotations: schema.annotations as ToolAnnotations } : {}),
   }
 }

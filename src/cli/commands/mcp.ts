@@ -1,0 +1,53 @@
+import { isSiteToolError } from '../../../runtime/errors'
+import { runMcp } from '../../mcp/index'
+import type { BrowserAddress } from '../../mcp/tabs'
+import { type CliIO, type ParsedArgs, UsageError, writeLine } from '../args'
+import { existingRoots } from '../session'
+import { compatOf } from '../args'
+
+const HOST_PORT_RE = /^(\[[^\]]+\]|[^:/\s]+):(\d+)$/
+const PAGE_PATH_RE = /^\/devtools\/page\/([^/]+)$/
+
+function portOf(text: string, flag: string, allowZero: boolean): number {
+  const port = Number(text)
+  if (!/^\d+$/.test(text) || port > 65535 || (port === 0 && !allowZero))
+    throw new UsageError(`${flag} needs a port from ${allowZero ? 0 : 1} to 65535, not ${JSON.stringify(text)}`)
+  return port
+}
+
+/** `--cdp HOST:PORT`, or a `ws://` URL of the browser or of one page (which becomes the active tab). */
+export function browserAddress(cdp: string): BrowserAddress {
+  if (/^wss?:\/\//i.test(cdp)) {
+    let url: URL
+    try {
+      url = new URL(cdp)
+    } catch {
+      throw new UsageError(`--cdp is not a valid URL: ${JSON.stringify(cdp)}`)
+    }
+    const page = PAGE_PATH_RE.exec(url.pathname)?.[1]
+    const port = portOf(url.port || '80', '--cdp', false)
+    return { host: url.hostname, port, ...(page ? { page } : {}) }
+  }
+  const match = HOST_PORT_RE.exec(cdp)
+  if (!match) throw new UsageError(`--cdp must be ws://... or HOST:PORT, not ${JSON.stringify(cdp)}`)
+  return { host: match[1]!.replace(/^\[|\]$/g, ''), port: portOf(match[2]!, '--cdp', false) }
+}
+
+/** `site-skills mcp`: serves the tools of the skills matching the active tab until stdin closes or a signal. */
+export async function mcpCommand(args: ParsedArgs, io: CliIO): Promise<number> {
+  if (args.positionals.length)
+    throw new UsageError(`mcp takes no arguments, got ${JSON.stringify(args.positionals[0])}`)
+  if (args.json) throw new UsageError('mcp speaks MCP on stdout; --json does not apply')
+  const browser = args.cdp === undefined ? undefined : browserAddress(args.cdp)
+  const http = args.http === undefined ? undefined : portOf(args.http, '--http', true)
+  const roots = await existingRoots(args, io)
+  const log = (line: string) => writeLine(io.stderr, `site-skills mcp: ${line}`)
+  try {
+    await runMcp({ roots, compat: compatOf(args), browser, http, filter: { allow: args.allow, deny: args.deny }, log })
+    return 0
+  } catch (error) {
+    if (!isSiteToolError(error)) throw error
+    log(`${error.code}: ${error.message}`)
+    return 1
+  }
+}

@@ -1,0 +1,106 @@
+import type { GetPromptResult, Prompt, ReadResourceResult, Resource } from '@modelcontextprotocol/sdk/types.js'
+import type { LearnedContext } from '../../runtime/registry'
+import { SiteToolError } from '../../runtime/errors'
+import type { LiveSkills } from './skills'
+
+/** Notes as resources, the problems of the skills, and the prompt with the learned context. */
+export interface SiteContext {
+  /** The resources for the active tab, or for `at` (a URL; `null`: no tab). */
+  listResources: (at?: string | null) => Promise<Resource[]>
+  readResource: (uri: string) => Promise<ReadResourceResult>
+  prompts: Prompt[]
+  getPrompt: (name: string) => Promise<GetPromptResult>
+}
+
+export interface ContextOptions {
+  skills: LiveSkills
+  /** The active tab's URL. */
+  url: () => string | undefined
+}
+
+const SCHEME = 'site-skills://'
+/** What is wrong with the skills now: errors of the last compile and the skills kept at their last good version. */
+export const PROBLEMS_URI = `${SCHEME}problems`
+export const CONTEXT_PROMPT = 'site_context'
+
+/** `site-skills://<id>/notes/<file>`: a note's path below `notes/` (or its whole path in the release-line layout). */
+export function noteUri(siteId: string, path: string): string {
+  const file = path.startsWith('notes/') ? path.slice('notes/'.length) : path
+  return `${SCHEME}${encodeURIComponent(siteId)}/notes/${file.split('/').map(encodeURIComponent).join('/')}`
+}
+
+function toolLines(context: LearnedContext): string[] {
+  return context.toolDefinitions.mcp.map((def) => {
+    const args = Object.keys((def.inputSchema.properties as object | undefined) ?? {})
+    return `- \`${def.name}\`(${args.join(', ')}): ${def.description}`
+  })
+}
+
+/** The learned context as one text: which skill, its notes, its tools. */
+export function contextText(url: string | undefined, context: LearnedContext | undefined): string {
+  if (!url || !context?.exists) return `No site skill matches ${url ? `the active tab (${url})` : 'any open tab'}.`
+  const notes = context.knowledge.map((n) => `### ${n.siteId}: ${n.fileName}\n\n${n.content.trim()}`)
+  return [
+    `# Site context for ${url}`,
+    `Site skill: ${context.siteName} (${context.siteId}), domain ${context.domain}.`,
+    '## Notes',
+    ...notes,
+    '## Tools',
+    toolLines(context).join('\n'),
+  ].join('\n\n')
+}
+
+export function createContext({ skills, url }: ContextOptions): SiteContext {
+  async function listResources(at?: string | null): Promise<Resource[]> {
+    const here = at === undefined ? url() : (at ?? undefined)
+    const state = await skills.current()
+    const matching = here ? state.api.siteSkillsForUrl(here) : []
+    const notes = matching.flatMap((s) =>
+      s.notes.map((path) => ({
+        uri: noteUri(s.id, path),
+        name: `${s.id}/${path}`,
+        title: `${s.name}: ${path}`,
+        mimeType: 'text/markdown',
+      })),
+    )
+    const problems = { uri: PROBLEMS_URI, name: 'problems', title: 'Invalid skills', mimeType: 'application/json' }
+    return [...notes, problems]
+  }
+
+  async function readResource(uri: string): Promise<ReadResourceResult> {
+    const state = await skills.current()
+    if (uri === PROBLEMS_URI) {
+      const text = JSON.stringify({ kept: state.kept, errors: state.errors }, null, 2)
+      return { contents: [{ uri, mimeType: 'application/json', text }] }
+    }
+    for (const skill of state.api.skills) {
+      // Notes load in the order of the skill's `notes`.
+      const index = skill.notes.findIndex((p) => noteUri(skill.id, p) === uri)
+      if (index < 0) continue
+      const note = (await state.api.loadNotes(skill.id))[index]
+      return { contents: [{ uri, mimeType: 'text/markdown', text: note?.content ?? '' }] }
+    }
+    throw new SiteToolError('skill-not-found', `no note at ${uri}`)
+  }
+
+  async function getPrompt(name: string): Promise<GetPromptResult> {
+    if (name !== CONTEXT_PROMPT) throw new SiteToolError('tool-not-found', `no prompt is named ${JSON.stringify(name)}`)
+    const here = url()
+    const context = here ? await (await skills.current()).api.loadLearnedContext(here) : undefined
+    return {
+      description: `Learned context for ${here ?? 'no tab'}`,
+      messages: [{ role: 'user', content: { type: 'text', text: contextText(here, context) } }],
+    }
+  }
+
+  const prompts: Prompt[] = [
+    {
+      name: CONTEXT_PROMPT,
+      title: 'Site context of the active tab',
+      description:
+        'The notes and tools of the site skills that match the active tab, as one text to put in the conversation.',
+    },
+  ]
+
+  return { listResources, readResource, prompts, getPrompt }
+}

@@ -1,0 +1,84 @@
+import { randomUUID } from 'node:crypto'
+import { createServer, type IncomingMessage, type Server as HttpServer, type ServerResponse } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import type { Server } from '@modelcontextprotocol/sdk/server/index.js'
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js'
+import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js'
+
+/** The Streamable HTTP endpoint (`http://127.0.0.1:PORT/mcp`), one MCP session per client. */
+export interface HttpEndpoint {
+  url: string
+  close: () => Promise<void>
+}
+
+const PATH = '/mcp'
+const MAX_BODY = 4 * 1024 * 1024
+
+function reply(res: ServerResponse, status: number, message: string): void {
+  res.writeHead(status, { 'content-type': 'application/json' })
+  res.end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32000, message }, id: null }))
+}
+
+async function readJson(req: IncomingMessage): Promise<unknown> {
+  const chunks: Buffer[] = []
+  let size = 0
+  for await (const chunk of req as AsyncIterable<Buffer>) {
+    size += chunk.length
+    if (size > MAX_BODY) throw new Error('request body too large')
+    chunks.push(chunk)
+  }
+  return JSON.parse(Buffer.concat(chunks).toString('utf8'))
+}
+
+/** Local names only: a page of another site that resolves its name to 127.0.0.1 (DNS rebinding) is refused. */
+function localRequest(req: IncomingMessage, port: number): boolean {
+  const hosts = [`127.0.0.1:${port}`, `localhost:${port}`, `[::1]:${port}`]
+  const origin = req.headers.origin
+  return hosts.includes(req.headers.host ?? '') && (!origin || hosts.some((h) => origin === `http://${h}`))
+}
+
+/** Serves MCP over Streamable HTTP on 127.0.0.1; `connect` makes the server of each new session. */
+export async function serveHttp(port: number, connect: () => Server): Promise<HttpEndpoint> {
+  const sessions = new Map<string, StreamableHTTPServerTransport>()
+  let http: HttpServer | undefined
+
+  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const actual = (http!.address() as AddressInfo).port
+    if (new URL(req.url ?? '/', 'http://localhost').pathname !== PATH) return reply(res, 404, `not found: use ${PATH}`)
+    if (!localRequest(req, actual)) return reply(res, 403, 'forbidden Host or Origin header')
+    const id = req.headers['mcp-session-id']
+    const existing = typeof id === 'string' ? sessions.get(id) : undefined
+    if (existing) return existing.handleRequest(req, res)
+    if (req.method !== 'POST') return reply(res, 400, 'no valid mcp-session-id')
+    const body = await readJson(req).catch(() => undefined)
+    if (!isInitializeRequest(body)) return reply(res, 400, 'no valid mcp-session-id (or not an initialize request)')
+    const transport = new StreamableHTTPServerTransport({
+      sessionIdGenerator: randomUUID,
+      onsessioninitialized: (sid) => void sessions.set(sid, transport),
+    })
+    transport.onclose = () => {
+      if (transport.sessionId) sessions.delete(transport.sessionId)
+    }
+    await connect().connect(transport)
+    await transport.handleRequest(req, res, body)
+  }
+
+  http = createServer((req, res) => {
+    handle(req, res).catch((error: Error) => {
+      if (!res.headersSent) reply(res, 500, error.message)
+    })
+  })
+  await new Promise<void>((resolve, reject) => {
+    http!.once('error', reject)
+    http!.listen(port, '127.0.0.1', () => resolve())
+  })
+  const url = `http://127.0.0.1:${(http.address() as AddressInfo).port}${PATH}`
+  return {
+    url,
+    async close() {
+      await Promise.all([...sessions.values()].map((t) => t.close().catch(() => undefined)))
+      http!.closeAllConnections()
+      await new Promise((resolve) => http!.close(resolve))
+    },
+  }
+}

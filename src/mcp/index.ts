@@ -1,0 +1,69 @@
+import type { Server } from '@modelcontextprotocol/sdk/server/index.js'
+import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js'
+import { type LaunchedBrowser, launchBrowser } from '../../runtime/launch'
+import { createHost } from './host'
+import { serveHttp } from './http'
+import { createMcpServer } from './server'
+import { createLiveSkills, type SkillFilter } from './skills'
+import { type BrowserAddress, connectTabs } from './tabs'
+
+/** How `site-skills mcp` runs. */
+export interface McpOptions {
+  roots: string[]
+  compat?: 'ego-lite'
+  /** The browser to follow; a headless one is launched when absent. */
+  browser?: BrowserAddress
+  filter: SkillFilter
+  /** Serve Streamable HTTP on this port (0: any free port) instead of stdio. */
+  http?: number
+  /** One line for the user (stderr); never stdout, which carries the protocol under stdio. */
+  log: (line: string) => void
+}
+
+/** Runs the server until stdin closes (stdio) or SIGINT/SIGTERM; resolves once everything is closed. */
+export async function runMcp(options: McpOptions): Promise<void> {
+  const servers = new Set<Server>()
+  const log = (line: string) => {
+    options.log(line)
+    for (const server of servers)
+      server.sendLoggingMessage({ level: 'warning', logger: 'site-skills', data: line }).catch(() => undefined)
+  }
+  let launched: LaunchedBrowser | undefined
+  if (!options.browser) launched = await launchBrowser()
+  const address = options.browser ?? { host: launched!.host, port: launched!.port }
+  const skills = createLiveSkills({ roots: options.roots, compat: options.compat, filter: options.filter, log })
+  const tabs = await connectTabs(address).catch(async (error) => {
+    skills.close()
+    await launched?.close()
+    throw error
+  })
+  const host = createHost(skills, tabs)
+  host.onChange((changes) => {
+    for (const server of servers) {
+      if (changes.tools) server.sendToolListChanged().catch(() => undefined)
+      if (changes.resources) server.sendResourceListChanged().catch(() => undefined)
+    }
+  })
+  const connect = () => {
+    const server = createMcpServer(host)
+    servers.add(server)
+    server.onclose = () => servers.delete(server)
+    return server
+  }
+
+  let stop: () => void = () => {}
+  const stopped = new Promise<void>((resolve) => (stop = resolve))
+  const endpoint = options.http === undefined ? undefined : await serveHttp(options.http, connect)
+  if (endpoint) options.log(`listening on ${endpoint.url}`)
+  else {
+    await connect().connect(new StdioServerTransport())
+    process.stdin.once('end', stop).once('close', stop)
+  }
+  process.once('SIGINT', stop).once('SIGTERM', stop)
+  await stopped
+  process.off('SIGINT', stop).off('SIGTERM', stop)
+  await Promise.all([...servers].map((s) => s.close().catch(() => undefined)))
+  await endpoint?.close()
+  await host.close()
+  await launched?.close()
+}

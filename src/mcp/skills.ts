@@ -1,0 +1,121 @@
+import type { SiteSkills } from '../../runtime/registry'
+import type { CompileResult, CompiledSkill } from '../compiler/compile'
+import type { Diagnostic } from '../compiler/diagnostics/catalog'
+import { createSession, createSkillsApi } from '../nobuild/session'
+
+/** Which skills the server may offer: `allow` (when not empty) and never `deny`. */
+export interface SkillFilter {
+  allow: string[]
+  deny: string[]
+}
+
+/** The skills the server offers now. */
+export interface LiveState {
+  api: SiteSkills
+  skills: CompiledSkill[]
+  /** Skills whose folder is invalid now and which are served as they last compiled. */
+  kept: string[]
+  /** Errors of the last compile. */
+  errors: Diagnostic[]
+}
+
+export interface LiveSkills {
+  current: () => Promise<LiveState>
+  /** Called after a file under the roots changed and the skills were compiled again. */
+  onChange: (listener: () => void) => void
+  close: () => void
+}
+
+export interface LiveOptions {
+  roots: string[]
+  compat?: 'ego-lite'
+  filter: SkillFilter
+  /** Where problems are reported (the server's stderr). */
+  log: (line: string) => void
+}
+
+const SETTLE_MS = 60
+
+function allowed(filter: SkillFilter, id: string): boolean {
+  return (filter.allow.length === 0 || filter.allow.includes(id)) && !filter.deny.includes(id)
+}
+
+/** The valid skills of a compile, plus the last good version of each skill that is invalid now. */
+function merge(result: CompileResult, good: Map<string, CompiledSkill>, filter: SkillFilter) {
+  const valid = new Map(result.skills.map((s) => [s.model.id, s]))
+  const skills: CompiledSkill[] = []
+  const kept: string[] = []
+  for (const report of result.reports) {
+    if (!allowed(filter, report.id) || skills.some((s) => s.model.id === report.id)) continue
+    const now = valid.get(report.id)
+    const before = good.get(report.id)
+    if (now) skills.push(now)
+    else if (before) {
+      skills.push(before)
+      kept.push(report.id)
+    }
+  }
+  return { skills, kept }
+}
+
+function describe(d: Diagnostic): string {
+  return `${d.file}:${d.line}:${d.column} ${d.code}: ${d.message}`
+}
+
+/**
+ * The skills of the roots, compiled again whenever a file changes (the no-build session with its
+ * watchers). A skill that becomes invalid is reported and served as it last compiled.
+ */
+export function createLiveSkills(options: LiveOptions): LiveSkills {
+  const listeners: (() => void)[] = []
+  const good = new Map<string, CompiledSkill>()
+  let timer: ReturnType<typeof setTimeout> | undefined
+  let last: { result: CompileResult; state: LiveState } | undefined
+  let reported = new Set<string>()
+
+  const session = createSession(options.roots, {
+    compat: options.compat,
+    watch: true,
+    onChange() {
+      clearTimeout(timer)
+      timer = setTimeout(settle, SETTLE_MS)
+    },
+  })
+
+  function report(state: LiveState): void {
+    const now = new Set(state.errors.map(describe))
+    for (const line of now) if (!reported.has(line)) options.log(`invalid skill: ${line}`)
+    for (const id of state.kept) if (!reported.has(`kept\0${id}`)) options.log(`kept the last good version of ${id}`)
+    reported = new Set([...now, ...state.kept.map((id) => `kept\0${id}`)])
+  }
+
+  async function current(): Promise<LiveState> {
+    const { result } = await session.current()
+    if (last?.result === result) return last.state
+    const { skills, kept } = merge(result, good, options.filter)
+    for (const skill of result.skills) good.set(skill.model.id, skill)
+    const errors = result.diagnostics.filter((d) => d.severity === 'error')
+    const state: LiveState = { api: createSkillsApi(skills), skills, kept, errors }
+    last = { result, state }
+    report(state)
+    return state
+  }
+
+  async function settle(): Promise<void> {
+    const before = last?.state
+    const after = await current().catch((error: Error) => {
+      options.log(`compile failed: ${error.message}`)
+      return before
+    })
+    if (after !== before) for (const listener of listeners) listener()
+  }
+
+  return {
+    current,
+    onChange: (listener) => void listeners.push(listener),
+    close() {
+      clearTimeout(timer)
+      session.close()
+    },
+  }
+}

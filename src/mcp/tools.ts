@@ -1,0 +1,131 @@
+import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js'
+import { Ajv, type ValidateFunction } from 'ajv'
+import { assignToolNames, type ToolRef } from '../../runtime/definitions'
+import { isSiteToolError, messageOf, SiteToolError } from '../../runtime/errors'
+import type { SkillMeta, ToolMeta } from '../../runtime/types'
+import type { LiveState } from './skills'
+import { nodeThrowLocation } from './where'
+
+/** The key under `_meta` of an error result: `{ code, siteId?, tool?, file?, line?, column? }`. */
+export const ERROR_META = 'site-skills/error'
+
+/** A site tool as the server lists it, with what it needs to run it. */
+export interface SiteTool {
+  def: Tool
+  ref: ToolRef
+  meta: ToolMeta
+}
+
+type Schema = Record<string, unknown>
+
+function nullable(schema: Schema): Schema {
+  const type = schema.type
+  const out: Schema = { ...schema, type: Array.isArray(type) ? type : [type, 'null'] }
+  if (Array.isArray(schema.enum)) out.enum = [...schema.enum, null]
+  return out
+}
+
+/**
+ * A tool's output schema as the server publishes it: the manifest's `returns`, with objects open
+ * (a manifest names the fields it knows, not all) and fields that are not `required` allowed to
+ * be null (the manifest format has no null type).
+ */
+export function lenientOutput(schema: Schema): Schema {
+  const out: Schema = { ...schema }
+  if (out.items) out.items = lenientOutput(out.items as Schema)
+  if (out.properties) {
+    const required = new Set((out.required as string[] | undefined) ?? [])
+    const entries = Object.entries(out.properties as Record<string, Schema>).map(([name, field]) => {
+      const inner = lenientOutput(field)
+      return [name, required.has(name) ? inner : nullable(inner)]
+    })
+    out.properties = Object.fromEntries(entries)
+  }
+  delete out.additionalProperties
+  return out
+}
+
+function titleOf(skill: SkillMeta, tool: string, meta: ToolMeta): string {
+  return meta.annotations?.title ?? `${tool} (${skill.name})`
+}
+
+/** The tools of the skills that match `url` (none without a URL), as MCP lists them. */
+export function siteTools(state: LiveState, url: string | undefined): SiteTool[] {
+  if (!url) return []
+  const defs = state.api.toolDefinitions(url)
+  const skills = new Map(state.api.skills.map((s) => [s.id, s]))
+  return defs.mcp.map((def) => {
+    const ref = defs.names[def.name]!
+    const skill = skills.get(ref.siteId)!
+    const meta = skill.tools[ref.tool]!
+    const { title: _, ...hints } = meta.annotations ?? {}
+    const tool: Tool = {
+      ...def,
+      inputSchema: def.inputSchema as Tool['inputSchema'],
+      outputSchema: lenientOutput(def.outputSchema) as Tool['outputSchema'],
+      title: titleOf(skill, ref.tool, meta),
+      annotations: { title: titleOf(skill, ref.tool, meta), ...hints },
+    }
+    return { def: tool, ref, meta }
+  })
+}
+
+/** Every tool name of every skill loaded (matching or not), to tell "not here" from "no such tool". */
+export function allToolNames(state: LiveState): Map<string, ToolRef> {
+  const refs = state.api.skills.flatMap((s) => Object.keys(s.tools).map((tool) => ({ siteId: s.id, tool })))
+  const names = assignToolNames(refs)
+  return new Map(refs.map((r) => [names.get(`${r.siteId}\0${r.tool}`)!, r]))
+}
+
+const ajv = new Ajv({ strict: false, allErrors: false })
+const checkers = new Map<string, ValidateFunction>()
+
+function checkerFor(schema: object): ValidateFunction {
+  const key = JSON.stringify(schema)
+  let check = checkers.get(key)
+  if (!check) {
+    check = ajv.compile(schema)
+    checkers.set(key, check)
+  }
+  return check
+}
+
+/** A tool's return value as `structuredContent` (non-objects under `result`), checked against its outputSchema. */
+export function toolResult(tool: SiteTool, value: unknown): CallToolResult {
+  const structured = tool.meta.returns.type === 'object' ? value : { result: value ?? null }
+  const check = checkerFor(tool.def.outputSchema ?? {})
+  if (!check(structured)) {
+    const problem = check.errors?.[0]
+    const where = problem?.instancePath ? ` at ${problem.instancePath}` : ''
+    const error = new SiteToolError(
+      'invalid-result',
+      `the result does not match the manifest's returns${where}: ${problem?.message ?? 'invalid'}`,
+      { siteId: tool.ref.siteId, tool: tool.ref.tool, file: tool.meta.file },
+    )
+    return errorResult(error)
+  }
+  const text = JSON.stringify(value ?? null, null, 2)
+  return { content: [{ type: 'text', text }], structuredContent: structured as Record<string, unknown> }
+}
+
+/** A failure as an MCP tool error: `isError`, the code and the tool's file:line in the text and `_meta`. */
+export function errorResult(error: unknown, absPath?: string): CallToolResult {
+  if (!isSiteToolError(error)) {
+    const text = `internal-error: ${messageOf(error)}`
+    return { isError: true, content: [{ type: 'text', text }], _meta: { [ERROR_META]: { code: 'internal-error' } } }
+  }
+  const { code, siteId, tool, file } = error
+  let { line, column } = error
+  let message = error.message
+  if (file && line === undefined && absPath) {
+    const at = nodeThrowLocation(error.cause, absPath)
+    if (at) {
+      ;({ line, column } = at)
+      message = message.replace(`(${file})`, `(${file}:${line}:${column})`)
+    }
+  }
+  const detail = Object.fromEntries(
+    Object.entries({ code, siteId, tool, file, line, column }).filter(([, v]) => v !== undefined),
+  )
+  return { isError: true, content: [{ type: 'text', text: `${code}: ${message}` }], _meta: { [ERROR_META]: detail } }
+}

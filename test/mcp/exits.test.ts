@@ -1,0 +1,54 @@
+import { spawn } from 'node:child_process'
+import { describe, expect, it } from 'vitest'
+import { BIN, cleanEnv, waitForExit } from '../helpers/spawn'
+import { REPO_ROOT } from '../helpers/tmp'
+import { until } from './harness'
+
+const line = (message: object) => `${JSON.stringify({ jsonrpc: '2.0', ...message })}\n`
+
+describe('site-skills mcp lifecycle', () => {
+  it('launches headless Chromium without --cdp, and exits with 0 once stdin closes', async () => {
+    const child = spawn(process.execPath, [BIN, 'mcp', '--root', 'learnings'], {
+      cwd: REPO_ROOT,
+      env: cleanEnv(),
+      stdio: ['pipe', 'pipe', 'pipe'],
+    })
+    const exited = waitForExit(child, 30_000)
+    let out = ''
+    child.stdout!.on('data', (chunk: Buffer) => (out += chunk.toString()))
+    const clientInfo = { name: 'raw', version: '1' }
+    child.stdin!.write(
+      line({ id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo } }),
+    )
+    await until(() => out.includes('"id":1'), 20_000, 'the initialize answer')
+    child.stdin!.write(line({ method: 'notifications/initialized' }))
+    child.stdin!.write(line({ id: 2, method: 'tools/list' }))
+    await until(() => out.includes('"id":2'), 10_000, 'the tools/list answer')
+    const list = JSON.parse(out.split('\n').find((l) => l.includes('"id":2'))!)
+    // The launched browser shows about:blank: no skill matches, only the server's own tools.
+    expect(list.result.tools.map((t: { name: string }) => t.name)).toEqual([
+      'site_skills_active_tab',
+      'site_skills_switch_tab',
+      'site_skills_navigate',
+    ])
+    const closedAt = performance.now()
+    child.stdin!.end()
+    const end = await exited
+    expect(end.killed).toBe(false)
+    expect(end.code).toBe(0)
+    expect(performance.now() - closedAt).toBeLessThan(8000)
+  })
+
+  it('reports bad usage with exit code 2', async () => {
+    for (const args of [['--cdp', 'nonsense'], ['--http', 'x'], ['extra']]) {
+      const child = spawn(process.execPath, [BIN, 'mcp', '--root', 'learnings', ...args], {
+        cwd: REPO_ROOT,
+        env: cleanEnv(),
+        stdio: ['pipe', 'pipe', 'pipe'],
+      })
+      const end = await waitForExit(child, 8000)
+      expect(end.code, args.join(' ')).toBe(2)
+      expect(end.stderr).toMatch(/^site-skills: /)
+    }
+  })
+})

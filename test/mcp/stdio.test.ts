@@ -1,0 +1,161 @@
+import { readFile, writeFile } from 'node:fs/promises'
+import { join } from 'node:path'
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import type { LaunchedPage } from '../../runtime/launch'
+import { navigate } from '../helpers/browser'
+import { BIN, cleanEnv } from '../helpers/spawn'
+import { connectClient, createWorld, until, type Watched, type World } from './harness'
+
+let world: World
+let mcp: Watched
+let page: LaunchedPage
+let stderr = ''
+const OWN = ['site_skills_active_tab', 'site_skills_switch_tab', 'site_skills_navigate']
+
+const names = async () => (await mcp.client.listTools()).tools.map((t) => t.name)
+const call = (name: string, args: Record<string, unknown> = {}) =>
+  mcp.client.callTool({ name, arguments: args }) as Promise<CallToolResult>
+const errorOf = (result: CallToolResult) => result._meta?.['site-skills/error'] as Record<string, unknown>
+
+beforeAll(async () => {
+  world = await createWorld()
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [BIN, 'mcp', '--root', world.root, '--cdp', `127.0.0.1:${world.browser.port}`, '--deny', 'gamma'],
+    env: cleanEnv() as Record<string, string>,
+    stderr: 'pipe',
+  })
+  transport.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()))
+  mcp = await connectClient(transport)
+  // A tab opened after the server started becomes the active one.
+  const changed = mcp.nextToolsChange()
+  page = await world.browser.newPage(world.url('alpha.test'))
+  await changed.catch((error: Error) => {
+    throw new Error(`${error.message}; the server's stderr:\n${stderr}`)
+  })
+})
+
+afterAll(async () => {
+  await mcp?.client.close()
+  await world?.close()
+})
+
+describe('site-skills mcp over stdio', () => {
+  it('lists the tools of the skills matching the active tab, typed and annotated; a denied skill never', async () => {
+    const { tools } = await mcp.client.listTools()
+    expect(tools.map((t) => t.name)).toEqual([
+      ...OWN,
+      'alpha__where',
+      'alpha__fails',
+      'alpha__read_title',
+      'alpha__boom',
+    ])
+    const read = tools.find((t) => t.name === 'alpha__read_title')!
+    expect(read.title).toBe('Read the title')
+    expect(read.annotations).toMatchObject({ readOnlyHint: true, openWorldHint: false })
+    expect(read.inputSchema).toMatchObject({ type: 'object', required: ['prefix'] })
+    expect(read.outputSchema).toMatchObject({ type: 'object', properties: { title: { type: 'string' } } })
+    expect(tools.find((t) => t.name === 'alpha__where')!.title).toBe('where (Alpha)')
+  })
+
+  it('runs a browser tool in the page and a Node tool with the tab in ctx, as structuredContent plus text', async () => {
+    const read = await call('alpha__read_title', { prefix: '> ' })
+    expect(read.isError).toBeFalsy()
+    expect(read.structuredContent).toEqual({ title: '> alpha page' })
+    expect(JSON.parse((read.content[0] as { text: string }).text)).toEqual({ title: '> alpha page' })
+    const where = await call('alpha__where', { tag: 'x' })
+    expect(where.structuredContent).toEqual({ url: world.url('alpha.test'), tag: 'x' })
+  })
+
+  it('reports a bad argument and a throwing tool as isError with the code and the file:line', async () => {
+    const bad = await call('alpha__read_title', { prefix: 3 })
+    expect(bad.isError).toBe(true)
+    expect(errorOf(bad)).toMatchObject({ code: 'invalid-args', siteId: 'alpha', tool: 'read_title' })
+    expect((bad.content[0] as { text: string }).text).toMatch(/argument "prefix" must be a string/)
+    const missing = await call('alpha__read_title', {})
+    expect(errorOf(missing).code).toBe('invalid-args')
+    const boom = await call('alpha__boom')
+    expect(errorOf(boom)).toMatchObject({ code: 'tool-threw', file: 'alpha/browser-tools/boom.js', line: 3 })
+    const fails = await call('alpha__fails')
+    expect(errorOf(fails)).toMatchObject({ code: 'tool-threw', file: 'alpha/tools/fails.js', line: 2 })
+    expect((fails.content[0] as { text: string }).text).toMatch(/node tool failed \(alpha\/tools\/fails\.js:2:\d+\)/)
+    // A denied skill's tool is unknown even on its own page.
+    expect(errorOf(await call('gamma__secret')).code).toBe('tool-not-found')
+  })
+
+  it('offers the notes as resources and the learned context as a prompt', async () => {
+    const { resources } = await mcp.client.listResources()
+    expect(resources.map((r) => r.uri)).toEqual(['site-skills://alpha/notes/guide.md', 'site-skills://problems'])
+    const note = await mcp.client.readResource({ uri: 'site-skills://alpha/notes/guide.md' })
+    expect(note.contents[0]).toMatchObject({ mimeType: 'text/markdown', text: expect.stringContaining('Alpha guide') })
+    const prompt = await mcp.client.getPrompt({ name: 'site_context' })
+    const text = (prompt.messages[0]!.content as { text: string }).text
+    expect(text).toContain('Site skill: Alpha (alpha)')
+    expect(text).toContain('The title lives in document.title.')
+    expect(text).toContain('`alpha__read_title`(prefix)')
+  })
+
+  it('follows a navigation to another skill with list_changed, and refuses the old tools there', async () => {
+    const started = performance.now()
+    const changed = mcp.nextToolsChange()
+    await navigate(page.client, world.url('beta.test'))
+    const ms = Math.round((await changed) - started)
+    console.log(`navigation -> tools/list_changed: ${ms} ms`)
+    expect(await names()).toEqual([...OWN, 'beta__heading'])
+    expect((await call('beta__heading')).structuredContent).toEqual({ result: 'beta heading' })
+    const guarded = await call('alpha__read_title', { prefix: '' })
+    expect(errorOf(guarded)).toMatchObject({ code: 'domain-mismatch', siteId: 'alpha' })
+    expect(errorOf(await call('alpha__where')).code).toBe('domain-mismatch')
+  })
+
+  it('offers only its own tools on a page of no skill (fail closed)', async () => {
+    const changed = mcp.nextToolsChange()
+    await navigate(page.client, world.url('other.test'))
+    await changed
+    expect(await names()).toEqual(OWN)
+    expect((await mcp.client.listResources()).resources.map((r) => r.uri)).toEqual(['site-skills://problems'])
+    const state = await call('site_skills_active_tab')
+    expect(state.structuredContent).toMatchObject({ tab: { url: world.url('other.test') }, skills: [] })
+  })
+
+  it('navigates and switches tabs with its own tools', async () => {
+    const opened = await call('site_skills_navigate', { url: world.url('alpha.test') })
+    expect(opened.structuredContent).toMatchObject({ skills: [{ id: 'alpha' }] })
+    expect(await names()).toContain('alpha__read_title')
+    const missing = await call('site_skills_switch_tab', { url: 'nowhere.test' })
+    expect(errorOf(missing).code).toBe('target-not-found')
+    const switched = await call('site_skills_switch_tab', { url: 'alpha.test' })
+    expect(switched.structuredContent).toMatchObject({ tab: { url: world.url('alpha.test') } })
+  })
+
+  it('follows edits of a skill on disk, and keeps the last good version of an invalid one', async () => {
+    const file = join(world.root, 'alpha/manifest.json')
+    const original = await readFile(file, 'utf8')
+    const manifest = JSON.parse(original)
+    manifest.browserTools.read_title.description = 'Reads the title, edited.'
+    let changed = mcp.nextToolsChange()
+    await writeFile(file, JSON.stringify(manifest))
+    await changed
+    const described = async () =>
+      (await mcp.client.listTools()).tools.find((t) => t.name === 'alpha__read_title')?.description
+    expect(await described()).toBe('Reads the title, edited.')
+
+    await writeFile(file, '{ "id": "alpha", ')
+    await until(() => stderr.includes('kept the last good version of alpha'), 10_000, 'the invalid edit report')
+    expect(stderr).toMatch(/invalid skill: alpha\/manifest\.json:\d+:\d+ manifest-parse/)
+    expect(await described()).toBe('Reads the title, edited.')
+    expect((await call('alpha__read_title', { prefix: '' })).structuredContent).toEqual({ title: 'alpha page' })
+    const problems = await mcp.client.readResource({ uri: 'site-skills://problems' })
+    expect(JSON.parse((problems.contents[0] as { text: string }).text)).toMatchObject({
+      kept: ['alpha'],
+      errors: [{ code: 'manifest-parse', file: 'alpha/manifest.json' }],
+    })
+
+    changed = mcp.nextToolsChange()
+    await writeFile(file, original)
+    await changed
+    expect(await described()).toBe('Reads the page title.')
+  })
+})
