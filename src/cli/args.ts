@@ -22,6 +22,8 @@ export interface ParsedArgs {
   domain: string[]
   help: boolean
   version: boolean
+  /** `check --watch`: run again on every change until interrupted. */
+  watch: boolean
 }
 
 /** Bad usage: printed as one line with a pointer to `--help`, exit code 2. */
@@ -55,12 +57,13 @@ export function parseCliArgs(argv: string[]): ParsedArgs {
         domain: { type: 'string', multiple: true },
         help: { type: 'boolean', short: 'h' },
         version: { type: 'boolean', short: 'v' },
+        watch: { type: 'boolean' },
       },
     })
     if (values.compat !== undefined && values.compat !== 'ego-lite')
       throw new UsageError(`--compat accepts only "ego-lite", not ${JSON.stringify(values.compat)}`)
-    const { root = [], json = false, domain = [], help = false, version = false, ...text } = values
-    return { ...text, positionals, root, json, domain, help, version }
+    const { root = [], json = false, domain = [], help = false, version = false, watch = false, ...text } = values
+    return { ...text, positionals, root, json, domain, help, version, watch }
   } catch (error) {
     if (error instanceof UsageError) throw error
     throw new UsageError(usageMessage(error as Error))

@@ -1,5 +1,6 @@
 import { type CliIO, type ParsedArgs, UsageError, parseCliArgs, writeLine } from './args'
 import { packageVersion } from './version'
+import { checkCommand } from './commands/check'
 import { contextCommand, matchCommand } from './commands/lookup'
 import { newCommand } from './commands/new'
 import { runCommand } from './commands/run'
@@ -15,6 +16,7 @@ const COMMANDS: Record<string, Command> = {
   context: contextCommand,
   run: runCommand,
   types: typesCommand,
+  check: checkCommand,
   schema: schemaCommand,
   new: newCommand,
 }
@@ -30,6 +32,7 @@ commands:
   context URL                  notes and tool signatures for a URL, as an agent gets them
   run SITE TOOL --args JSON    run a Node or browser tool (--cdp ws://...|HOST:PORT, --target ID|URL)
   types [--out FILE]           write the TypeScript declarations of virtual:site-skills
+  check [--out FILE] [--watch] validate, write the declarations, type-check every tool against its manifest
   schema                       print the manifest JSON Schema
   new ID --domain D            scaffold a skill that validates clean
 

@@ -15,7 +15,7 @@ export async function typesCommand(args: ParsedArgs, io: CliIO): Promise<number>
     return 1
   }
   const out = resolve(io.cwd, args.out ?? DEFAULT_DTS)
-  const wrote = await writeIfChanged(out, generateDts(result.skills))
+  const wrote = await writeIfChanged(out, generateDts(result.skills, out))
   const shown = displayRoot(out, io.cwd)
   const count = plural(result.skills.length, 'skill')
   if (args.json) writeLine(io.stdout, JSON.stringify({ file: shown, written: wrote, skills: result.skills.length }))
