@@ -2,6 +2,7 @@ import { writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import ts from 'typescript'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { closeSiteSkills, loadBrowserToolSource } from '../../src/nobuild/api'
 import { runCli } from '../helpers/cli'
 import { makeTempDir, writeTree } from '../helpers/tmp'
 
@@ -50,7 +51,17 @@ const SHOP = {
   },
   'shop/tools/search.js': 'export async function search(ctx, args) { return [] }\n',
   'shop/browser-tools/read.js': 'async function (args) { return { title: document.title } }\n',
+  'shop/browser-tools/helper.ts': `import { defineBrowserTool } from 'unplugin-site-skills/tool'
+export default defineBrowserTool('shop', 'read_helped', async (args) => ({ title: args.full ? document.title : 'short' }))
+`,
 }
+const HELPED = {
+  description: 'Read with the helper.',
+  path: 'browser-tools/helper.ts',
+  args: { full: { type: 'boolean', required: false, description: 'Everything.' } },
+  returns: { type: 'object', description: 'The page.', properties: { title: { type: 'string', required: true } } },
+}
+Object.assign((SHOP['shop/manifest.json'] as { browserTools: object }).browserTools, { read_helped: HELPED })
 
 // Every mistake a tool author can make, each marked; the clean tools around them must pass.
 const TOOLS = `import { defineBrowserTool, defineNodeTool } from 'unplugin-site-skills/tool'
@@ -174,7 +185,10 @@ beforeAll(async () => {
   await writeFile(join(tmp.dir, 'tools.ts'), TOOLS)
   await writeFile(join(tmp.dir, 'tools.js'), JS_TOOLS)
 })
-afterAll(() => tmp.cleanup())
+afterAll(async () => {
+  closeSiteSkills()
+  await tmp.cleanup()
+})
 
 describe('typed tool authoring', () => {
   it('checks tool signatures against the manifest: every marked mistake is an error, the rest passes', () => {
@@ -196,5 +210,12 @@ describe('typed tool authoring', () => {
     expect(messages).toContain("Property 'page' does not exist on type 'SiteSkillsHost'")
     expect(messages).toContain(`Argument of type '"read_page"' is not assignable to parameter of type '"search"'`)
     expect(messages).toContain("Property 'baseUrl' is missing")
+  })
+
+  it('a browser tool written with defineBrowserTool compiles to one self-contained function', async () => {
+    const source = await loadBrowserToolSource('shop', 'read_helped', { root: join(tmp.dir, 'learnings') })
+    expect(source).not.toMatch(/\bimport\b|require\(/)
+    const tool = new Function(`return (${source})`)() as (args: object) => Promise<unknown>
+    expect(await tool({ full: false })).toEqual({ title: 'short' })
   })
 })
