@@ -106,7 +106,7 @@ export interface SessionOptions {
 }
 
 export function createSession(roots: string[], options: SessionOptions = {}): Session {
-  const compiler = createCompiler({ roots, compat: options.compat })
+  const compiler = createCompiler({ roots, compat: options.compat, tolerate: ['returns-invalid'] })
   const watching = options.watch !== false
   // dirty: a change was seen since the last compile began; unwatched: some folder is not watched.
   let dirty = true
