@@ -2,11 +2,19 @@
 // `site-skills types`) writes site-skills.d.ts, which fills in SiteSkillRegistry.
 declare module 'virtual:site-skills' {
   import type { SiteSkillsModule } from 'unplugin-site-skills/runtime'
+  import type { SiteSkillsHost } from 'unplugin-site-skills/tool'
+  export type {
+    BrowserTool,
+    NodeTool,
+    SiteSkillsHost,
+    SiteToolArgs,
+    SiteToolResult,
+  } from 'unplugin-site-skills/tool'
 
   /** Site id -> tool name -> { kind, args, returns }; declared by the generated site-skills.d.ts. */
   export interface SiteSkillRegistry {}
 
-  type Api = SiteSkillsModule<SiteSkillRegistry>
+  type Api = SiteSkillsModule<SiteSkillRegistry, SiteSkillsHost>
   /** Metadata of every skill: id, name, domains, note paths and tools (no code). */
   export const skills: Api['skills']
   /** The skills whose domains match the URL's host. */

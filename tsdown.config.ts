@@ -11,6 +11,7 @@ export default defineConfig({
     cli: 'src/cli/index.ts',
     runtime: 'runtime/index.ts',
     launch: 'runtime/launch.ts',
+    tool: 'runtime/tool.ts',
   },
   format: 'esm',
   fixedExtension: false,

@@ -22,12 +22,17 @@ export type ToolRegistry = { [siteId: string]: { [tool: string]: ToolSpec } }
 type Spec<R, S extends keyof R, T extends keyof R[S]> = R[S][T] extends ToolSpec ? R[S][T] : never
 /** Arguments may be left out when every one is optional. */
 type ArgsParam<A> = Record<never, never> extends A ? [args?: A] : [args: A]
-type CtxParam<P extends ToolSpec> = P['kind'] extends 'browser' ? [target: BrowserTarget] : [ctx?: unknown]
+/** A Node tool's `ctx` is the host's type; it may be left out when the host declares no required member. */
+type HostParam<H> = Record<never, never> extends H ? [ctx?: H] : [ctx: H]
+type CtxParam<P extends ToolSpec, H> = P['kind'] extends 'browser' ? [target: BrowserTarget] : HostParam<H>
 /** Any arguments when the spec is `never` (an unknown site id): the error then names the site id, not the arity. */
-type ToolParams<P extends ToolSpec> = [P] extends [never] ? unknown[] : [...ArgsParam<P['args']>, ...CtxParam<P>]
+type ToolParams<P extends ToolSpec, H> = [P] extends [never] ? unknown[] : [...ArgsParam<P['args']>, ...CtxParam<P, H>]
 
-/** `virtual:site-skills` typed by a registry. */
-export interface TypedSiteSkills<R> {
+/**
+ * `virtual:site-skills` typed by a registry `R`; `H` is what the host passes to Node tools as `ctx`
+ * (`SiteSkillsHost` of `unplugin-site-skills/tool`).
+ */
+export interface TypedSiteSkills<R, H = unknown> {
   /** Metadata of every skill: id, name, domains, note paths and tools (no code). */
   skills: readonly SkillMeta[]
   /** The skills whose domains match the URL's host. */
@@ -38,7 +43,7 @@ export interface TypedSiteSkills<R> {
   runTool: <S extends keyof R & string, T extends keyof R[S]>(
     siteId: S,
     tool: T,
-    ...rest: ToolParams<Spec<R, S, T>>
+    ...rest: ToolParams<Spec<R, S, T>, H>
   ) => Promise<Spec<R, S, T>['returns']>
   /** Runs a browser tool in the page of a CDP target. */
   runBrowserTool: <
@@ -67,12 +72,12 @@ export interface TypedSiteSkills<R> {
   dispatchToolCall: (name: string, args: ModelArgs, ctxOrTarget?: unknown) => Promise<unknown>
   /** Site id -> tool name -> a stub that runs the tool; each carries the manifest's documentation. */
   sites: {
-    [S in keyof R]: { [T in keyof R[S]]: (...rest: ToolParams<Spec<R, S, T>>) => Promise<Spec<R, S, T>['returns']> }
+    [S in keyof R]: { [T in keyof R[S]]: (...rest: ToolParams<Spec<R, S, T>, H>) => Promise<Spec<R, S, T>['returns']> }
   }
 }
 
 /** Before the first build (empty registry) everything is loosely typed. */
-export type SiteSkillsModule<R> = keyof R extends never ? LooseSiteSkills : TypedSiteSkills<R>
+export type SiteSkillsModule<R, H = unknown> = keyof R extends never ? LooseSiteSkills : TypedSiteSkills<R, H>
 
 /** The untyped API (any site id and tool name): what the runtime itself builds. */
 export type LooseSiteSkills = SiteSkills

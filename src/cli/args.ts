@@ -31,6 +31,8 @@ export interface ParsedArgs {
   http?: string
   help: boolean
   version: boolean
+  /** `check --watch`: run again on every change until interrupted. */
+  watch: boolean
 }
 
 /** Bad usage: printed as one line with a pointer to `--help`, exit code 2. */
@@ -70,6 +72,7 @@ export function parseCliArgs(argv: string[]): ParsedArgs {
         http: { type: 'string' },
         help: { type: 'boolean', short: 'h' },
         version: { type: 'boolean', short: 'v' },
+        watch: { type: 'boolean' },
       },
     })
     if (values.compat !== undefined && !parseCompat(values.compat))
@@ -83,9 +86,10 @@ export function parseCliArgs(argv: string[]): ParsedArgs {
       deny = [],
       help = false,
       version = false,
+      watch = false,
       ...text
     } = values
-    return { ...text, positionals, root, json, domain, live, allow, deny, help, version }
+    return { ...text, positionals, root, json, domain, live, allow, deny, help, version, watch }
   } catch (error) {
     if (error instanceof UsageError) throw error
     throw new UsageError(usageMessage(error as Error))

@@ -1,5 +1,6 @@
 import { type CliIO, type ParsedArgs, UsageError, parseCliArgs, writeLine } from './args'
 import { packageVersion } from './version'
+import { checkCommand } from './commands/check'
 import { contextCommand, matchCommand } from './commands/lookup'
 import { mcpCommand } from './commands/mcp'
 import { newCommand } from './commands/new'
@@ -18,6 +19,7 @@ const COMMANDS: Record<string, Command> = {
   context: contextCommand,
   run: runCommand,
   types: typesCommand,
+  check: checkCommand,
   schema: schemaCommand,
   new: newCommand,
   test: testCommand,
@@ -36,6 +38,7 @@ commands:
   context URL                  notes and tool signatures for a URL, as an agent gets them
   run SITE TOOL --args JSON    run a Node or browser tool (--cdp ws://...|HOST:PORT, --target ID|URL)
   types [--out FILE]           write the declarations of virtual:site-skills (- for stdout)
+  check [--out FILE] [--watch] validate, write the declarations, type-check every tool against its manifest
   schema                       print the manifest JSON Schema
   new ID --domain D            scaffold a skill that validates clean
   test [SITE...]               run the tools' examples on their saved pages; exit 1 on any failure

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto'
 import { relative, resolve } from 'node:path'
-import { type BuildOptions, type Message, type Metafile, build, transform } from 'esbuild'
+import { type BuildOptions, type Message, type Metafile, type Plugin, build, transform } from 'esbuild'
 import type { BrowserToolCode } from '../../runtime/index'
 import { createDiagnostic, type Diagnostic } from './diagnostics/catalog'
 import { FILE_LIMITS, READ_FAILURE_CODES, type ReadFailure, isReadFailure, readRegularFile } from './files'
@@ -53,6 +53,23 @@ function digest(...parts: string[]): string {
   return hash.digest('hex').slice(0, 32)
 }
 
+/** Where the authoring helpers are inlined from: no file, so nothing to read, watch or escape. */
+const HELPER_NAMESPACE = 'site-skills-tool'
+const HELPER_SOURCE =
+  'export const defineBrowserTool = (_s, _t, f) => f\nexport const defineNodeTool = (_s, _t, f) => f\n'
+
+/**
+ * `unplugin-site-skills/tool` in a browser tool: its helpers return the function they are given,
+ * so they are inlined as such (the tool needs the package only for its types).
+ */
+const inlineHelpers: Plugin = {
+  name: 'site-skills-tool-helpers',
+  setup(b) {
+    b.onResolve({ filter: /^unplugin-site-skills\/tool$/ }, () => ({ path: 'tool', namespace: HELPER_NAMESPACE }))
+    b.onLoad({ filter: /.*/, namespace: HELPER_NAMESPACE }, () => ({ contents: HELPER_SOURCE, loader: 'js' }))
+  },
+}
+
 function buildOptions(
   requests: readonly BundleRequest[],
   { minify, sourcemap = true }: BrowserBundlerOptions,
@@ -69,6 +86,7 @@ function buildOptions(
     sourcemap: sourcemap ? 'external' : false,
     sourcesContent: false,
     metafile: true,
+    plugins: [inlineHelpers],
     outdir: OUTDIR,
     legalComments: 'none',
     charset: 'utf8',
@@ -146,7 +164,7 @@ function collect(
   requests.forEach((request, i) => {
     const jsPath = resolve(OUTDIR, `t${i}.js`)
     const entry = metafile.outputs[toPosix(relative(cwd, jsPath))]?.entryPoint
-    const graph = entry ? reachableInputs(metafile, entry) : []
+    const graph = (entry ? reachableInputs(metafile, entry) : []).filter((p) => !p.startsWith(`${HELPER_NAMESPACE}:`))
     const inputs = [request.absPath, ...graph.map((p) => realInput(p, cwd)).filter((p) => p !== request.absPath)]
     results.set(request, finish(request, byPath.get(jsPath) ?? '', byPath.get(`${jsPath}.map`), inputs))
   })

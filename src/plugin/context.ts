@@ -116,7 +116,8 @@ export function createSiteSkillsContext(
   }
 
   async function writeDts(): Promise<void> {
-    if (options.dts && last && last.errors === 0) await writeIfChanged(options.dts, generateDts(last.skills))
+    if (options.dts && last && last.errors === 0)
+      await writeIfChanged(options.dts, generateDts(last.skills, options.dts))
   }
 
   async function build(): Promise<CompileResult> {

@@ -1,7 +1,7 @@
 import { execFile } from 'node:child_process'
-import { readFileSync } from 'node:fs'
+import { existsSync, readFileSync } from 'node:fs'
 import { mkdir, symlink, writeFile } from 'node:fs/promises'
-import { join } from 'node:path'
+import { join, relative } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createEditor, markPositions } from '../helpers/editor'
 import { REPO_ROOT, makeTempDir, writeTree } from '../helpers/tmp'
@@ -126,14 +126,17 @@ describe('an editor over the generated types', () => {
   it("sites['x'].|: each tool completes and hovers with its description, kind and file", () => {
     expect(editor.completions('use.ts', at('toolMember'))).toEqual([...NODE_TOOLS, ...BROWSER_TOOLS].sort())
     const getItem = HN.nodeTools!.get_item!
-    const expected = `${getItem.description}\n\nNode tool: \`hacker-news/${getItem.path}\``
+    // The file is a Markdown link relative to the d.ts: the editor opens the tool from the hover.
+    const link = relative(tmp.dir, join(REPO_ROOT, 'learnings/hacker-news', getItem.path))
+    expect(existsSync(join(tmp.dir, link))).toBe(true)
+    const expected = `${getItem.description}\n\nNode tool: [\`hacker-news/${getItem.path}\`](${link})`
     const details = editor.details('use.ts', at('toolMember'), 'get_item')
     expect(details?.documentation).toBe(expected)
     expect(details?.text).toMatch(/^\(property\) "get_item": \(args: \{\n\s+id: number;/)
     expect(editor.hover('use.ts', at('toolMember'))?.documentation).toBe(expected)
     const read = HN.browserTools!.read_stories!
     expect(editor.details('use.ts', at('toolMember'), 'read_stories')?.documentation).toBe(
-      `${read.description}\n\nBrowser tool (runs in the page): \`hacker-news/${read.path}\``,
+      `${read.description}\n\nBrowser tool (runs in the page): [\`hacker-news/${read.path}\`](${relative(tmp.dir, join(REPO_ROOT, 'learnings/hacker-news', read.path))})`,
     )
   })
 
@@ -157,9 +160,10 @@ describe('an editor over the generated types', () => {
     expect(site?.documentation).toBe('Odd *\\/ site\n\nDomains: `odd.example`')
     expect(editor.hover('use.ts', at('oddTool'))).toEqual({
       text:
-        '(property) "look_up": (args: {\n    "odd-name": string;\n}, ctx?: unknown) => ' +
+        '(property) "look_up": (args: {\n    "odd-name": string;\n}, ctx?: SiteSkillsHost | undefined) => ' +
         'Promise<Record<string, unknown>>',
-      documentation: 'Finds `things` *\\/ and more. Second line.\n\nNode tool: `odd-site/tools/look.js`',
+      documentation:
+        'Finds `things` *\\/ and more. Second line.\n\nNode tool: [`odd-site/tools/look.js`](./odd/odd-site/tools/look.js)',
     })
   })
 

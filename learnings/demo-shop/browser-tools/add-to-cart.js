@@ -1,3 +1,4 @@
+// @ts-check
 import { findCard, readCard, readCartCount, waitFor, waitForCatalog } from './lib/dom.js'
 
 /**
@@ -5,6 +6,8 @@ import { findCard, readCard, readCartCount, waitFor, waitForCatalog } from './li
  * counter afterwards. Stops early (and says why) when the button is disabled: out of stock, or
  * the cart already holds all the stock. A hidden card (filtered out by the search) is still
  * clickable through the DOM.
+ *
+ * @type {import('unplugin-site-skills/tool').BrowserTool<'demo-shop', 'add_to_cart'>}
  */
 export default async function addToCart(args) {
   const productId = String(args?.productId ?? '').trim()
@@ -22,7 +25,7 @@ export default async function addToCart(args) {
   let added = 0
   let reason = null
   for (let i = 0; i < quantity; i++) {
-    const button = card.querySelector('button[data-action="add-to-cart"]')
+    const button = /** @type {HTMLButtonElement | null} */ (card.querySelector('button[data-action="add-to-cart"]'))
     if (!button) { reason = 'the card has no Add to cart button'; break }
     if (button.disabled) { reason = readCard(card).inStock ? 'stock limit reached' : 'out of stock'; break }
     const expected = before + added + 1

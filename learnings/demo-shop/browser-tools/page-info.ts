@@ -1,27 +1,13 @@
+// Typed against its manifest entry: `site-skills check` reports any disagreement at this file's lines.
+// The import is type-only, so the bundled tool is still one self-contained function.
+import type { BrowserTool, SiteToolResult } from 'unplugin-site-skills/tool'
 import { catalogState, readCartCount } from './lib/dom.js'
 
-interface PageInfoArgs {
-  /** Wait for the catalogue to finish loading first (default true). */
-  waitForReady?: boolean
-}
-
-interface PageInfo {
-  url: string
-  title: string
-  heading: string
-  state: string | null
-  query: string
-  category: string
-  inStockOnly: boolean
-  categories: string[]
-  productCount: number
-  visibleCount: number
-  cartCount: number | null
-  cartTotal: number | null
-}
+type PageState = SiteToolResult<'demo-shop', 'page_info'>['state']
+const STATES: readonly string[] = ['loading', 'ready', 'error']
 
 /** A quick overview of the Demo Shop page: where we are, what is filtered, what is in the cart. */
-export default async function pageInfo(args: PageInfoArgs = {}): Promise<PageInfo | { error: string }> {
+const pageInfo: BrowserTool<'demo-shop', 'page_info'> = async (args = {}) => {
   const main = document.querySelector<HTMLElement>('main[data-state]')
   if (!main) return { error: 'not a Demo Shop catalogue page (no main[data-state])' }
   if (args.waitForReady !== false) {
@@ -39,14 +25,16 @@ export default async function pageInfo(args: PageInfoArgs = {}): Promise<PageInf
     url: location.href,
     title: document.title,
     heading: document.querySelector('h1')?.textContent?.trim() ?? '',
-    state: catalogState(),
+    state: STATES.includes(catalogState() ?? '') ? (catalogState() as PageState) : undefined,
     query: (field('q') as HTMLInputElement | null)?.value ?? '',
     category: select?.value ?? '',
     inStockOnly: Boolean((field('instock') as HTMLInputElement | null)?.checked),
     categories: select ? [...select.options].map((o) => o.value).filter(Boolean) : [],
     productCount: cards.length,
     visibleCount: cards.filter((card) => !card.hidden).length,
-    cartCount: readCartCount(),
-    cartTotal: total == null ? null : Number(total),
+    cartCount: readCartCount() ?? undefined,
+    cartTotal: total == null ? undefined : Number(total),
   }
 }
+
+export default pageInfo

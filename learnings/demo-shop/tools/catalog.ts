@@ -39,7 +39,7 @@ interface Product {
 export interface CatalogItem {
   id: string
   name: string
-  category: string
+  category: Category
   price: number
   currency: string
   stock: number
@@ -120,7 +120,7 @@ export async function searchCatalog(ctx: CatalogContext = {}, args: SearchCatalo
   return hits.slice(0, maxResults).map(({ product }) => ({
     id: product.id,
     name: product.name,
-    category: product.category,
+    category: product.category as Category,
     price: product.price,
     currency: product.currency,
     stock: product.stock,

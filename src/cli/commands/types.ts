@@ -14,17 +14,17 @@ export async function typesCommand(args: ParsedArgs, io: CliIO): Promise<number>
     writeLine(io.stderr, createBuildError(result, io.cwd).message)
     return 1
   }
-  const dts = generateDts(result.skills)
   if (args.out === '-' || args.out === '/dev/stdout') {
     // Standard output may be a socket, which `/dev/stdout` cannot be opened as: write to the stream.
-    io.stdout.write(dts)
+    io.stdout.write(generateDts(result.skills))
     writeLine(io.stderr, `wrote standard output (${plural(result.skills.length, 'skill')})`)
     return 0
   }
   const out = resolve(io.cwd, args.out ?? DEFAULT_DTS)
   // Written to a terminal or a pipe (`--out /dev/stdout`), the d.ts is the output: the summary goes to stderr.
   const summaryTo = (await isSpecialFile(out)) ? io.stderr : io.stdout
-  const wrote = await writeIfChanged(out, dts)
+  // Links in the d.ts are relative to where it is written.
+  const wrote = await writeIfChanged(out, generateDts(result.skills, out))
   const shown = displayRoot(out, io.cwd)
   const count = plural(result.skills.length, 'skill')
   if (args.json) writeLine(summaryTo, JSON.stringify({ file: shown, written: wrote, skills: result.skills.length }))

@@ -11,6 +11,16 @@ export async function validateCommand(args: ParsedArgs, io: CliIO): Promise<numb
     writeLine(io.stdout, JSON.stringify(jsonReport(result, io.cwd), null, 2))
     return result.errors === 0 ? 0 : 1
   }
+  printReports(result, io)
+  const style = createStyle(io.stdout as NodeJS.WriteStream)
+  const counts = `${plural(result.errors, 'error')}, ${plural(result.warnings, 'warning')}`
+  const summary = `${counts} in ${plural(result.records.length, 'skill')}`
+  writeLine(io.stdout, result.errors ? style.red(summary) : `${style.bold('✔')} ${summary}`)
+  return result.errors === 0 ? 0 : 1
+}
+
+/** Every skill's findings, grouped by skill, with code frames (skills without findings are not shown). */
+export function printReports(result: CompileResult, io: CliIO): void {
   const style = createStyle(io.stdout as NodeJS.WriteStream)
   for (const report of result.reports) {
     if (report.diagnostics.length === 0) continue
@@ -21,17 +31,13 @@ export async function validateCommand(args: ParsedArgs, io: CliIO): Promise<numb
     for (const d of report.diagnostics) writeLine(io.stdout, formatDiagnostic(d, report.root, io.cwd, style))
     writeLine(io.stdout)
   }
-  const counts = `${plural(result.errors, 'error')}, ${plural(result.warnings, 'warning')}`
-  const summary = `${counts} in ${plural(result.records.length, 'skill')}`
-  writeLine(io.stdout, result.errors ? style.red(summary) : `${style.bold('✔')} ${summary}`)
-  return result.errors === 0 ? 0 : 1
 }
 
 /**
  * `--json`: `{ ok, skills, diagnostics }`. A diagnostic's `file` is relative to its `root`, which
  * is shown like the text output does (relative to the working directory when inside it).
  */
-function jsonReport(result: CompileResult, cwd: string) {
+export function jsonReport(result: CompileResult, cwd: string) {
   const rootOf = new Map<Diagnostic, string>()
   for (const report of result.reports) for (const d of report.diagnostics) rootOf.set(d, displayRoot(report.root, cwd))
   const diagnostics = result.diagnostics.map((d) => {

@@ -1,6 +1,7 @@
 // Types for dom.js, so TypeScript browser tools can import it.
 
-export interface CardData {
+// A type alias, not an interface: it is returned where the manifest declares a plain object.
+export type CardData = {
   id: string
   name: string
   category: string

@@ -1,0 +1,89 @@
+import { dirname, resolve } from 'node:path'
+import { toolTargets } from '../../check/harness'
+import { type TypeCheck, type TypeProblem, createToolTypeChecker } from '../../check/typecheck'
+import { TypeScriptMissingError, loadTypeScript } from '../../check/typescript'
+import { type WatchedRun, watchChecks } from '../../check/watch'
+import { generateDts } from '../../codegen/dts'
+import { writeIfChanged } from '../../codegen/write'
+import { type CompileResult, createCompiler } from '../../compiler/compile'
+import { codeFrame, readQuietly } from '../../compiler/diagnostics/report'
+import { foldersOf } from '../../nobuild/watch'
+import { DEFAULT_DTS } from '../../ids'
+import { type CliIO, type ParsedArgs, displayRoot, writeLine } from '../args'
+import { type Style, createStyle, plural } from '../format'
+import { existingRoots } from '../session'
+import { jsonReport, printReports } from './validate'
+
+function printProblem(p: TypeProblem, io: CliIO, style: Style): void {
+  const [first = '', ...rest] = p.message.split('\n')
+  const where = p.file ? `${displayRoot(p.file, io.cwd)}:${p.line}:${p.column}` : 'typescript'
+  writeLine(io.stdout, `  ${style.red('error')} ${style.dim(p.code)}  ${style.cyan(where)}`)
+  writeLine(io.stdout, `    ${first}`)
+  for (const line of rest) writeLine(io.stdout, `    ${line}`)
+  const text = p.file ? readQuietly(p.file) : undefined
+  const frame = text ? codeFrame(text, p.line, p.column, style) : ''
+  if (frame) writeLine(io.stdout, frame.replace(/^/gm, '    '))
+}
+
+function printHuman(result: CompileResult, typed: TypeCheck | undefined, dts: string, io: CliIO): void {
+  const style = createStyle(io.stdout as NodeJS.WriteStream)
+  printReports(result, io)
+  if (!typed) {
+    writeLine(io.stdout, style.red(`${plural(result.errors, 'error')} in ${plural(result.records.length, 'skill')}`))
+    return
+  }
+  for (const p of typed.problems) printProblem(p, io, style)
+  const tools = plural(toolTargets(result.skills).length, 'tool')
+  const summary = `${plural(typed.problems.length, 'type error')} in ${tools} of ${plural(result.skills.length, 'skill')}`
+  writeLine(io.stdout, typed.problems.length ? style.red(summary) : `${style.bold('✔')} ${summary} (types: ${dts})`)
+}
+
+function printJson(result: CompileResult, typed: TypeCheck | undefined, dts: string, io: CliIO): void {
+  const report = jsonReport(result, io.cwd)
+  const typeErrors = (typed?.problems ?? []).map((p) => ({ ...p, file: p.file && displayRoot(p.file, io.cwd) }))
+  const ok = report.ok && typeErrors.length === 0
+  writeLine(io.stdout, JSON.stringify({ ...report, ok, dts, typeErrors }, null, 2))
+}
+
+/**
+ * `site-skills check`: validates, writes the d.ts and type-checks every TypeScript tool and every
+ * `// @ts-check` JavaScript tool against its manifest. Exit 0 when all is clean, 1 otherwise;
+ * `--watch` runs again on every change until interrupted.
+ */
+export async function checkCommand(args: ParsedArgs, io: CliIO): Promise<number> {
+  const roots = await existingRoots(args, io, args.positionals)
+  let ts: Awaited<ReturnType<typeof loadTypeScript>>
+  try {
+    ts = await loadTypeScript([io.cwd, ...roots])
+  } catch (error) {
+    if (!(error instanceof TypeScriptMissingError)) throw error
+    writeLine(io.stderr, `site-skills: ${error.message}`)
+    return 1
+  }
+  const compiler = createCompiler({
+    roots,
+    compat: args.compat === 'ego-lite' ? 'ego-lite' : undefined,
+    checkOnly: true,
+  })
+  const checker = createToolTypeChecker(ts)
+  const out = resolve(io.cwd, args.out ?? DEFAULT_DTS)
+  const dts = displayRoot(out, io.cwd)
+
+  async function run(): Promise<WatchedRun> {
+    const result = await compiler.compile()
+    let typed: TypeCheck | undefined
+    if (result.errors === 0) {
+      await writeIfChanged(out, generateDts(result.skills, out))
+      typed = checker.check(out, toolTargets(result.skills))
+    }
+    if (args.json) printJson(result, typed, dts, io)
+    else printHuman(result, typed, dts, io)
+    const code = result.errors === 0 && typed?.problems.length === 0 ? 0 : 1
+    const dirs = foldersOf(roots, result)
+    for (const file of typed?.files ?? []) dirs.add(dirname(file))
+    return { code, dirs }
+  }
+
+  if (!args.watch) return (await run()).code
+  return watchChecks(run, (text) => writeLine(io.stdout, text))
+}

@@ -1,0 +1,144 @@
+import { spawn } from 'node:child_process'
+import { readFile, writeFile } from 'node:fs/promises'
+import { join } from 'node:path'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { BIN, cleanEnv, waitForExit } from '../helpers/spawn'
+import { spawnCli } from '../helpers/spawn-bin'
+import { REPO_ROOT, makeTempDir, writeTree } from '../helpers/tmp'
+
+// Type-checking starts TypeScript: more than a plain command needs on a shared machine.
+const DEADLINE = 60_000
+
+const RETURNS = {
+  type: 'object',
+  description: 'The page.',
+  properties: { title: { type: 'string', required: true }, count: { type: 'integer' } },
+}
+const MANIFEST = {
+  id: 'shop',
+  name: 'Shop',
+  domains: ['shop.example'],
+  notes: [],
+  nodeTools: {
+    search: {
+      description: 'Search.',
+      path: 'tools/search.ts',
+      callable: 'search',
+      args: { query: { type: 'string', required: true, description: 'Words.' } },
+      returns: { type: 'array', description: 'Ids.', items: { type: 'string' } },
+    },
+  },
+  browserTools: {
+    read_page: { description: 'Read the page.', path: 'browser-tools/read.js', args: {}, returns: RETURNS },
+    plain: { description: 'Not type-checked.', path: 'browser-tools/plain.js', args: {}, returns: RETURNS },
+  },
+}
+
+// search.ts line 2: the declared return type disagrees with the manifest (ids are strings).
+const BAD_SEARCH = `// A Node tool with no helper: still checked against its manifest.
+export async function search(_ctx: unknown, args: { query: string }): Promise<number[]> {
+  return [args.query.length]
+}
+`
+const GOOD_SEARCH = BAD_SEARCH.replace('Promise<number[]>', 'Promise<string[]>').replace(
+  'args.query.length',
+  'args.query',
+)
+// read.js line 5: a bare function tool under @ts-check returns a count that is a string.
+const BAD_READ = `// @ts-check
+/** @type {import('unplugin-site-skills/tool').BrowserTool<'shop', 'read_page'>} */
+async function (args) {
+  void args
+  return { title: document.title, count: 'many' }
+}
+`
+
+let tmp: Awaited<ReturnType<typeof makeTempDir>>
+let bad: string
+let good: string
+beforeAll(async () => {
+  tmp = await makeTempDir('check-')
+  bad = join(tmp.dir, 'bad')
+  good = join(tmp.dir, 'good')
+  const files = (search: string, read: string) => ({
+    'shop/manifest.json': MANIFEST,
+    'shop/tools/search.ts': search,
+    'shop/browser-tools/read.js': read,
+    // No @ts-check: its wrong return is not reported.
+    'shop/browser-tools/plain.js': 'async function () { return 42 }\n',
+  })
+  await writeTree(bad, files(BAD_SEARCH, BAD_READ))
+  await writeTree(good, files(GOOD_SEARCH, BAD_READ.replace("'many'", '2')))
+})
+afterAll(() => tmp.cleanup())
+
+describe('site-skills check', { timeout: 180_000 }, () => {
+  it('passes the shipped learnings (every tool validated, the typed ones checked against their manifests)', async () => {
+    const out = join(tmp.dir, 'learnings.d.ts')
+    const run = await spawnCli(['check', '--root', 'learnings', '--out', out], { deadlineMs: DEADLINE })
+    expect(run.timedOut).toBe(false)
+    expect(run.stdout).toMatch(/✔ 0 type errors in \d+ tools of 6 skills/)
+    expect(run.code).toBe(0)
+    expect(await readFile(out, 'utf8')).toContain("declare module 'virtual:site-skills'")
+  })
+
+  it('reports each disagreement as file:line:col with exit 1, and exits 0 once fixed', async () => {
+    const [failing, fixed] = [
+      await spawnCli(['check', '--root', bad, '--out', join(bad, 'site-skills.d.ts')], { deadlineMs: DEADLINE }),
+      await spawnCli(['check', '--root', good, '--out', join(good, 'site-skills.d.ts')], { deadlineMs: DEADLINE }),
+    ]
+    expect(failing.timedOut).toBe(false)
+    expect(failing.code).toBe(1)
+    expect(failing.stdout).toContain('bad/shop/tools/search.ts:2:23')
+    expect(failing.stdout).toContain('Node tool "search" does not match its manifest (shop)')
+    expect(failing.stdout).toContain('bad/shop/browser-tools/read.js:5:35')
+    expect(failing.stdout).toContain("Type 'string' is not assignable to type 'number'")
+    expect(failing.stdout).not.toContain('plain.js')
+    expect(failing.stdout).toContain('2 type errors')
+    expect(fixed.timedOut).toBe(false)
+    expect(fixed.stdout).toContain('0 type errors')
+    expect(fixed.code).toBe(0)
+  })
+
+  it('--json lists the type errors with their places', async () => {
+    const run = await spawnCli(['check', '--json', '--root', bad, '--out', join(bad, 'site-skills.d.ts')], {
+      deadlineMs: DEADLINE,
+    })
+    expect(run.code).toBe(1)
+    const report = JSON.parse(run.stdout) as { ok: boolean; typeErrors: { file: string; line: number }[] }
+    expect(report.ok).toBe(false)
+    expect(report.typeErrors.map((e) => `${e.file.split('/bad/')[1]}:${e.line}`)).toEqual([
+      'shop/browser-tools/read.js:5',
+      'shop/tools/search.ts:2',
+    ])
+  })
+
+  it('--watch runs again when a tool changes and exits on SIGINT', async () => {
+    const dir = join(tmp.dir, 'watched')
+    await writeTree(dir, {
+      'shop/manifest.json': MANIFEST,
+      'shop/tools/search.ts': BAD_SEARCH,
+      'shop/browser-tools/read.js': BAD_READ,
+      'shop/browser-tools/plain.js': 'async function () { return 42 }\n',
+    })
+    const args = [BIN, 'check', '--watch', '--root', dir, '--out', join(dir, 'site-skills.d.ts')]
+    const child = spawn(process.execPath, args, { cwd: REPO_ROOT, env: cleanEnv(), stdio: ['ignore', 'pipe', 'pipe'] })
+    const exited = waitForExit(child, DEADLINE * 2)
+    let seen = ''
+    child.stdout.on('data', (chunk: Buffer) => (seen += String(chunk)))
+    const until = async (text: string, times = 1) => {
+      while (seen.split(text).length - 1 < times) await new Promise((r) => setTimeout(r, 50))
+    }
+    await until('watching for changes')
+    expect(seen).toContain('2 type errors')
+    await writeFile(join(dir, 'shop/tools/search.ts'), GOOD_SEARCH)
+    await until('1 type error in', 1)
+    await until('watching for changes', 2)
+    const interrupted = performance.now()
+    child.kill('SIGINT')
+    const run = await exited
+    expect(run.killed).toBe(false)
+    expect(performance.now() - interrupted).toBeLessThan(5000)
+    expect(run.code).toBe(1)
+  })
+})
