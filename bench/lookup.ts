@@ -113,6 +113,15 @@ const TABLE_ROUNDS = 30
 const NOBUILD_BATCH = 10
 const NOBUILD_ROUNDS = 15
 
+/** The baseline: WHATWG parsing of the same URL and nothing else (an invalid one throws, as in a lookup). */
+function parseOnly(url: string): string | undefined {
+  try {
+    return new URL(url).hostname
+  } catch {
+    return undefined
+  }
+}
+
 const noBuildOk = (s: SizeSetup) => !!s.noBuildFirst && 'ms' in s.noBuildFirst
 const pick = (s: SizeSetup, i: number) => s.urls[i % s.urls.length]!
 
@@ -122,12 +131,11 @@ const pick = (s: SizeSetup, i: number) => s.urls[i % s.urls.length]!
  * warm-up run leaves out the slowest).
  */
 async function measureRun(setups: SizeSetup[], samples: Samples, warmUp = false): Promise<void> {
-  await interleaved(
-    1,
-    TABLE_ROUNDS,
-    Object.fromEntries(setups.map((s) => [`table@${s.size}`, syncBatch((i) => s.table(pick(s, i)), TABLE_BATCH)])),
-    samples,
-  )
+  const batches = setups.flatMap((s) => [
+    [`table@${s.size}`, syncBatch((i) => s.table(pick(s, i)), TABLE_BATCH)],
+    [`parse@${s.size}`, syncBatch((i) => parseOnly(pick(s, i)), TABLE_BATCH)],
+  ])
+  await interleaved(1, TABLE_ROUNDS, Object.fromEntries(batches), samples)
   const cached = setups.filter(noBuildOk)
   if (cached.length) {
     const batches = cached.map((s) => [
@@ -159,6 +167,16 @@ function sizeFigures(s: SizeSetup, samples: Samples, smallest: number): Figure[]
       ...(s.size === 1000
         ? { goal: { text: 'at least 1,000x faster at 1,000 skills', met: samples.ratio(o, t).median >= 1000 } }
         : {}),
+    },
+    {
+      bench: 'lookup',
+      name: `URL lookup, ${n(s.size)} skills: compiled table vs \`new URL(url).hostname\` alone`,
+      subject: { label: 'table', unit: 'ms', value: samples.get(t) },
+      baseline: { label: 'new URL', unit: 'ms', value: samples.get(`parse@${s.size}`) },
+      ratio: samples.ratio(t, `parse@${s.size}`),
+      ratioText: 'the time',
+      goal: { text: 'within 2x of parsing the URL', met: samples.ratio(t, `parse@${s.size}`).median <= 2 },
+      notes: ['same URLs (hits, misses, one invalid URL that throws in both), same batches'],
     },
   ]
   if (first && 'error' in first) {
