@@ -32,7 +32,8 @@ const nodeFiles = (i: number) =>
   i % 2 === 0 ? { search: 'tools/api.js', item: 'tools/api.js' } : { search: 'tools/search.js', item: 'tools/item.js' }
 
 /** Even skills write the second browser tool as an ES module that imports a local helper. */
-const usesHelper = (i: number) => i % 2 === 0
+/** Even skills have an ES-module `fill_search` importing a helper; odd ones a bare arrow function. */
+export const usesHelper = (i: number) => i % 2 === 0
 
 function manifest(i: number): object {
   const id = skillId(i)

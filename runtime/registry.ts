@@ -4,7 +4,7 @@ import { type ToolDefinitions, assignToolNames, createToolDefinitions } from './
 import { SiteToolError } from './errors'
 import { type DomainTableData, createDomainTable, lookupHost, urlHost } from './match'
 import { callNodeTool } from './node'
-import type { KnowledgeNote, SkillChunk, SkillMeta, ToolMeta } from './types'
+import type { BrowserToolCode, KnowledgeNote, SkillChunk, SkillMeta, ToolMeta } from './types'
 
 /** The data a generated module (or the no-build API) hands to the runtime. */
 export interface RegistryData {
@@ -81,6 +81,13 @@ function example(siteId: string, tool: string, kind: 'node' | 'browser'): string
   return `await site.${kind === 'node' ? 'runTool' : 'runBrowserTool'}(${JSON.stringify(siteId)}, ${JSON.stringify(tool)}, { ... })`
 }
 
+/** A browser tool's code: compiled into the chunk, or compiled now by the chunk's loader. */
+function codeOf(chunk: SkillChunk, tool: string): BrowserToolCode | Promise<BrowserToolCode> {
+  const code = Object.hasOwn(chunk.browserTools, tool) ? chunk.browserTools[tool] : undefined
+  if (code || !chunk.loadBrowserTool) return code!
+  return chunk.loadBrowserTool(tool)
+}
+
 /** Builds the runtime API over compiled data and lazy per-skill loaders. */
 export function createSiteSkills(data: RegistryData, loaders: SkillLoaders): SiteSkills {
   const table = createDomainTable(data.table)
@@ -151,7 +158,7 @@ export function createSiteSkills(data: RegistryData, loaders: SkillLoaders): Sit
         'a browser tool needs a CDP target (client, session, {host, port} or ws URL)',
         { siteId, tool },
       )
-    const code = chunk.browserTools[tool]!
+    const code = await codeOf(chunk, tool)
     const domains = byId.get(siteId)!.domains
     return callBrowserTool(target, {
       siteId,
@@ -253,7 +260,7 @@ export function createSiteSkills(data: RegistryData, loaders: SkillLoaders): Sit
     browserToolSource: async (siteId, tool) => {
       if (meta(siteId, tool).kind !== 'browser')
         throw new SiteToolError('tool-kind', 'is a Node tool, not a browser tool', { siteId, tool })
-      return (await load(siteId)).browserTools[tool]!.source
+      return (await codeOf(await load(siteId), tool)).source
     },
     loadNotes: async (siteId) => {
       if (!byId.has(siteId)) throw new SiteToolError('skill-not-found', 'no such site skill', { siteId })

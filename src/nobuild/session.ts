@@ -2,10 +2,11 @@ import { stat } from 'node:fs/promises'
 import { pathToFileURL } from 'node:url'
 import { SiteToolError } from '../../runtime/errors'
 import { type SiteSkills, createSiteSkills } from '../../runtime/registry'
-import type { ArgsValidator, NodeToolFunction, SkillChunk } from '../../runtime/types'
+import type { ArgsValidator, BrowserToolCode, NodeToolFunction, SkillChunk } from '../../runtime/types'
 import { createRegistryData } from '../codegen/meta'
 import { generateArgsValidator } from '../codegen/validator'
-import { type CompileResult, type CompiledSkill, createCompiler } from '../compiler/compile'
+import { type CompileResult, type CompiledSkill, type Compiler, createCompiler } from '../compiler/compile'
+import { invalidSkill } from './invalid'
 import type { SkillModel } from '../compiler/model'
 import { compileNodeTool, fileVersion } from './node-tools'
 import { notesOf } from '../compiler/notes'
@@ -54,7 +55,18 @@ async function importNodeTool(
   return fn as NodeToolFunction
 }
 
-function chunkLoader(skill: CompiledSkill): () => Promise<SkillChunk> {
+/** Compiles one browser tool when it is called; the compiler's cache makes later calls a stamp check. */
+function browserToolLoader(compiler: Compiler, model: SkillModel): (tool: string) => Promise<BrowserToolCode> {
+  return async (name) => {
+    const tool = model.tools.find((t) => t.kind === 'browser' && t.name === name)!
+    const { code, diagnostics } = await compiler.compileBrowserTool(model, tool)
+    if (!code || diagnostics.some((d) => d.severity === 'error'))
+      throw invalidSkill(diagnostics, model.id, { name, kind: 'browser' })
+    return code
+  }
+}
+
+function chunkLoader(compiler: Compiler, skill: CompiledSkill): () => Promise<SkillChunk> {
   return async () => {
     const { model, browser } = skill
     const nodeTools: SkillChunk['nodeTools'] = {}
@@ -65,12 +77,13 @@ function chunkLoader(skill: CompiledSkill): () => Promise<SkillChunk> {
       let loaded: Promise<NodeToolFunction> | undefined
       nodeTools[tool.name] = () => (loaded ??= importNodeTool(model.id, tool.name, tool.absPath, tool.callable!))
     }
-    return { notes: notesOf(model), nodeTools, browserTools: browser, validators }
+    const loadBrowserTool = browserToolLoader(compiler, model)
+    return { notes: notesOf(model), nodeTools, browserTools: browser, validators, loadBrowserTool }
   }
 }
 
-function createApi(result: CompileResult): SiteSkills {
-  const loaders = Object.fromEntries(result.skills.map((s) => [s.model.id, chunkLoader(s)]))
+function createApi(compiler: Compiler, result: CompileResult): SiteSkills {
+  const loaders = Object.fromEntries(result.skills.map((s) => [s.model.id, chunkLoader(compiler, s)]))
   return createSiteSkills(createRegistryData(result.skills), loaders)
 }
 
@@ -91,8 +104,8 @@ function unchanged(before: CompileResult, after: CompileResult): boolean {
   return before.roots.every(sameRoot) && sameRecords
 }
 
-function stateOf(result: CompileResult): SessionState {
-  return { result, api: createApi(result), models: new Map(result.skills.map((s) => [s.model.id, s.model])) }
+function stateOf(compiler: Compiler, result: CompileResult): SessionState {
+  return { result, api: createApi(compiler, result), models: new Map(result.skills.map((s) => [s.model.id, s.model])) }
 }
 
 /** How a session learns about changes. */
@@ -103,10 +116,16 @@ export interface SessionOptions {
    * process alive). `false`: compile once and keep that (one-shot commands). @default true
    */
   watch?: boolean
+  /**
+   * For validation only: ES-module browser tools are bundled during the compile (their imports
+   * checked), bare functions not compiled. Otherwise every browser tool is compiled when called.
+   */
+  checkOnly?: boolean
 }
 
 export function createSession(roots: string[], options: SessionOptions = {}): Session {
-  const compiler = createCompiler({ roots, compat: options.compat })
+  const { compat, checkOnly = false } = options
+  const compiler = createCompiler({ roots, compat, checkOnly, lazyBrowser: !checkOnly })
   const watching = options.watch !== false
   // dirty: a change was seen since the last compile began; unwatched: some folder is not watched.
   let dirty = true
@@ -119,7 +138,7 @@ export function createSession(roots: string[], options: SessionOptions = {}): Se
     dirty = false
     try {
       const result = await compiler.compile()
-      const next = state && unchanged(state.result, result) ? state : stateOf(result)
+      const next = state && unchanged(state.result, result) ? state : stateOf(compiler, result)
       if (watcher) {
         const { added, complete } = watcher.update(foldersOf(roots, result))
         // A new watcher did not see changes made during the compile: the next call looks again.
