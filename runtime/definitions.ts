@@ -78,7 +78,8 @@ function objectSchema(fields: Record<string, ValueSchema>, strict: boolean): Jso
   return { type: 'object', properties, required, additionalProperties: false }
 }
 
-function outputSchema(returns: ValueSchema): JsonSchema {
+function outputSchema(returns: ValueSchema | undefined): JsonSchema {
+  if (!returns) return { type: 'object' }
   const schema = toJsonSchema(returns, false)
   return returns.type === 'object' ? schema : { type: 'object', properties: { result: schema }, required: ['result'] }
 }

@@ -34,11 +34,14 @@ export interface SkillMeta {
   tools: Record<string, ToolMeta>
 }
 
-/** A note as an agent puts it in its prompt (the original's LearnedKnowledgeNote, plus `path`). */
+/**
+ * A note as an agent puts it in its prompt, in the original's shape (`LearnedKnowledgeNote`). The
+ * note's path inside the skill folder is in the skill's metadata (`notes`, same order).
+ */
 export interface KnowledgeNote {
   siteId: string
+  /** The note's file name without its folder (`prompt.md` for `docs/prompt.md`). */
   fileName: string
-  path: string
   content: string
 }
 

@@ -34,9 +34,14 @@ async function renderNotes(id: string): Promise<void> {
   const box = document.querySelector<HTMLElement>(`[data-notes="${CSS.escape(id)}"]`)
   if (!box) return
   const notes = await api.loadNotes(id as Parameters<Api['loadNotes']>[0])
+  // A note's path inside the skill is in the skill's metadata, in the same order.
+  const paths = api.skills.find((s) => s.id === id)?.notes ?? []
   box.innerHTML =
     notes
-      .map((n) => `<section><h3 class="file">${escapeHtml(n.path)}</h3>${renderMarkdown(n.content)}</section>`)
+      .map((n, i) => {
+        const file = `<h3 class="file">${escapeHtml(paths[i] ?? n.fileName)}</h3>`
+        return `<section>${file}${renderMarkdown(n.content)}</section>`
+      })
       .join('') || '<p>No notes.</p>'
 }
 

@@ -29,7 +29,7 @@ commands:
   match URL...                 which skills apply to each URL
   context URL                  notes and tool signatures for a URL, as an agent gets them
   run SITE TOOL --args JSON    run a Node or browser tool (--cdp ws://...|HOST:PORT, --target ID|URL)
-  types [--out FILE]           write the TypeScript declarations of virtual:site-skills
+  types [--out FILE]           write the declarations of virtual:site-skills (- for stdout)
   schema                       print the manifest JSON Schema
   new ID --domain D            scaffold a skill that validates clean
 

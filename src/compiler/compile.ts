@@ -9,7 +9,7 @@ import { chunk } from './limit'
 import { toPosix } from './paths'
 import { stampFiles } from './stamp'
 import { unreadableSkill } from './unreadable'
-import { MANIFEST, type ValidateOptions } from './validate/context'
+import { blocksSkill, MANIFEST, type ValidateOptions } from './validate/context'
 import { validateSkill } from './validate/skill'
 
 export interface CompilerOptions extends ValidateOptions {
@@ -128,6 +128,7 @@ export function createCompiler(options: CompilerOptions): Compiler {
   const bundler = createBrowserBundler({ minify: options.minify ?? true, sourcemap: !options.checkOnly })
   const salt = JSON.stringify({ compat: options.compat ?? null, minify: options.minify ?? true })
   let cache = new Map<string, CacheEntry>()
+  const blocks = (d: Diagnostic) => blocksSkill(d, options)
 
   async function reuse(folder: SkillFolder): Promise<CacheEntry | undefined> {
     const entry = cache.get(folderKey(folder))
@@ -175,7 +176,7 @@ export function createCompiler(options: CompilerOptions): Compiler {
       if (result.code) browser.get(record)![request.tool] = result.code
     }
     for (const record of records) {
-      if (record.diagnostics.some((d) => d.severity === 'error')) delete record.model
+      if (record.diagnostics.some(blocks)) delete record.model
     }
     return browser
   }
@@ -215,8 +216,7 @@ export function createCompiler(options: CompilerOptions): Compiler {
         diagnostics: [...record.diagnostics, ...extra].sort(compareDiagnostics),
       })
       diagnostics.push(...record.diagnostics, ...extra)
-      if (record.model && !extra.some((d) => d.severity === 'error'))
-        skills.push({ model: record.model, browser: code })
+      if (record.model && !extra.some(blocks)) skills.push({ model: record.model, browser: code })
     }
     for (const scan of roots) {
       if (scan.exists) continue

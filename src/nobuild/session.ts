@@ -125,7 +125,13 @@ export interface SessionOptions {
 
 export function createSession(roots: string[], options: SessionOptions = {}): Session {
   const { compat, checkOnly = false } = options
-  const compiler = createCompiler({ roots, compat, checkOnly, lazyBrowser: !checkOnly })
+  const compiler = createCompiler({
+    roots,
+    compat,
+    checkOnly,
+    lazyBrowser: !checkOnly,
+    tolerate: ['returns-invalid'],
+  })
   const watching = options.watch !== false
   // dirty: a change was seen since the last compile began; unwatched: some folder is not watched.
   let dirty = true

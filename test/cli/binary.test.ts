@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs'
-import { mkdir, readFile } from 'node:fs/promises'
+import { mkdir, readFile, writeFile } from 'node:fs/promises'
 import { join, relative } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { type StaticServer, serveFolder } from '../../playground/serve'
@@ -183,6 +183,17 @@ describe('site-skills types, schema and new', () => {
     expect(existsSync(join(tmp.dir, 'bad.d.ts'))).toBe(false)
   })
 
+  it('types --out /dev/stdout prints the declarations to the pipe and exits; the summary goes to stderr', async () => {
+    const run = await spawnCli(['types', '--root', FIXTURE('valid-basic'), '--out', '/dev/stdout'])
+    expectExit(run, 0)
+    expect(run.stdout).toContain("declare module 'virtual:site-skills'")
+    expect(run.stdout).not.toContain('wrote')
+    expect(run.stderr).toBe('wrote standard output (1 skill)\n')
+    const dash = await spawnCli(['types', '--root', FIXTURE('valid-basic'), '--out', '-'])
+    expectExit(dash, 0)
+    expect(dash.stdout).toBe(run.stdout)
+  })
+
   it('schema prints the manifest JSON Schema', async () => {
     const run = await spawnCli(['schema'])
     expectExit(run, 0)
@@ -319,5 +330,32 @@ describe('site-skills run', () => {
       expectExit(run, 2)
       expect(run.stderr.split('\n')).toHaveLength(2)
     }
+  })
+})
+
+describe('site-skills validate on a one-line manifest', () => {
+  it('shows the part of a long line that holds the column, with the caret under it', async () => {
+    const manifest = {
+      id: 'flat',
+      name: 'Flat',
+      domains: ['flat.example.com'],
+      description: 'x'.repeat(200),
+      nodeTools: { read: { description: 'Read.', path: 'tools/read.js', callable: 'read', args: {} } },
+    }
+    const text = JSON.stringify(manifest)
+    await mkdir(join(tmp.dir, 'flat/flat/tools'), { recursive: true })
+    await writeFile(join(tmp.dir, 'flat/flat/manifest.json'), text)
+    await writeFile(join(tmp.dir, 'flat/flat/tools/read.js'), 'export async function read() { return 1 }\n')
+    const run = await spawnCli(['validate', '--root', join(tmp.dir, 'flat')])
+    expectExit(run, 1)
+    const column = Number(/manifest\.json:1:(\d+)/.exec(run.stdout)?.[1])
+    expect(column).toBeGreaterThan(200)
+    const lines = run.stdout.split('\n')
+    const at = lines.findIndex((l) => l.trimStart().startsWith('> 1 |'))
+    const shown = lines[at]!
+    const caret = lines[at + 1]!.indexOf('^')
+    expect(shown.length).toBeLessThan(200)
+    expect(shown[caret]).toBe(text[column - 1])
+    expect(shown.slice(caret - 10, caret + 10)).toBe(text.slice(column - 11, column + 9))
   })
 })

@@ -56,7 +56,6 @@ describe('the original API, built on the compiler', () => {
       {
         siteId: 'ext',
         fileName: 'overview.md',
-        path: 'notes/overview.md',
         content: '# ext\n\nThe search box is `input[name=q]`.\n',
       },
     ])

@@ -107,6 +107,21 @@ describe("the original's runtime cases", () => {
     expect(await loadBrowserToolSource('example', 'active_item', { root })).toBe('async () => 1 // done\n')
   })
 
+  it('runs the tools of a skill written before returns was required; validation still names it', async () => {
+    const { returns: _node, ...readItems } = example.nodeTools.read_items
+    const { returns: _browser, ...activeItem } = example.browserTools.active_item
+    const older = { ...example, nodeTools: { read_items: readItems }, browserTools: { active_item: activeItem } }
+    const root = await rootWith({ ...exampleFiles, 'example/manifest.json': older })
+    expect(await runNodeSiteTool('example', 'read_items', {}, {}, { root })).toEqual(['ok'])
+    expect(await loadBrowserToolSource('example', 'active_item', { root })).toBe('async () => ({ active: true })\n')
+    const context = await loadLearnedContext('https://example.com', { root })
+    expect(context.tools.map((t) => t.returns)).toEqual([null, null])
+    expect(await validateLearning(join(root, 'example'))).toEqual([
+      'example: nodeTools.read_items: returns must be an object',
+      'example: browserTools.active_item: returns must be an object',
+    ])
+  })
+
   it('refuses a tool path that leaves the skill folder, in the original runtime words', async () => {
     const outside = { ...example.browserTools.active_item, path: '../outside.js' }
     const escaping = { ...example, browserTools: { active_item: outside } }
@@ -130,7 +145,7 @@ describe("the original's runtime cases", () => {
     expect(await validateLearning(join(root, 'example'))).toEqual([])
     const context = await loadLearnedContext('https://example.com', { root })
     expect(context.knowledge).toEqual([
-      { siteId: 'example', fileName: 'prompt.md', path: 'docs/prompt.md', content: '# Docs\n\nUse the helpers.\n' },
+      { siteId: 'example', fileName: 'prompt.md', content: '# Docs\n\nUse the helpers.\n' },
     ])
     expect(await runNodeSiteTool('example', 'read_document', {}, {}, { root })).toEqual({ title: 't' })
   })

@@ -54,7 +54,7 @@ let loads = 0
 function chunk(): SkillChunk {
   loads++
   return {
-    notes: [{ siteId: 'shop', fileName: 'a.md', path: 'notes/a.md', content: '# Shop' }],
+    notes: [{ siteId: 'shop', fileName: 'a.md', content: '# Shop' }],
     nodeTools: {
       slow: async () => () => new Promise(() => {}),
       fails: async () => () => {

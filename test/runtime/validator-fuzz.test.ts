@@ -57,9 +57,10 @@ function validValue(rng: Rng, schema: ValueSchema): unknown {
       return pick(rng, NUMBERS.filter(Number.isInteger))
     case 'boolean':
       return rng() < 0.5
-    case 'array':
+    case 'array': {
       const item = () => (schema.items ? validValue(rng, schema.items) : junk(rng, 2))
       return Array.from({ length: Math.floor(rng() * 4) }, item)
+    }
     case 'object':
       return schema.properties ? validFields(rng, schema.properties) : { free: junk(rng, 2) }
   }

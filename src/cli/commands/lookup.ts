@@ -39,7 +39,7 @@ export async function contextCommand(args: ParsedArgs, io: CliIO): Promise<numbe
   }
   writeLine(io.stdout, `${context.siteName} (${context.siteId}) for ${context.domain}`)
   for (const note of context.knowledge)
-    writeLine(io.stdout, `\n## ${note.siteId}/${note.path}\n\n${note.content.trimEnd()}`)
+    writeLine(io.stdout, `\n## ${note.siteId}: ${note.fileName}\n\n${note.content.trimEnd()}`)
   writeLine(io.stdout, '\n## tools')
   for (const tool of context.tools) {
     writeLine(io.stdout, `- ${tool.siteId} -> ${tool.toolName} (${tool.toolType}): ${tool.description}`)

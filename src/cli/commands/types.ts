@@ -2,7 +2,7 @@ import { resolve } from 'node:path'
 import { generateDts } from '../../codegen/dts'
 import { DEFAULT_DTS } from '../../plugin/ids'
 import { createBuildError } from '../../compiler/diagnostics/report'
-import { writeIfChanged } from '../../codegen/write'
+import { isSpecialFile, writeIfChanged } from '../../codegen/write'
 import { type CliIO, type ParsedArgs, displayRoot, writeLine } from '../args'
 import { plural } from '../format'
 import { compileRoots } from '../session'
@@ -14,11 +14,20 @@ export async function typesCommand(args: ParsedArgs, io: CliIO): Promise<number>
     writeLine(io.stderr, createBuildError(result, io.cwd).message)
     return 1
   }
+  const dts = generateDts(result.skills)
+  if (args.out === '-' || args.out === '/dev/stdout') {
+    // Standard output may be a socket, which `/dev/stdout` cannot be opened as: write to the stream.
+    io.stdout.write(dts)
+    writeLine(io.stderr, `wrote standard output (${plural(result.skills.length, 'skill')})`)
+    return 0
+  }
   const out = resolve(io.cwd, args.out ?? DEFAULT_DTS)
-  const wrote = await writeIfChanged(out, generateDts(result.skills))
+  // Written to a terminal or a pipe (`--out /dev/stdout`), the d.ts is the output: the summary goes to stderr.
+  const summaryTo = (await isSpecialFile(out)) ? io.stderr : io.stdout
+  const wrote = await writeIfChanged(out, dts)
   const shown = displayRoot(out, io.cwd)
   const count = plural(result.skills.length, 'skill')
-  if (args.json) writeLine(io.stdout, JSON.stringify({ file: shown, written: wrote, skills: result.skills.length }))
-  else writeLine(io.stdout, wrote ? `wrote ${shown} (${count})` : `${shown} is up to date`)
+  if (args.json) writeLine(summaryTo, JSON.stringify({ file: shown, written: wrote, skills: result.skills.length }))
+  else writeLine(summaryTo, wrote ? `wrote ${shown} (${count})` : `${shown} is up to date`)
   return 0
 }

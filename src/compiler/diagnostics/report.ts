@@ -13,22 +13,31 @@ export interface FrameStyle {
 const plain = (s: string) => s
 const PLAIN_FRAME: FrameStyle = { red: plain, dim: plain }
 
-/** Two lines of context around `line`, with a caret under `column`. Empty when the file is unreadable. */
+const FRAME_WIDTH = 160
+
+/**
+ * Two lines of context around `line`, with a caret under `column`. Empty when the file is unreadable.
+ * Long lines (a minified manifest) show a window of FRAME_WIDTH characters that holds the column.
+ */
 export function codeFrame(text: string, line: number, column: number, style: FrameStyle = PLAIN_FRAME): string {
   const lines = text.replace(/^\uFEFF/, '').split(/\r?\n/)
   if (line < 1 || line > lines.length) return ''
   const first = Math.max(1, line - 2)
   const last = Math.min(lines.length, line + 1)
   const width = String(last).length
+  const start = column - 1 < FRAME_WIDTH ? 0 : column - 1 - FRAME_WIDTH / 2
+  const clip = (full: string) => {
+    const window = full.slice(start, start + FRAME_WIDTH)
+    const head = start > 0 && window ? `…${window}` : window
+    return full.length > start + FRAME_WIDTH ? `${head}…` : head
+  }
   const out: string[] = []
   for (let n = first; n <= last; n++) {
     const marker = n === line ? style.red('>') : ' '
-    const content = lines[n - 1]!.length > 160 ? `${lines[n - 1]!.slice(0, 160)}…` : lines[n - 1]!
-    out.push(`${marker} ${style.dim(`${String(n).padStart(width)} |`)} ${content}`)
-    if (n === line)
-      out.push(
-        `  ${style.dim(`${' '.repeat(width)} |`)} ${' '.repeat(Math.max(0, Math.min(column - 1, 160)))}${style.red('^')}`,
-      )
+    out.push(`${marker} ${style.dim(`${String(n).padStart(width)} |`)} ${clip(lines[n - 1]!)}`)
+    if (n !== line) continue
+    const offset = Math.max(0, column - 1 - start) + (start > 0 ? 1 : 0)
+    out.push(`  ${style.dim(`${' '.repeat(width)} |`)} ${' '.repeat(offset)}${style.red('^')}`)
   }
   return out.join('\n')
 }

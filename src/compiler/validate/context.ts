@@ -11,6 +11,16 @@ import type { ModuleExports, SourceError } from './module-shape'
 export interface ValidateOptions {
   /** `'ego-lite'` adds the original runtime's restrictions. */
   compat?: 'ego-lite'
+  /**
+   * Error codes that are reported but do not keep a skill from being served. The no-build API
+   * passes `returns-invalid`: the original ran tools without `returns`, which a call never needs.
+   */
+  tolerate?: readonly DiagnosticCode[]
+}
+
+/** The one test of whether a finding keeps its skill from being served. */
+export function blocksSkill(d: Diagnostic, options: ValidateOptions): boolean {
+  return d.severity === 'error' && !(options.tolerate?.includes(d.code) ?? false)
 }
 
 /** Shared state while one skill folder is checked. */

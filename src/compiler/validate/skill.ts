@@ -7,7 +7,7 @@ import { type JsonDocument, isJsonFailure, parseJsonDocument } from '../parse'
 import type { NoteModel, SkillRecord, ToolModel } from '../model'
 import { inspectPath, isInside, unsafeRelativePath } from '../paths'
 import { MANIFEST, type SkillCheck, type ValidateOptions, readSkillText, reportAt, reportTempRefs } from './context'
-import { resolveSkillFile } from './context'
+import { blocksSkill, resolveSkillFile } from './context'
 import { checkNameCharacters } from './names'
 import { TOOL_KINDS, checkManifestSchema } from './schema'
 import { checkTool } from './tools'
@@ -205,7 +205,7 @@ export async function validateSkill(folder: SkillFolder, options: ValidateOption
   const doc = read.doc
   const files = [...check.files].sort()
   const record: SkillRecord = { folder, diagnostics, tools, domainSites, files, locate: (path) => doc.locate(path) }
-  if (diagnostics.some((d) => d.severity === 'error')) return record
+  if (diagnostics.some((d) => blocksSkill(d, options))) return record
   const domains = [...new Set(domainSites.map((s) => s.pattern))]
   record.model = {
     id: folder.id,
