@@ -31,8 +31,8 @@ export function domainsOf(i: number): string[] {
 const nodeFiles = (i: number) =>
   i % 2 === 0 ? { search: 'tools/api.js', item: 'tools/api.js' } : { search: 'tools/search.js', item: 'tools/item.js' }
 
-/** Even skills write the second browser tool as an ES module that imports a local helper. */
-const usesHelper = (i: number) => i % 2 === 0
+/** Even skills have an ES-module `fill_search` importing a helper; odd ones a bare arrow function. */
+export const usesHelper = (i: number) => i % 2 === 0
 
 function manifest(i: number): object {
   const id = skillId(i)
@@ -223,7 +223,8 @@ export function setInputValue(input, value) {
 `
 
 /** The files of skill `i`, relative to the skill folder. */
-function skillFiles(i: number): Record<string, string> {
+/** Skill `i`'s files; `bare`: every browser tool a bare function (no ES module, no helper). */
+function skillFiles(i: number, bare = false): Record<string, string> {
   const files: Record<string, string> = {
     'manifest.json': `${JSON.stringify(manifest(i), null, 2)}\n`,
     'notes/overview.md': note(i),
@@ -232,7 +233,7 @@ function skillFiles(i: number): Record<string, string> {
   const node = nodeFiles(i)
   if (node.search === node.item) files[node.search] = `${nodeSearch(i)}\n${nodeItem(i)}`
   else Object.assign(files, { [node.search]: nodeSearch(i), [node.item]: nodeItem(i) })
-  if (usesHelper(i))
+  if (usesHelper(i) && !bare)
     Object.assign(files, {
       'browser-tools/fill-search.js': fillSearchModule(i),
       'browser-tools/lib/dom.js': DOM_HELPER,
@@ -242,9 +243,9 @@ function skillFiles(i: number): Record<string, string> {
 }
 
 /** Writes skill `i` into `root`. */
-export async function writeSkill(root: string, i: number): Promise<void> {
+export async function writeSkill(root: string, i: number, bare = false): Promise<void> {
   const dir = join(root, skillId(i))
-  const files = Object.entries(skillFiles(i))
+  const files = Object.entries(skillFiles(i, bare))
   await Promise.all([...new Set(files.map(([rel]) => join(dir, rel, '..')))].map((d) => mkdir(d, { recursive: true })))
   await Promise.all(files.map(([rel, text]) => writeFile(join(dir, rel), text)))
 }
@@ -257,25 +258,25 @@ async function generatorVersion(): Promise<string> {
 }
 
 /** Writes skills 1..n into a fresh `root`, a few hundred files at a time. */
-async function writeSkills(root: string, n: number): Promise<void> {
+async function writeSkills(root: string, n: number, bare = false): Promise<void> {
   await rm(root, { recursive: true, force: true })
   await mkdir(root, { recursive: true })
   for (let start = 1; start <= n; start += 200) {
     const batch = Array.from({ length: Math.min(200, n - start + 1) }, (_, k) => start + k)
-    await Promise.all(batch.map((i) => writeSkill(root, i)))
+    await Promise.all(batch.map((i) => writeSkill(root, i, bare)))
   }
 }
 
 /**
  * A root of `n` generated skills under bench/.tmp, reused while the generator is unchanged.
- * `fresh` regenerates it (for benchmarks that edit the tree).
+ * `fresh` regenerates it (for benchmarks that edit the tree); `bare`: bare-function browser tools only.
  */
-export async function generateSkills(n: number, name = `skills-${n}`, fresh = false): Promise<string> {
+export async function generateSkills(n: number, name = `skills-${n}`, fresh = false, bare = false): Promise<string> {
   const root = join(TMP, name)
-  const stamp = `${await generatorVersion()} ${n}`
+  const stamp = `${await generatorVersion()} ${n}${bare ? ' bare' : ''}`
   const existing = await readFile(join(root, STAMP), 'utf8').catch(() => '')
   if (!fresh && existing === stamp) return root
-  await writeSkills(root, n)
+  await writeSkills(root, n, bare)
   await writeFile(join(root, STAMP), stamp)
   return root
 }

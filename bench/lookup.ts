@@ -5,10 +5,10 @@ import type { CompiledSkill } from '../src/compiler/compile'
 import { scanRoot } from '../src/compiler/discover'
 import type { SkillRecord } from '../src/compiler/model'
 import { validateSkill } from '../src/compiler/validate/skill'
-import { closeSiteSkills, siteSkillsForUrl as noBuildLookup } from '../src/index'
-import { domainsOf, generateSkills } from './generate'
+import { closeSiteSkills, loadBrowserToolSource, siteSkillsForUrl as noBuildLookup } from '../src/index'
+import { domainsOf, generateSkills, skillId, usesHelper } from './generate'
 import { loadEntries, matchEntries, siteSkillsForUrl as originalLookup } from './original'
-import { Samples, asyncCall, interleaved, perCall, syncBatch, timeMs } from './stats'
+import { Samples, asyncCall, interleaved, perCall, summarize, syncBatch, timeMs } from './stats'
 import { type Figure, errorSummary, formatValue } from './table'
 
 const VALIDATE_BATCH = 200
@@ -60,8 +60,11 @@ interface SizeSetup {
   root: string
   urls: string[]
   table: (url: string) => string[]
-  /** Time of the no-build API's first call (compile + watch), or why it failed. */
-  noBuildFirst?: { ms: number } | { error: string }
+  /**
+   * Time of the no-build API's first call (validation + watch; no browser tool compiled), and of
+   * the first source of one browser tool of each kind after it (that tool compiled alone), or why it failed.
+   */
+  noBuildFirst?: { ms: number; toolMs: { bare: number; module: number } } | { error: string }
   /** Time to set up a recursive fs.watch of the root alone, as the no-build API's first call does. */
   watchMs: number
 }
@@ -73,6 +76,12 @@ function timeRecursiveWatch(root: string): number {
   const ms = performance.now() - start
   watcher.close()
   return ms
+}
+
+/** The last skill whose `fill_search` is (or is not) an ES module with a helper import. */
+function firstWithHelper(helper: boolean, size: number): number {
+  for (let i = size; i > 0; i--) if (usesHelper(i) === helper) return i
+  throw new Error(`no generated skill with helper=${helper}`)
 }
 
 const sameIds = (a: string[], b: string[]) => a.length === b.length && a.every((x, i) => x === b[i])
@@ -92,7 +101,13 @@ async function setUp(size: number): Promise<SizeSetup> {
   const setup: SizeSetup = { size, root, urls, table, watchMs: timeRecursiveWatch(root) }
   const start = performance.now()
   try {
-    setup.noBuildFirst = { ms: await timeMs(() => noBuildLookup(urls[0]!, { root })) }
+    const ms = await timeMs(() => noBuildLookup(urls[0]!, { root }))
+    const [bare, module] = [firstWithHelper(false, size), firstWithHelper(true, size)]
+    const toolMs = {
+      bare: await timeMs(() => loadBrowserToolSource(skillId(bare), 'fill_search', { root })),
+      module: await timeMs(() => loadBrowserToolSource(skillId(module), 'fill_search', { root })),
+    }
+    setup.noBuildFirst = { ms, toolMs }
     for (const url of urls) {
       const ids = (await noBuildLookup(url, { root })).map((e) => e.id)
       if (!sameIds(ids, table(url)))
@@ -113,6 +128,15 @@ const TABLE_ROUNDS = 30
 const NOBUILD_BATCH = 10
 const NOBUILD_ROUNDS = 15
 
+/** The baseline: WHATWG parsing of the same URL and nothing else (an invalid one throws, as in a lookup). */
+function parseOnly(url: string): string | undefined {
+  try {
+    return new URL(url).hostname
+  } catch {
+    return undefined
+  }
+}
+
 const noBuildOk = (s: SizeSetup) => !!s.noBuildFirst && 'ms' in s.noBuildFirst
 const pick = (s: SizeSetup, i: number) => s.urls[i % s.urls.length]!
 
@@ -122,12 +146,11 @@ const pick = (s: SizeSetup, i: number) => s.urls[i % s.urls.length]!
  * warm-up run leaves out the slowest).
  */
 async function measureRun(setups: SizeSetup[], samples: Samples, warmUp = false): Promise<void> {
-  await interleaved(
-    1,
-    TABLE_ROUNDS,
-    Object.fromEntries(setups.map((s) => [`table@${s.size}`, syncBatch((i) => s.table(pick(s, i)), TABLE_BATCH)])),
-    samples,
-  )
+  const batches = setups.flatMap((s) => [
+    [`table@${s.size}`, syncBatch((i) => s.table(pick(s, i)), TABLE_BATCH)],
+    [`parse@${s.size}`, syncBatch((i) => parseOnly(pick(s, i)), TABLE_BATCH)],
+  ])
+  await interleaved(1, TABLE_ROUNDS, Object.fromEntries(batches), samples)
   const cached = setups.filter(noBuildOk)
   if (cached.length) {
     const batches = cached.map((s) => [
@@ -160,6 +183,16 @@ function sizeFigures(s: SizeSetup, samples: Samples, smallest: number): Figure[]
         ? { goal: { text: 'at least 1,000x faster at 1,000 skills', met: samples.ratio(o, t).median >= 1000 } }
         : {}),
     },
+    {
+      bench: 'lookup',
+      name: `URL lookup, ${n(s.size)} skills: compiled table vs \`new URL(url).hostname\` alone`,
+      subject: { label: 'table', unit: 'ms', value: samples.get(t) },
+      baseline: { label: 'new URL', unit: 'ms', value: samples.get(`parse@${s.size}`) },
+      ratio: samples.ratio(t, `parse@${s.size}`),
+      ratioText: 'the time',
+      goal: { text: 'within 2x of parsing the URL', met: samples.ratio(t, `parse@${s.size}`).median <= 2 },
+      notes: ['same URLs (hits, misses, one invalid URL that throws in both), same batches'],
+    },
   ]
   if (first && 'error' in first) {
     figures.push({
@@ -169,6 +202,19 @@ function sizeFigures(s: SizeSetup, samples: Samples, smallest: number): Figure[]
     })
   } else {
     const firstMs = first?.ms ?? Number.NaN
+    const toolMs = first?.toolMs
+    figures.push({
+      bench: 'lookup',
+      name: `no-build first call, ${n(s.size)} skills (validate all, compile no browser tool) vs one original call`,
+      subject: { label: 'first call', unit: 'ms', value: summarize([firstMs]) },
+      baseline: { label: 'original', unit: 'ms', value: samples.get(o) },
+      ratio: summarize([firstMs / samples.get(o).median]),
+      ratioText: 'original calls',
+      notes: [
+        `then the first source of one browser tool (compiled alone): bare function ${formatValue(toolMs?.bare ?? Number.NaN, 'ms')}, ` +
+          `ES module with an import ${formatValue(toolMs?.module ?? Number.NaN, 'ms')}`,
+      ],
+    })
     figures.push({
       bench: 'lookup',
       name: `URL lookup, ${n(s.size)} skills: no-build cache vs original`,
@@ -176,10 +222,7 @@ function sizeFigures(s: SizeSetup, samples: Samples, smallest: number): Figure[]
       baseline: { label: 'original', unit: 'ms', value: samples.get(o) },
       ratio: samples.ratio(o, nb),
       ratioText: 'faster',
-      notes: [
-        `no-build first call (compile + fs.watch of the root): ${formatValue(firstMs, 'ms')} = ${(firstMs / samples.get(o).median).toFixed(1)} original calls; ` +
-          `a recursive fs.watch of the root alone takes ${formatValue(s.watchMs, 'ms')} (synchronous)`,
-      ],
+      notes: [`a recursive fs.watch of the root alone takes ${formatValue(s.watchMs, 'ms')} (synchronous)`],
     })
   }
   if (s.size !== smallest) {

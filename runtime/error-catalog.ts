@@ -21,7 +21,7 @@ type Cdp = { cdp: string }
 const cdpMessage = (d: Cdp) => `CDP: ${d.cdp}`
 
 /** An argument problem found by a generated validator: path, what was expected, the value given. */
-export type ArgsProblem = [path: string, expected: string, actual?: unknown]
+type ArgsProblem = [path: string, expected: string, actual?: unknown]
 type ArgsData =
   | { problem: ArgsProblem }
   | { reason: 'not-json' }

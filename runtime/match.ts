@@ -40,20 +40,43 @@ export function createDomainTable(data: DomainTableData): DomainTable {
 }
 
 /**
- * The host a URL is matched by: WHATWG parsing, `http:`/`https:` only (and `blob:` of those through
- * its inner origin), one trailing dot removed; undefined when nothing may match.
+ * A plain `http(s)://host[:port]` prefix whose host is ASCII letters, digits, hyphens and dots, and
+ * whose last label starts with a letter: WHATWG parsing would only lowercase such a host (no IPv4
+ * forms, no IDNA, no percent-decoding), so it is read without building a URL object.
  */
-export function urlHost(input: string | URL): string | undefined {
+const PLAIN_URL = /^https?:\/\/((?:[A-Za-z0-9-]*\.)*[A-Za-z][A-Za-z0-9-]*\.?)(?::(\d{1,5}))?(?:[/?#]|$)/
+
+function plainHost(input: string): string | undefined {
+  const match = PLAIN_URL.exec(input)
+  if (!match || (match[2] !== undefined && Number(match[2]) > 65535)) return undefined
+  const host = match[1]!
+  // Labels starting "xn--" are punycode, which the parser checks; leave those to it.
+  return /xn--/i.test(host) ? undefined : host.toLowerCase()
+}
+
+/** WHATWG parsing, for every URL the plain form does not cover. */
+function parsedHost(input: string): string | undefined {
   let url: URL
   try {
-    url = new URL(String(input))
+    url = new URL(input)
     if (url.protocol === 'blob:') url = new URL(url.origin)
   } catch {
     return undefined
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') return undefined
-  const host = url.hostname.endsWith('.') ? url.hostname.slice(0, -1) : url.hostname
-  if (host === '' || host.split('.').includes('')) return undefined
+  return url.hostname
+}
+
+/**
+ * The host a URL is matched by: WHATWG parsing, `http:`/`https:` only (and `blob:` of those through
+ * its inner origin), one trailing dot removed; undefined when nothing may match.
+ */
+export function urlHost(input: string | URL): string | undefined {
+  const text = String(input)
+  const raw = plainHost(text) ?? parsedHost(text)
+  if (!raw) return undefined
+  const host = raw.endsWith('.') ? raw.slice(0, -1) : raw
+  if (host === '' || host.startsWith('.') || host.endsWith('.') || host.includes('..')) return undefined
   return host
 }
 

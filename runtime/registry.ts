@@ -4,7 +4,7 @@ import { type ToolDefinitions, assignToolNames, createToolDefinitions } from './
 import { siteToolError } from './errors'
 import { type DomainTableData, createDomainTable, lookupHost, urlHost } from './match'
 import { callNodeTool } from './node'
-import type { KnowledgeNote, SkillChunk, SkillMeta, ToolMeta } from './types'
+import type { BrowserToolCode, KnowledgeNote, SkillChunk, SkillMeta, ToolMeta } from './types'
 
 /** The data a generated module (or the no-build API) hands to the runtime. */
 export interface RegistryData {
@@ -74,6 +74,13 @@ function example(siteId: string, tool: string, kind: 'node' | 'browser'): string
   return `await site.${method}(${JSON.stringify(siteId)}, ${JSON.stringify(tool)}, { ... })`
 }
 
+/** A browser tool's code: compiled into the chunk, or compiled now by the chunk's loader. */
+function codeOf(chunk: SkillChunk, tool: string): BrowserToolCode | Promise<BrowserToolCode> {
+  const code = Object.hasOwn(chunk.browserTools, tool) ? chunk.browserTools[tool] : undefined
+  if (code || !chunk.loadBrowserTool) return code!
+  return chunk.loadBrowserTool(tool)
+}
+
 /** Builds the runtime API over compiled data and lazy per-skill loaders. */
 export function createSiteSkills(data: RegistryData, loaders: SkillLoaders): SiteSkills {
   const table = createDomainTable(data.table)
@@ -129,7 +136,7 @@ export function createSiteSkills(data: RegistryData, loaders: SkillLoaders): Sit
     const chunk = await load(siteId)
     const value = checkedArgs(siteId, tool, args, chunk)
     if (!target) throw siteToolError('unavailable', { missing: 'target' }, { siteId, tool })
-    const code = chunk.browserTools[tool]!
+    const code = await codeOf(chunk, tool)
     const domains = byId.get(siteId)!.domains
     return callBrowserTool(target, {
       siteId,
@@ -231,7 +238,7 @@ export function createSiteSkills(data: RegistryData, loaders: SkillLoaders): Sit
     browserToolSource: async (siteId, tool) => {
       if (meta(siteId, tool).kind !== 'browser')
         throw siteToolError('tool-kind', { called: 'source' }, { siteId, tool })
-      return (await load(siteId)).browserTools[tool]!.source
+      return (await codeOf(await load(siteId), tool)).source
     },
     loadNotes: async (siteId) => {
       if (!byId.has(siteId)) throw siteToolError('skill-not-found', {}, { siteId })

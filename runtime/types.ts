@@ -91,4 +91,6 @@ export interface SkillChunk {
   nodeTools: Record<string, () => Promise<NodeToolFunction>>
   browserTools: Record<string, BrowserToolCode>
   validators: Record<string, ArgsValidator>
+  /** Compiles a browser tool that `browserTools` leaves out, when it is called (the no-build API). */
+  loadBrowserTool?: (tool: string) => Promise<BrowserToolCode>
 }

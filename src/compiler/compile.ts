@@ -4,7 +4,7 @@ import { type BundleRequest, type BundleResult, createBrowserBundler } from './b
 import { checkCollisions } from './validate/collisions'
 import { compareDiagnostics, countBySeverity, createDiagnostic, type Diagnostic } from './diagnostics/catalog'
 import { type RootScan, type SkillFolder, scanRoot } from './discover'
-import type { SkillModel, SkillRecord } from './model'
+import type { SkillModel, SkillRecord, ToolModel } from './model'
 import { chunk } from './limit'
 import { toPosix } from './paths'
 import { stampFiles } from './stamp'
@@ -23,6 +23,12 @@ export interface CompilerOptions extends ValidateOptions {
    * parsed by the validator and importing nothing, are not compiled at all.
    */
   checkOnly?: boolean
+  /**
+   * Compile no browser tool during `compile()` (the no-build API): each is compiled when it is
+   * first used, by `compileBrowserTool`. Errors esbuild alone finds (an ES module's imports) then
+   * show at that call rather than in the compile result.
+   */
+  lazyBrowser?: boolean
 }
 
 /** A valid skill with its browser tools compiled. */
@@ -56,6 +62,8 @@ export interface CompileResult {
 
 export interface Compiler {
   compile: () => Promise<CompileResult>
+  /** One browser tool of a valid skill, compiled now (or taken from the cache while its inputs are unchanged). */
+  compileBrowserTool: (model: SkillModel, tool: ToolModel) => Promise<BundleResult>
   /** Browser tools compiled by esbuild so far (cache hits excluded). */
   readonly bundled: number
 }
@@ -129,6 +137,7 @@ export function createCompiler(options: CompilerOptions): Compiler {
   }
 
   function requestsOf(record: SkillRecord): BundleRequest[] {
+    if (options.lazyBrowser) return []
     return record.tools
       .filter((t) => t.kind === 'browser' && (t.module || !options.checkOnly))
       .map((t) => ({
@@ -231,8 +240,20 @@ export function createCompiler(options: CompilerOptions): Compiler {
     }
   }
 
+  async function compileBrowserTool(model: SkillModel, tool: ToolModel): Promise<BundleResult> {
+    const request = {
+      siteId: model.id,
+      tool: tool.name,
+      absPath: tool.absPath,
+      module: tool.module === true,
+      realDir: model.realDir,
+    }
+    return (await bundler.bundle([request])).get(request)!
+  }
+
   return {
     compile,
+    compileBrowserTool,
     get bundled() {
       return bundler.compiled
     },

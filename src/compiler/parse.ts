@@ -21,7 +21,7 @@ export interface JsonFailure {
   position: Position
 }
 
-export const MAX_JSON_DEPTH = 64
+const MAX_JSON_DEPTH = 64
 /** The byte order mark some editors write at the start of a file. */
 export const BOM = '\uFEFF'
 

@@ -20,11 +20,11 @@ export interface ContextOptions {
 
 const SCHEME = 'site-skills://'
 /** What is wrong with the skills now: errors of the last compile and the skills kept at their last good version. */
-export const PROBLEMS_URI = `${SCHEME}problems`
-export const CONTEXT_PROMPT = 'site_context'
+const PROBLEMS_URI = `${SCHEME}problems`
+const CONTEXT_PROMPT = 'site_context'
 
 /** `site-skills://<id>/notes/<file>`: a note's path below `notes/` (or its whole path in the release-line layout). */
-export function noteUri(siteId: string, path: string): string {
+function noteUri(siteId: string, path: string): string {
   const file = path.startsWith('notes/') ? path.slice('notes/'.length) : path
   return `${SCHEME}${encodeURIComponent(siteId)}/notes/${file.split('/').map(encodeURIComponent).join('/')}`
 }
@@ -37,7 +37,7 @@ function toolLines(context: LearnedContext): string[] {
 }
 
 /** The learned context as one text: which skill, its notes, its tools. */
-export function contextText(url: string | undefined, context: LearnedContext | undefined): string {
+function contextText(url: string | undefined, context: LearnedContext | undefined): string {
   if (!url || !context?.exists) return `No site skill matches ${url ? `the active tab (${url})` : 'any open tab'}.`
   const notes = context.knowledge.map((n) => `### ${n.siteId}: ${n.fileName}\n\n${n.content.trim()}`)
   return [

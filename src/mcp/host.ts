@@ -7,7 +7,7 @@ import type { TabInfo, Tabs } from './tabs'
 import { allToolNames, errorResult, type SiteTool, siteTools, toolResult } from './tools'
 
 /** What changed for clients since the last notice. */
-export interface Changes {
+interface Changes {
   tools: boolean
   resources: boolean
 }
@@ -30,7 +30,7 @@ export interface McpHost {
  * What a Node tool gets as `ctx` under `site-skills mcp`: the active tab, a CDP session to it
  * (`send(method, params)`, `on`, `off`), and `fetch`.
  */
-export interface McpToolContext {
+interface McpToolContext {
   host: 'site-skills mcp'
   /** The active tab's URL, and its origin (`https://example.com`). */
   url: string

@@ -95,7 +95,7 @@ export function createLiveSkills(options: LiveOptions): LiveSkills {
     const { skills, kept } = merge(result, good, options.filter)
     for (const skill of result.skills) good.set(skill.model.id, skill)
     const errors = result.diagnostics.filter((d) => d.severity === 'error')
-    const state: LiveState = { api: createSkillsApi(skills), skills, kept, errors }
+    const state: LiveState = { api: createSkillsApi(session.compiler, skills), skills, kept, errors }
     last = { result, state }
     report(state)
     return state

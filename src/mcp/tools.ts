@@ -7,7 +7,7 @@ import type { LiveState } from './skills'
 import { nodeThrowLocation } from './where'
 
 /** The key under `_meta` of an error result: `{ code, siteId?, tool?, file?, line?, column? }`. */
-export const ERROR_META = 'site-skills/error'
+const ERROR_META = 'site-skills/error'
 
 /** A site tool as the server lists it, with what it needs to run it. */
 export interface SiteTool {
@@ -30,7 +30,7 @@ function nullable(schema: Schema): Schema {
  * (a manifest names the fields it knows, not all) and fields that are not `required` allowed to
  * be null (the manifest format has no null type).
  */
-export function lenientOutput(schema: Schema): Schema {
+function lenientOutput(schema: Schema): Schema {
   const out: Schema = { ...schema }
   if (out.items) out.items = lenientOutput(out.items as Schema)
   if (out.properties) {

@@ -10,10 +10,10 @@ import {
 } from '../../runtime/index'
 import type { Compat } from '../compiler/compat'
 import type { CompileResult } from '../compiler/compile'
-import type { Diagnostic } from '../compiler/diagnostics/catalog'
 import { resolveRootInputs } from '../compiler/discover'
 import type { ManifestTool, SkillModel } from '../compiler/model'
 import { resolveUserPath } from '../compiler/paths'
+import { type ToolRef, invalidSkill } from './invalid'
 import { originalReportErrors } from './original-messages'
 import { type Session, type SessionState, createSession } from './session'
 
@@ -59,22 +59,24 @@ export function rootsOf(options: SkillsOptions = {}): string[] {
   return [siteSkillsRoot(options.agentWorkspace)]
 }
 
-function sessionFor(options?: SkillsOptions): Session {
+function sessionFor(options: SkillsOptions | undefined, checkOnly: boolean): Session {
   const roots = rootsOf(options)
   const compat = options?.compat
   const watch = options?.watch !== false
-  const key = JSON.stringify([roots, compat ?? null, watch])
-  let session = sessions.get(key)
-  if (!session) {
-    session = createSession(roots, { compat, watch })
-    sessions.set(key, session)
-  }
+  const key = JSON.stringify([roots, compat ?? null, watch, checkOnly])
+  const known = sessions.get(key)
+  if (known) return known
+  const session = createSession(roots, { compat, watch, checkOnly })
+  sessions.set(key, session)
   return session
 }
 
-/** The current compile of the roots an options object names. @internal */
-export async function current(options?: SkillsOptions): Promise<SessionState> {
-  return sessionFor(options).current()
+/**
+ * The current compile of the roots an options object names. Browser tools are compiled when first
+ * called; `checkOnly` (validation) bundles ES-module tools up front to check their imports. @internal
+ */
+export async function current(options?: SkillsOptions, checkOnly = false): Promise<SessionState> {
+  return sessionFor(options, checkOnly).current()
 }
 
 function toEntry(model: SkillModel): LearningEntry {
@@ -130,31 +132,6 @@ export async function dispatchToolCall(
   options?: SkillsOptions,
 ): Promise<unknown> {
   return (await current(options)).api.dispatchToolCall(name, args, ctxOrTarget)
-}
-
-/** A tool as a caller asked for it, to single out that tool's own problem in an invalid skill. */
-interface ToolRef {
-  name: string
-  kind: 'node' | 'browser'
-}
-
-const LEXICAL_ESCAPE_RE = /: path must (?:stay inside the skill folder|use forward slashes)$/
-
-/** The first error of an invalid skill, the asked-for tool's own (its path first) when it has one. */
-function invalidSkill(diagnostics: readonly Diagnostic[], siteId: string, tool?: ToolRef): SiteToolError {
-  const errors = diagnostics.filter((d) => d.severity === 'error')
-  const prefix = tool && `${tool.kind === 'node' ? 'nodeTools' : 'browserTools'}.${tool.name}: `
-  const own = prefix ? errors.filter((d) => d.message.startsWith(prefix)) : []
-  const d = own.find((e) => e.code === 'path-escape' || e.code === 'tool-path') ?? own[0] ?? errors[0]!
-  // The original runtime's wording for a tool path that leaves the folder (its relativeSitePath).
-  const label = tool?.kind === 'node' ? 'Node tool' : 'browser tool'
-  const message =
-    own.includes(d) && LEXICAL_ESCAPE_RE.test(d.message)
-      ? `${label} path must be relative to the site skill directory`
-      : d.message
-  return new SiteToolError('skill-not-found', `site skill is invalid: ${d.file}:${d.line}:${d.column} ${message}`, {
-    siteId,
-  })
 }
 
 /** Says why a skill id is not usable: missing, or invalid (with its first error). @internal */
@@ -236,7 +213,7 @@ export function wrapBrowserTool(source: string, args: Record<string, unknown> | 
  * check order, `[]` when all are valid.
  */
 export async function validateSiteSkills(root?: string, options: Omit<SkillsOptions, 'root'> = {}): Promise<string[]> {
-  return originalReportErrors((await current({ ...options, root })).result)
+  return originalReportErrors((await current({ ...options, root }, true)).result)
 }
 
 /** Forgets every cached session and stops its watchers (never needed for a process to exit). */

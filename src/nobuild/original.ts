@@ -34,7 +34,7 @@ export const validateLearnings: typeof validateSiteSkills = validateSiteSkills
 export async function validateLearning(siteDir: string): Promise<string[]> {
   const dir = resolveUserPath(siteDir, process.cwd())
   const id = basename(dir)
-  const { result } = await current({ root: dirname(dir) })
+  const { result } = await current({ root: dirname(dir) }, true)
   const index = result.records.findIndex((r) => r.folder.dir === dir)
   const report = result.reports[index]
   if (index >= 0 && report) return originalErrors(id, dir, report.diagnostics)

@@ -1,17 +1,19 @@
 import { stat } from 'node:fs/promises'
 import { pathToFileURL } from 'node:url'
 import {
-  SiteToolError,
-  type SiteSkills,
-  createSiteSkills,
   type ArgsValidator,
+  type BrowserToolCode,
   type NodeToolFunction,
+  type SiteSkills,
+  SiteToolError,
   type SkillChunk,
+  createSiteSkills,
 } from '../../runtime/index'
 import { createRegistryData } from '../codegen/meta'
 import { generateArgsValidator } from '../codegen/validator'
-import { type CompileResult, type CompiledSkill, createCompiler } from '../compiler/compile'
+import { type CompileResult, type CompiledSkill, type Compiler, createCompiler } from '../compiler/compile'
 import type { Compat } from '../compiler/compat'
+import { invalidSkill } from './invalid'
 import type { SkillModel } from '../compiler/model'
 import { compileNodeTool, fileVersion } from './node-tools'
 import { notesOf } from '../compiler/notes'
@@ -28,6 +30,8 @@ export interface SessionState {
 export interface Session {
   /** The current compile result and runtime API (recompiled when something changed). */
   current: () => Promise<SessionState>
+  /** The compiler of this session (compiles a browser tool when it is first called). */
+  compiler: Compiler
   close: () => void
 }
 
@@ -60,7 +64,18 @@ async function importNodeTool(
   return fn as NodeToolFunction
 }
 
-function chunkLoader(skill: CompiledSkill): () => Promise<SkillChunk> {
+/** Compiles one browser tool when it is called; the compiler's cache makes later calls a stamp check. */
+function browserToolLoader(compiler: Compiler, model: SkillModel): (tool: string) => Promise<BrowserToolCode> {
+  return async (name) => {
+    const tool = model.tools.find((t) => t.kind === 'browser' && t.name === name)!
+    const { code, diagnostics } = await compiler.compileBrowserTool(model, tool)
+    if (!code || diagnostics.some((d) => d.severity === 'error'))
+      throw invalidSkill(diagnostics, model.id, { name, kind: 'browser' })
+    return code
+  }
+}
+
+function chunkLoader(compiler: Compiler, skill: CompiledSkill): () => Promise<SkillChunk> {
   return async () => {
     const { model, browser } = skill
     const nodeTools: SkillChunk['nodeTools'] = {}
@@ -71,13 +86,14 @@ function chunkLoader(skill: CompiledSkill): () => Promise<SkillChunk> {
       let loaded: Promise<NodeToolFunction> | undefined
       nodeTools[tool.name] = () => (loaded ??= importNodeTool(model.id, tool.name, tool.absPath, tool.callable!))
     }
-    return { notes: notesOf(model), nodeTools, browserTools: browser, validators }
+    const loadBrowserTool = browserToolLoader(compiler, model)
+    return { notes: notesOf(model), nodeTools, browserTools: browser, validators, loadBrowserTool }
   }
 }
 
-/** The runtime API over compiled skills (Node tools imported on first call). @internal */
-export function createSkillsApi(skills: readonly CompiledSkill[]): SiteSkills {
-  const loaders = Object.fromEntries(skills.map((s) => [s.model.id, chunkLoader(s)]))
+/** The runtime API over compiled skills (Node tools imported, browser tools compiled, on first call). @internal */
+export function createSkillsApi(compiler: Compiler, skills: readonly CompiledSkill[]): SiteSkills {
+  const loaders = Object.fromEntries(skills.map((s) => [s.model.id, chunkLoader(compiler, s)]))
   return createSiteSkills(createRegistryData(skills), loaders)
 }
 
@@ -98,10 +114,10 @@ function unchanged(before: CompileResult, after: CompileResult): boolean {
   return before.roots.every(sameRoot) && sameRecords
 }
 
-function stateOf(result: CompileResult): SessionState {
+function stateOf(compiler: Compiler, result: CompileResult): SessionState {
   return {
     result,
-    api: createSkillsApi(result.skills),
+    api: createSkillsApi(compiler, result.skills),
     models: new Map(result.skills.map((s) => [s.model.id, s.model])),
   }
 }
@@ -116,10 +132,22 @@ export interface SessionOptions {
   watch?: boolean
   /** Called (without arguments) when a watcher sees something change under the roots. */
   onChange?: () => void
+  /**
+   * For validation only: ES-module browser tools are bundled during the compile (their imports
+   * checked), bare functions not compiled. Otherwise every browser tool is compiled when called.
+   */
+  checkOnly?: boolean
 }
 
 export function createSession(roots: string[], options: SessionOptions = {}): Session {
-  const compiler = createCompiler({ roots, compat: options.compat, tolerate: ['returns-invalid'] })
+  const { compat, checkOnly = false } = options
+  const compiler = createCompiler({
+    roots,
+    compat,
+    checkOnly,
+    lazyBrowser: !checkOnly,
+    tolerate: ['returns-invalid'],
+  })
   const watching = options.watch !== false
   // dirty: a change was seen since the last compile began; unwatched: some folder is not watched.
   let dirty = true
@@ -137,7 +165,7 @@ export function createSession(roots: string[], options: SessionOptions = {}): Se
     dirty = false
     try {
       const result = await compiler.compile()
-      const next = state && unchanged(state.result, result) ? state : stateOf(result)
+      const next = state && unchanged(state.result, result) ? state : stateOf(compiler, result)
       if (watcher) {
         const { added, complete } = watcher.update(foldersOf(roots, result))
         // A new watcher did not see changes made during the compile: the next call looks again.
@@ -166,6 +194,7 @@ export function createSession(roots: string[], options: SessionOptions = {}): Se
   }
 
   return {
+    compiler,
     async current() {
       if (watching) await flushWatchEvents(roots[0]!)
       return settled()

@@ -4,7 +4,7 @@ import { SiteToolError } from '../../runtime/errors'
 import { launchBrowser } from '../../runtime/launch'
 
 /** A tab of its own for one example. */
-export interface Tab {
+interface Tab {
   client: CdpClient
   close(): Promise<void>
 }
@@ -19,7 +19,7 @@ const HOST_PORT_RE = /^(\[[^\]]+\]|[^:/\s]+):(\d+)$/
 const noop = () => {}
 
 /** The browser-level WebSocket URL of `--cdp HOST:PORT` (from /json/version) or `--cdp ws://.../browser/...`. */
-export async function browserEndpoint(cdp: string): Promise<string> {
+async function browserEndpoint(cdp: string): Promise<string> {
   if (/^wss?:\/\/[^/]+\/devtools\/browser\//.test(cdp)) return cdp
   const hostPort = HOST_PORT_RE.exec(cdp)
   if (!hostPort) throw new SiteToolError('invalid-target', `--cdp must be HOST:PORT or a browser ws:// URL: ${cdp}`)

@@ -3,8 +3,6 @@
  * then the rendered DOM with scripts and inline event handlers removed.
  */
 
-const HEADER_RE = /^<!-- site-skills fixture: url=(\S+) captured=(\S+) -->\n/
-
 /** What the first line of a fixture records. */
 export interface FixtureHeader {
   url: string
@@ -15,12 +13,6 @@ export interface FixtureHeader {
 export function formatFixture(header: FixtureHeader, html: string): string {
   const url = header.url.replace(/>/g, '%3E').replace(/\s/g, encodeURIComponent)
   return `<!-- site-skills fixture: url=${url} captured=${header.captured} -->\n${html}\n`
-}
-
-/** The header of a fixture's text, when it has one. */
-export function parseFixtureHeader(text: string): FixtureHeader | undefined {
-  const match = HEADER_RE.exec(text)
-  return match ? { url: match[1]!, captured: match[2]! } : undefined
 }
 
 /**

@@ -4,7 +4,7 @@ import { findMismatch } from './expect'
 import type { ExampleCase, Failure } from './types'
 
 /** A returns-check finding in words: `result.products[0].price must be a number (got string)`. */
-export function resultMessage([path, expected, actual]: [string, string, unknown?]): string {
+function resultMessage([path, expected, actual]: [string, string, unknown?]): string {
   if (expected === 'present') return `${path} is missing (the tool's returns requires it)`
   const got = expected.startsWith('one of') ? JSON.stringify(actual)?.slice(0, 80) : typeOf(actual)
   return `${path} must be ${expected} (got ${got})`

@@ -11,7 +11,7 @@ import type { ExampleCase, Failure } from './types'
 const LOGIN_RE = /(?:^|[/._-])(?:log-?in|sign-?in|auth|sso|session|account\/?login)(?:$|[/._?-])/i
 
 /** Why the live page cannot be judged: it did not load, or it is not the page the example names. */
-export function loadFailure(c: ExampleCase, loaded: Loaded): Failure | undefined {
+function loadFailure(c: ExampleCase, loaded: Loaded): Failure | undefined {
   const url = c.example.url!
   if (loaded.timedOut) return { kind: 'timeout', message: `${url} did not load in time` }
   if (loaded.errorText) return { kind: 'unreachable', message: `${url}: ${loaded.errorText}` }

@@ -15,7 +15,7 @@ const CONTENT_TYPES: Record<string, string> = {
   xml: 'application/xml',
 }
 
-export const contentTypeOf = (file: string) => CONTENT_TYPES[file.slice(file.lastIndexOf('.') + 1)] ?? 'text/plain'
+const contentTypeOf = (file: string) => CONTENT_TYPES[file.slice(file.lastIndexOf('.') + 1)] ?? 'text/plain'
 
 /** Every example of the chosen skills (all when `sites` is empty), Node tools first, in manifest order. */
 export function collectCases(result: CompileResult, sites: readonly string[]): ExampleCase[] {
@@ -39,7 +39,7 @@ export function collectCases(result: CompileResult, sites: readonly string[]): E
  * The `ctx` of a Node tool example: `fetch` answers the fixture for `url` and fails every other
  * request (no network); `url` and `baseUrl` (its origin) tell the tool where it is.
  */
-export async function nodeContext(c: ExampleCase): Promise<Record<string, unknown>> {
+async function nodeContext(c: ExampleCase): Promise<Record<string, unknown>> {
   const { url, fixture, fixturePath } = c.example
   const body = fixturePath ? await readFile(fixturePath) : undefined
   const served = url ? new URL(url).href : undefined

@@ -1,7 +1,7 @@
 import { type CdpClient, command, listen } from '../../runtime/cdp'
 
 /** How long a page may take to load before the example fails with `timeout`. */
-export const LOAD_TIMEOUT_MS = 15_000
+const LOAD_TIMEOUT_MS = 15_000
 
 /** How a navigation ended. */
 export interface Loaded {

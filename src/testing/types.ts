@@ -8,7 +8,7 @@ import type { ExampleModel, ToolModel } from '../compiler/model'
  * empty or missing fields live), `auth-wall` (sent to a login page, another domain, 401/403) and
  * `unreachable` (the page did not load).
  */
-export type FailureKind =
+type FailureKind =
   | 'contract-break'
   | 'expect-mismatch'
   | 'tool-error'

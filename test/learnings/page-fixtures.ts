@@ -3,7 +3,7 @@ import { join } from 'node:path'
 import { type CdpClient, listen } from '../../runtime/cdp'
 
 /** One example of a browser tool as the manifest declares it. */
-export interface ToolExample {
+interface ToolExample {
   name?: string
   args: Record<string, unknown>
   url: string

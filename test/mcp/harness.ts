@@ -10,7 +10,7 @@ import { startServer, type TestServer } from '../helpers/server'
 import { makeTempDir, writeTree } from '../helpers/tmp'
 
 /** Three skills: alpha (alpha.test), beta (beta.test) and gamma (alpha.test too, denied in the tests). */
-export const SKILLS: Record<string, unknown> = {
+const SKILLS: Record<string, unknown> = {
   'alpha/manifest.json': {
     id: 'alpha',
     name: 'Alpha',

@@ -101,3 +101,83 @@ describe('URL matching: exact hosts and *.host wildcards', () => {
     expect(urlHost('http://__proto__/')).toBe('__proto__')
   })
 })
+
+/** The host as WHATWG parsing alone gives it, with the same rules on schemes, trailing dot and empty labels. */
+function parsedHost(input: string): string | undefined {
+  let url: URL
+  try {
+    url = new URL(input)
+    if (url.protocol === 'blob:') url = new URL(url.origin)
+  } catch {
+    return undefined
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') return undefined
+  const host = url.hostname.replace(/\.$/, '')
+  return host === '' || host.split('.').includes('') ? undefined : host
+}
+
+// URLs a shortcut that reads plain hosts without the parser could get wrong.
+const TRICKY = [
+  'https://0x7f.0.0.1/',
+  'http://1.2.3.4/',
+  'http://1.2.3.0x4/',
+  'http://a.0x/',
+  'http://a.0xz/',
+  'http://a.09/',
+  'http://a.b9/',
+  'http://a.9b/',
+  'http://example.1/',
+  'http://example.1./',
+  'http://example.com.1/',
+  'https://xn--bcher-kva.de/',
+  'https://xn--zz.com/',
+  'https://XN--ZZ.com/',
+  'https://a.xn--/',
+  'https://-a-.com/',
+  'https://a-.b--c.com/',
+  'https://example.com:65535/',
+  'https://example.com:65536/',
+  'https://example.com:99999/',
+  'https://example.com:/',
+  'https://example.com:00080/x',
+  'https://example.com:8a/',
+  'https://user@example.com/',
+  'https://a.com:80@b.com/',
+  'https://a.com@b.com/',
+  'https://example.com\\evil.com/',
+  'https://example.com%2e/',
+  'https://exa%41mple.com/',
+  'https://example.com\t/',
+  'https://exam\tple.com/',
+  ' https://example.com/',
+  'https://example.com /',
+  'HTTPS://EXAMPLE.COM/',
+  'Https://Example.Com',
+  'https:example.com',
+  'https:/example.com',
+  'https:///example.com',
+  'https://example.com?q',
+  'https://example.com#h',
+  'https://.example.com/',
+  'https://example..com/',
+  'https://example.com../',
+  'https://./',
+  'https://../',
+  'https://a/',
+  'https://a./',
+  'https://localhost:5173',
+  'http://[::1]/',
+  'blob:https://Example.com:8/x',
+  `https://${'a'.repeat(70)}.com/`,
+  `https://${'a.'.repeat(200)}com/`,
+]
+
+describe('plain URLs read without the parser', () => {
+  it.each(TRICKY)('%s gives the host WHATWG parsing gives', (url) => {
+    expect(urlHost(url)).toBe(parsedHost(url))
+  })
+
+  it('agrees with WHATWG parsing on every matching case', () => {
+    for (const [url] of CASES) expect(urlHost(url), url).toBe(parsedHost(url))
+  })
+})

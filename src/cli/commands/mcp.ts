@@ -16,7 +16,7 @@ function portOf(text: string, flag: string, allowZero: boolean): number {
 }
 
 /** `--cdp HOST:PORT`, or a `ws://` URL of the browser or of one page (which becomes the active tab). */
-export function browserAddress(cdp: string): BrowserAddress {
+function browserAddress(cdp: string): BrowserAddress {
   if (/^wss?:\/\//i.test(cdp)) {
     let url: URL
     try {

@@ -16,7 +16,7 @@ const HOST_PORT_RE = /^(\[[^\]]+\]|[^:/\s]+):(\d+)$/
 const NAME_RE = /^[A-Za-z0-9][A-Za-z0-9._-]{0,79}$/
 
 /** A fixture name from a URL: its last path segment, else its host, as lowercase words joined by "-". */
-export function nameFromUrl(url: string): string {
+function nameFromUrl(url: string): string {
   const parsed = new URL(url)
   const segment = parsed.pathname.split('/').filter(Boolean).at(-1) ?? parsed.hostname
   const slug = segment

@@ -438,15 +438,10 @@ export const DIAGNOSTIC_CATALOG = {
 type Catalog = typeof DIAGNOSTIC_CATALOG
 export type DiagnosticCode = keyof Catalog
 /** What a finding of `C` says, as its catalog entry's `message` takes it. */
-export type DiagnosticData<C extends DiagnosticCode> = Parameters<Catalog[C]['message']>[0]
+type DiagnosticData<C extends DiagnosticCode> = Parameters<Catalog[C]['message']>[0]
 
 /** A finding before it has a place: its code and that code's data. */
 export type Finding = { [C in DiagnosticCode]: { code: C; data: DiagnosticData<C> } }[DiagnosticCode]
-
-/** Builds a finding; the data is checked against the code's entry. */
-export function finding<C extends DiagnosticCode>(code: C, data: DiagnosticData<C>): Finding {
-  return { code, data } as Finding
-}
 
 /** A finding's message and hint, in its catalog entry's words. */
 export function describeFinding(f: Finding): { code: DiagnosticCode; message: string; hint: string } {

@@ -71,7 +71,7 @@ export function readText(check: SkillCheck, real: string, role: FileRole = 'tool
 }
 
 /** Reports why a file of the skill was not read, at the file itself. */
-export function reportReadFailure(check: SkillCheck, file: string, subject: Subject, failure: ReadFailure): void {
+function reportReadFailure(check: SkillCheck, file: string, subject: Subject, failure: ReadFailure): void {
   const code = READ_FAILURE_CODES[failure.problem]
   // A file that serves several tools (a functions.js) is reported once.
   if (check.diagnostics.some((d) => d.code === code && d.file === `${check.folder.id}/${file}`)) return

@@ -3,7 +3,7 @@ import { type DiagnosticCode, type Finding, describeFinding } from '../diagnosti
 import type { DomainReason } from '../diagnostics/messages'
 
 /** A problem of a pattern, in its diagnostic's words. */
-export interface DomainProblem {
+interface DomainProblem {
   code: DiagnosticCode
   message: string
   hint?: string

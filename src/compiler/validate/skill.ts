@@ -14,7 +14,7 @@ import { TOOL_KINDS, checkManifestSchema } from './schema'
 import { checkExamples } from './examples'
 import { checkTool } from './tools'
 
-export const MAX_MANIFEST_BYTES = FILE_LIMITS.manifest
+const MAX_MANIFEST_BYTES = FILE_LIMITS.manifest
 
 type Json = Record<string, unknown>
 
