@@ -1,6 +1,6 @@
 import type { GetPromptResult, Prompt, ReadResourceResult, Resource } from '@modelcontextprotocol/sdk/types.js'
-import type { LearnedContext } from '../../runtime/registry'
-import { SiteToolError } from '../../runtime/errors'
+import type { LearnedContext } from '../../runtime/index'
+import { SiteToolError } from '../../runtime/index'
 import type { LiveSkills } from './skills'
 
 /** Notes as resources, the problems of the skills, and the prompt with the learned context. */

@@ -1,5 +1,5 @@
 import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js'
-import { SiteToolError } from '../../runtime/errors'
+import { SiteToolError } from '../../runtime/index'
 import { type SiteContext, createContext } from './context'
 import { OWN, OWN_TOOLS } from './own-tools'
 import type { LiveSkills, LiveState } from './skills'

@@ -9,7 +9,7 @@ import {
   McpError,
   ReadResourceRequestSchema,
 } from '@modelcontextprotocol/sdk/types.js'
-import { isSiteToolError } from '../../runtime/errors'
+import { isSiteToolError } from '../../runtime/index'
 import { packageVersion } from '../cli/version'
 import type { McpHost } from './host'
 

@@ -1,4 +1,4 @@
-import type { SiteSkills } from '../../runtime/registry'
+import type { SiteSkills } from '../../runtime/index'
 import type { CompileResult, CompiledSkill } from '../compiler/compile'
 import type { Diagnostic } from '../compiler/diagnostics/catalog'
 import { createSession, createSkillsApi } from '../nobuild/session'

@@ -1,6 +1,6 @@
 import { type CdpClient, listen } from '../../runtime/cdp'
 import { loadCri } from '../../runtime/connect'
-import { SiteToolError } from '../../runtime/errors'
+import { SiteToolError } from '../../runtime/index'
 
 /** A page of the browser, as the server shows it. */
 export interface TabInfo {

@@ -1,5 +1,5 @@
 import type { Diagnostic } from '../compiler/diagnostics/catalog'
-import { SiteToolError } from '../../runtime/errors'
+import { SiteToolError } from '../../runtime/index'
 
 /** A tool as a caller asked for it, to single out that tool's own problem in an invalid skill. */
 export interface ToolRef {

@@ -1,6 +1,6 @@
 import { type CdpClient, command } from '../../runtime/cdp'
 import { loadCri } from '../../runtime/connect'
-import { SiteToolError } from '../../runtime/errors'
+import { SiteToolError } from '../../runtime/index'
 import { launchBrowser } from '../../runtime/launch'
 
 /** A tab of its own for one example. */

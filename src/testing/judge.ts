@@ -1,5 +1,5 @@
 import { typeOf } from '../../runtime/error-catalog'
-import { isSiteToolError } from '../../runtime/errors'
+import { isSiteToolError } from '../../runtime/index'
 import { findMismatch } from './expect'
 import type { ExampleCase, Failure } from './types'
 

@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises'
-import type { SiteSkills } from '../../runtime/registry'
-import type { ArgsValidator } from '../../runtime/types'
+import type { SiteSkills } from '../../runtime/index'
+import type { ArgsValidator } from '../../runtime/index'
 import { generateReturnsValidator } from '../codegen/validator'
 import type { CompileResult } from '../compiler/compile'
 import type { TestBrowser } from './browser'

@@ -1,4 +1,4 @@
-import type { ArgsValidator } from '../../runtime/types'
+import type { ArgsValidator } from '../../runtime/index'
 import type { ExampleModel, ToolModel } from '../compiler/model'
 
 /**

@@ -1,4 +1,4 @@
-import { isSiteToolError } from '../../../runtime/errors'
+import { isSiteToolError } from '../../../runtime/index'
 import { runMcp } from '../../mcp/index'
 import type { BrowserAddress } from '../../mcp/tabs'
 import { type CliIO, type ParsedArgs, UsageError, writeLine } from '../args'

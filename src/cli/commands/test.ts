@@ -1,5 +1,5 @@
-import { isSiteToolError } from '../../../runtime/errors'
-import type { SiteSkills } from '../../../runtime/registry'
+import { isSiteToolError } from '../../../runtime/index'
+import type { SiteSkills } from '../../../runtime/index'
 import { current } from '../../nobuild/api'
 import { type TestBrowser, openTestBrowser } from '../../testing/browser'
 import { runLive } from '../../testing/live'

@@ -1,5 +1,5 @@
-import { urlMatchesDomains } from '../../../runtime/match'
-import type { ArgsValidator, ValueSchema } from '../../../runtime/types'
+import { urlMatchesDomains } from '../../../runtime/index'
+import type { ArgsValidator, ValueSchema } from '../../../runtime/index'
 import { generateArgsValidator } from '../../codegen/validator'
 import type { ExampleModel } from '../model'
 import type { JsonPath } from '../parse'
