@@ -48,7 +48,9 @@ const NO_TIMES: HookTimes = { buildStart: 0, load: 0, loads: 0, buildStartAt: 0,
 export function timeHooks(plugin: Plugin): { plugin: Plugin; times: HookTimes; reset: () => void } {
   const times: HookTimes = { ...NO_TIMES }
   const buildStart = plugin.buildStart as (this: unknown, ...args: unknown[]) => Promise<void>
-  const load = plugin.load as (this: unknown, ...args: unknown[]) => Promise<unknown>
+  // `load` is `{ filter, handler }` (a hook filter) or a plain function.
+  const hook = plugin.load as { handler: (this: unknown, ...args: unknown[]) => Promise<unknown> } | undefined
+  const load = hook?.handler ?? (plugin.load as unknown as (this: unknown, ...args: unknown[]) => Promise<unknown>)
   let loading = 0
   let loadingSince = 0
   plugin.buildStart = async function (this: unknown, ...args: unknown[]) {
@@ -60,7 +62,7 @@ export function timeHooks(plugin: Plugin): { plugin: Plugin; times: HookTimes; r
       times.buildStart += times.buildStartEnd - times.buildStartAt
     }
   } as Plugin['buildStart']
-  plugin.load = async function (this: unknown, ...args: unknown[]) {
+  const timedLoad = async function (this: unknown, ...args: unknown[]) {
     if (loading++ === 0) loadingSince = performance.now()
     try {
       return await load.apply(this, args)
@@ -68,7 +70,8 @@ export function timeHooks(plugin: Plugin): { plugin: Plugin; times: HookTimes; r
       times.loads++
       if (--loading === 0) times.load += performance.now() - loadingSince
     }
-  } as Plugin['load']
+  }
+  plugin.load = (hook?.handler ? { ...hook, handler: timedLoad } : timedLoad) as Plugin['load']
   return { plugin, times, reset: () => Object.assign(times, NO_TIMES) }
 }
 
