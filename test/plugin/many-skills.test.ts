@@ -1,7 +1,7 @@
 import { cp, mkdir, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { APP, APP_ENTRY, BUNDLERS, type BundlerName, buildApp, readOutput, runMain } from '../helpers/bundlers'
+import { APP, BUNDLERS, type BundlerName, buildApp, readOutput, runMain } from '../helpers/bundlers'
 import { makeTempDir } from '../helpers/tmp'
 
 /** More skills than get a chunk each: builds put them in a fixed number of group chunks. */
