@@ -12,9 +12,10 @@ import {
   tokenizer,
 } from 'acorn'
 import { transform } from 'esbuild'
+import { quickExports } from './quick-exports'
 
 /** What kind of value a binding holds, as far as the source shows without running it. */
-type BindingKind = 'function' | 'other' | 'unknown'
+export type BindingKind = 'function' | 'other' | 'unknown'
 
 export interface ModuleExports {
   exports: Map<string, BindingKind>
@@ -145,6 +146,11 @@ export async function analyzeModule(source: string, file: string): Promise<Modul
     if (typeof stripped !== 'string') return stripped
     code = stripped
   }
+  return quickExports(code, file) ?? parseExports(code)
+}
+
+/** The exports as a full parse (acorn) finds them, or its syntax error. */
+export function parseExports(code: string): ModuleExports | SourceError {
   try {
     return collectExports(parse(code, ACORN))
   } catch (error) {
@@ -152,9 +158,15 @@ export async function analyzeModule(source: string, file: string): Promise<Modul
   }
 }
 
-/** True when only whitespace, comments and at most one semicolon follow `offset`. */
+/** Whitespace and comments, then at most one semicolon, then whitespace and comments. */
+const TRAILING_TRIVIA_RE =
+  /^(?:\s|\/\/[^\n\r\u2028\u2029]*|\/\*[\s\S]*?\*\/)*;?(?:\s|\/\/[^\n\r\u2028\u2029]*|\/\*[\s\S]*?\*\/)*$/
+
+/** True when only whitespace, comments and at most one semicolon follow `offset` (acorn's tokenizer decides when a regex cannot tell). */
 function onlyTriviaAfter(code: string, offset: number): boolean {
-  const rest = tokenizer(code.slice(offset), { ecmaVersion: 'latest' })
+  const tail = code.slice(offset)
+  if (TRAILING_TRIVIA_RE.test(tail)) return true
+  const rest = tokenizer(tail, { ecmaVersion: 'latest' })
   let token = rest.getToken()
   if (token.type.label === ';') token = rest.getToken()
   return token.type.label === 'eof'
