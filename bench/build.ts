@@ -44,13 +44,18 @@ export async function writeApp(app: string): Promise<string> {
 
 const NO_TIMES: HookTimes = { buildStart: 0, load: 0, loads: 0, buildStartAt: 0, buildStartEnd: 0 }
 
+type LoadFunction = (this: unknown, ...args: unknown[]) => Promise<unknown>
+
+/** Replaces the plugin's `load` (a function, or `{ filter, handler }`) by what `wrap` makes of it. */
+export function wrapLoad(plugin: Plugin, wrap: (load: LoadFunction) => LoadFunction): void {
+  const hook = plugin.load as { handler: LoadFunction } | LoadFunction
+  plugin.load = (typeof hook === 'function' ? wrap(hook) : { ...hook, handler: wrap(hook.handler) }) as Plugin['load']
+}
+
 /** Wraps the plugin's `buildStart` and `load` hooks to time them. */
 export function timeHooks(plugin: Plugin): { plugin: Plugin; times: HookTimes; reset: () => void } {
   const times: HookTimes = { ...NO_TIMES }
   const buildStart = plugin.buildStart as (this: unknown, ...args: unknown[]) => Promise<void>
-  // `load` is `{ filter, handler }` (a hook filter) or a plain function.
-  const hook = plugin.load as { handler: (this: unknown, ...args: unknown[]) => Promise<unknown> } | undefined
-  const load = hook?.handler ?? (plugin.load as unknown as (this: unknown, ...args: unknown[]) => Promise<unknown>)
   let loading = 0
   let loadingSince = 0
   plugin.buildStart = async function (this: unknown, ...args: unknown[]) {
@@ -62,16 +67,19 @@ export function timeHooks(plugin: Plugin): { plugin: Plugin; times: HookTimes; r
       times.buildStart += times.buildStartEnd - times.buildStartAt
     }
   } as Plugin['buildStart']
-  const timedLoad = async function (this: unknown, ...args: unknown[]) {
-    if (loading++ === 0) loadingSince = performance.now()
-    try {
-      return await load.apply(this, args)
-    } finally {
-      times.loads++
-      if (--loading === 0) times.load += performance.now() - loadingSince
-    }
-  }
-  plugin.load = (hook?.handler ? { ...hook, handler: timedLoad } : timedLoad) as Plugin['load']
+  wrapLoad(
+    plugin,
+    (load) =>
+      async function (this: unknown, ...args: unknown[]) {
+        if (loading++ === 0) loadingSince = performance.now()
+        try {
+          return await load.apply(this, args)
+        } finally {
+          times.loads++
+          if (--loading === 0) times.load += performance.now() - loadingSince
+        }
+      },
+  )
   return { plugin, times, reset: () => Object.assign(times, NO_TIMES) }
 }
 

@@ -1,7 +1,7 @@
 import { mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import type { Plugin } from 'vite'
-import { BUILD_SKILLS, type HookTimes, timeHooks, viteConfig, writeApp } from './build'
+import { BUILD_SKILLS, type HookTimes, timeHooks, viteConfig, wrapLoad, writeApp } from './build'
 import { TMP, TOOL_MARKER, generateSkills, skillId, writeSkill } from './generate'
 import { runDevBench } from './dev'
 import { cpuMs, runChild } from './spawn'
@@ -133,12 +133,15 @@ export interface WatchSession {
 /** Keeps the last code the plugin's load hook returned for each id. */
 function captureLoads(plugin: Plugin): Map<string, string> {
   const codes = new Map<string, string>()
-  const load = plugin.load as (this: unknown, id: string) => Promise<unknown>
-  plugin.load = async function (this: unknown, id: string) {
-    const out = await load.call(this, id)
-    if (out != null) codes.set(id, typeof out === 'string' ? out : (out as { code: string }).code)
-    return out as string
-  } as Plugin['load']
+  wrapLoad(
+    plugin,
+    (load) =>
+      async function (this: unknown, ...args: unknown[]) {
+        const out = await load.apply(this, args)
+        if (out != null) codes.set(args[0] as string, typeof out === 'string' ? out : (out as { code: string }).code)
+        return out
+      },
+  )
   return codes
 }
 
