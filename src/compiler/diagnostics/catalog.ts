@@ -441,9 +441,9 @@ export const DIAGNOSTIC_CATALOG = {
     severity: 'warning',
     title: 'Fixture header missing or wrong',
     hint:
-      'A page fixture starts with a header comment, <!-- site-skills fixture {"url": ..., "captured": ...} -->, ' +
-      "recording the address it was captured at (on the domain of the example's url); " +
-      '`site-skills snapshot` writes it. See the README section on examples and fixtures.',
+      'A page fixture starts with a "site-skills fixture" comment holding JSON { "url", "captured", "source"? }: ' +
+      "the address it was captured at, on the domain of the example's url. `site-skills snapshot` writes it; " +
+      'see the README section on examples and fixtures.',
     message: fixtureHeaderMessage,
     hintFor: fixtureHeaderHint,
   }),
