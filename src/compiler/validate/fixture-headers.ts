@@ -30,8 +30,9 @@ function domainOf(url: string): string {
 
 /**
  * Checks the header of every HTML fixture the examples use (warnings, `fixture-header`): each
- * file once for a missing or malformed header, and each example whose url is on another host than
- * the one the header records (compared by registrable domain). Reads only the head of each file.
+ * file once for a missing or malformed header, and each example whose url is on another domain
+ * (registrable domain; loopback names are one) than the url the header records. Reads only the head
+ * of each file.
  */
 export function checkFixtureHeaders(check: SkillCheck, uses: readonly FixtureUse[]): void {
   const headers = new Map<string, ParsedFixtureHeader | undefined>()
