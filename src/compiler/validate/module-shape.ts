@@ -13,6 +13,7 @@ import {
 } from 'acorn'
 import { transform } from 'esbuild'
 import { quickExports } from './quick-exports'
+import { isSoleFunction } from './quick-shape'
 
 /** What kind of value a binding holds, as far as the source shows without running it. */
 export type BindingKind = 'function' | 'other' | 'unknown'
@@ -179,6 +180,7 @@ function onlyTriviaAfter(code: string, offset: number): boolean {
 export async function checkFunctionExpression(source: string, file: string): Promise<SourceError | undefined> {
   let code = source
   const typescript = isTypeScript(file)
+  if (!typescript && isSoleFunction(source)) return undefined
   if (typescript) {
     // Wrapped so the bare expression is a valid statement; the wrapper's first line is not counted.
     const stripped = await stripTypes(`(\n${source}\n)`, file)
