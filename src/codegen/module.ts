@@ -111,27 +111,26 @@ export function generateSkillChunk(skill: CompiledSkill, options: ChunkOptions):
   ].join('\n')
 }
 
-/** A group's lazy chunk: what each skill's own chunk would export, built when the skill is loaded. */
-export function generateGroupChunk(
-  skills: readonly CompiledSkill[],
-  optionsOf: (skill: CompiledSkill) => ChunkOptions,
-): string {
+/** One skill's entry in its group's chunk: what its own chunk would export, built when the skill is loaded. */
+export function generateGroupMember(skill: CompiledSkill, options: ChunkOptions): string {
+  const parts = chunkParts(skill, options)
   const indent = (lines: string[]) => lines.map((line) => `    ${line}`)
-  const members = skills.flatMap((skill) => {
-    const parts = chunkParts(skill, optionsOf(skill))
-    return [
-      `  ${q(skill.model.id)}: () => ({`,
-      `    notes: ${parts.notes},`,
-      '    nodeTools: {',
-      ...indent(parts.nodeTools),
-      '    },',
-      `    browserTools: ${parts.browserTools},`,
-      '    validators: {',
-      ...indent(parts.validators),
-      '    },',
-      '  }),',
-    ]
-  })
+  return [
+    `  ${q(skill.model.id)}: () => ({`,
+    `    notes: ${parts.notes},`,
+    '    nodeTools: {',
+    ...indent(parts.nodeTools),
+    '    },',
+    `    browserTools: ${parts.browserTools},`,
+    '    validators: {',
+    ...indent(parts.validators),
+    '    },',
+    '  }),',
+  ].join('\n')
+}
+
+/** A group's lazy chunk, from its members' entries (see `generateGroupMember`). */
+export function generateGroupChunk(members: readonly string[]): string {
   return [BANNER, 'export const skills = {', ...members, '};', ''].join('\n')
 }
 

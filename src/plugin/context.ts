@@ -12,7 +12,13 @@ import {
 } from '../ids'
 import type { Diagnostic } from '../compiler/diagnostics/catalog'
 import { generateDts } from '../codegen/dts'
-import { chunkGroups, generateGroupChunk, generateMainModule, generateSkillChunk } from '../codegen/module'
+import {
+  chunkGroups,
+  generateGroupChunk,
+  generateGroupMember,
+  generateMainModule,
+  generateSkillChunk,
+} from '../codegen/module'
 import { writeIfChanged } from '../codegen/write'
 import { type Options, type ResolvedOptions, resolveOptions } from './options'
 import { notesOf } from '../compiler/notes'
@@ -87,6 +93,28 @@ export function createSiteSkillsContext(
   let byId = new Map<string, CompiledSkill>()
   /** Each skill's lazy chunk when skills share chunks (a build with many skills; never in the dev server). */
   let groups: ReadonlyMap<string, number> | undefined
+  /**
+   * Each skill's entry in its group's chunk, with and without Node tools, while its model and
+   * compiled tools stay the same objects (the compiler's cache keeps them for unchanged skills):
+   * a watch rebuild regenerates only the changed skills' code.
+   */
+  const members = new WeakMap<
+    CompiledSkill['model'],
+    { browser: CompiledSkill['browser']; code: Map<boolean, string> }
+  >()
+  function groupMember(skill: CompiledSkill, nodeTools: boolean): string {
+    let entry = members.get(skill.model)
+    if (entry?.browser !== skill.browser) {
+      entry = { browser: skill.browser, code: new Map() }
+      members.set(skill.model, entry)
+    }
+    let code = entry.code.get(nodeTools)
+    if (code === undefined) {
+      code = generateGroupMember(skill, { nodeTools, notes: notesOf(skill.model) })
+      entry.code.set(nodeTools, code)
+    }
+    return code
+  }
   /** Every file the skills read, for `isWatched` (called for every module of a build). */
   let readFiles = new Set<string>()
 
@@ -210,19 +238,16 @@ export function createSiteSkillsContext(
       if (!last) await build()
       throwIfFailed()
       if (id === RESOLVED_ID) return generateMainModule(last!.skills, RUNTIME_ID, groups)
-      const chunkOptions = (skill: CompiledSkill) => ({
-        nodeTools: options.nodeTools ?? (browser === undefined ? includeNode : !browser),
-        notes: notesOf(skill.model),
-      })
+      const nodeTools = options.nodeTools ?? (browser === undefined ? includeNode : !browser)
       if (id.startsWith(RESOLVED_GROUP_PREFIX)) {
         const group = Number(id.slice(RESOLVED_GROUP_PREFIX.length))
-        const members = last!.skills.filter((s) => groups?.get(s.model.id) === group)
-        if (members.length === 0) throw new Error(`${LOG_PREFIX} no skill group ${JSON.stringify(id.slice(1))}`)
-        return generateGroupChunk(members, chunkOptions)
+        const inGroup = last!.skills.filter((s) => groups?.get(s.model.id) === group)
+        if (inGroup.length === 0) throw new Error(`${LOG_PREFIX} no skill group ${JSON.stringify(id.slice(1))}`)
+        return generateGroupChunk(inGroup.map((skill) => groupMember(skill, nodeTools)))
       }
       const skill = byId.get(id.slice(RESOLVED_SKILL_PREFIX.length))
       if (!skill) throw new Error(`${LOG_PREFIX} no skill ${JSON.stringify(id.slice(RESOLVED_SKILL_PREFIX.length))}`)
-      return generateSkillChunk(skill, chunkOptions(skill))
+      return generateSkillChunk(skill, { nodeTools, notes: notesOf(skill.model) })
     },
     isWatched(file) {
       return readFiles.has(file) || options.roots.some((root) => isInside(root, file))
