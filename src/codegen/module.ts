@@ -1,4 +1,5 @@
 import type { KnowledgeNote } from '../../runtime/index'
+import { sortKeys } from '../../runtime/internal'
 import type { CompiledSkill } from '../compiler/compile'
 import { RUNTIME_ID, SKILL_ID_PREFIX } from '../ids'
 import { toPosix } from '../compiler/paths'
@@ -68,8 +69,4 @@ export function generateSkillChunk({ model, browser }: CompiledSkill, options: C
     '};',
     '',
   ].join('\n')
-}
-
-function sortKeys<T>(record: Record<string, T>): Record<string, T> {
-  return Object.fromEntries(Object.entries(record).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
 }

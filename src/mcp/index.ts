@@ -1,6 +1,6 @@
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js'
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js'
-import { type LaunchedBrowser, launchBrowser } from '../../runtime/launch'
+import { type LaunchedBrowser, launchBrowser } from '../../runtime/internal'
 import { createHost } from './host'
 import { serveHttp } from './http'
 import { createMcpServer } from './server'
