@@ -14,7 +14,7 @@ import { validateSkill } from './validate/skill'
 
 export interface CompilerOptions extends ValidateOptions {
   /** Absolute roots, in priority order. */
-  roots: string[]
+  roots: readonly string[]
   /** Minify browser tools. @default true */
   minify?: boolean
   /**

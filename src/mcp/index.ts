@@ -9,7 +9,7 @@ import { type BrowserAddress, connectTabs } from './tabs'
 
 /** How `site-skills mcp` runs. */
 export interface McpOptions {
-  roots: string[]
+  roots: readonly string[]
   compat?: 'ego-lite'
   /** The browser to follow; a headless one is launched when absent. */
   browser?: BrowserAddress

@@ -139,7 +139,7 @@ export interface SessionOptions {
   checkOnly?: boolean
 }
 
-export function createSession(roots: string[], options: SessionOptions = {}): Session {
+export function createSession(roots: readonly string[], options: SessionOptions = {}): Session {
   const { compat, checkOnly = false } = options
   const compiler = createCompiler({
     roots,

@@ -1,7 +1,7 @@
-import { isAbsolute, resolve } from 'node:path'
 import { type Compat, parseCompat } from '../compiler/compat'
+import { resolveUserPath } from '../compiler/paths'
+import { resolveRoots } from '../compiler/roots'
 import { DEFAULT_DTS, DEFAULT_ROOT, LOG_PREFIX } from '../ids'
-import { expandHome } from '../compiler/paths'
 
 /** Options of the plugin (all bundlers). */
 export interface Options {
@@ -33,31 +33,27 @@ export interface Options {
 
 export interface ResolvedOptions {
   root: string
-  roots: string[]
+  roots: readonly string[]
   dts: string | false
   compat?: Compat
   minify: boolean
   nodeTools?: boolean
 }
 
-const DEFAULTS = { roots: [DEFAULT_ROOT], dts: DEFAULT_DTS, minify: true } as const
-
-function absolute(path: string, root: string): string {
-  const expanded = expandHome(path)
-  return isAbsolute(expanded) ? expanded : resolve(root, expanded)
-}
+// The plugin's default root is the bundler root's `learnings/`, never one named by the environment.
+const DEFAULTS = { roots: DEFAULT_ROOT, dts: DEFAULT_DTS, minify: true } as const
 
 export function resolveOptions(options: Options = {}, root = process.cwd()): ResolvedOptions {
-  const roots =
-    options.roots === undefined ? [...DEFAULTS.roots] : Array.isArray(options.roots) ? options.roots : [options.roots]
-  if (roots.length === 0) throw new Error(`${LOG_PREFIX} \`roots\` must name at least one folder`)
+  const roots = options.roots ?? DEFAULTS.roots
+  if (Array.isArray(roots) && roots.length === 0)
+    throw new Error(`${LOG_PREFIX} \`roots\` must name at least one folder`)
   if (options.compat !== undefined && !parseCompat(options.compat))
     throw new Error(`${LOG_PREFIX} \`compat\` accepts only 'ego-lite', not ${JSON.stringify(options.compat)}`)
   const dts = options.dts === undefined ? DEFAULTS.dts : options.dts
   return {
     root,
-    roots: roots.map((r) => absolute(r, root)),
-    dts: dts === false ? false : absolute(dts, root),
+    roots: resolveRoots(roots, root),
+    dts: dts === false ? false : resolveUserPath(dts, root),
     compat: options.compat,
     minify: options.minify ?? DEFAULTS.minify,
     nodeTools: options.nodeTools,
