@@ -2,6 +2,7 @@ import { existsSync, readFileSync, readdirSync } from 'node:fs'
 import { join, posix } from 'node:path'
 import ts from 'typescript'
 import { describe, expect, it } from 'vitest'
+import { runNode } from '../helpers/spawn'
 import { REPO_ROOT } from '../helpers/tmp'
 
 /** The two runtime files src/ may import: the public module and the host-side plumbing. */
@@ -83,12 +84,16 @@ describe('layers', () => {
     ])
   })
 
-  it('keeps runtime/internal.ts out of the package: no export names it and the build emits no entry for it', () => {
+  it('keeps runtime/internal.ts out of the package: no export names it, and importing it fails for users', async () => {
     const pkg = JSON.parse(readFileSync(join(REPO_ROOT, 'package.json'), 'utf8')) as { exports: unknown }
     expect(JSON.stringify(pkg.exports)).not.toMatch(/internal/)
     expect(readFileSync(join(REPO_ROOT, 'tsdown.config.ts'), 'utf8')).not.toMatch(/internal/)
-    // The global setup builds dist/ first.
+    // The built chunk that holds it (dist/internal-*.js, built by the global setup) is private too.
+    const chunk = readdirSync(join(REPO_ROOT, 'dist')).find((f) => /^internal.*\.js$/.test(f))
+    const specifiers = ['unplugin-site-skills/internal', ...(chunk ? [`unplugin-site-skills/dist/${chunk}`] : [])]
+    const script = `for (const s of ${JSON.stringify(specifiers)}) console.log(await import(s).then(() => 'loaded', (e) => e.code))`
+    const run = await runNode(['--input-type=module', '-e', script], { cwd: REPO_ROOT })
+    expect(run.stdout.trim().split('\n')).toEqual(specifiers.map(() => 'ERR_PACKAGE_PATH_NOT_EXPORTED'))
     expect(existsSync(join(REPO_ROOT, 'dist/runtime.js'))).toBe(true)
-    expect(readdirSync(join(REPO_ROOT, 'dist')).filter((f) => f.startsWith('internal'))).toEqual([])
   })
 })
