@@ -8,6 +8,19 @@ import {
   subjectLabel,
   valueProblem,
 } from './messages'
+import {
+  type ExampleArgsData,
+  type ExampleFixtureData,
+  type ExampleInvalidData,
+  type ExampleUrlData,
+  type FixtureHeaderData,
+  exampleArgsMessage,
+  exampleFixtureMessage,
+  exampleInvalidMessage,
+  exampleUrlMessage,
+  fixtureHeaderHint,
+  fixtureHeaderMessage,
+} from './example-messages'
 
 export type Severity = 'error' | 'warning'
 
@@ -53,11 +66,9 @@ type PathEscapeData =
   | { via: 'fixture'; example: string }
   | { via: 'import'; tool: string; file: string }
 type CompatData = { problem: 'bom' | 'symlink' } | { problem: 'extension' | 'module'; tool: string }
-/** An example's finding, worded where the example is checked (its path and the value at fault). */
-type ExampleData = { text: string }
-/** An example's error: its message is the example check's own wording. */
-const exampleError = (title: string, hint: string) =>
-  entry<ExampleData>({ severity: 'error', title, hint, message: (d) => d.text })
+/** An error in a tool's `examples`: the README's examples section says how to write one. */
+const exampleError = <D>(title: string, hint: string, message: (data: D) => string) =>
+  entry<D>({ severity: 'error', title, hint, message })
 type FileData = { subject: Subject; reason: string }
 /** A file's error: the file, and why it cannot be read as it is. */
 const fileError = (title: string, hint: string) =>
@@ -400,24 +411,38 @@ export const DIAGNOSTIC_CATALOG = {
       return `tool ${q(d.tool)} has the model tool name ${q(d.name)}, as tool ${q(d.owner)}${of}`
     },
   }),
-  'example-invalid': exampleError(
+  'example-invalid': exampleError<ExampleInvalidData>(
     'Invalid example',
     'An example is { "name"?, "args": { ... }, "url"?, "fixture"?, "expect"? } with a unique name; ' +
       'see the README section on examples.',
+    exampleInvalidMessage,
   ),
-  'example-args': exampleError(
+  'example-args': exampleError<ExampleArgsData>(
     'Example args do not fit the tool',
     "An example's args must pass the tool's argument checks, as a real call's would.",
+    exampleArgsMessage,
   ),
-  'example-fixture': exampleError(
+  'example-fixture': exampleError<ExampleFixtureData>(
     'Invalid example fixture',
     'A fixture is a saved page inside the skill, fixtures/<name>.html (Node tools may also use .json, ' +
       '.txt, .xml); make one with `site-skills snapshot URL --site ID`.',
+    exampleFixtureMessage,
   ),
-  'example-url': exampleError(
+  'example-url': exampleError<ExampleUrlData>(
     'Invalid example url',
     "Give the http(s) address the fixture was saved from; its host must match one of the skill's domains.",
+    exampleUrlMessage,
   ),
+  'fixture-header': entry<FixtureHeaderData>({
+    severity: 'warning',
+    title: 'Fixture header missing or wrong',
+    hint:
+      'A page fixture starts with a "site-skills fixture" comment holding JSON { "url", "captured", "source"? }: ' +
+      "the address it was captured at, on the domain of the example's url. `site-skills snapshot` writes it; " +
+      'see the README section on examples and fixtures.',
+    message: fixtureHeaderMessage,
+    hintFor: fixtureHeaderHint,
+  }),
   'compat-ego-lite': entry<CompatData>({
     severity: 'error',
     title: 'Not loadable by ego-lite',
