@@ -1,7 +1,7 @@
 import type { KnowledgeNote } from '../../runtime/index'
-import { sortKeys } from '../../runtime/internal'
 import type { CompiledSkill } from '../compiler/compile'
 import { RUNTIME_ID, SKILL_ID_PREFIX } from '../ids'
+import { sortKeys } from '../../runtime/internal'
 import { toPosix } from '../compiler/paths'
 import { createRegistryData } from './meta'
 import { generateArgsValidator } from './validator'

@@ -1,7 +1,8 @@
+import { isAbsolute, resolve } from 'node:path'
 import { type Compat, parseCompat } from '../compiler/compat'
-import { resolveUserPath } from '../compiler/paths'
-import { resolveRoots } from '../compiler/roots'
 import { DEFAULT_DTS, DEFAULT_ROOT, LOG_PREFIX } from '../ids'
+import { expandHome } from '../compiler/paths'
+import { resolveRoots } from '../compiler/roots'
 
 /** Options of the plugin (all bundlers). */
 export interface Options {
@@ -40,20 +41,25 @@ export interface ResolvedOptions {
   nodeTools?: boolean
 }
 
-// The plugin's default root is the bundler root's `learnings/`, never one named by the environment.
-const DEFAULTS = { roots: DEFAULT_ROOT, dts: DEFAULT_DTS, minify: true } as const
+const DEFAULTS = { roots: [DEFAULT_ROOT], dts: DEFAULT_DTS, minify: true } as const
+
+function absolute(path: string, root: string): string {
+  const expanded = expandHome(path)
+  return isAbsolute(expanded) ? expanded : resolve(root, expanded)
+}
 
 export function resolveOptions(options: Options = {}, root = process.cwd()): ResolvedOptions {
-  const roots = options.roots ?? DEFAULTS.roots
-  if (Array.isArray(roots) && roots.length === 0)
-    throw new Error(`${LOG_PREFIX} \`roots\` must name at least one folder`)
+  const roots =
+    options.roots === undefined ? [...DEFAULTS.roots] : Array.isArray(options.roots) ? options.roots : [options.roots]
+  if (roots.length === 0) throw new Error(`${LOG_PREFIX} \`roots\` must name at least one folder`)
   if (options.compat !== undefined && !parseCompat(options.compat))
     throw new Error(`${LOG_PREFIX} \`compat\` accepts only 'ego-lite', not ${JSON.stringify(options.compat)}`)
   const dts = options.dts === undefined ? DEFAULTS.dts : options.dts
   return {
     root,
+    // Given or `learnings`, resolved against the bundler's root; never a root named by the environment.
     roots: resolveRoots(roots, root),
-    dts: dts === false ? false : resolveUserPath(dts, root),
+    dts: dts === false ? false : absolute(dts, root),
     compat: options.compat,
     minify: options.minify ?? DEFAULTS.minify,
     nodeTools: options.nodeTools,
