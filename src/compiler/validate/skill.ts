@@ -145,12 +145,12 @@ export interface BundleFindings {
  * skill is valid (it has a model) from all of its own findings. Builds a new record.
  */
 export function settleSkill(checked: CheckedSkill, options: ValidateOptions, bundled?: BundleFindings): SkillRecord {
-  const { candidate, ...record } = checked
-  if (bundled?.diagnostics.length) record.diagnostics = [...record.diagnostics, ...bundled.diagnostics]
-  if (bundled?.files.length) record.files = [...new Set([...record.files, ...bundled.files])].sort()
-  return candidate && !record.diagnostics.some((d) => blocksSkill(d, options))
-    ? { ...record, model: candidate }
-    : record
+  const { candidate, ...checks } = checked
+  const diagnostics = bundled?.diagnostics.length ? [...checks.diagnostics, ...bundled.diagnostics] : checks.diagnostics
+  const files = bundled?.files.length ? [...new Set([...checks.files, ...bundled.files])].sort() : checks.files
+  const record: SkillRecord = { ...checks, diagnostics, files }
+  const valid = candidate !== undefined && !diagnostics.some((d) => blocksSkill(d, options))
+  return valid ? { ...record, model: candidate } : record
 }
 
 /**
