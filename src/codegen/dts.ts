@@ -30,8 +30,16 @@ function docBlock(paragraphs: string[], indent: string): string {
 
 const code = (text: string) => `\`${text.replace(/`/g, "'")}\``
 
-/** The TypeScript type of a value schema. */
-function typeOf(schema: ValueSchema, indent = ''): string {
+/** Whose view a type is written for: what a caller may pass (`args`), or what it gets back (`returns`). */
+type Side = 'args' | 'returns'
+
+/** The TypeScript type of a value schema (`| null` when it is nullable). */
+function typeOf(schema: ValueSchema, side: Side, indent = ''): string {
+  const type = baseType(schema, side, indent)
+  return schema.nullable && !schema.enum?.includes(null) ? `${type} | null` : type
+}
+
+function baseType(schema: ValueSchema, side: Side, indent: string): string {
   if (schema.enum) return schema.enum.map((e) => q(e)).join(' | ')
   switch (schema.type) {
     case 'string':
@@ -42,19 +50,53 @@ function typeOf(schema: ValueSchema, indent = ''): string {
     case 'boolean':
       return 'boolean'
     case 'array':
-      return schema.items ? `Array<${typeOf(schema.items, indent)}>` : 'unknown[]'
+      return schema.items ? `Array<${typeOf(schema.items, side, indent)}>` : 'unknown[]'
     case 'object':
-      return schema.properties ? objectType(schema.properties, indent) : 'Record<string, unknown>'
+      return objectType(schema, side, indent)
   }
 }
 
-function objectType(fields: Record<string, ValueSchema>, indent: string): string {
-  const inner = `${indent}  `
-  const members = Object.entries(fields).map(
-    ([name, s]) => `${doc(s.description, inner)}${inner}${q(name)}${s.required ? '' : '?'}: ${typeOf(s, inner)}`,
-  )
-  return members.length ? `{\n${members.join('\n')}\n${indent}}` : 'Record<string, never>'
+/**
+ * An object schema: its properties, and the other keys as an index signature (`additionalProperties`
+ * as a schema: a map). The signature's type also admits the declared properties' types, as
+ * TypeScript requires.
+ */
+function objectType(schema: ValueSchema, side: Side, indent: string): string {
+  const extra = schema.additionalProperties
+  const rest = extra === undefined || extra === false ? undefined : extra === true ? 'unknown' : typeOf(extra, side)
+  if (!schema.properties) return `Record<string, ${rest ?? 'unknown'}>`
+  const members = memberLines(schema.properties, side, indent)
+  if (!members.length) return rest ? `Record<string, ${rest}>` : 'Record<string, never>'
+  if (rest) {
+    const types = new Set([rest, ...Object.values(schema.properties).map((p) => memberType(p, side))])
+    const index = types.has('unknown') ? 'unknown' : [...types].join(' | ')
+    members.push(`${indent}  [key: string]: ${index}`)
+  }
+  return `{\n${members.join('\n')}\n${indent}}`
 }
+
+/**
+ * A property's type: a property without `required` has no value when absent or null, which a
+ * caller reading a result must handle (`?: T | null`); a caller passing arguments simply leaves it out.
+ */
+function memberType(field: ValueSchema, side: Side, indent = ''): string {
+  const type = typeOf(field, side, indent)
+  return !field.required && side === 'returns' && !type.endsWith(' | null') && !field.enum?.includes(null)
+    ? `${type} | null`
+    : type
+}
+
+function memberLines(fields: Record<string, ValueSchema>, side: Side, indent: string): string[] {
+  const inner = `${indent}  `
+  return Object.entries(fields).map(
+    ([name, s]) =>
+      `${doc(s.description, inner)}${inner}${q(name)}${s.required ? '' : '?'}: ${memberType(s, side, inner)}`,
+  )
+}
+
+/** The type of a tool's arguments. */
+const argsType = (args: Record<string, ValueSchema>, indent: string) =>
+  objectType({ type: 'object', properties: args }, 'args', indent)
 
 /**
  * The tool's file as documentation shows it: a Markdown link relative to the d.ts (editors open it
@@ -73,8 +115,9 @@ function toolEntry(skill: CompiledSkill['model'], tool: ToolModel, dtsFile: stri
   const i = '      '
   const kind = tool.kind === 'browser' ? 'Browser tool (runs in the page)' : 'Node tool'
   const about = docBlock([tool.description, `${kind}: ${fileLink(skill, tool, dtsFile)}`], i)
-  const spec = [`kind: ${q(tool.kind)}`, `args: ${objectType(tool.args, `${i}  `)}`]
-  spec.push(`returns: ${typeOf(tool.returns, `${i}  `)}`)
+  const spec = [`kind: ${q(tool.kind)}`, `args: ${argsType(tool.args, `${i}  `)}`]
+  const optional = tool.returns.required === false ? ' | null | undefined' : ''
+  spec.push(`returns: ${typeOf(tool.returns, 'returns', `${i}  `)}${optional}`)
   return `${about}${i}${q(tool.name)}: {\n${spec.map((m) => `${i}  ${m}\n`).join('')}${i}}`
 }
 
