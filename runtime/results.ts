@@ -18,7 +18,7 @@ export type ResultCheck = (value: unknown, validator: ReturnsValidator | undefin
  * The result check of one registry. Under `'warn'`, a mismatch is logged once per tool and path
  * (array indexes left out, so a drift in every item of a list is one line).
  */
-export function createResultCheck(mode: ValidateReturns, log: (line: string) => void = console.warn): ResultCheck {
+export function createResultCheck(mode: ValidateReturns): ResultCheck {
   const warned = new Set<string>()
   return (value, validator, at) => {
     if (!mode || !validator) return value
@@ -34,7 +34,7 @@ export function createResultCheck(mode: ValidateReturns, log: (line: string) => 
     const key = `${at.siteId}\0${at.tool}\0${problem[0].replace(/\[\d+\]/g, '[]')}`
     if (!warned.has(key)) {
       warned.add(key)
-      log(`${LOG_PREFIX} ${error.message}`)
+      console.warn(`${LOG_PREFIX} ${error.message}`)
     }
     return value
   }
