@@ -58,8 +58,8 @@ function baseType(schema: ValueSchema, side: Side, indent: string): string {
 
 /**
  * An object schema: its properties, and the other keys as an index signature (`additionalProperties`
- * as a schema: a map). The signature's type also admits the declared properties' types, as
- * TypeScript requires.
+ * as a schema: a map). The signature's type also admits the declared properties' types (and
+ * undefined for optional ones), as TypeScript requires.
  */
 function objectType(schema: ValueSchema, side: Side, indent: string): string {
   const extra = schema.additionalProperties
@@ -68,7 +68,9 @@ function objectType(schema: ValueSchema, side: Side, indent: string): string {
   const members = memberLines(schema.properties, side, indent)
   if (!members.length) return rest ? `Record<string, ${rest}>` : 'Record<string, never>'
   if (rest) {
-    const types = new Set([rest, ...Object.values(schema.properties).map((p) => memberType(p, side))])
+    const fields = Object.values(schema.properties)
+    const types = new Set([rest, ...fields.map((p) => memberType(p, side))])
+    if (fields.some((p) => !p.required)) types.add('undefined')
     const index = types.has('unknown') ? 'unknown' : [...types].join(' | ')
     members.push(`${indent}  [key: string]: ${index}`)
   }
