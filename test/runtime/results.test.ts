@@ -28,7 +28,7 @@ function apiFor(options: SiteSkillsOptions, withValidators = true) {
   return createSiteSkills(data, { site: async () => chunk }, options)
 }
 
-let warn: ReturnType<typeof vi.spyOn>
+let warn: { mockRestore: () => void; mock: { calls: unknown[][] } }
 afterEach(() => warn?.mockRestore())
 const lines = () => warn.mock.calls.map((c) => String(c[0]))
 
