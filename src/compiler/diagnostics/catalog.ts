@@ -8,6 +8,19 @@ import {
   subjectLabel,
   valueProblem,
 } from './messages'
+import {
+  type ExampleArgsData,
+  type ExampleFixtureData,
+  type ExampleInvalidData,
+  type ExampleUrlData,
+  type FixtureHeaderData,
+  exampleArgsMessage,
+  exampleFixtureMessage,
+  exampleInvalidMessage,
+  exampleUrlMessage,
+  fixtureHeaderHint,
+  fixtureHeaderMessage,
+} from './example-messages'
 
 export type Severity = 'error' | 'warning'
 
@@ -53,9 +66,6 @@ type PathEscapeData =
   | { via: 'fixture'; example: string }
   | { via: 'import'; tool: string; file: string }
 type CompatData = { problem: 'bom' | 'symlink' } | { problem: 'extension' | 'module'; tool: string }
-/** An example's finding, worded where the example is checked (its path and the value at fault). */
-type ExampleData = { text: string }
-const exampleText = (d: ExampleData) => d.text
 type FileData = { subject: Subject; reason: string }
 const fileMessage = ({ subject, reason }: FileData) => `${subjectLabel(subject)} ${reason}`
 
@@ -399,33 +409,43 @@ export const DIAGNOSTIC_CATALOG = {
       return `tool ${q(d.tool)} has the model tool name ${q(d.name)}, as tool ${q(d.owner)}${of}`
     },
   }),
-  'example-invalid': entry<ExampleData>({
+  'example-invalid': entry<ExampleInvalidData>({
     severity: 'error',
     title: 'Invalid example',
     hint:
       'An example is { "name"?, "args": { ... }, "url"?, "fixture"?, "expect"? } with a unique name; ' +
       'see the README section on examples.',
-    message: exampleText,
+    message: exampleInvalidMessage,
   }),
-  'example-args': entry<ExampleData>({
+  'example-args': entry<ExampleArgsData>({
     severity: 'error',
     title: 'Example args do not fit the tool',
     hint: "An example's args must pass the tool's argument checks, as a real call's would.",
-    message: exampleText,
+    message: exampleArgsMessage,
   }),
-  'example-fixture': entry<ExampleData>({
+  'example-fixture': entry<ExampleFixtureData>({
     severity: 'error',
     title: 'Invalid example fixture',
     hint:
       'A fixture is a saved page inside the skill, fixtures/<name>.html (Node tools may also use .json, ' +
       '.txt, .xml); make one with `site-skills snapshot URL --site ID`.',
-    message: exampleText,
+    message: exampleFixtureMessage,
   }),
-  'example-url': entry<ExampleData>({
+  'example-url': entry<ExampleUrlData>({
     severity: 'error',
     title: 'Invalid example url',
     hint: "Give the http(s) address the fixture was saved from; its host must match one of the skill's domains.",
-    message: exampleText,
+    message: exampleUrlMessage,
+  }),
+  'fixture-header': entry<FixtureHeaderData>({
+    severity: 'warning',
+    title: 'Fixture header missing or wrong',
+    hint:
+      'A page fixture starts with a "site-skills fixture" comment holding JSON { "url", "captured", "source"? }: ' +
+      "the address it was captured at, on the domain of the example's url. `site-skills snapshot` writes it; " +
+      'see the README section on examples and fixtures.',
+    message: fixtureHeaderMessage,
+    hintFor: fixtureHeaderHint,
   }),
   'compat-ego-lite': entry<CompatData>({
     severity: 'error',

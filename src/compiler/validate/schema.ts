@@ -2,6 +2,7 @@ import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv'
 import manifestSchema from '../../../manifest.schema.json' with { type: 'json' }
 import { type Finding, describeFinding } from '../diagnostics/catalog'
 import type { ValueProblem } from '../diagnostics/messages'
+import type { ExampleInvalidData } from '../diagnostics/example-messages'
 import type { JsonPath } from '../parse'
 import { misplacedValueKeys } from './value-keys'
 
@@ -77,23 +78,16 @@ function valueFinding(
   }
 }
 
-const EXAMPLE_FIELDS: Record<string, string> = {
-  name: 'name must be letters, digits, ".", "_" or "-"',
-  args: 'args must be an object',
-  url: 'url must be an http:// or https:// address',
-  fixture: 'fixture must be a non-empty string',
-}
-
-/** Message for a problem in a tool's `examples` list; `rest` is the path below it. */
-function exampleMessage(prefix: string, rest: (string | undefined)[], error: ErrorObject): string {
+/** What is wrong in a tool's `examples` list; `rest` is the path below it. */
+function exampleFinding(list: string, rest: (string | undefined)[], error: ErrorObject): ExampleInvalidData {
   const [index, key] = rest
-  if (index === undefined) return `${prefix} must be a list of examples`
-  const at = `${prefix}[${index}]`
+  if (index === undefined) return { example: list, problem: 'not-list' }
+  const example = `${list}[${index}]`
   if (error.keyword === 'additionalProperties')
-    return `${at}: unknown key ${JSON.stringify(error.params.additionalProperty)} (known: name, args, url, fixture, expect)`
-  if (key === undefined) return `${at} must be an object`
-  if (error.keyword === 'required') return `${at}: args is required (use {} for none)`
-  return `${at}: ${EXAMPLE_FIELDS[key] ?? `invalid ${key}`}`
+    return { example, problem: 'unknown-key', key: String(error.params.additionalProperty) }
+  if (key === undefined) return { example, problem: 'not-object' }
+  if (error.keyword === 'required') return { example, problem: 'args-required' }
+  return { example, problem: 'field', field: key }
 }
 
 const HINTS = 'readOnlyHint, destructiveHint, idempotentHint, openWorldHint'
@@ -121,7 +115,7 @@ function toolFinding(kind: string, segments: string[], error: ErrorObject, given
     case 'callable':
       return { code: 'tool-callable', data: { tool } }
     case 'examples':
-      return { code: 'example-invalid', data: { text: exampleMessage(`${tool}.examples`, [argName, ...rest], error) } }
+      return { code: 'example-invalid', data: exampleFinding(`${tool}.examples`, [argName, ...rest], error) }
     case 'annotations':
       return { code: 'tool-schema', data: { tool, field, detail: annotationsMessage(argName, error) } }
     case 'args':
