@@ -64,7 +64,7 @@ function baseType(schema: ValueSchema, side: Side, indent: string): string {
 function objectType(schema: ValueSchema, side: Side, indent: string): string {
   const extra = schema.additionalProperties
   const rest = extra === undefined || extra === false ? undefined : extra === true ? 'unknown' : typeOf(extra, side)
-  if (!schema.properties) return `Record<string, ${rest ?? 'unknown'}>`
+  if (!schema.properties) return `Record<string, ${rest ?? (extra === false ? 'never' : 'unknown')}>`
   const members = memberLines(schema.properties, side, indent)
   if (!members.length) return rest ? `Record<string, ${rest}>` : 'Record<string, never>'
   if (rest) {

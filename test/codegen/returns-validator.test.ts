@@ -133,5 +133,6 @@ describe('d.ts of nullable values and maps', () => {
     expect(dts).toContain('"stock"?: Record<string, number | null> | null\n')
     expect(dts).toContain('"a"?: string | null\n            [key: string]: unknown\n')
     expect(dts).toContain('returns: Record<string, unknown> | null\n')
+    expect(dts).toContain('"empty"?: Record<string, never> | null\n')
   })
 })
