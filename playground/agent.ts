@@ -61,9 +61,7 @@ export async function runAgent(pageUrl: string, page: BrowserTarget, log: Log): 
     `\n5. Node tool search_catalog("lamp") -> ${found.map((p) => `${p.name} (${p.price} ${p.currency})`).join(', ') || '(nothing)'}`,
   )
 
-  const summary = await shop.price_summary({
-    items: onPage.map((p) => ({ id: p.id ?? undefined, price: p.price ?? 0 })),
-  })
+  const summary = await shop.price_summary({ items: onPage.map((p) => ({ id: p.id, price: p.price ?? 0 })) })
   log(`\n6. Node tool price_summary -> ${JSON.stringify(summary)}`)
 
   const target = onPage.find((p) => p.inStock) ?? onPage[0]

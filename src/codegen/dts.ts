@@ -30,16 +30,13 @@ function docBlock(paragraphs: string[], indent: string): string {
 
 const code = (text: string) => `\`${text.replace(/`/g, "'")}\``
 
-/** Whose view a type is written for: what a caller may pass (`args`), or what it gets back (`returns`). */
-type Side = 'args' | 'returns'
-
 /** The TypeScript type of a value schema (`| null` when it is nullable). */
-function typeOf(schema: ValueSchema, side: Side, indent = ''): string {
-  const type = baseType(schema, side, indent)
+function typeOf(schema: ValueSchema, indent = ''): string {
+  const type = baseType(schema, indent)
   return schema.nullable && !schema.enum?.includes(null) ? `${type} | null` : type
 }
 
-function baseType(schema: ValueSchema, side: Side, indent: string): string {
+function baseType(schema: ValueSchema, indent: string): string {
   if (schema.enum) return schema.enum.map((e) => q(e)).join(' | ')
   switch (schema.type) {
     case 'string':
@@ -50,55 +47,38 @@ function baseType(schema: ValueSchema, side: Side, indent: string): string {
     case 'boolean':
       return 'boolean'
     case 'array':
-      return schema.items ? `Array<${typeOf(schema.items, side, indent)}>` : 'unknown[]'
+      return schema.items ? `Array<${typeOf(schema.items, indent)}>` : 'unknown[]'
     case 'object':
-      return objectType(schema, side, indent)
+      return objectType(schema, indent)
   }
 }
 
 /**
- * An object schema: its properties, and the other keys as an index signature (`additionalProperties`
- * as a schema: a map). The signature's type also admits the declared properties' types (and
- * undefined for optional ones), as TypeScript requires.
+ * An object schema: its properties (`?:` without `required`), and the other keys as an index
+ * signature (`additionalProperties` as a schema: a map). The signature's type also admits the
+ * declared properties' types (and undefined for optional ones), as TypeScript requires.
  */
-function objectType(schema: ValueSchema, side: Side, indent: string): string {
+function objectType(schema: ValueSchema, indent: string): string {
   const extra = schema.additionalProperties
-  const rest = extra === undefined || extra === false ? undefined : extra === true ? 'unknown' : typeOf(extra, side)
+  const rest = extra === undefined || extra === false ? undefined : extra === true ? 'unknown' : typeOf(extra)
   if (!schema.properties) return `Record<string, ${rest ?? (extra === false ? 'never' : 'unknown')}>`
-  const members = memberLines(schema.properties, side, indent)
+  const fields = Object.entries(schema.properties)
+  const inner = `${indent}  `
+  const members = fields.map(
+    ([name, s]) => `${doc(s.description, inner)}${inner}${q(name)}${s.required ? '' : '?'}: ${typeOf(s, inner)}`,
+  )
   if (!members.length) return rest ? `Record<string, ${rest}>` : 'Record<string, never>'
   if (rest) {
-    const fields = Object.values(schema.properties)
-    const types = new Set([rest, ...fields.map((p) => memberType(p, side))])
-    if (fields.some((p) => !p.required)) types.add('undefined')
-    const index = types.has('unknown') ? 'unknown' : [...types].join(' | ')
-    members.push(`${indent}  [key: string]: ${index}`)
+    const types = new Set([rest, ...fields.map(([, p]) => typeOf(p))])
+    if (fields.some(([, p]) => !p.required)) types.add('undefined')
+    members.push(`${inner}[key: string]: ${types.has('unknown') ? 'unknown' : [...types].join(' | ')}`)
   }
   return `{\n${members.join('\n')}\n${indent}}`
 }
 
-/**
- * A property's type: a property without `required` has no value when absent or null, which a
- * caller reading a result must handle (`?: T | null`); a caller passing arguments simply leaves it out.
- */
-function memberType(field: ValueSchema, side: Side, indent = ''): string {
-  const type = typeOf(field, side, indent)
-  return !field.required && side === 'returns' && !type.endsWith(' | null') && !field.enum?.includes(null)
-    ? `${type} | null`
-    : type
-}
-
-function memberLines(fields: Record<string, ValueSchema>, side: Side, indent: string): string[] {
-  const inner = `${indent}  `
-  return Object.entries(fields).map(
-    ([name, s]) =>
-      `${doc(s.description, inner)}${inner}${q(name)}${s.required ? '' : '?'}: ${memberType(s, side, inner)}`,
-  )
-}
-
 /** The type of a tool's arguments. */
 const argsType = (args: Record<string, ValueSchema>, indent: string) =>
-  objectType({ type: 'object', properties: args }, 'args', indent)
+  objectType({ type: 'object', properties: args }, indent)
 
 /**
  * The tool's file as documentation shows it: a Markdown link relative to the d.ts (editors open it
@@ -119,7 +99,7 @@ function toolEntry(skill: CompiledSkill['model'], tool: ToolModel, dtsFile: stri
   const about = docBlock([tool.description, `${kind}: ${fileLink(skill, tool, dtsFile)}`], i)
   const spec = [`kind: ${q(tool.kind)}`, `args: ${argsType(tool.args, `${i}  `)}`]
   const optional = tool.returns.required === false ? ' | null | undefined' : ''
-  spec.push(`returns: ${typeOf(tool.returns, 'returns', `${i}  `)}${optional}`)
+  spec.push(`returns: ${typeOf(tool.returns, `${i}  `)}${optional}`)
   return `${about}${i}${q(tool.name)}: {\n${spec.map((m) => `${i}  ${m}\n`).join('')}${i}}`
 }
 

@@ -124,15 +124,15 @@ describe('returns validator: additionalProperties', () => {
 })
 
 describe('d.ts of nullable values and maps', () => {
-  it('nullable is T | null, a map Record<string, T>, an optional result property ?: T | null', async () => {
+  it('nullable is T | null, a map Record<string, T>, a property without required ?: T', async () => {
     const dts = generateDts((await compileRoots([join(RULES, 'valid-value-keys')])).skills)
     expect(dts).toContain('"after": string | null\n')
     expect(dts).toContain('"headers"?: Record<string, string>\n')
     expect(dts).toContain('"price": number | null\n')
-    expect(dts).toContain('"note"?: string | null\n')
-    expect(dts).toContain('"stock"?: Record<string, number | null> | null\n')
-    expect(dts).toContain('"a"?: string | null\n            [key: string]: unknown\n')
+    expect(dts).toContain('"note"?: string\n')
+    expect(dts).toContain('"stock"?: Record<string, number | null>\n')
+    expect(dts).toContain('"a"?: string\n            [key: string]: unknown\n')
     expect(dts).toContain('returns: Record<string, unknown> | null\n')
-    expect(dts).toContain('"empty"?: Record<string, never> | null\n')
+    expect(dts).toContain('"empty"?: Record<string, never>\n')
   })
 })
