@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { isSiteToolError } from '../../runtime/errors'
+import { createToolDefinitions } from '../../runtime/definitions'
 import { createDomainTableData } from '../../runtime/match'
 import { createSiteSkills, type SiteSkillsOptions } from '../../runtime/registry'
 import type { SkillMeta, ValueSchema } from '../../runtime/types'
@@ -67,5 +68,24 @@ describe('the registry checks results (validateReturns)', () => {
     const api = apiFor({ validateReturns: 'throw' }, false)
     expect(await api.runTool('site', 'a', {}, { value: 'anything' })).toBe('anything')
     expect(lines()).toEqual([])
+  })
+})
+
+describe('tool definitions carry nullable and maps', () => {
+  it('a nullable argument admits null; a map is additionalProperties and keeps OpenAI strict off', () => {
+    const args: Record<string, ValueSchema> = {
+      after: { type: 'string', required: true, nullable: true, description: 'Cursor or null.' },
+      headers: { type: 'object', required: false, description: 'By name.', additionalProperties: { type: 'string' } },
+    }
+    const tool = { kind: 'node' as const, description: 'Page.', args, returns: LIST, file: 'site/tools/page.js' }
+    const [def] = createToolDefinitions([{ siteId: 'site', tool: 'page', name: 'site__page', meta: tool }]).openai
+    expect(def!.function.strict).toBe(false)
+    expect(def!.function.parameters).toMatchObject({
+      properties: {
+        after: { type: ['string', 'null'] },
+        headers: { type: 'object', additionalProperties: { type: 'string' } },
+      },
+      required: ['after'],
+    })
   })
 })
