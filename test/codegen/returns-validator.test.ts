@@ -124,6 +124,10 @@ describe('returns validator: additionalProperties', () => {
 })
 
 describe('d.ts of nullable values and maps', () => {
+  it('--compat ego-lite accepts the new keys (the original ignores keys it does not know)', async () => {
+    expect((await compileRoots([join(RULES, 'valid-value-keys')], 'ego-lite')).diagnostics).toEqual([])
+  })
+
   it('nullable is T | null, a map Record<string, T>, a property without required ?: T', async () => {
     const dts = generateDts((await compileRoots([join(RULES, 'valid-value-keys')])).skills)
     expect(dts).toContain('"after": string | null\n')
