@@ -37,7 +37,8 @@ function toolEntry(skill: CompiledSkill['model'], tool: ToolModel, dtsFile: stri
   const kind = tool.kind === 'browser' ? 'Browser tool (runs in the page)' : 'Node tool'
   const about = docBlock([tool.description, `${kind}: ${fileLink(skill, tool, dtsFile)}`], i)
   const spec = [`kind: ${q(tool.kind)}`, `args: ${printFields(tool.args, `${i}  `)}`]
-  spec.push(`returns: ${printValueType(tool.returns, `${i}  `)}`)
+  const optional = tool.returns.required === false ? ' | null | undefined' : ''
+  spec.push(`returns: ${printValueType(tool.returns, `${i}  `)}${optional}`)
   return `${about}${i}${q(tool.name)}: {\n${spec.map((m) => `${i}  ${m}\n`).join('')}${i}}`
 }
 

@@ -21,11 +21,16 @@ function doc(text: string | undefined, indent: string): string {
 }
 
 /**
- * The TypeScript type of a value schema. Given the indentation of the line it starts on, an object
- * type has one member a line, each after its description as JSDoc (the d.ts); without it, the type
- * is one line, keys quoted only where they must be (`{ id: string; n?: number }`).
+ * The TypeScript type of a value schema (`| null` when it is nullable). Given the indentation of the
+ * line it starts on, an object type has one member a line, each after its description as JSDoc (the
+ * d.ts); without it, the type is one line, keys quoted only where they must be (`{ id: string; n?: number }`).
  */
 export function printValueType(schema: ValueSchema, indent?: string): string {
+  const type = baseType(schema, indent)
+  return schema.nullable && !schema.enum?.includes(null) ? `${type} | null` : type
+}
+
+function baseType(schema: ValueSchema, indent: string | undefined): string {
   if (schema.enum) return schema.enum.map((e) => q(e)).join(' | ')
   switch (schema.type) {
     case 'string':
@@ -38,21 +43,39 @@ export function printValueType(schema: ValueSchema, indent?: string): string {
     case 'array':
       return schema.items ? `Array<${printValueType(schema.items, indent)}>` : 'unknown[]'
     case 'object':
-      return schema.properties ? printFields(schema.properties, indent) : 'Record<string, unknown>'
+      return printObject(schema, indent)
   }
 }
 
-/** The object type of named fields (a tool's args, an object's properties), laid out as in printValueType. */
+/** The object type of named fields (a tool's args), laid out as in printValueType. */
 export function printFields(fields: Record<string, ValueSchema>, indent?: string): string {
-  const entries = Object.entries(fields)
-  if (!entries.length) return 'Record<string, never>'
+  return printObject({ type: 'object', properties: fields }, indent)
+}
+
+/**
+ * An object schema: its properties (`?:` without `required`), and the other keys as an index
+ * signature (`additionalProperties` as a schema: a map). The signature's type also admits the
+ * declared properties' types (and undefined for optional ones), as TypeScript requires.
+ */
+function printObject(schema: ValueSchema, indent: string | undefined): string {
+  const extra = schema.additionalProperties
+  const rest = extra === undefined || extra === false ? undefined : extra === true ? 'unknown' : printValueType(extra)
+  const fields = Object.entries(schema.properties ?? {})
+  if (!schema.properties) return `Record<string, ${rest ?? (extra === false ? 'never' : 'unknown')}>`
+  if (!fields.length) return `Record<string, ${rest ?? 'never'}>`
+  const signature: string[] = []
+  if (rest) {
+    const types = new Set([rest, ...fields.map(([, p]) => printValueType(p))])
+    if (fields.some(([, p]) => !p.required)) types.add('undefined')
+    signature.push(`[key: string]: ${types.has('unknown') ? 'unknown' : [...types].join(' | ')}`)
+  }
   if (indent === undefined) {
-    const members = entries.map(([name, s]) => `${IDENTIFIER_RE.test(name) ? name : q(name)}${member(s)}`)
-    return `{ ${members.join('; ')} }`
+    const members = fields.map(([name, s]) => `${IDENTIFIER_RE.test(name) ? name : q(name)}${member(s)}`)
+    return `{ ${[...members, ...signature].join('; ')} }`
   }
   const inner = `${indent}  `
-  const members = entries.map(([name, s]) => `${doc(s.description, inner)}${inner}${q(name)}${member(s, inner)}`)
-  return `{\n${members.join('\n')}\n${indent}}`
+  const members = fields.map(([name, s]) => `${doc(s.description, inner)}${inner}${q(name)}${member(s, inner)}`)
+  return `{\n${[...members, ...signature.map((m) => inner + m)].join('\n')}\n${indent}}`
 }
 
 function member(schema: ValueSchema, indent?: string): string {

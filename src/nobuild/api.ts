@@ -7,6 +7,7 @@ import {
   type LearnedContext,
   type ToolDefinitions,
   type SkillMeta,
+  type ValidateReturns,
 } from '../../runtime/index'
 import type { Compat } from '../compiler/compat'
 import type { CompileResult } from '../compiler/compile'
@@ -28,6 +29,12 @@ export interface SkillsOptions {
    * script or command. @default true
    */
   watch?: boolean
+  /**
+   * When a tool's result does not match its manifest's `returns`: `'throw'` an `invalid-result`
+   * SiteToolError, `'warn'` (log it once per tool and path with the `[site-skills]` prefix, return
+   * the value), or `false`. @default 'warn'
+   */
+  validateReturns?: ValidateReturns
 }
 
 /** The original's LearningEntry. */
@@ -66,10 +73,11 @@ function sessionFor(options: SkillsOptions | undefined, checkOnly: boolean): Ses
   const roots = rootsOf(options)
   const compat = options?.compat
   const watch = options?.watch !== false
-  const key = JSON.stringify([roots, compat ?? null, watch, checkOnly])
+  const validateReturns = options?.validateReturns
+  const key = JSON.stringify([roots, compat ?? null, watch, checkOnly, validateReturns ?? 'warn'])
   const known = sessions.get(key)
   if (known) return known
-  const session = createSession(roots, { compat, watch, checkOnly })
+  const session = createSession(roots, { compat, watch, checkOnly, validateReturns })
   sessions.set(key, session)
   return session
 }

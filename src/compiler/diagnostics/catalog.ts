@@ -363,7 +363,7 @@ export const DIAGNOSTIC_CATALOG = {
   'arg-schema': entry<{ at: string; problem: ValueProblem }>({
     severity: 'error',
     title: 'Invalid argument schema',
-    hint: 'A value schema is { type, required, description } and may add items, properties or enum.',
+    hint: 'A value schema is { type, required, description } and may add items, properties, additionalProperties, enum or nullable.',
     message: (d) => `${d.at}: ${valueProblem(d.problem)}`,
   }),
   'returns-invalid': entry<{ tool: string } | { at: string; problem: ValueProblem }>({
