@@ -237,7 +237,7 @@ export function createSiteSkillsContext(
       await refreshing
       if (!last) await build()
       throwIfFailed()
-      if (id === RESOLVED_ID) return generateMainModule(last!.skills, RUNTIME_ID, groups)
+      if (id === RESOLVED_ID) return generateMainModule(last!.skills, undefined, options, groups)
       const nodeTools = options.nodeTools ?? (browser === undefined ? includeNode : !browser)
       if (id.startsWith(RESOLVED_GROUP_PREFIX)) {
         const group = Number(id.slice(RESOLVED_GROUP_PREFIX.length))

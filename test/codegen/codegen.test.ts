@@ -66,7 +66,7 @@ describe('generated code', () => {
     expect(new Set(more.values()).size).toBe(64)
     for (const [id, group] of some) expect(more.get(id)).toBe(group)
     const { skills } = await compileRoots([APP])
-    const main = generateMainModule(skills, undefined, new Map([['ext', 7]]))
+    const main = generateMainModule(skills, undefined, {}, new Map([['ext', 7]]))
     expect(main).toContain('"ext": () => import("virtual:site-skills/group/7").then((m) => m.skills["ext"]()),')
     expect(main).toContain('"workspace": () => import("virtual:site-skills/skill/workspace"),')
   })
