@@ -37,19 +37,24 @@ export function collectCases(result: CompileResult, sites: readonly string[]): E
   return cases
 }
 
-/** What `ctx.fetch` answers: request URL -> body. */
-type Served = Map<string, BodyInit>
+/** What `ctx.fetch` answers: request URL -> body and its content type. */
+type Served = Map<string, { body: BodyInit; type: string }>
 
 /**
  * A recording (a `.json` fixture with a `"site-skills fixture"` header) answers each of its
- * `responses` (JSON bodies serialized, strings as they are); any other fixture file answers `url`.
+ * `responses`: JSON bodies serialized (application/json), strings as they are (text/plain). Any
+ * other fixture file answers `url`, typed by its extension.
  */
 async function servedBy(fixture: string, path: string, url: string | undefined): Promise<Served> {
   const raw = await readFile(path)
   const recording = fixture.endsWith('.json') ? parseRecording(raw.toString('utf8')) : undefined
-  if (!recording || isFixtureHeaderProblem(recording)) return new Map(url ? [[new URL(url).href, raw]] : [])
-  const body = (value: unknown) => (typeof value === 'string' ? value : JSON.stringify(value))
-  return new Map(recording.responses.map((r) => [new URL(r.url).href, body(r.body)]))
+  if (!recording || isFixtureHeaderProblem(recording))
+    return new Map(url ? [[new URL(url).href, { body: raw, type: contentTypeOf(fixture) }]] : [])
+  const answer = (body: unknown) =>
+    typeof body === 'string'
+      ? { body, type: CONTENT_TYPES.txt! }
+      : { body: JSON.stringify(body), type: CONTENT_TYPES.json! }
+  return new Map(recording.responses.map((r) => [new URL(r.url).href, answer(r.body)]))
 }
 
 /**
@@ -61,9 +66,8 @@ async function nodeContext(c: ExampleCase): Promise<Record<string, unknown>> {
   const served: Served = fixture && fixturePath ? await servedBy(fixture, fixturePath, url) : new Map()
   const fetchFixture = async (input: string | URL | Request) => {
     const asked = input instanceof Request ? input.url : new URL(String(input), url).href
-    const body = served.get(asked)
-    if (body !== undefined)
-      return new Response(body, { status: 200, headers: { 'Content-Type': contentTypeOf(fixture!) } })
+    const found = served.get(asked)
+    if (found) return new Response(found.body, { status: 200, headers: { 'Content-Type': found.type } })
     const known = served.size ? [...served.keys()].join(', ') : 'nothing'
     throw new TypeError(`fetch failed: site-skills test serves only ${known} (no network; asked for ${asked})`)
   }
