@@ -22,12 +22,12 @@ import { type FixtureHeaderProblem, type ParsedFixtureHeader, findHeaderProblem 
 import { type JsonPath, type Position, isJsonFailure, parseJsonDocument } from './parse'
 
 /** The member that holds the header. */
-export const RECORDING_KEY = 'site-skills fixture'
+const RECORDING_KEY = 'site-skills fixture'
 /** Validation reads at most this much of a JSON fixture (it must parse as a whole). */
 export const RECORDING_LIMIT = 1024 * 1024
 
 /** One recorded response: the request URL it answers and its body. */
-export interface RecordedResponse {
+interface RecordedResponse {
   url: string
   body: unknown
 }
