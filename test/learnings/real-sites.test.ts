@@ -29,7 +29,8 @@ const WITHOUT_RECORDED_RESPONSES: Record<string, string> = {
     'no saved response of bcd.developer.mozilla.org/bcd/api/v0/current/<key>.json found, only links to it ' +
     '(the BCD repository holds the data, not the API response with its browsers member)',
   'wikipedia/search_articles':
-    'no saved response of /w/rest.php/v1/search/page or search/title found, only type definitions and callers',
+    'no saved response of /w/rest.php/v1/search/page or search/title with a known source: one real response ' +
+    'appears in a slide deck whose repository the code search does not name, otherwise type definitions and callers',
 }
 
 interface Case {

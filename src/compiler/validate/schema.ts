@@ -4,6 +4,7 @@ import { type Finding, describeFinding } from '../diagnostics/catalog'
 import type { ValueProblem } from '../diagnostics/messages'
 import type { ExampleInvalidData } from '../diagnostics/example-messages'
 import type { JsonPath } from '../parse'
+import { misplacedValueKeys } from './value-keys'
 
 export { manifestSchema }
 
@@ -58,9 +59,13 @@ function valueFinding(
     case 'required':
     case 'description':
     case 'enum':
+    case 'nullable':
       return found({ field: head })
     case 'items':
       return valueFinding(`${at}.items`, role, rest.slice(1), error, given)
+    case 'additionalProperties':
+      if (name === undefined) return found({ field: head })
+      return valueFinding(`${at}.additionalProperties`, role, rest.slice(1), error, given)
     case 'properties':
       if (name !== undefined) return valueFinding(`${at}.properties.${name}`, role, tail, error, given)
       return found(
@@ -165,11 +170,12 @@ function classify(segments: string[], error: ErrorObject, given: () => unknown):
  */
 export function checkManifestSchema(data: unknown): SchemaFinding[] {
   const validate = getValidator()
-  if (validate(data)) return []
+  const misplaced = misplacedValueKeys(data)
+  if (validate(data)) return misplaced
   const findings = new Map<string, SchemaFinding>()
   for (const error of validate.errors ?? []) {
     if ((error as { propertyName?: string }).propertyName !== undefined) continue
-    if (error.keyword === 'allOf' || error.keyword === 'not' || error.keyword === 'anyOf') continue
+    if (['allOf', 'not', 'anyOf', 'if'].includes(error.keyword)) continue
     const base = parsePointer(error.instancePath)
     const missing = error.keyword === 'required' ? String(error.params.missingProperty) : undefined
     const invalidName =
@@ -185,7 +191,7 @@ export function checkManifestSchema(data: unknown): SchemaFinding[] {
     const key = `${finding.code}\0${describeFinding(finding).message}\0${path.join('\0')}`
     if (!findings.has(key)) findings.set(key, finding)
   }
-  const all = [...findings.values()]
+  const all = [...findings.values(), ...misplaced]
   // As in the original, a tool with an invalid name is not checked any further.
   const badNames = new Set(all.filter((f) => f.code === 'tool-name').map((f) => f.path.join('\0')))
   return all.filter((f) => f.code === 'tool-name' || !badNames.has(f.path.slice(0, 2).join('\0')))
