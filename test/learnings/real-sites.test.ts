@@ -23,10 +23,16 @@ const SITES = ['github', 'hacker-news', 'mdn', 'wikipedia', 'google-workspace']
 const WITHOUT_RECORDED_RESPONSES: Record<string, string> = {
   'hacker-news/get_stories':
     'needs a story list (topstories.json...) recorded together with the items it names; the lists found are ' +
-    'hand-made test data (hammadxcm/hacker-news-client, sdrew/esl-news) or cut with "..." (HackerNews/API README)',
-  'mdn/search_docs': 'no saved response of developer.mozilla.org/api/v1/search found, only hand-made mocks in tests',
+    'hand-made test data (hammadxcm/hacker-news-client, sdrew/esl-news, JavaHello/hn-cli), cut with "..." ' +
+    '(HackerNews/API README) or saved without the items they list (anthonydahanne/newsy-mastodon testdata: ' +
+    'topstories.json and an unrelated story.json)',
+  'mdn/search_docs':
+    'no saved response of developer.mozilla.org/api/v1/search with a nameable source: a Rust search engine ' +
+    'pins its tests to a recorded mdn.json (q=fetch api) whose repository the code search does not name; ' +
+    'otherwise hand-made mocks in tests',
   'mdn/get_compat_data':
-    'no saved response of bcd.developer.mozilla.org/bcd/api/v0/current/<key>.json found, only links to it ' +
+    'no saved response of bcd.developer.mozilla.org/bcd/api/v0/current/<key>.json found, only links to it and ' +
+    'a script that caches the answers under data/browserSupport/ in a repository the code search does not name ' +
     '(the BCD repository holds the data, not the API response with its browsers member)',
   'wikipedia/search_articles':
     'no saved response of /w/rest.php/v1/search/page or search/title with a known source: one real response ' +
