@@ -36,7 +36,8 @@ const WITHOUT_RECORDED_RESPONSES: Record<string, string> = {
     '(the BCD repository holds the data, not the API response with its browsers member)',
   'wikipedia/search_articles':
     'no saved response of /w/rest.php/v1/search/page or search/title with a known source: one real response ' +
-    'appears in a slide deck whose repository the code search does not name, otherwise type definitions and callers',
+    'appears in a slide deck whose repository the code search does not name; real it.wikipedia answers printed ' +
+    'in malafronte/info-quarta course notes are CC BY-NC 4.0 (non-commercial: not taken into an MIT repository)',
 }
 
 interface Case {
