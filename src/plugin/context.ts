@@ -3,6 +3,7 @@ import {
   GENERATED_ID_RE,
   LOG_PREFIX,
   GROUP_ID_PREFIX,
+  PLUGIN_NAME,
   RESOLVED_GROUP_PREFIX,
   RESOLVED_ID,
   RESOLVED_SKILL_PREFIX,
@@ -141,6 +142,9 @@ export function createSiteSkillsContext(
     readFiles = new Set(result.records.flatMap((r) => r.files))
     reportWarnings(result)
     const error = result.errors > 0 ? createBuildError(result, options.root, devServer) : undefined
+    // Vite's dev server also shows a failed module load in the overlay, naming the plugin only when
+    // the error does: whichever report reaches the page last, it reads the same.
+    if (error && devServer) error.plugin = PLUGIN_NAME
     failure = error ? { error, thrown: false } : undefined
     if (!failure) {
       await writeDts()

@@ -91,6 +91,8 @@ export interface BuildError extends Error {
    * the editor at it, so a 0-based column would be shown and followed one character off.
    */
   loc?: { file: string; line: number; column: number }
+  /** The plugin that reports it, as Vite's overlay shows it (set by the plugin). */
+  plugin?: string
   diagnostics: Diagnostic[]
   /** The error diagnostics with their absolute files, for bundlers that show each one themselves (esbuild). */
   located: LocatedDiagnostic[]
