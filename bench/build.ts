@@ -44,31 +44,50 @@ export async function writeApp(app: string): Promise<string> {
 
 const NO_TIMES: HookTimes = { buildStart: 0, load: 0, loads: 0, buildStartAt: 0, buildStartEnd: 0 }
 
+type HookFn = (this: unknown, ...args: unknown[]) => Promise<unknown>
+
+/** Replaces a hook's function, whether the hook is a function or an object with a `handler` (and a filter). */
+function wrapHook(plugin: Plugin, name: 'buildStart' | 'load', wrap: (fn: HookFn) => HookFn): void {
+  const hook = plugin[name] as unknown
+  if (typeof hook === 'function') plugin[name] = wrap(hook as HookFn) as never
+  else if (hook && typeof hook === 'object' && 'handler' in hook)
+    plugin[name] = { ...hook, handler: wrap((hook as { handler: HookFn }).handler) } as never
+  else throw new Error(`the plugin has no ${name} hook to time`)
+}
+
 /** Wraps the plugin's `buildStart` and `load` hooks to time them. */
 export function timeHooks(plugin: Plugin): { plugin: Plugin; times: HookTimes; reset: () => void } {
   const times: HookTimes = { ...NO_TIMES }
-  const buildStart = plugin.buildStart as (this: unknown, ...args: unknown[]) => Promise<void>
-  const load = plugin.load as (this: unknown, ...args: unknown[]) => Promise<unknown>
   let loading = 0
   let loadingSince = 0
-  plugin.buildStart = async function (this: unknown, ...args: unknown[]) {
-    times.buildStartAt = performance.now()
-    try {
-      return await buildStart.apply(this, args)
-    } finally {
-      times.buildStartEnd = performance.now()
-      times.buildStart += times.buildStartEnd - times.buildStartAt
-    }
-  } as Plugin['buildStart']
-  plugin.load = async function (this: unknown, ...args: unknown[]) {
-    if (loading++ === 0) loadingSince = performance.now()
-    try {
-      return await load.apply(this, args)
-    } finally {
-      times.loads++
-      if (--loading === 0) times.load += performance.now() - loadingSince
-    }
-  } as Plugin['load']
+  wrapHook(
+    plugin,
+    'buildStart',
+    (buildStart) =>
+      async function (this: unknown, ...args: unknown[]) {
+        times.buildStartAt = performance.now()
+        try {
+          return await buildStart.apply(this, args)
+        } finally {
+          times.buildStartEnd = performance.now()
+          times.buildStart += times.buildStartEnd - times.buildStartAt
+        }
+      },
+  )
+  wrapHook(
+    plugin,
+    'load',
+    (load) =>
+      async function (this: unknown, ...args: unknown[]) {
+        if (loading++ === 0) loadingSince = performance.now()
+        try {
+          return await load.apply(this, args)
+        } finally {
+          times.loads++
+          if (--loading === 0) times.load += performance.now() - loadingSince
+        }
+      },
+  )
   return { plugin, times, reset: () => Object.assign(times, NO_TIMES) }
 }
 
