@@ -4,8 +4,11 @@ import { dirname, join } from 'node:path'
 import { type Plugin as EsbuildPlugin, build as esbuild, transform as esbuildTransform } from 'esbuild'
 import type { InlineConfig, Plugin } from 'vite'
 import { TMP, generateSkills } from './generate'
+import { wrapHook } from './hooks'
+import { captureModules } from './served'
 import { validateLearnings } from './original'
-import { type ChildResult, cpuMs, runChild } from './spawn'
+import { cpuMs } from './proc'
+import { type ChildResult, runChild } from './spawn'
 import { Samples, rounds, summarize } from './stats'
 import { type Figure, formatRatio, formatValue } from './table'
 
@@ -44,17 +47,6 @@ export async function writeApp(app: string): Promise<string> {
 
 const NO_TIMES: HookTimes = { buildStart: 0, load: 0, loads: 0, buildStartAt: 0, buildStartEnd: 0 }
 
-type HookFn = (this: unknown, ...args: unknown[]) => Promise<unknown>
-
-/** Replaces a hook's function, whether the hook is a function or an object with a `handler` (and a filter). */
-function wrapHook(plugin: Plugin, name: 'buildStart' | 'load', wrap: (fn: HookFn) => HookFn): void {
-  const hook = plugin[name] as unknown
-  if (typeof hook === 'function') plugin[name] = wrap(hook as HookFn) as never
-  else if (hook && typeof hook === 'object' && 'handler' in hook)
-    plugin[name] = { ...hook, handler: wrap((hook as { handler: HookFn }).handler) } as never
-  else throw new Error(`the plugin has no ${name} hook to time`)
-}
-
 /** Wraps the plugin's `buildStart` and `load` hooks to time them. */
 export function timeHooks(plugin: Plugin): { plugin: Plugin; times: HookTimes; reset: () => void } {
   const times: HookTimes = { ...NO_TIMES }
@@ -92,12 +84,12 @@ export function timeHooks(plugin: Plugin): { plugin: Plugin; times: HookTimes; r
 }
 
 /** A client (library-mode) build of the app: Vite's defaults otherwise, output written to disk. */
-export function viteConfig(app: string, outDir: string, plugin: Plugin, watch = false): InlineConfig {
+export function viteConfig(app: string, outDir: string, plugin?: Plugin, watch = false): InlineConfig {
   return {
     root: app,
     configFile: false,
     logLevel: 'silent',
-    plugins: [plugin],
+    plugins: plugin ? [plugin] : [],
     build: {
       outDir,
       emptyOutDir: true,
@@ -110,7 +102,13 @@ export function viteConfig(app: string, outDir: string, plugin: Plugin, watch = 
 // ---- Child tasks (run in a fresh process by spawn.ts) ----
 
 /** A cold build: fresh process, fresh plugin instance, empty output folder. */
-export async function viteBuildTask(args: { root: string; app: string; outDir: string }): Promise<ViteBuildResult> {
+export async function viteBuildTask(args: {
+  root: string
+  app: string
+  outDir: string
+  /** Also write every generated module there (see served.ts). */
+  captureDir?: string
+}): Promise<ViteBuildResult> {
   const [{ build }, { default: siteSkills }, { probe, resetProbe }] = await Promise.all([
     import('vite'),
     import('../src/vite'),
@@ -118,6 +116,7 @@ export async function viteBuildTask(args: { root: string; app: string; outDir: s
   ])
   await writeApp(args.app)
   const timed = timeHooks(siteSkills({ roots: args.root }) as Plugin)
+  if (args.captureDir) captureModules(timed.plugin, args.captureDir)
   resetProbe()
   const cpu = await cpuMs()
   const start = performance.now()

@@ -1,9 +1,28 @@
+import { readdir } from 'node:fs/promises'
 import { join } from 'node:path'
-import { type ViteBuildResult, breakdownNote } from './build'
+import { type ViteBuildResult, breakdownNote, viteConfig, writeApp } from './build'
 import { TMP, generateSkills } from './generate'
 import { ChildError, runChild } from './spawn'
+import { servedAliases } from './served'
 import { summarize } from './stats'
 import { type Figure, errorSummary, formatValue } from './table'
+
+/**
+ * Vite alone building the same app on the modules a plugin build generated (written by
+ * `captureModules`), with aliases instead of the plugin: what any build of that code needs.
+ */
+export async function viteAloneTask(args: {
+  app: string
+  outDir: string
+  dir: string
+}): Promise<{ ms: number; outputFiles: number }> {
+  const { build } = await import('vite')
+  await writeApp(args.app)
+  const config = viteConfig(args.app, args.outDir)
+  const start = performance.now()
+  await build({ ...config, resolve: { alias: servedAliases(args.dir) } })
+  return { ms: performance.now() - start, outputFiles: (await readdir(args.outDir)).length }
+}
 
 /** The baseline child: loads what a build loads (Vite, the plugin), builds nothing. */
 export async function idleTask(): Promise<Record<string, never>> {

@@ -2,9 +2,11 @@ import { mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promise
 import { join } from 'node:path'
 import type { Plugin } from 'vite'
 import { BUILD_SKILLS, type HookTimes, timeHooks, viteConfig, writeApp } from './build'
+import { wrapHook } from './hooks'
 import { TMP, TOOL_MARKER, generateSkills, skillId, writeSkill } from './generate'
 import { runDevBench } from './dev'
-import { cpuMs, runChild } from './spawn'
+import { cpuMs } from './proc'
+import { runChild } from './spawn'
 import { Samples, summarize } from './stats'
 import { type Figure, formatRatio, formatValue } from './table'
 
@@ -133,12 +135,16 @@ export interface WatchSession {
 /** Keeps the last code the plugin's load hook returned for each id. */
 function captureLoads(plugin: Plugin): Map<string, string> {
   const codes = new Map<string, string>()
-  const load = plugin.load as (this: unknown, id: string) => Promise<unknown>
-  plugin.load = async function (this: unknown, id: string) {
-    const out = await load.call(this, id)
-    if (out != null) codes.set(id, typeof out === 'string' ? out : (out as { code: string }).code)
-    return out as string
-  } as Plugin['load']
+  wrapHook(
+    plugin,
+    'load',
+    (load) =>
+      async function (this: unknown, ...args: unknown[]) {
+        const out = await load.apply(this, args)
+        if (out != null) codes.set(args[0] as string, typeof out === 'string' ? out : (out as { code: string }).code)
+        return out
+      },
+  )
   return codes
 }
 
