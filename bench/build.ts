@@ -1,10 +1,11 @@
 import { readFileSync } from 'node:fs'
-import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises'
+import { readdir, readFile } from 'node:fs/promises'
 import { dirname, join } from 'node:path'
 import { type Plugin as EsbuildPlugin, build as esbuild, transform as esbuildTransform } from 'esbuild'
-import type { InlineConfig, Plugin } from 'vite'
+import type { Plugin } from 'vite'
 import { TMP, generateSkills } from './generate'
-import { wrapHook } from './hooks'
+import { viteConfig, writeApp } from './app'
+import { type HookTimes, timeHooks } from './hooks'
 import { captureModules } from './served'
 import { validateLearnings } from './original'
 import { cpuMs } from './proc'
@@ -13,17 +14,6 @@ import { Samples, rounds, summarize } from './stats'
 import { type Figure, formatRatio, formatValue } from './table'
 
 export const BUILD_SKILLS = 1000
-
-/** Time spent in the plugin's hooks over one build. */
-export interface HookTimes {
-  buildStart: number
-  /** Wall time during which at least one load call was running (loads overlap). */
-  load: number
-  loads: number
-  /** When the last buildStart began and ended (performance.now()). */
-  buildStartAt: number
-  buildStartEnd: number
-}
 
 export interface ViteBuildResult {
   ms: number
@@ -35,68 +25,6 @@ export interface ViteBuildResult {
   /** buildStart in phases: until the first esbuild call, from it to the end of the last, after that. */
   phases: { beforeEsbuild: number; esbuildSpan: number; afterEsbuild: number }
   outputFiles: number
-}
-
-/** The app that is built: one module that re-exports the generated API. */
-export async function writeApp(app: string): Promise<string> {
-  await mkdir(app, { recursive: true })
-  const entry = join(app, 'entry.js')
-  await writeFile(entry, "import api from 'virtual:site-skills'\nexport default api\n")
-  return entry
-}
-
-const NO_TIMES: HookTimes = { buildStart: 0, load: 0, loads: 0, buildStartAt: 0, buildStartEnd: 0 }
-
-/** Wraps the plugin's `buildStart` and `load` hooks to time them. */
-export function timeHooks(plugin: Plugin): { plugin: Plugin; times: HookTimes; reset: () => void } {
-  const times: HookTimes = { ...NO_TIMES }
-  let loading = 0
-  let loadingSince = 0
-  wrapHook(
-    plugin,
-    'buildStart',
-    (buildStart) =>
-      async function (this: unknown, ...args: unknown[]) {
-        times.buildStartAt = performance.now()
-        try {
-          return await buildStart.apply(this, args)
-        } finally {
-          times.buildStartEnd = performance.now()
-          times.buildStart += times.buildStartEnd - times.buildStartAt
-        }
-      },
-  )
-  wrapHook(
-    plugin,
-    'load',
-    (load) =>
-      async function (this: unknown, ...args: unknown[]) {
-        if (loading++ === 0) loadingSince = performance.now()
-        try {
-          return await load.apply(this, args)
-        } finally {
-          times.loads++
-          if (--loading === 0) times.load += performance.now() - loadingSince
-        }
-      },
-  )
-  return { plugin, times, reset: () => Object.assign(times, NO_TIMES) }
-}
-
-/** A client (library-mode) build of the app: Vite's defaults otherwise, output written to disk. */
-export function viteConfig(app: string, outDir: string, plugin?: Plugin, watch = false): InlineConfig {
-  return {
-    root: app,
-    configFile: false,
-    logLevel: 'silent',
-    plugins: plugin ? [plugin] : [],
-    build: {
-      outDir,
-      emptyOutDir: true,
-      lib: { entry: 'entry.js', formats: ['es'], fileName: 'entry' },
-      ...(watch ? { watch: {} } : {}),
-    },
-  }
 }
 
 // ---- Child tasks (run in a fresh process by spawn.ts) ----

@@ -15,10 +15,11 @@ const TASKS: Record<string, () => Promise<Task>> = {
   'esbuild-only': async () => (await import('./build')).esbuildOnlyTask,
   'original-validate': async () => (await import('./build')).originalValidateTask,
   idle: async () => (await import('./memory')).idleTask,
-  'vite-alone': async () => (await import('./memory')).viteAloneTask,
+  'vite-alone': async () => (await import('./served')).viteAloneTask,
   rebuild: async () => (await import('./rebuild')).rebuildTask,
   'dev-update': async () => (await import('./dev')).devUpdateTask,
   'memory-stages': async () => (await import('./stages')).memoryStagesTask,
+  'small-build': async () => (await import('./small-task')).smallBuildTask,
 }
 
 /** Over IPC when forked by spawn.ts; printed when run by hand (e.g. under `node --cpu-prof`). */

@@ -1,6 +1,7 @@
 /**
- * `npx tsx bench/profile-memory.ts [skills]`: where the memory of a cold Vite build of generated
- * skills goes (default 10,000). One child process builds with the plugin, with a checkpoint at each
+ * `npx tsx bench/profile-memory.ts [skills] [--live]`: where the memory of a cold Vite build of
+ * generated skills goes (default 10,000); `--live` collects garbage before each checkpoint, so the
+ * heap figures are what is live (the peaks are then lower than in a normal build). One child process builds with the plugin, with a checkpoint at each
  * stage, and writes the modules it generates; a second has Vite alone build those same modules
  * (no plugin); a third has esbuild alone minify the same browser tools.
  */
@@ -24,23 +25,29 @@ function print(title: string, points: Checkpoint[]): void {
 }
 
 async function main(): Promise<void> {
-  const n = Number(process.argv[2] ?? 10_000)
+  const live = process.argv.includes('--live')
+  const n = Number(process.argv.slice(2).find((a) => /^\d+$/.test(a)) ?? 10_000)
+  const execArgv = live ? ['--expose-gc'] : []
   const root = await generateSkills(n)
   const dir = join(TMP, `served-${n}`)
   await rm(dir, { recursive: true, force: true })
   const app = join(TMP, 'app')
-  const plugin = await runChild<Checkpoint[]>('memory-stages', {
-    root,
-    app,
-    outDir: join(app, 'dist-stages'),
-    captureDir: dir,
-  })
+  const plugin = await runChild<Checkpoint[]>(
+    'memory-stages',
+    {
+      root,
+      app,
+      outDir: join(app, 'dist-stages'),
+      captureDir: dir,
+    },
+    execArgv,
+  )
   print(
     `Vite build with the plugin, ${n.toLocaleString('en-US')} skills (peak ${mib(plugin.maxRssKb)}, esbuild ${mib(plugin.esbuildRssKb)})`,
     plugin.value,
   )
   const alone = join(TMP, 'app-alone')
-  const vite = await runChild<Checkpoint[]>('memory-stages', { app: alone, outDir: join(alone, 'dist'), dir })
+  const vite = await runChild<Checkpoint[]>('memory-stages', { app: alone, outDir: join(alone, 'dist'), dir }, execArgv)
   print(`Vite alone on the modules the plugin generated (peak ${mib(vite.maxRssKb)})`, vite.value)
   const esbuild = await runChild('esbuild-only', { root, mode: 'best' })
   console.log(

@@ -1,8 +1,10 @@
 import { mkdirSync, writeFileSync } from 'node:fs'
+import { readdir } from 'node:fs/promises'
 import { dirname, join } from 'node:path'
 import type { Alias, Plugin } from 'vite'
 import { RESOLVED_ID, RUNTIME_ID_RE, VIRTUAL_ID } from '../src/ids'
 import { resolveRuntimeEntry } from '../src/plugin/runtime-entry'
+import { viteConfig, writeApp } from './app'
 import { wrapHook } from './hooks'
 
 /**
@@ -47,4 +49,21 @@ export function servedAliases(dir: string): Alias[] {
     { find: new RegExp(`^${prefix}(.*)$`), replacement: `${fileOf(dir, '$1')}` },
     { find: RUNTIME_ID_RE, replacement: resolveRuntimeEntry() },
   ]
+}
+
+/**
+ * Vite alone building the same app on the modules a plugin build generated (written by
+ * `captureModules`), with aliases instead of the plugin: what any build of that code needs.
+ */
+export async function viteAloneTask(args: {
+  app: string
+  outDir: string
+  dir: string
+}): Promise<{ ms: number; outputFiles: number }> {
+  const { build } = await import('vite')
+  await writeApp(args.app)
+  const config = viteConfig(args.app, args.outDir)
+  const start = performance.now()
+  await build({ ...config, resolve: { alias: servedAliases(args.dir) } })
+  return { ms: performance.now() - start, outputFiles: (await readdir(args.outDir)).length }
 }

@@ -66,10 +66,10 @@ export interface ChildResult<T> {
 }
 
 /** Runs a task of bench/child.ts in a fresh Node process and resolves with what it reports. */
-export async function runChild<T>(task: string, args: object = {}): Promise<ChildResult<T>> {
+export async function runChild<T>(task: string, args: object = {}, execArgv: string[] = []): Promise<ChildResult<T>> {
   await bundleChild()
   const child = fork(CHILD_FILE, [task, JSON.stringify(args)], {
-    execArgv: [],
+    execArgv,
     stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
   })
   let output = ''

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs'
-import { getHeapStatistics } from 'node:v8'
+import { getHeapStatistics, writeHeapSnapshot } from 'node:v8'
 import type { Plugin } from 'vite'
-import { viteConfig, writeApp } from './build'
+import { viteConfig, writeApp } from './app'
 import { type HookFn, wrapHook } from './hooks'
 import { captureModules, servedAliases } from './served'
 import { esbuildPeakKb } from './proc'
@@ -25,7 +25,11 @@ function status(): { rssKb: number; peakKb: number } {
   return { rssKb: field('VmRSS'), peakKb: field('VmHWM') }
 }
 
+/** With `--expose-gc` (profile-memory.ts `--live`), the heap is measured after a full collection: what is live. */
+const collect = (globalThis as { gc?: () => void }).gc
+
 async function checkpoint(stage: string): Promise<Checkpoint> {
+  collect?.()
   const { external } = process.memoryUsage()
   return {
     stage,
@@ -61,6 +65,8 @@ export async function memoryStagesTask(args: {
   root?: string
   captureDir?: string
   dir?: string
+  /** Write a heap snapshot there after the build. */
+  heapSnapshot?: string
 }): Promise<Checkpoint[]> {
   const { build } = await import('vite')
   const plugin = args.root ? ((await import('../src/vite')).default({ roots: args.root }) as Plugin) : undefined
@@ -86,5 +92,6 @@ export async function memoryStagesTask(args: {
   }
   await build(config)
   points.push(checkpoint('after the build'))
+  if (args.heapSnapshot) writeHeapSnapshot(args.heapSnapshot)
   return Promise.all(points)
 }
