@@ -1,6 +1,6 @@
 import { defineConfig } from 'tsdown'
 
-export default defineConfig({
+const library = defineConfig({
   entry: {
     index: 'src/index.ts',
     vite: 'src/vite.ts',
@@ -36,3 +36,19 @@ export default defineConfig({
   },
   checks: { pluginTimings: false },
 })
+
+// tsserver loads a language service plugin with `require` and wants its factory as `module.exports`.
+const editorPlugin = defineConfig({
+  entry: { 'ts-plugin': 'src/editor/ts-plugin.ts' },
+  format: 'cjs',
+  platform: 'node',
+  target: 'node20.19',
+  dts: false,
+  clean: false,
+  sourcemap: false,
+  outputOptions: { exports: 'default' },
+  // CommonJS on purpose: tsserver `require`s plugins (see the comment above).
+  checks: { pluginTimings: false, legacyCjs: false },
+})
+
+export default [library, editorPlugin]

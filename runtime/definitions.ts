@@ -54,28 +54,37 @@ export function assignToolNames(tools: readonly ToolRef[]): Map<string, string> 
   return names
 }
 
-/** Strict mode needs every object's properties and every array's items declared. */
+/** Strict mode needs every object's properties and every array's items declared, and no maps. */
 function isStrictable(schema: ValueSchema): boolean {
   if (schema.type === 'array') return !!schema.items && isStrictable(schema.items)
-  if (schema.type === 'object') return !!schema.properties && Object.values(schema.properties).every(isStrictable)
+  if (schema.type === 'object')
+    return !!schema.properties && !schema.additionalProperties && Object.values(schema.properties).every(isStrictable)
   return true
 }
 
 function toJsonSchema(schema: ValueSchema, strict: boolean, nullable = false): JsonSchema {
-  const out: JsonSchema = { type: nullable ? [schema.type, 'null'] : schema.type }
+  const orNull = nullable || !!schema.nullable
+  const out: JsonSchema = { type: orNull ? [schema.type, 'null'] : schema.type }
   if (schema.description) out.description = schema.description
-  if (schema.enum) out.enum = nullable ? [...schema.enum, null] : schema.enum
+  if (schema.enum) out.enum = orNull && !schema.enum.includes(null) ? [...schema.enum, null] : schema.enum
   if (schema.type === 'array' && schema.items) out.items = toJsonSchema(schema.items, strict)
-  if (schema.type === 'object' && schema.properties) Object.assign(out, objectSchema(schema.properties, strict))
+  if (schema.type === 'object' && schema.properties)
+    Object.assign(out, objectSchema(schema.properties, strict, schema.additionalProperties), { type: out.type })
+  else if (schema.type === 'object' && schema.additionalProperties !== undefined)
+    out.additionalProperties = extraSchema(schema.additionalProperties, strict)
   return out
 }
 
-function objectSchema(fields: Record<string, ValueSchema>, strict: boolean): JsonSchema {
+const extraSchema = (extra: boolean | ValueSchema, strict: boolean) =>
+  typeof extra === 'boolean' ? extra : toJsonSchema(extra, strict)
+
+function objectSchema(fields: Record<string, ValueSchema>, strict: boolean, extra?: boolean | ValueSchema): JsonSchema {
   const properties: Record<string, JsonSchema> = {}
   for (const [name, field] of Object.entries(fields))
     properties[name] = toJsonSchema(field, strict, strict && !field.required)
   const required = Object.keys(fields).filter((name) => strict || fields[name]!.required)
-  return { type: 'object', properties, required, additionalProperties: false }
+  const additionalProperties = extra === undefined ? false : extraSchema(extra, strict)
+  return { type: 'object', properties, required, additionalProperties }
 }
 
 function outputSchema(returns: ValueSchema | undefined): JsonSchema {

@@ -53,6 +53,36 @@ function argsMessage(d: ArgsData): string {
   }
 }
 
+/** A mismatch found by a generated returns validator: path, what was expected, the value given. */
+type ResultProblem = [path: string, expected: string, actual?: unknown]
+
+/** A short picture of a value: JSON for small ones, else its type. */
+function shown(v: unknown): string {
+  if (v === undefined) return 'undefined'
+  try {
+    const text = JSON.stringify(v)
+    if (text !== undefined && text.length <= 60) return text
+  } catch {}
+  return typeOf(v)
+}
+
+/** The mismatch, then what to do about it (the hint depends on the kind of mismatch). */
+function resultMessage([path, expected, actual]: ResultProblem): string {
+  const what =
+    expected === 'present'
+      ? `${path} is missing (got ${shown(actual)})`
+      : expected === 'absent'
+        ? `${path} is not declared`
+        : `${path} must be ${expected} (got ${shown(actual)})`
+  const hint =
+    actual === null
+      ? 'if null is a real answer, mark it "nullable": true'
+      : expected === 'absent'
+        ? 'declare it, or drop "additionalProperties": false'
+        : 'if the site changed, fix the tool; else fix its "returns"'
+  return `result does not match the manifest's returns: ${what}. Hint: ${hint}`
+}
+
 const TARGET_WORDS = {
   expected: 'expected ws://..., HOST:PORT or { host, port, target }',
   port: 'port must be an integer from 1 to 65535',
@@ -100,10 +130,12 @@ export const SITE_TOOL_ERRORS = {
     hint: 'Pass a plain JSON object that matches the tool\'s "args".',
     message: argsMessage,
   }),
-  'invalid-result': entry<Cdp>({
-    title: 'Result cannot be returned',
-    hint: 'Return JSON data from a browser tool: no DOM nodes, functions or cycles.',
-    message: cdpMessage,
+  'invalid-result': entry<Cdp | { problem: ResultProblem }>({
+    title: 'Invalid result',
+    hint:
+      'Return JSON data (no DOM nodes, functions or cycles) that matches the tool\'s "returns"; ' +
+      'if the site changed, fix the tool, or the manifest ("nullable", "required").',
+    message: (d) => ('cdp' in d ? cdpMessage(d) : resultMessage(d.problem)),
   }),
   'tool-threw': entry<{ thrown: string } | { message: string }>({
     title: 'The tool threw',

@@ -31,8 +31,10 @@ export {
   type LearnedToolSignature,
   type RegistryData,
   type SiteSkills,
+  type SiteSkillsOptions,
   type SkillLoaders,
   type ToolStub,
 } from './registry'
+export type { ValidateReturns } from './results'
 export type * from './types'
 export type { LooseSiteSkills, SiteSkillsModule, ToolRegistry, ToolSpec, TypedSiteSkills } from './typed'

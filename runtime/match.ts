@@ -29,10 +29,11 @@ export function createDomainTableData(domainsBySkill: readonly (readonly string[
   return { exact: sortKeys(exact), wildcard: sortKeys(wildcard) }
 }
 
-function sortKeys<T>(record: Record<string, T>): Record<string, T> {
-  const out: Record<string, T> = {}
-  for (const key of Object.keys(record).sort()) out[key] = record[key]!
-  return out
+/** The same record with its keys in code-unit order: generated data must not depend on insertion order. */
+export function sortKeys<T>(record: Record<string, T>): Record<string, T> {
+  // fromEntries defines own properties: a key such as `__proto__` stays data.
+  const keys = Object.keys(record).sort()
+  return Object.fromEntries(keys.map((key) => [key, record[key]!]))
 }
 
 export function createDomainTable(data: DomainTableData): DomainTable {

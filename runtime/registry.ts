@@ -4,6 +4,7 @@ import { type ToolDefinitions, assignToolNames, createToolDefinitions } from './
 import { siteToolError } from './errors'
 import { type DomainTableData, createDomainTable, lookupHost, urlHost } from './match'
 import { callNodeTool } from './node'
+import { createResultCheck, type ValidateReturns } from './results'
 import type { BrowserToolCode, KnowledgeNote, SkillChunk, SkillMeta, ToolMeta } from './types'
 
 /** The data a generated module (or the no-build API) hands to the runtime. */
@@ -13,6 +14,18 @@ export interface RegistryData {
 }
 
 export type SkillLoaders = Record<string, () => Promise<SkillChunk>>
+
+/** How a registry behaves at run time. */
+export interface SiteSkillsOptions {
+  /**
+   * Check every result against the tool's `returns` (validators generated at build time):
+   * `'throw'` an `invalid-result` SiteToolError, `'warn'` (log it once per tool and path with the
+   * `[site-skills]` prefix, and return the value), or `false`. `'warn'` by default: a site that
+   * changed its pages does not break an agent's call, and the drift is still seen.
+   * @default 'warn'
+   */
+  validateReturns?: ValidateReturns
+}
 
 /** The original's LearnedToolSignature. */
 export interface LearnedToolSignature {
@@ -82,7 +95,12 @@ function codeOf(chunk: SkillChunk, tool: string): BrowserToolCode | Promise<Brow
 }
 
 /** Builds the runtime API over compiled data and lazy per-skill loaders. */
-export function createSiteSkills(data: RegistryData, loaders: SkillLoaders): SiteSkills {
+export function createSiteSkills(
+  data: RegistryData,
+  loaders: SkillLoaders,
+  options: SiteSkillsOptions = {},
+): SiteSkills {
+  const checkResult = createResultCheck(options.validateReturns ?? 'warn')
   const table = createDomainTable(data.table)
   const byId = new Map(data.skills.map((s) => [s.id, s]))
   const chunks = new Map<string, Promise<SkillChunk>>()
@@ -138,7 +156,7 @@ export function createSiteSkills(data: RegistryData, loaders: SkillLoaders): Sit
     if (!target) throw siteToolError('unavailable', { missing: 'target' }, { siteId, tool })
     const code = await codeOf(chunk, tool)
     const domains = byId.get(siteId)!.domains
-    return callBrowserTool(target, {
+    const result = await callBrowserTool(target, {
       siteId,
       tool,
       code,
@@ -148,6 +166,7 @@ export function createSiteSkills(data: RegistryData, loaders: SkillLoaders): Sit
       file: m.file,
       isolatedWorld: options.isolatedWorld,
     })
+    return checkResult(result, chunk.resultValidators?.[tool], { siteId, tool, file: m.file })
   }
 
   async function runTool(siteId: string, tool: string, args?: Record<string, unknown>, ctx?: unknown) {
@@ -158,7 +177,8 @@ export function createSiteSkills(data: RegistryData, loaders: SkillLoaders): Sit
     const loadFn = chunk.nodeTools[tool]
     if (!loadFn) throw siteToolError('unavailable', { missing: 'node-tools' }, { siteId, tool })
     const fn = await loadFn()
-    return callNodeTool({ siteId, tool, fn, ctx, args: value, timeoutMs: m.timeoutMs, file: m.file })
+    const result = await callNodeTool({ siteId, tool, fn, ctx, args: value, timeoutMs: m.timeoutMs, file: m.file })
+    return checkResult(result, chunk.resultValidators?.[tool], { siteId, tool, file: m.file })
   }
 
   function toolDefinitions(url: string | URL): ToolDefinitions {

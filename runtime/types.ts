@@ -3,13 +3,28 @@ export type ValueType = 'string' | 'number' | 'integer' | 'boolean' | 'array' | 
 export type ToolKind = 'node' | 'browser'
 export type Literal = string | number | boolean | null
 
-/** A value schema as declared in a manifest, extended with items, properties and enum. */
+/**
+ * A value schema as declared in a manifest, extended with items, properties, enum, nullable and
+ * additionalProperties.
+ */
 export interface ValueSchema {
   type: ValueType
   description?: string
+  /**
+   * For an argument or a property: it must have a value (be present and not null, unless
+   * `nullable`). Without it, absent, undefined and null all mean "no value", which is allowed.
+   * On `returns`: `false` allows a result of no value.
+   */
   required?: boolean
+  /** Null is a value: allowed wherever this schema applies (an array item, a map value, a required property). */
+  nullable?: boolean
   items?: ValueSchema
   properties?: Record<string, ValueSchema>
+  /**
+   * Object keys other than `properties`: allowed (`true`, the default), refused (`false`), or each a
+   * value of this schema (a map).
+   */
+  additionalProperties?: boolean | ValueSchema
   enum?: Literal[]
 }
 
@@ -85,12 +100,20 @@ export type ArgsValidator = (
   args: Record<string, unknown>,
 ) => [path: string, expected: string, actual?: unknown] | undefined
 
+/**
+ * Result check generated at build time, from a tool's `returns`. Returns undefined when the result
+ * fits, else `[path, expected, actual]` with paths such as `result.products[0].price`.
+ */
+export type ReturnsValidator = (result: unknown) => [path: string, expected: string, actual?: unknown] | undefined
+
 /** What a skill's lazy chunk provides. */
 export interface SkillChunk {
   notes: KnowledgeNote[]
   nodeTools: Record<string, () => Promise<NodeToolFunction>>
   browserTools: Record<string, BrowserToolCode>
   validators: Record<string, ArgsValidator>
+  /** Result checks by tool (see ReturnsValidator); a tool without one is not checked. */
+  resultValidators?: Record<string, ReturnsValidator>
   /** Compiles a browser tool that `browserTools` leaves out, when it is called (the no-build API). */
   loadBrowserTool?: (tool: string) => Promise<BrowserToolCode>
 }

@@ -19,4 +19,4 @@ export const RUNTIME_ID_RE = /^unplugin-site-skills\/runtime$/
 export const DEFAULT_DTS = 'site-skills.d.ts'
 export const DEFAULT_ROOT = 'learnings'
 export const PLUGIN_NAME = 'unplugin-site-skills'
-export const LOG_PREFIX = '[site-skills]'
+export { LOG_PREFIX } from '../runtime/results'

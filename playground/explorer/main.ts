@@ -1,7 +1,7 @@
 import type { SkillMeta } from 'unplugin-site-skills/runtime'
 import * as siteSkills from 'virtual:site-skills'
 import { escapeHtml, renderMarkdown } from './markdown'
-import { fieldsText, typeText } from './types'
+import { printFields, printValueType } from '../../src/codegen/value-type'
 
 type Api = typeof siteSkills
 let api: Api = siteSkills
@@ -13,8 +13,8 @@ function toolRows(skill: SkillMeta): string {
       ([name, tool]) => `<tr data-tool="${escapeHtml(name)}">
       <td><code>${escapeHtml(name)}</code> <span class="kind ${tool.kind}">${tool.kind}</span></td>
       <td>${escapeHtml(tool.description)}</td>
-      <td><code>${escapeHtml(fieldsText(tool.args))}</code></td>
-      <td><code>${escapeHtml(typeText(tool.returns))}</code></td>
+      <td><code>${escapeHtml(printFields(tool.args))}</code></td>
+      <td><code>${escapeHtml(printValueType(tool.returns))}</code></td>
     </tr>`,
     )
     .join('')

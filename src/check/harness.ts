@@ -1,8 +1,7 @@
 import { dirname, join } from 'node:path'
 import type { Node, Program, SourceFile } from 'typescript'
 import type { CompiledSkill } from '../compiler/compile'
-import { isTypeScript } from '../compiler/validate/module-shape'
-import { toPosix } from '../compiler/paths'
+import { isTypeScript, toPosix } from '../compiler/paths'
 import type { TypeScriptApi } from './typescript'
 
 /** One tool to check against its manifest entry. */

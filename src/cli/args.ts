@@ -1,6 +1,6 @@
 import { parseArgs } from 'node:util'
 import { relative, isAbsolute } from 'node:path'
-import { resolveRootInputs } from '../compiler/discover'
+import { resolveRoots } from '../compiler/roots'
 import { type Compat, parseCompat } from '../compiler/compat'
 import { toPosix } from '../compiler/paths'
 
@@ -97,8 +97,8 @@ export function parseCliArgs(argv: string[]): ParsedArgs {
 }
 
 /** The roots of a command: `--root` (and extra positional dirs), else the environment's default. */
-export function rootsOf(args: ParsedArgs, io: CliIO, extra: string[] = []): string[] {
-  return resolveRootInputs([...args.root, ...extra], io.cwd, io.env)
+export function rootsOf(args: ParsedArgs, io: CliIO, extra: string[] = []): readonly string[] {
+  return resolveRoots([...args.root, ...extra], io.cwd, io.env)
 }
 
 /** How a root is shown: relative to the working directory when inside it. */

@@ -3,7 +3,7 @@ import { type CompileResult, createCompiler } from '../compiler/compile'
 import { type CliIO, type ParsedArgs, UsageError, compatOf, rootsOf } from './args'
 
 /** The command's roots; a root that is not a folder is a usage error (a typo must not read as "no skill"). */
-export async function existingRoots(args: ParsedArgs, io: CliIO, extra: string[] = []): Promise<string[]> {
+export async function existingRoots(args: ParsedArgs, io: CliIO, extra: string[] = []): Promise<readonly string[]> {
   const roots = rootsOf(args, io, extra)
   for (const root of roots) {
     const isDir = await stat(root).then(

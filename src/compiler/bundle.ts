@@ -5,7 +5,7 @@ import type { BrowserToolCode } from '../../runtime/index'
 import { createDiagnostic, type Diagnostic } from './diagnostics/catalog'
 import { FILE_LIMITS, READ_FAILURE_CODES, type ReadFailure, isReadFailure, readRegularFile } from './files'
 import { chunk, createLimiter } from './limit'
-import { TS_FILE_RE, isInside, toPosix } from './paths'
+import { isInside, isTypeScript, toPosix } from './paths'
 import { stampOf } from './stamp'
 
 /** One browser tool to compile. */
@@ -191,7 +191,7 @@ async function transformExpression(
   const text = read.toString('utf8')
   try {
     const out = await transform(`${EXPRESSION_PREFIX}${text}\n);`, {
-      loader: TS_FILE_RE.test(request.absPath) ? 'ts' : 'js',
+      loader: isTypeScript(request.absPath) ? 'ts' : 'js',
       format: 'esm',
       target: 'es2022',
       minify,

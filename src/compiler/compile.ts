@@ -11,11 +11,11 @@ import { toPosix } from './paths'
 import { stampFiles } from './stamp'
 import { unreadableSkill } from './unreadable'
 import { blocksSkill, MANIFEST, type ValidateOptions } from './validate/context'
-import { validateSkill } from './validate/skill'
+import { type CheckedSkill, checkSkill, settleSkill } from './validate/skill'
 
 export interface CompilerOptions extends ValidateOptions {
   /** Absolute roots, in priority order. */
-  roots: string[]
+  roots: readonly string[]
   /** Minify browser tools. @default true */
   minify?: boolean
   /**
@@ -67,6 +67,13 @@ export interface Compiler {
   compileBrowserTool: (model: SkillModel, tool: ToolModel) => Promise<BundleResult>
   /** Browser tools compiled by esbuild so far (cache hits excluded). */
   readonly bundled: number
+}
+
+/** What bundling one folder's browser tools produced. */
+interface Bundled {
+  diagnostics: Diagnostic[]
+  files: string[]
+  browser: Record<string, BrowserToolCode>
 }
 
 interface CacheEntry {
@@ -143,7 +150,7 @@ export function createCompiler(options: CompilerOptions): Compiler {
     return digestOf(entry.record) === entry.digest ? entry : undefined
   }
 
-  function requestsOf(record: SkillRecord): BundleRequest[] {
+  function requestsOf(record: CheckedSkill): BundleRequest[] {
     if (options.lazyBrowser) return []
     return record.tools
       .filter((t) => t.kind === 'browser' && (t.module || !options.checkOnly))
@@ -161,31 +168,34 @@ export function createCompiler(options: CompilerOptions): Compiler {
    * process) while the next slice is validated here.
    */
   async function validateAndBundle(folders: SkillFolder[]): Promise<Map<SkillRecord, Record<string, BrowserToolCode>>> {
-    const records: SkillRecord[] = []
-    const requests = new Map<BundleRequest, SkillRecord>()
+    const checked: CheckedSkill[] = []
+    const requests = new Map<BundleRequest, CheckedSkill>()
     const pending: Promise<Map<BundleRequest, BundleResult>>[] = []
     for (const slice of chunk(folders, VALIDATE_SLICE)) {
       // A folder whose check throws (a file too large to read) fails alone.
       const check = (folder: SkillFolder) =>
-        validateSkill(folder, options).catch((e: unknown) => unreadableSkill(folder, e))
+        checkSkill(folder, options).catch((e: unknown): CheckedSkill => unreadableSkill(folder, e))
       const validated = await Promise.all(slice.map(check))
-      const own = validated.flatMap((record) => requestsOf(record).map((r) => [r, record] as const))
-      for (const [request, record] of own) requests.set(request, record)
+      const own = validated.flatMap((skill) => requestsOf(skill).map((r) => [r, skill] as const))
+      for (const [request, skill] of own) requests.set(request, skill)
       pending.push(bundler.bundle(own.map(([request]) => request)))
-      records.push(...validated)
+      checked.push(...validated)
     }
     const results = new Map((await Promise.all(pending)).flatMap((batch) => [...batch]))
-    const browser = new Map<SkillRecord, Record<string, BrowserToolCode>>(records.map((r) => [r, {}]))
-    for (const [request, record] of requests) {
+    const bundled = new Map<CheckedSkill, Bundled>(checked.map((s) => [s, { diagnostics: [], files: [], browser: {} }]))
+    for (const [request, skill] of requests) {
       const result = results.get(request)!
-      record.files = [...new Set([...record.files, ...result.inputs])].sort()
-      record.diagnostics.push(...result.diagnostics)
-      if (result.code) browser.get(record)![request.tool] = result.code
+      const found = bundled.get(skill)!
+      found.files.push(...result.inputs)
+      found.diagnostics.push(...result.diagnostics)
+      if (result.code) found.browser[request.tool] = result.code
     }
-    for (const record of records) {
-      if (record.diagnostics.some(blocks)) delete record.model
-    }
-    return browser
+    // Each folder is settled once, with its bundle findings: whether it is valid is decided there.
+    const settled = checked.map((skill) => {
+      const found = bundled.get(skill)!
+      return [settleSkill(skill, options, found), found.browser] as const
+    })
+    return new Map(settled)
   }
 
   async function compile(): Promise<CompileResult> {

@@ -1,6 +1,7 @@
-import { readdir, stat } from 'node:fs/promises'
+import { readdir } from 'node:fs/promises'
 import { join } from 'node:path'
-import { inspectPath, resolveUserPath } from './paths'
+import { inspectPath } from './paths'
+import { effectiveRoot } from './roots'
 
 /** One skill folder found in a root. */
 export interface SkillFolder {
@@ -24,46 +25,7 @@ export interface RootScan {
   folders: SkillFolder[]
 }
 
-export interface RootEnv {
-  SITE_SKILLS_ROOT?: string
-  EGO_BROWSER_AGENT_WORKSPACE?: string
-  [key: string]: string | undefined
-}
-
-/**
- * The roots to read: the given ones, else `$SITE_SKILLS_ROOT`, else
- * `$EGO_BROWSER_AGENT_WORKSPACE/learnings`, else `./learnings`; `~` expanded; relative to `cwd`.
- */
-export function resolveRootInputs(
-  inputs: readonly string[] | undefined,
-  cwd: string,
-  env: RootEnv = process.env,
-): string[] {
-  if (inputs && inputs.length > 0) return inputs.map((root) => resolveUserPath(root, cwd))
-  if (env.SITE_SKILLS_ROOT) return [resolveUserPath(env.SITE_SKILLS_ROOT, cwd)]
-  if (env.EGO_BROWSER_AGENT_WORKSPACE) return [join(resolveUserPath(env.EGO_BROWSER_AGENT_WORKSPACE, cwd), 'learnings')]
-  return [resolveUserPath('learnings', cwd)]
-}
-
 const SKIPPED_RE = /^[_.]|^node_modules$/
-
-async function isDirectory(path: string): Promise<boolean> {
-  return stat(path).then(
-    (s) => s.isDirectory(),
-    () => false,
-  )
-}
-
-/** A workspace root (holding `learnings/` that is not itself a skill) stands for its `learnings/`. */
-async function effectiveRoot(root: string): Promise<string> {
-  const nested = join(root, 'learnings')
-  if (!(await isDirectory(nested))) return root
-  const [own, inner] = await Promise.all([
-    inspectPath(join(root, 'manifest.json')),
-    inspectPath(join(nested, 'manifest.json')),
-  ])
-  return own.kind === 'missing' && inner.kind === 'missing' ? nested : root
-}
 
 /** Lists the skill folders of a root in directory-name order, following symlinked folders. */
 export async function scanRoot(input: string): Promise<RootScan> {

@@ -82,6 +82,27 @@ export function readRegularFile(path: string, limit: number): Buffer | ReadFailu
   }
 }
 
+/**
+ * The first `bytes` bytes of a regular file (all of it when shorter), or undefined when it cannot be
+ * read or is not a regular file. For the headers of page fixtures, which may be large.
+ */
+export function readFileHead(path: string, bytes: number): Buffer | undefined {
+  let fd: number
+  try {
+    fd = openSync(path, OPEN_FLAGS)
+  } catch {
+    return undefined
+  }
+  try {
+    const info = fstatSync(fd)
+    return info.isFile() ? readSize(fd, Math.min(info.size, bytes)) : undefined
+  } catch {
+    return undefined
+  } finally {
+    closeSync(fd)
+  }
+}
+
 export function isReadFailure(value: unknown): value is ReadFailure {
   return typeof value === 'object' && value !== null && 'problem' in value
 }

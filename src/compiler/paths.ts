@@ -5,8 +5,12 @@ import { isAbsolute, join, relative, resolve, sep } from 'node:path'
 /** Top-level folders of a skill with a meaning of their own: never a product (`<product>/prompt.md`). */
 export const RESERVED_PRODUCTS: ReadonlySet<string> = new Set(['notes', 'tools', 'browser-tools'])
 
-/** TypeScript files, by extension (`.ts`, `.mts`, `.cts`, `.tsx`). */
+/** TypeScript files, by extension (`.ts`, `.mts`, `.cts`, `.tsx`): the one test of "is this TypeScript". */
 export const TS_FILE_RE = /\.[mc]?tsx?$/
+
+export function isTypeScript(file: string): boolean {
+  return TS_FILE_RE.test(file)
+}
 
 export function toPosix(path: string): string {
   return sep === '/' ? path : path.split(sep).join('/')

@@ -1,6 +1,6 @@
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js'
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js'
-import { type LaunchedBrowser, launchBrowser } from '../../runtime/launch'
+import { type LaunchedBrowser, launchBrowser } from '../../runtime/internal'
 import { createHost } from './host'
 import { serveHttp } from './http'
 import { createMcpServer } from './server'
@@ -9,7 +9,7 @@ import { type BrowserAddress, connectTabs } from './tabs'
 
 /** How `site-skills mcp` runs. */
 export interface McpOptions {
-  roots: string[]
+  roots: readonly string[]
   compat?: 'ego-lite'
   /** The browser to follow; a headless one is launched when absent. */
   browser?: BrowserAddress

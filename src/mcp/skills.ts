@@ -27,7 +27,7 @@ export interface LiveSkills {
 }
 
 export interface LiveOptions {
-  roots: string[]
+  roots: readonly string[]
   compat?: 'ego-lite'
   filter: SkillFilter
   /** Where problems are reported (the server's stderr). */

@@ -1,6 +1,5 @@
-import { type CdpClient, listen } from '../../runtime/cdp'
-import { loadCri } from '../../runtime/connect'
 import { SiteToolError } from '../../runtime/index'
+import { type CdpClient, listen, loadCri } from '../../runtime/internal'
 
 /** A page of the browser, as the server shows it. */
 export interface TabInfo {

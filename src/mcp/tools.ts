@@ -1,8 +1,8 @@
 import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js'
 import { Ajv, type ValidateFunction } from 'ajv'
-import { assignToolNames, type ToolRef } from '../../runtime/index'
-import { isSiteToolError, messageOf, SiteToolError } from '../../runtime/errors'
+import { assignToolNames, isSiteToolError, SiteToolError, type ToolRef } from '../../runtime/index'
 import type { SkillMeta, ToolMeta } from '../../runtime/index'
+import { messageOf } from '../../runtime/internal'
 import type { LiveState } from './skills'
 import { nodeThrowLocation } from './where'
 

@@ -7,12 +7,12 @@ import {
   type LearnedContext,
   type ToolDefinitions,
   type SkillMeta,
+  type ValidateReturns,
 } from '../../runtime/index'
 import type { Compat } from '../compiler/compat'
 import type { CompileResult } from '../compiler/compile'
-import { resolveRootInputs } from '../compiler/discover'
 import type { ManifestTool, SkillModel } from '../compiler/model'
-import { resolveUserPath } from '../compiler/paths'
+import { resolveRoots, workspaceRoot } from '../compiler/roots'
 import { type ToolRef, invalidSkill } from './invalid'
 import { originalReportErrors } from './original-messages'
 import { type Session, type SessionState, createSession } from './session'
@@ -21,7 +21,7 @@ import { type Session, type SessionState, createSession } from './session'
 export interface SkillsOptions {
   root?: string
   agentWorkspace?: string
-  roots?: string[]
+  roots?: readonly string[]
   compat?: Compat
   /**
    * Look for changes: every call sees the skills as they are on disk (edited, added, removed).
@@ -29,6 +29,12 @@ export interface SkillsOptions {
    * script or command. @default true
    */
   watch?: boolean
+  /**
+   * When a tool's result does not match its manifest's `returns`: `'throw'` an `invalid-result`
+   * SiteToolError, `'warn'` (log it once per tool and path with the `[site-skills]` prefix, return
+   * the value), or `false`. @default 'warn'
+   */
+  validateReturns?: ValidateReturns
 }
 
 /** The original's LearningEntry. */
@@ -48,25 +54,30 @@ const sessions = new Map<string, Session>()
 
 /** The original's siteSkillsRoot: `<workspace>/learnings`, defaulting from the environment. */
 export function siteSkillsRoot(agentWorkspace?: string): string {
-  if (agentWorkspace) return join(resolveUserPath(agentWorkspace, process.cwd()), 'learnings')
-  return resolveRootInputs(undefined, process.cwd())[0]!
+  return rootsOf({ agentWorkspace })[0]!
 }
 
-/** The absolute roots an options object names (for the original's other functions). @internal */
-export function rootsOf(options: SkillsOptions = {}): string[] {
-  if (options.roots?.length) return resolveRootInputs(options.roots, process.cwd())
-  if (options.root) return [resolveUserPath(options.root, process.cwd())]
-  return [siteSkillsRoot(options.agentWorkspace)]
+/**
+ * The absolute roots an options object names (for the original's other functions); roots the CLI
+ * already resolved are taken as they are. @internal
+ */
+export function rootsOf(options: SkillsOptions = {}): readonly string[] {
+  const cwd = process.cwd()
+  if (options.roots?.length) return resolveRoots(options.roots, cwd)
+  if (options.root) return resolveRoots(options.root, cwd)
+  if (options.agentWorkspace) return [workspaceRoot(options.agentWorkspace, cwd)]
+  return resolveRoots(undefined, cwd)
 }
 
 function sessionFor(options: SkillsOptions | undefined, checkOnly: boolean): Session {
   const roots = rootsOf(options)
   const compat = options?.compat
   const watch = options?.watch !== false
-  const key = JSON.stringify([roots, compat ?? null, watch, checkOnly])
+  const validateReturns = options?.validateReturns
+  const key = JSON.stringify([roots, compat ?? null, watch, checkOnly, validateReturns ?? 'warn'])
   const known = sessions.get(key)
   if (known) return known
-  const session = createSession(roots, { compat, watch, checkOnly })
+  const session = createSession(roots, { compat, watch, checkOnly, validateReturns })
   sessions.set(key, session)
   return session
 }
@@ -135,7 +146,12 @@ export async function dispatchToolCall(
 }
 
 /** Says why a skill id is not usable: missing, or invalid (with its first error). @internal */
-export function notFound(result: CompileResult, siteId: string, roots: string[], tool?: ToolRef): SiteToolError {
+export function notFound(
+  result: CompileResult,
+  siteId: string,
+  roots: readonly string[],
+  tool?: ToolRef,
+): SiteToolError {
   const report = result.reports.find((r) => r.id === siteId)
   if (report?.diagnostics.some((d) => d.severity === 'error')) return invalidSkill(report.diagnostics, siteId, tool)
   const env = process.env.EGO_BROWSER_AGENT_WORKSPACE

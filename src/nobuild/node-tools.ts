@@ -3,7 +3,7 @@ import { mkdir, readFile, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { build } from 'esbuild'
-import { isTypeScript } from '../compiler/validate/module-shape'
+import { isTypeScript } from '../compiler/paths'
 
 const CACHE_DIR = join(tmpdir(), 'site-skills-node-tools')
 

@@ -4,6 +4,7 @@ import { urlHost } from '../../runtime/index'
 import { scanRoot } from '../compiler/discover'
 import { stripBom } from '../compiler/parse'
 import { inspectPath, resolveUserPath } from '../compiler/paths'
+import { resolveRoots } from '../compiler/roots'
 import { validateSkill } from '../compiler/validate/skill'
 import { type LearningEntry, type SkillsOptions, current, notFound, rootsOf } from './api'
 import { siteSkillsForUrl, siteSkillsRoot, validateSiteSkills } from './api'
@@ -19,7 +20,7 @@ export const learningsRoot: (agentWorkspace?: string) => string = siteSkillsRoot
 
 /** The skill folders of a root, in directory-name order, as the compiler discovers them. */
 export async function iterLearningDirs(root: string): Promise<string[]> {
-  const scan = await scanRoot(resolveUserPath(root, process.cwd()))
+  const scan = await scanRoot(resolveRoots(root, process.cwd())[0]!)
   return scan.folders.map((f) => f.dir)
 }
 

@@ -6,11 +6,14 @@ import {
   type NodeToolFunction,
   type SiteSkills,
   SiteToolError,
+  type ReturnsValidator,
   type SkillChunk,
+  type ValidateReturns,
+  type ValueSchema,
   createSiteSkills,
 } from '../../runtime/index'
 import { createRegistryData } from '../codegen/meta'
-import { generateArgsValidator } from '../codegen/validator'
+import { generateArgsValidator, generateReturnsValidator } from '../codegen/validator'
 import { type CompileResult, type CompiledSkill, type Compiler, createCompiler } from '../compiler/compile'
 import type { Compat } from '../compiler/compat'
 import { invalidSkill } from './invalid'
@@ -35,16 +38,21 @@ export interface Session {
   close: () => void
 }
 
-const validatorCache = new Map<string, ArgsValidator>()
+const validatorCache = new Map<string, ArgsValidator | ReturnsValidator>()
 
-function validatorFor(source: string): ArgsValidator {
+/** A generated validator as a function, compiled once per source text. */
+function validatorFor<T extends ArgsValidator | ReturnsValidator>(source: string): T {
   let fn = validatorCache.get(source)
   if (!fn) {
-    fn = new Function(`return ${source}`)() as ArgsValidator
+    fn = new Function(`return ${source}`)() as T
     validatorCache.set(source, fn)
   }
-  return fn
+  return fn as T
 }
+
+/** Whether `returns` can be checked: the session tolerates a tool whose `returns` is invalid. */
+const checkable = (returns: ValueSchema | undefined) =>
+  !!returns && typeof returns === 'object' && typeof returns.type === 'string'
 
 /** Imports a Node tool; the version query changes only with its content, so a change is imported once. */
 async function importNodeTool(
@@ -80,21 +88,27 @@ function chunkLoader(compiler: Compiler, skill: CompiledSkill): () => Promise<Sk
     const { model, browser } = skill
     const nodeTools: SkillChunk['nodeTools'] = {}
     const validators: SkillChunk['validators'] = {}
+    const resultValidators: Record<string, ReturnsValidator> = {}
     for (const tool of model.tools) {
       validators[tool.name] = validatorFor(generateArgsValidator(tool.args))
+      if (checkable(tool.returns)) resultValidators[tool.name] = validatorFor(generateReturnsValidator(tool.returns))
       if (tool.kind !== 'node') continue
       let loaded: Promise<NodeToolFunction> | undefined
       nodeTools[tool.name] = () => (loaded ??= importNodeTool(model.id, tool.name, tool.absPath, tool.callable!))
     }
     const loadBrowserTool = browserToolLoader(compiler, model)
-    return { notes: notesOf(model), nodeTools, browserTools: browser, validators, loadBrowserTool }
+    return { notes: notesOf(model), nodeTools, browserTools: browser, validators, resultValidators, loadBrowserTool }
   }
 }
 
 /** The runtime API over compiled skills (Node tools imported, browser tools compiled, on first call). @internal */
-export function createSkillsApi(compiler: Compiler, skills: readonly CompiledSkill[]): SiteSkills {
+export function createSkillsApi(
+  compiler: Compiler,
+  skills: readonly CompiledSkill[],
+  validateReturns?: ValidateReturns,
+): SiteSkills {
   const loaders = Object.fromEntries(skills.map((s) => [s.model.id, chunkLoader(compiler, s)]))
-  return createSiteSkills(createRegistryData(skills), loaders)
+  return createSiteSkills(createRegistryData(skills), loaders, { validateReturns })
 }
 
 /** Lets pending file-system events reach their watchers before the dirty flag is read. */
@@ -114,10 +128,10 @@ function unchanged(before: CompileResult, after: CompileResult): boolean {
   return before.roots.every(sameRoot) && sameRecords
 }
 
-function stateOf(compiler: Compiler, result: CompileResult): SessionState {
+function stateOf(compiler: Compiler, result: CompileResult, validateReturns?: ValidateReturns): SessionState {
   return {
     result,
-    api: createSkillsApi(compiler, result.skills),
+    api: createSkillsApi(compiler, result.skills, validateReturns),
     models: new Map(result.skills.map((s) => [s.model.id, s.model])),
   }
 }
@@ -137,9 +151,11 @@ export interface SessionOptions {
    * checked), bare functions not compiled. Otherwise every browser tool is compiled when called.
    */
   checkOnly?: boolean
+  /** What a result that does not match its tool's `returns` does (see SiteSkillsOptions). @default 'warn' */
+  validateReturns?: ValidateReturns
 }
 
-export function createSession(roots: string[], options: SessionOptions = {}): Session {
+export function createSession(roots: readonly string[], options: SessionOptions = {}): Session {
   const { compat, checkOnly = false } = options
   const compiler = createCompiler({
     roots,
@@ -165,7 +181,7 @@ export function createSession(roots: string[], options: SessionOptions = {}): Se
     dirty = false
     try {
       const result = await compiler.compile()
-      const next = state && unchanged(state.result, result) ? state : stateOf(compiler, result)
+      const next = state && unchanged(state.result, result) ? state : stateOf(compiler, result, options.validateReturns)
       if (watcher) {
         const { added, complete } = watcher.update(foldersOf(roots, result))
         // A new watcher did not see changes made during the compile: the next call looks again.

@@ -202,7 +202,7 @@ export function createSiteSkillsContext(
       await refreshing
       if (!last) await build()
       throwIfFailed()
-      if (id === RESOLVED_ID) return generateMainModule(last!.skills)
+      if (id === RESOLVED_ID) return generateMainModule(last!.skills, undefined, options)
       const skill = byId.get(id.slice(RESOLVED_SKILL_PREFIX.length))
       if (!skill) throw new Error(`${LOG_PREFIX} no skill ${JSON.stringify(id.slice(RESOLVED_SKILL_PREFIX.length))}`)
       return generateSkillChunk(skill, {

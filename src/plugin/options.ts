@@ -1,7 +1,9 @@
 import { isAbsolute, resolve } from 'node:path'
+import type { ValidateReturns } from '../../runtime/index'
 import { type Compat, parseCompat } from '../compiler/compat'
 import { DEFAULT_DTS, DEFAULT_ROOT, LOG_PREFIX } from '../ids'
 import { expandHome } from '../compiler/paths'
+import { resolveRoots } from '../compiler/roots'
 
 /** Options of the plugin (all bundlers). */
 export interface Options {
@@ -29,16 +31,27 @@ export interface Options {
    * (Vite client environment, esbuild `platform: 'browser'`, webpack web targets).
    */
   nodeTools?: boolean
+  /**
+   * What the generated module does when a tool's result does not match the manifest's `returns`:
+   * `'throw'` an `invalid-result` SiteToolError, `'warn'` (log it once per tool and path, return
+   * the value), or `false` (no check). `'warn'`: a site that changed its pages does not break an
+   * agent, and the drift is still seen; choose `'throw'` in tests and CI.
+   * @default 'warn'
+   */
+  validateReturns?: ValidateReturns
 }
 
 export interface ResolvedOptions {
   root: string
-  roots: string[]
+  roots: readonly string[]
   dts: string | false
   compat?: Compat
   minify: boolean
   nodeTools?: boolean
+  validateReturns?: ValidateReturns
 }
+
+const VALIDATE_RETURNS: readonly unknown[] = ['throw', 'warn', false]
 
 const DEFAULTS = { roots: [DEFAULT_ROOT], dts: DEFAULT_DTS, minify: true } as const
 
@@ -53,13 +66,19 @@ export function resolveOptions(options: Options = {}, root = process.cwd()): Res
   if (roots.length === 0) throw new Error(`${LOG_PREFIX} \`roots\` must name at least one folder`)
   if (options.compat !== undefined && !parseCompat(options.compat))
     throw new Error(`${LOG_PREFIX} \`compat\` accepts only 'ego-lite', not ${JSON.stringify(options.compat)}`)
+  if (options.validateReturns !== undefined && !VALIDATE_RETURNS.includes(options.validateReturns))
+    throw new Error(
+      `${LOG_PREFIX} \`validateReturns\` accepts 'throw', 'warn' or false, not ${JSON.stringify(options.validateReturns)}`,
+    )
   const dts = options.dts === undefined ? DEFAULTS.dts : options.dts
   return {
     root,
-    roots: roots.map((r) => absolute(r, root)),
+    // Given or `learnings`, resolved against the bundler's root; never a root named by the environment.
+    roots: resolveRoots(roots, root),
     dts: dts === false ? false : absolute(dts, root),
     compat: options.compat,
     minify: options.minify ?? DEFAULTS.minify,
     nodeTools: options.nodeTools,
+    validateReturns: options.validateReturns,
   }
 }

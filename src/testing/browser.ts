@@ -1,7 +1,5 @@
-import { type CdpClient, command } from '../../runtime/cdp'
-import { loadCri } from '../../runtime/connect'
 import { SiteToolError } from '../../runtime/index'
-import { launchBrowser } from '../../runtime/launch'
+import { type CdpClient, command, launchBrowser, loadCri } from '../../runtime/internal'
 
 /** A tab of its own for one example. */
 interface Tab {

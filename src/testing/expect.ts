@@ -1,4 +1,4 @@
-import { typeOf } from '../../runtime/error-catalog'
+import { typeOf } from '../../runtime/internal'
 
 const show = (value: unknown) => (value === undefined ? 'undefined' : JSON.stringify(value)?.slice(0, 80))
 const isRecord = (value: unknown): value is Record<string, unknown> => typeOf(value) === 'object'

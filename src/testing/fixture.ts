@@ -1,19 +1,5 @@
-/**
- * The fixture file format: one HTML comment recording where and when the page was captured,
- * then the rendered DOM with scripts and inline event handlers removed.
- */
-
-/** What the first line of a fixture records. */
-export interface FixtureHeader {
-  url: string
-  captured: string
-}
-
-/** The fixture text: header line, then the page. `>` cannot end the comment early (encoded in the URL). */
-export function formatFixture(header: FixtureHeader, html: string): string {
-  const url = header.url.replace(/>/g, '%3E').replace(/\s/g, encodeURIComponent)
-  return `<!-- site-skills fixture: url=${url} captured=${header.captured} -->\n${html}\n`
-}
+// The fixture format (header comment, then the page) lives in src/compiler/fixture-header.ts,
+// which validation reads too; this is what `snapshot` evaluates in the tab.
 
 /**
  * Evaluated in the page: a copy of the document without `<script>` elements and `on*`

@@ -1,4 +1,4 @@
-import { typeOf } from '../../runtime/error-catalog'
+import { typeOf } from '../../runtime/internal'
 import { isSiteToolError } from '../../runtime/index'
 import { findMismatch } from './expect'
 import type { ExampleCase, Failure } from './types'

@@ -1,4 +1,4 @@
-import { type CdpClient, command, listen } from '../../runtime/cdp'
+import { type CdpClient, command, listen } from '../../runtime/internal'
 
 /** How long a page may take to load before the example fails with `timeout`. */
 const LOAD_TIMEOUT_MS = 15_000

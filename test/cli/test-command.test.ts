@@ -2,6 +2,7 @@ import { readFile, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { type LaunchedBrowser, launchBrowser } from '../../runtime/launch'
+import { formatFixture, isFixtureHeaderProblem, parseFixtureHeader } from '../../src/compiler/fixture-header'
 import { type TestServer, startServer } from '../helpers/server'
 import { type SpawnRun, spawnCli } from '../helpers/spawn-bin'
 import { makeTempDir, writeTree } from '../helpers/tmp'
@@ -79,8 +80,7 @@ function skill(id: string, domain: string, examples: object[]) {
   }
 }
 
-const fixture = (url: string, html: string) =>
-  `<!-- site-skills fixture: url=${url} captured=2026-01-01T00:00:00.000Z -->\n${html}`
+const fixture = (url: string, html: string) => formatFixture({ url, captured: '2026-01-01T00:00:00.000Z' }, html)
 
 describe('site-skills test', () => {
   it('passes on every example of learnings/', async () => {
@@ -259,7 +259,15 @@ describe('site-skills snapshot', () => {
       expect(saved.example).toEqual({ name: 'list', args: {}, url, fixture: 'fixtures/list.html' })
       expect(saved.file).toBe(join(dir, 'shop/fixtures/list.html'))
       const html = await readFile(saved.file, 'utf8')
-      expect(html).toMatch(/^<!-- site-skills fixture: url=http:\/\/127\.0\.0\.1:\d+\/shop\/list captured=20\d\d-/)
+      // The unified header: a JSON comment first, which validation parses back.
+      expect(html).toMatch(/^<!-- site-skills fixture\n\{\n {2}"url": "http:\/\/127\.0\.0\.1:\d+\/shop\/list",\n/)
+      const header = parseFixtureHeader(html)
+      if (isFixtureHeaderProblem(header)) throw new Error(header.reason)
+      expect(header.header).toEqual({
+        url,
+        captured: expect.stringMatching(/^20\d\d-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/),
+        changes: expect.stringContaining('scripts'),
+      })
       expect(html).toContain('<li class="item"><b class="name">Lamp</b>')
       expect(html).toContain('<input name="q" value="lamp">')
       expect(html).not.toMatch(/<script|onclick/)
@@ -269,6 +277,10 @@ describe('site-skills snapshot', () => {
       const test = await spawnCli(['test', '--root', dir], { deadlineMs: DEADLINE_MS })
       expectExit(test, 0)
       expect(test.stdout).toBe('✔ shop › read_list › list\n1 passed, 0 failed (1 example)\n')
+      // The header it wrote draws no warning.
+      const validate = await spawnCli(['validate', '--root', dir, '--json'])
+      expectExit(validate, 0)
+      expect(JSON.parse(validate.stdout).diagnostics).toEqual([])
     } finally {
       await cleanup()
     }

@@ -23,8 +23,11 @@ export function markPositions(marked: string): { text: string; at: Record<string
 
 const show = (parts: ts.SymbolDisplayPart[] | undefined) => ts.displayPartsToString(parts)
 
-/** A TypeScript language service over files of a folder, set up as an editor would for a consumer project. */
-export function createEditor(dir: string, files: string[]) {
+/**
+ * A TypeScript language service over files of a folder, set up as an editor would for a consumer project;
+ * `wrap` puts a language service plugin in front of it, as tsserver does.
+ */
+export function createEditor(dir: string, files: string[], wrap = (service: ts.LanguageService) => service) {
   const names = files.map((f) => join(dir, f))
   const options: ts.CompilerOptions = {
     strict: true,
@@ -51,7 +54,7 @@ export function createEditor(dir: string, files: string[]) {
     getDirectories: ts.sys.getDirectories,
     realpath: ts.sys.realpath,
   }
-  const service = ts.createLanguageService(host)
+  const service = wrap(ts.createLanguageService(host))
   return {
     service,
     /** The hover at a position of a file. */

@@ -11,7 +11,7 @@ import { contractBreaks, type Manifest, mismatches, readManifest, showFixture } 
 // browser tool goes through the real runtime call (domain guard, argument copy, timeout) in
 // headless Chromium, and its result must match the example's `expect` and the tool's `returns`.
 const ROOT = resolve(__dirname, '../../learnings')
-const SITES = ['github', 'hacker-news', 'wikipedia']
+const SITES = ['github', 'hacker-news', 'mdn', 'wikipedia']
 
 interface Case {
   siteId: string

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { REPO_ROOT } from '../helpers/tmp'
+import { startTsserver } from '../helpers/tsserver'
 import { readmeCommands, readmeFile, readmeSays } from './readme'
 import { type Finished, run, words } from './spawn'
 
@@ -100,6 +101,48 @@ describe('a newcomer following README.md, with the packed tarball installed', ()
     expect(failed.code).not.toBe(0)
     expect(failed.stdout).toMatch(/typo\.ts\(\d+,\d+\): error TS\d+: Property 'price_sumary' does not exist/)
   })
+
+  it("in the editor (the installed tsserver, README tsconfig): runTool('x', '|') completions and hovers carry the manifest's description", async () => {
+    // The previous test wrote the README tsconfig.json (with the plugin) and site-skills.d.ts.
+    expect(readFileSync(join(project, 'tsconfig.json'), 'utf8')).toContain('"unplugin-site-skills/ts-plugin"')
+    const demo = JSON.parse(readFileSync(join(project, 'learnings/demo-shop/manifest.json'), 'utf8')) as {
+      nodeTools: Record<string, { description: string }>
+      browserTools: Record<string, { description: string }>
+    }
+    const file = join(project, 'editor.ts')
+    const line = "void runTool('demo-shop', 'price_summary', { items: [] })"
+    await writeFile(file, `import { runTool } from 'virtual:site-skills'\n${line}\n`)
+    const log = join(project, 'tsserver.log')
+    const server = startTsserver(join(project, 'node_modules/typescript/lib/tsserver.js'), project, log)
+    try {
+      server.open(file, project)
+      const offset = line.indexOf("'price_summary'") + 2
+      type Parts = { text: string }[]
+      const text = (parts: Parts | undefined) => (parts ?? []).map((p) => p.text).join('')
+      const entries = await server.request<{ entries: { name: string }[] }>('completionInfo', { file, line: 2, offset })
+      const tools = [...Object.keys(demo.nodeTools), ...Object.keys(demo.browserTools)]
+      expect(entries.entries.map((e) => e.name).sort()).toEqual(tools.sort())
+      const [details] = await server.request<{ documentation: Parts }[]>('completionEntryDetails', {
+        file,
+        line: 2,
+        offset,
+        entryNames: ['price_summary'],
+      })
+      expect(text(details?.documentation)).toContain(demo.nodeTools.price_summary!.description)
+      const hover = await server.request<{ documentation: string; displayString: string }>('quickinfo', {
+        file,
+        line: 2,
+        offset: offset + 3,
+      })
+      expect(hover.documentation).toContain(demo.nodeTools.price_summary!.description)
+      expect(hover.displayString).toMatch(/^\(tool\) "price_summary": /)
+    } finally {
+      expect(await server.close()).toBe(0)
+    }
+    // tsserver loaded the plugin from the installed package, not from anywhere else.
+    expect(readFileSync(log, 'utf8')).toContain('Loading unplugin-site-skills/ts-plugin from')
+    await rm(file)
+  }, 120_000)
 
   it('runs the README dev.mjs: ssrLoadModule through the plugin, then the process ends', async () => {
     await writeFile(join(project, 'dev.mjs'), readmeFile('dev.mjs'))

@@ -1,7 +1,9 @@
 import { execFile } from 'node:child_process'
 import { existsSync, readFileSync } from 'node:fs'
 import { mkdir, symlink, writeFile } from 'node:fs/promises'
+import { createRequire } from 'node:module'
 import { join, relative } from 'node:path'
+import ts from 'typescript'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createEditor, markPositions } from '../helpers/editor'
 import { REPO_ROOT, makeTempDir, writeTree } from '../helpers/tmp'
@@ -52,6 +54,13 @@ void browserToolSource('hacker-news', '⟨sourceArg⟩read_stories')
 void sites['odd-site'].⟨oddTool⟩look_up({ 'odd-name': 'x' })
 `)
 
+// Calls the plugin must leave alone: a function of the user's own named runTool, and any other string union.
+const OTHERS = markPositions(`declare function runTool(site: 'hacker-news', tool: 'get_item' | 'search'): void
+declare function pick(key: 'get_item' | 'other'): void
+runTool('hacker-news', '⟨ownTool⟩get_item')
+pick('⟨pickArg⟩get_item')
+`)
+
 const MISTAKES = `import { runTool, runBrowserTool, loadNotes } from 'virtual:site-skills'
 void runTool('hacker-news', 'serach', { query: 'x' })
 void runTool('hacker-nwes', 'search', { query: 'x' })
@@ -84,6 +93,7 @@ function unionIn(message: string): string[] | undefined {
 
 let tmp: Awaited<ReturnType<typeof makeTempDir>>
 let editor: ReturnType<typeof createEditor>
+let plugged: ReturnType<typeof createEditor>
 beforeAll(async () => {
   tmp = await makeTempDir('editor-')
   await mkdir(join(tmp.dir, 'node_modules'))
@@ -96,7 +106,16 @@ beforeAll(async () => {
   expect(run.ms).toBeLessThan(10_000)
   await writeFile(join(tmp.dir, 'use.ts'), CONSUMER.text)
   await writeFile(join(tmp.dir, 'mistakes.ts'), MISTAKES)
+  await writeFile(join(tmp.dir, 'others.ts'), OTHERS.text)
   editor = createEditor(tmp.dir, ['site-skills.d.ts', 'use.ts', 'mistakes.ts'])
+  // The built plugin, loaded as tsserver loads it: `require`, then its factory, then `create` over the service.
+  const init = createRequire(import.meta.url)(join(REPO_ROOT, 'dist/ts-plugin.cjs')) as ts.server.PluginModuleFactory
+  const logger = { info: () => undefined }
+  const info = (service: ts.LanguageService) =>
+    ({ languageService: service, project: { projectService: { logger } } }) as unknown as ts.server.PluginCreateInfo
+  plugged = createEditor(tmp.dir, ['site-skills.d.ts', 'use.ts', 'others.ts'], (service) =>
+    init({ typescript: ts }).create(info(service)),
+  )
 })
 afterAll(() => tmp.cleanup())
 
@@ -177,5 +196,55 @@ describe('an editor over the generated types', () => {
     expect(kind).toContain(`Argument of type '"get_item"'`)
     expect(unionIn(kind!)?.sort()).toEqual([...BROWSER_TOOLS].sort())
     expect(unionIn(notes!)?.sort()).toEqual([...SITES].sort())
+  })
+})
+
+describe('an editor with the plugin unplugin-site-skills/ts-plugin', () => {
+  const getItem = HN.nodeTools!.get_item!
+  const read = HN.browserTools!.read_stories!
+  const link = (path: string) => relative(tmp.dir, join(REPO_ROOT, 'learnings/hacker-news', path))
+  const getItemDoc = () =>
+    `${getItem.description}\n\nNode tool: [\`hacker-news/${getItem.path}\`](${link(getItem.path)})`
+  const readDoc = () =>
+    `${read.description}\n\nBrowser tool (runs in the page): [\`hacker-news/${read.path}\`](${link(read.path)})`
+
+  it("runTool('x', '|'): each completion entry's details carry the tool's description, kind and file", () => {
+    expect(plugged.completions('use.ts', at('toolArg'))).toEqual([...NODE_TOOLS, ...BROWSER_TOOLS])
+    expect(plugged.details('use.ts', at('toolArg'), 'get_item')).toEqual({
+      text: 'get_item',
+      documentation: getItemDoc(),
+    })
+    expect(plugged.details('use.ts', at('toolArg'), 'read_stories')?.documentation).toBe(readDoc())
+    expect(plugged.details('use.ts', at('browserArg'), 'read_stories')?.documentation).toBe(readDoc())
+    expect(plugged.details('use.ts', at('sourceArg'), 'read_stories')?.documentation).toBe(readDoc())
+  })
+
+  it("runTool('|'): each site id's details carry the skill's name and domains", () => {
+    expect(plugged.details('use.ts', at('siteArg'), 'hacker-news')?.documentation).toBe(
+      `${HN.name}\n\nDomains: \`${HN.domains.join('`, `')}\``,
+    )
+  })
+
+  it("hovering the tool name in runTool('x', 'tool') shows the tool's type and description", () => {
+    const hover = plugged.hover('use.ts', at('toolArg') + 2)
+    expect(hover?.documentation).toBe(getItemDoc())
+    expect(hover?.text).toMatch(
+      /^\(tool\) "get_item": \(args: \{ id: number; depth\?: number; maxComments\?: number; \}, ctx\?: SiteSkillsHost/,
+    )
+    expect(plugged.hover('use.ts', at('siteArg') + 2)?.text).toBe('(site) "hacker-news"')
+  })
+
+  it('leaves what it did not make alone: member completions, other functions and other string unions', () => {
+    expect(plugged.details('use.ts', at('toolMember'), 'get_item')).toEqual(
+      editor.details('use.ts', at('toolMember'), 'get_item'),
+    )
+    const own = OTHERS.at.ownTool!
+    expect(plugged.completions('others.ts', own)).toEqual(['get_item', 'search'])
+    expect(plugged.details('others.ts', own, 'get_item')).toEqual({ text: 'get_item', documentation: '' })
+    expect(plugged.details('others.ts', OTHERS.at.pickArg!, 'get_item')).toEqual({
+      text: 'get_item',
+      documentation: '',
+    })
+    expect(plugged.diagnostics('others.ts')).toEqual([])
   })
 })

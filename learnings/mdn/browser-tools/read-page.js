@@ -64,11 +64,23 @@ async function (args) {
     specifications,
     otherLocales: otherLocales(match[1]),
   }
+  // The Baseline box under the title: its level is a class (high, low, no), its label the status title.
+  const baselineBox = main.querySelector('details.baseline-indicator')
+  result.baseline = baselineBox
+    ? {
+        level: [...baselineBox.classList].find((c) => c !== 'baseline-indicator') || null,
+        label: clean(baselineBox.querySelector('.status-title')),
+      }
+    : null
   if (includeSidebar) {
     const sidebar = document.getElementById('main-sidebar') || document.querySelector('aside[class*="sidebar"], nav[class*="sidebar"]')
-    result.sidebarLinks = sidebar
-      ? [...sidebar.querySelectorAll('a[href*="/docs/"]')].slice(0, 300).map((a) => ({ text: clean(a), url: a.href, current: a.getAttribute('aria-current') === 'page' }))
-      : []
+    // Reference sidebars hold a thousand links and more: keep 300 around the current page's link.
+    const links = sidebar ? [...sidebar.querySelectorAll('a[href*="/docs/"]')] : []
+    const here = links.findIndex((a) => a.getAttribute('aria-current') === 'page')
+    const start = Math.max(0, Math.min(here - 150, links.length - 300))
+    result.sidebarLinks = links
+      .slice(start, start + 300)
+      .map((a) => ({ text: clean(a), url: a.href, current: a.getAttribute('aria-current') === 'page' }))
   }
   return result
 }

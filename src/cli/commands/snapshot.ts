@@ -1,18 +1,19 @@
 import { mkdir, writeFile } from 'node:fs/promises'
 import { join, relative } from 'node:path'
-import { type TargetInfo, command } from '../../../runtime/cdp'
-import { loadCri } from '../../../runtime/connect'
-import { SiteToolError, isSiteToolError } from '../../../runtime/index'
-import { urlMatchesDomains } from '../../../runtime/index'
+import { SiteToolError, isSiteToolError, urlMatchesDomains } from '../../../runtime/index'
+import { type TargetInfo, command, loadCri } from '../../../runtime/internal'
 import { toPosix } from '../../compiler/paths'
 import { current } from '../../nobuild/api'
-import { CAPTURE_EXPRESSION, formatFixture } from '../../testing/fixture'
+import { formatFixture } from '../../compiler/fixture-header'
+import { CAPTURE_EXPRESSION } from '../../testing/fixture'
 import { type CliIO, type ParsedArgs, UsageError, writeLine } from '../args'
 import { existingRoots } from '../session'
 import { compatOf } from '../args'
 
 const USAGE = 'site-skills snapshot URL --site ID [--name NAME] --cdp HOST:PORT'
 const HOST_PORT_RE = /^(\[[^\]]+\]|[^:/\s]+):(\d+)$/
+/** What `snapshot` leaves out of the page, as the header says. */
+const SNAPSHOT_CHANGES = 'scripts and on* event handler attributes removed; form values written into attributes'
 const NAME_RE = /^[A-Za-z0-9][A-Za-z0-9._-]{0,79}$/
 
 /** A fixture name from a URL: its last path segment, else its host, as lowercase words joined by "-". */
@@ -88,7 +89,7 @@ export async function snapshotCommand(args: ParsedArgs, io: CliIO): Promise<numb
     const file = join(record.folder.dir, fixture)
     const captured = new Date().toISOString()
     await mkdir(join(record.folder.dir, 'fixtures'), { recursive: true })
-    await writeFile(file, formatFixture({ url: page.url, captured }, page.html))
+    await writeFile(file, formatFixture({ url: page.url, captured, changes: SNAPSHOT_CHANGES }, page.html))
     const example = { name, args: {}, url: page.url, fixture }
     if (args.json)
       writeLine(io.stdout, JSON.stringify({ file: toPosix(file), url: page.url, captured, example }, null, 2))

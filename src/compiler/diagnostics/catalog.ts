@@ -8,6 +8,19 @@ import {
   subjectLabel,
   valueProblem,
 } from './messages'
+import {
+  type ExampleArgsData,
+  type ExampleFixtureData,
+  type ExampleInvalidData,
+  type ExampleUrlData,
+  type FixtureHeaderData,
+  exampleArgsMessage,
+  exampleFixtureMessage,
+  exampleInvalidMessage,
+  exampleUrlMessage,
+  fixtureHeaderHint,
+  fixtureHeaderMessage,
+} from './example-messages'
 
 export type Severity = 'error' | 'warning'
 
@@ -53,11 +66,18 @@ type PathEscapeData =
   | { via: 'fixture'; example: string }
   | { via: 'import'; tool: string; file: string }
 type CompatData = { problem: 'bom' | 'symlink' } | { problem: 'extension' | 'module'; tool: string }
-/** An example's finding, worded where the example is checked (its path and the value at fault). */
-type ExampleData = { text: string }
-const exampleText = (d: ExampleData) => d.text
+/** An error in a tool's `examples`: the README's examples section says how to write one. */
+const exampleError = <D>(title: string, hint: string, message: (data: D) => string) =>
+  entry<D>({ severity: 'error', title, hint, message })
 type FileData = { subject: Subject; reason: string }
-const fileMessage = ({ subject, reason }: FileData) => `${subjectLabel(subject)} ${reason}`
+/** A file's error: the file, and why it cannot be read as it is. */
+const fileError = (title: string, hint: string) =>
+  entry<FileData>({
+    severity: 'error',
+    title,
+    hint,
+    message: ({ subject, reason }) => `${subjectLabel(subject)} ${reason}`,
+  })
 
 function toolParseMessage(d: ToolParseData): string {
   switch (d.problem) {
@@ -343,7 +363,7 @@ export const DIAGNOSTIC_CATALOG = {
   'arg-schema': entry<{ at: string; problem: ValueProblem }>({
     severity: 'error',
     title: 'Invalid argument schema',
-    hint: 'A value schema is { type, required, description } and may add items, properties or enum.',
+    hint: 'A value schema is { type, required, description } and may add items, properties, additionalProperties, enum or nullable.',
     message: (d) => `${d.at}: ${valueProblem(d.problem)}`,
   }),
   'returns-invalid': entry<{ tool: string } | { at: string; problem: ValueProblem }>({
@@ -352,28 +372,20 @@ export const DIAGNOSTIC_CATALOG = {
     hint: 'Use "returns": { "type": "object", "description": "..." }.',
     message: (d) => ('at' in d ? `${d.at}: ${valueProblem(d.problem)}` : `${d.tool}: returns must be an object`),
   }),
-  'file-not-regular': entry<FileData>({
-    severity: 'error',
-    title: 'Not a regular file',
-    hint:
-      'Manifests, notes and tools must be regular files; a named pipe, device or socket is never read. Put ' +
+  'file-not-regular': fileError(
+    'Not a regular file',
+    'Manifests, notes and tools must be regular files; a named pipe, device or socket is never read. Put ' +
       'a file there.',
-    message: fileMessage,
-  }),
-  'file-unreadable': entry<FileData>({
-    severity: 'error',
-    title: 'File cannot be read',
-    hint: 'Let the user who runs the build read it (chmod a+r), or remove it from the manifest.',
-    message: fileMessage,
-  }),
-  'file-too-large': entry<FileData>({
-    severity: 'error',
-    title: 'File too large',
-    hint:
-      'Notes and tool files are limited to 4 MiB each: split a long note into several, and import large ' +
+  ),
+  'file-unreadable': fileError(
+    'File cannot be read',
+    'Let the user who runs the build read it (chmod a+r), or remove it from the manifest.',
+  ),
+  'file-too-large': fileError(
+    'File too large',
+    'Notes and tool files are limited to 4 MiB each: split a long note into several, and import large ' +
       'code from a package.',
-    message: fileMessage,
-  }),
+  ),
   'id-invalid': entry<{ id: string; char: string }>({
     severity: 'error',
     title: 'Invalid skill id',
@@ -399,33 +411,37 @@ export const DIAGNOSTIC_CATALOG = {
       return `tool ${q(d.tool)} has the model tool name ${q(d.name)}, as tool ${q(d.owner)}${of}`
     },
   }),
-  'example-invalid': entry<ExampleData>({
-    severity: 'error',
-    title: 'Invalid example',
-    hint:
-      'An example is { "name"?, "args": { ... }, "url"?, "fixture"?, "expect"? } with a unique name; ' +
+  'example-invalid': exampleError<ExampleInvalidData>(
+    'Invalid example',
+    'An example is { "name"?, "args": { ... }, "url"?, "fixture"?, "expect"? } with a unique name; ' +
       'see the README section on examples.',
-    message: exampleText,
-  }),
-  'example-args': entry<ExampleData>({
-    severity: 'error',
-    title: 'Example args do not fit the tool',
-    hint: "An example's args must pass the tool's argument checks, as a real call's would.",
-    message: exampleText,
-  }),
-  'example-fixture': entry<ExampleData>({
-    severity: 'error',
-    title: 'Invalid example fixture',
-    hint:
-      'A fixture is a saved page inside the skill, fixtures/<name>.html (Node tools may also use .json, ' +
+    exampleInvalidMessage,
+  ),
+  'example-args': exampleError<ExampleArgsData>(
+    'Example args do not fit the tool',
+    "An example's args must pass the tool's argument checks, as a real call's would.",
+    exampleArgsMessage,
+  ),
+  'example-fixture': exampleError<ExampleFixtureData>(
+    'Invalid example fixture',
+    'A fixture is a saved page inside the skill, fixtures/<name>.html (Node tools may also use .json, ' +
       '.txt, .xml); make one with `site-skills snapshot URL --site ID`.',
-    message: exampleText,
-  }),
-  'example-url': entry<ExampleData>({
-    severity: 'error',
-    title: 'Invalid example url',
-    hint: "Give the http(s) address the fixture was saved from; its host must match one of the skill's domains.",
-    message: exampleText,
+    exampleFixtureMessage,
+  ),
+  'example-url': exampleError<ExampleUrlData>(
+    'Invalid example url',
+    "Give the http(s) address the fixture was saved from; its host must match one of the skill's domains.",
+    exampleUrlMessage,
+  ),
+  'fixture-header': entry<FixtureHeaderData>({
+    severity: 'warning',
+    title: 'Fixture header missing or wrong',
+    hint:
+      'A page fixture starts with a "site-skills fixture" comment holding JSON { "url", "captured", "source"? }: ' +
+      "the address it was captured at, on the domain of the example's url. `site-skills snapshot` writes it; " +
+      'see the README section on examples and fixtures.',
+    message: fixtureHeaderMessage,
+    hintFor: fixtureHeaderHint,
   }),
   'compat-ego-lite': entry<CompatData>({
     severity: 'error',

@@ -58,7 +58,8 @@ export function domainHint(reason: DomainReason): string | undefined {
 
 /** What is wrong inside a value schema (an argument's or a return value's). */
 export type ValueProblem =
-  | { field: 'schema' | 'required' | 'description' | 'enum' | 'properties' }
+  | { field: 'schema' | 'required' | 'description' | 'enum' | 'properties' | 'nullable' | 'additionalProperties' }
+  | { field: 'object-only'; key: string; type: unknown }
   | { field: 'type'; role: 'arg' | 'return'; given: unknown }
   | { field: 'property-name'; name: unknown }
   | { field: 'other'; name: string }
@@ -69,6 +70,8 @@ const VALUE_WORDS = {
   description: 'description must be a non-empty string',
   enum: 'enum must be a non-empty list of strings, numbers, booleans or null',
   properties: 'properties must be an object keyed by property name',
+  nullable: 'nullable must be a boolean',
+  additionalProperties: 'additionalProperties must be true, false or a value schema',
 } as const
 
 export function valueProblem(problem: ValueProblem): string {
@@ -79,6 +82,8 @@ export function valueProblem(problem: ValueProblem): string {
       return `properties contains invalid property name ${q(problem.name)}`
     case 'other':
       return `invalid ${problem.name}`
+    case 'object-only':
+      return `${problem.key} applies only to "type": "object" (this value is ${q(problem.type)})`
     default:
       return VALUE_WORDS[problem.field]
   }

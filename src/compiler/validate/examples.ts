@@ -5,6 +5,7 @@ import type { ExampleModel } from '../model'
 import type { JsonPath } from '../parse'
 import { unsafeRelativePath } from '../paths'
 import { type SkillCheck, reportAt, resolveSkillFile } from './context'
+import { type FixtureUse, checkFixtureHeaders } from './fixture-headers'
 import { type SchemaFinding, TOOL_KINDS, type ToolMapKey } from './schema'
 
 type Json = Record<string, unknown>
@@ -23,13 +24,12 @@ interface ToolExamples {
   domains: readonly string[]
   /** Schema findings of the manifest: an example (or args) with one is not looked at further. */
   broken: (path: JsonPath) => boolean
+  /** Where the skill's valid examples use a fixture, collected for the header check. */
+  uses: FixtureUse[]
 }
 
-function argsMessage([path, expected, actual]: [string, string, unknown?]): string {
-  if (expected === 'present') return `missing required argument "${path}"`
-  if (expected === 'absent') return `unknown argument "${path}"`
-  return `argument "${path}" must be ${expected} (got ${JSON.stringify(actual)?.slice(0, 60)})`
-}
+/** The example as messages name it: `browserTools.read.examples[0]`. */
+const labelOf = (tool: ToolExamples, at: JsonPath) => `${tool.mapKey}.${tool.name}.examples[${at.at(-1)}]`
 
 /** The tool's generated argument check, when its args schema is valid. */
 function argsValidator(tool: ToolExamples): ArgsValidator | undefined {
@@ -40,31 +40,27 @@ function argsValidator(tool: ToolExamples): ArgsValidator | undefined {
 
 /** Checks `url`: an http(s) address on one of the skill's domains; required for browser tools. */
 function checkUrl(check: SkillCheck, tool: ToolExamples, at: JsonPath, example: Json): boolean {
-  const label = `${tool.mapKey}.${tool.name}.examples[${at.at(-1)}]`
   const url = example.url
   if (url === undefined) {
     if (tool.mapKey === 'nodeTools' && example.fixture === undefined) return true
-    const why =
-      tool.mapKey === 'browserTools' ? 'a browser tool example needs url' : 'a fixture is served under url: add url'
-    reportAt(check, at, { code: 'example-url', data: { text: `${label}: ${why} (the page address the tool runs on)` } })
+    const kind = tool.mapKey === 'browserTools' ? 'browser' : 'fixture'
+    reportAt(check, at, { code: 'example-url', data: { example: labelOf(tool, at), problem: 'required', kind } })
     return false
   }
   if (typeof url !== 'string') return false
   if (urlMatchesDomains(url, tool.domains)) return true
-  const domains = tool.domains.join(', ') || 'none'
-  const text = `${label}: url ${JSON.stringify(url)} does not match ${domains}`
-  reportAt(check, [...at, 'url'], { code: 'example-url', data: { text } })
+  const data = { example: labelOf(tool, at), problem: 'domain', url, domains: tool.domains } as const
+  reportAt(check, [...at, 'url'], { code: 'example-url', data })
   return false
 }
 
 /** Checks `fixture`: fixtures/<name>.html inside the skill, existing; required for browser tools. */
 async function checkFixture(check: SkillCheck, tool: ToolExamples, at: JsonPath, example: Json) {
-  const label = `${tool.mapKey}.${tool.name}.examples[${at.at(-1)}]`
+  const label = labelOf(tool, at)
   const fixture = example.fixture
   if (fixture === undefined) {
     if (tool.mapKey === 'nodeTools') return { ok: true }
-    const message = `${label}: a browser tool example needs a fixture (a saved page, fixtures/<name>.html)`
-    reportAt(check, at, { code: 'example-fixture', data: { text: message } })
+    reportAt(check, at, { code: 'example-fixture', data: { example: label, problem: 'required' } })
     return { ok: false }
   }
   if (typeof fixture !== 'string') return { ok: false }
@@ -75,13 +71,13 @@ async function checkFixture(check: SkillCheck, tool: ToolExamples, at: JsonPath,
   }
   const shape = tool.mapKey === 'browserTools' ? BROWSER_FIXTURE_RE : NODE_FIXTURE_RE
   if (unsafeRelativePath(fixture) || !shape.test(fixture)) {
-    const wanted = tool.mapKey === 'browserTools' ? 'fixtures/<name>.html' : 'fixtures/<name>.html|json|txt|xml'
-    reportAt(check, where, { code: 'example-fixture', data: { text: `${label}: fixture must be ${wanted}` } })
+    const kind = tool.mapKey === 'browserTools' ? 'browser' : 'node'
+    reportAt(check, where, { code: 'example-fixture', data: { example: label, problem: 'shape', kind } })
     return { ok: false }
   }
   const real = await resolveSkillFile(check, fixture, (directory) => ({
     code: 'example-fixture',
-    data: { text: `${label}: missing fixture ${JSON.stringify(fixture)}${directory ? ': it is a directory' : ''}` },
+    data: { example: label, problem: 'not-found', fixture, directory },
   }))
   if (typeof real !== 'string') {
     reportAt(check, where, real)
@@ -100,14 +96,21 @@ async function checkExample(
   const at: JsonPath = [tool.mapKey, tool.name, 'examples', index]
   const args = example.args as Json
   const problem = validate?.(args)
-  if (problem)
-    reportAt(check, [...at, 'args'], {
-      code: 'example-args',
-      data: { text: `${tool.mapKey}.${tool.name}.examples[${index}]: ${argsMessage(problem)}` },
-    })
+  if (problem) {
+    const [argument, expected, given] = problem
+    const data = { example: labelOf(tool, at), argument, expected, given }
+    reportAt(check, [...at, 'args'], { code: 'example-args', data })
+  }
   const urlOk = checkUrl(check, tool, at, example)
   const fixture = await checkFixture(check, tool, at, example)
   if (problem || !urlOk || !fixture.ok) return undefined
+  if (fixture.fixture && typeof example.url === 'string')
+    tool.uses.push({
+      example: labelOf(tool, at),
+      url: example.url,
+      fixture: fixture.fixture,
+      real: fixture.fixturePath,
+    })
   return {
     name: typeof example.name === 'string' ? example.name : `#${index + 1}`,
     args,
@@ -123,11 +126,9 @@ function checkNames(check: SkillCheck, tool: ToolExamples, list: unknown[]): voi
   list.forEach((example, index) => {
     if (!isObject(example) || typeof example.name !== 'string') return
     if (seen.has(example.name)) {
-      const message = `${tool.mapKey}.${tool.name}.examples[${index}]: duplicate example name ${JSON.stringify(example.name)}`
-      reportAt(check, [tool.mapKey, tool.name, 'examples', index, 'name'], {
-        code: 'example-invalid',
-        data: { text: message },
-      })
+      const at = [tool.mapKey, tool.name, 'examples', index]
+      const data = { example: labelOf(tool, at), problem: 'duplicate-name', name: example.name } as const
+      reportAt(check, [...at, 'name'], { code: 'example-invalid', data })
     }
     seen.add(example.name)
   })
@@ -164,14 +165,16 @@ export async function checkExamples(
   // A finding at or below `path`.
   const broken = (path: JsonPath) => findings.some((f) => path.every((key, i) => String(f.path[i]) === String(key)))
   const out = new Map<string, ExampleModel[]>()
+  const uses: FixtureUse[] = []
   for (const mapKey of TOOL_KINDS) {
     const map = manifest[mapKey]
     if (!isObject(map)) continue
     for (const [name, schema] of Object.entries(map)) {
       if (!isObject(schema) || badTools.has(`${mapKey}\0${name}`)) continue
-      const examples = await checkToolExamples(check, { mapKey, name, schema, domains, broken })
+      const examples = await checkToolExamples(check, { mapKey, name, schema, domains, broken, uses })
       if (examples.length) out.set(`${mapKey}\0${name}`, examples)
     }
   }
+  checkFixtureHeaders(check, uses)
   return out
 }

@@ -12,6 +12,7 @@ import {
   tokenizer,
 } from 'acorn'
 import { transform } from 'esbuild'
+import { isTypeScript } from '../paths'
 
 /** What kind of value a binding holds, as far as the source shows without running it. */
 type BindingKind = 'function' | 'other' | 'unknown'
@@ -36,10 +37,6 @@ type DefaultExported = AnonymousFunctionDeclaration | AnonymousClassDeclaration 
 // No `locations`: acorn is markedly faster without them; errors carry a position anyway.
 const ACORN = { ecmaVersion: 'latest', sourceType: 'module', allowHashBang: true } as const
 const MODULE_SYNTAX_RE = /^[ \t]*(?:import[\s{*'"]|export[\s{*])/m
-
-export function isTypeScript(file: string): boolean {
-  return /\.[mc]?tsx?$/.test(file)
-}
 
 /** A browser tool file is an ES module when it has top-level import/export lines. */
 export function looksLikeModule(source: string): boolean {

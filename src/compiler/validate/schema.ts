@@ -2,7 +2,9 @@ import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv'
 import manifestSchema from '../../../manifest.schema.json' with { type: 'json' }
 import { type Finding, describeFinding } from '../diagnostics/catalog'
 import type { ValueProblem } from '../diagnostics/messages'
+import type { ExampleInvalidData } from '../diagnostics/example-messages'
 import type { JsonPath } from '../parse'
+import { misplacedValueKeys } from './value-keys'
 
 export { manifestSchema }
 
@@ -57,9 +59,13 @@ function valueFinding(
     case 'required':
     case 'description':
     case 'enum':
+    case 'nullable':
       return found({ field: head })
     case 'items':
       return valueFinding(`${at}.items`, role, rest.slice(1), error, given)
+    case 'additionalProperties':
+      if (name === undefined) return found({ field: head })
+      return valueFinding(`${at}.additionalProperties`, role, rest.slice(1), error, given)
     case 'properties':
       if (name !== undefined) return valueFinding(`${at}.properties.${name}`, role, tail, error, given)
       return found(
@@ -72,23 +78,16 @@ function valueFinding(
   }
 }
 
-const EXAMPLE_FIELDS: Record<string, string> = {
-  name: 'name must be letters, digits, ".", "_" or "-"',
-  args: 'args must be an object',
-  url: 'url must be an http:// or https:// address',
-  fixture: 'fixture must be a non-empty string',
-}
-
-/** Message for a problem in a tool's `examples` list; `rest` is the path below it. */
-function exampleMessage(prefix: string, rest: (string | undefined)[], error: ErrorObject): string {
+/** What is wrong in a tool's `examples` list; `rest` is the path below it. */
+function exampleFinding(list: string, rest: (string | undefined)[], error: ErrorObject): ExampleInvalidData {
   const [index, key] = rest
-  if (index === undefined) return `${prefix} must be a list of examples`
-  const at = `${prefix}[${index}]`
+  if (index === undefined) return { example: list, problem: 'not-list' }
+  const example = `${list}[${index}]`
   if (error.keyword === 'additionalProperties')
-    return `${at}: unknown key ${JSON.stringify(error.params.additionalProperty)} (known: name, args, url, fixture, expect)`
-  if (key === undefined) return `${at} must be an object`
-  if (error.keyword === 'required') return `${at}: args is required (use {} for none)`
-  return `${at}: ${EXAMPLE_FIELDS[key] ?? `invalid ${key}`}`
+    return { example, problem: 'unknown-key', key: String(error.params.additionalProperty) }
+  if (key === undefined) return { example, problem: 'not-object' }
+  if (error.keyword === 'required') return { example, problem: 'args-required' }
+  return { example, problem: 'field', field: key }
 }
 
 const HINTS = 'readOnlyHint, destructiveHint, idempotentHint, openWorldHint'
@@ -116,7 +115,7 @@ function toolFinding(kind: string, segments: string[], error: ErrorObject, given
     case 'callable':
       return { code: 'tool-callable', data: { tool } }
     case 'examples':
-      return { code: 'example-invalid', data: { text: exampleMessage(`${tool}.examples`, [argName, ...rest], error) } }
+      return { code: 'example-invalid', data: exampleFinding(`${tool}.examples`, [argName, ...rest], error) }
     case 'annotations':
       return { code: 'tool-schema', data: { tool, field, detail: annotationsMessage(argName, error) } }
     case 'args':
@@ -171,11 +170,12 @@ function classify(segments: string[], error: ErrorObject, given: () => unknown):
  */
 export function checkManifestSchema(data: unknown): SchemaFinding[] {
   const validate = getValidator()
-  if (validate(data)) return []
+  const misplaced = misplacedValueKeys(data)
+  if (validate(data)) return misplaced
   const findings = new Map<string, SchemaFinding>()
   for (const error of validate.errors ?? []) {
     if ((error as { propertyName?: string }).propertyName !== undefined) continue
-    if (error.keyword === 'allOf' || error.keyword === 'not' || error.keyword === 'anyOf') continue
+    if (['allOf', 'not', 'anyOf', 'if'].includes(error.keyword)) continue
     const base = parsePointer(error.instancePath)
     const missing = error.keyword === 'required' ? String(error.params.missingProperty) : undefined
     const invalidName =
@@ -191,7 +191,7 @@ export function checkManifestSchema(data: unknown): SchemaFinding[] {
     const key = `${finding.code}\0${describeFinding(finding).message}\0${path.join('\0')}`
     if (!findings.has(key)) findings.set(key, finding)
   }
-  const all = [...findings.values()]
+  const all = [...findings.values(), ...misplaced]
   // As in the original, a tool with an invalid name is not checked any further.
   const badNames = new Set(all.filter((f) => f.code === 'tool-name').map((f) => f.path.join('\0')))
   return all.filter((f) => f.code === 'tool-name' || !badNames.has(f.path.slice(0, 2).join('\0')))

@@ -4,7 +4,7 @@ import type { SkillFolder } from '../discover'
 import { checkDomain } from './domains'
 import { FILE_LIMITS, isReadFailure, readRegularFile } from '../files'
 import { BOM, type JsonDocument, type JsonPath, type Position, isJsonFailure, parseJsonDocument } from '../parse'
-import type { NoteModel, SkillRecord, ToolModel } from '../model'
+import type { NoteModel, SkillModel, SkillRecord, ToolModel } from '../model'
 import { RESERVED_PRODUCTS, inspectPath, isInside, unsafeRelativePath } from '../paths'
 import { wantsEgoLite } from '../compat'
 import { MANIFEST, type SkillCheck, type ValidateOptions, readSkillText, reportAt, reportTempRefs } from './context'
@@ -135,11 +135,40 @@ async function checkTools(check: SkillCheck, manifest: Json, badPaths: Set<strin
   return (await Promise.all(jobs)).filter((t): t is ToolModel => t !== undefined)
 }
 
+/** A folder as its checks left it, before its browser tools are bundled: `candidate` is its model if nothing blocks it. */
+export interface CheckedSkill extends Omit<SkillRecord, 'model'> {
+  candidate?: SkillModel
+}
+
+/** What bundling a folder's browser tools added: esbuild's findings and the files the tools import. */
+export interface BundleFindings {
+  diagnostics: readonly Diagnostic[]
+  files: readonly string[]
+}
+
+/**
+ * The record of a checked folder, with what bundling found: the one place that decides whether a
+ * skill is valid (it has a model) from all of its own findings. Builds a new record.
+ */
+export function settleSkill(checked: CheckedSkill, options: ValidateOptions, bundled?: BundleFindings): SkillRecord {
+  const { candidate, ...checks } = checked
+  const diagnostics = bundled?.diagnostics.length ? [...checks.diagnostics, ...bundled.diagnostics] : checks.diagnostics
+  const files = bundled?.files.length ? [...new Set([...checks.files, ...bundled.files])].sort() : checks.files
+  const record: SkillRecord = { ...checks, diagnostics, files }
+  const valid = candidate !== undefined && !diagnostics.some((d) => blocksSkill(d, options))
+  return valid ? { ...record, model: candidate } : record
+}
+
 /**
  * Validates one skill folder: every rule of the original plus this project's additions. Never
  * throws for bad input and never executes tool code; every finding becomes a diagnostic.
  */
 export async function validateSkill(folder: SkillFolder, options: ValidateOptions = {}): Promise<SkillRecord> {
+  return settleSkill(await checkSkill(folder, options), options)
+}
+
+/** Runs every check of one folder (see validateSkill); the compiler settles it after bundling. */
+export async function checkSkill(folder: SkillFolder, options: ValidateOptions = {}): Promise<CheckedSkill> {
   const read = await readManifest(folder)
   // The manifest's path is recorded even when unreadable, so that fixing it invalidates the cache.
   if (Array.isArray(read)) return fail(folder, read, [join(folder.dir, MANIFEST)])
@@ -186,18 +215,15 @@ export async function validateSkill(folder: SkillFolder, options: ValidateOption
   const diagnostics = check.diagnostics
   const doc = read.doc
   const files = [...check.files].sort()
-  const record: SkillRecord = { folder, diagnostics, tools, domainSites, files, locate: (path) => doc.locate(path) }
-  if (diagnostics.some((d) => blocksSkill(d, options))) return record
-  const domains = [...new Set(domainSites.map((s) => s.pattern))]
-  record.model = {
+  const candidate: SkillModel = {
     id: folder.id,
     name: String(manifest.name),
-    domains,
+    domains: [...new Set(domainSites.map((s) => s.pattern))],
     root: folder.root,
     dir: folder.dir,
     realDir: folder.realDir,
     notes,
     tools,
   }
-  return record
+  return { folder, diagnostics, tools, domainSites, files, locate: (path) => doc.locate(path), candidate }
 }

@@ -1,0 +1,12 @@
+/**
+ * What the package's own host-side code (src/: the CLI, the MCP server, the example runner, codegen)
+ * uses from the runtime beyond the public `runtime/index.ts`: the CDP plumbing and a few helpers.
+ * Not a package export. src/ imports the runtime only through this file and `runtime/index.ts`
+ * (test/package/layers.test.ts fails otherwise).
+ */
+export { type CdpClient, type TargetInfo, command, listen } from './cdp'
+export { loadCri } from './connect'
+export { typeOf } from './error-catalog'
+export { messageOf } from './errors'
+export { type LaunchedBrowser, launchBrowser } from './launch'
+export { sortKeys } from './match'

@@ -1,0 +1,41 @@
+import { messageOf, type SiteToolErrorInit, siteToolError } from './errors'
+import type { ReturnsValidator } from './types'
+
+/** The prefix of everything the package logs. */
+export const LOG_PREFIX = '[site-skills]'
+
+/**
+ * What to do when a tool's result does not match its manifest's `returns`: `'throw'` an
+ * `invalid-result` SiteToolError, `'warn'` (log once per tool and path, return the value), or
+ * `false` (no check).
+ */
+export type ValidateReturns = 'throw' | 'warn' | false
+
+/** Checks a result against a tool's generated validator: returns the result, or throws under `'throw'`. */
+export type ResultCheck = (value: unknown, validator: ReturnsValidator | undefined, at: SiteToolErrorInit) => unknown
+
+/**
+ * The result check of one registry. Under `'warn'`, a mismatch is logged once per tool and path
+ * (array indexes left out, so a drift in every item of a list is one line).
+ */
+export function createResultCheck(mode: ValidateReturns): ResultCheck {
+  const warned = new Set<string>()
+  return (value, validator, at) => {
+    if (!mode || !validator) return value
+    let problem: ReturnType<ReturnsValidator>
+    try {
+      problem = validator(value)
+    } catch (error) {
+      problem = ['result', 'a readable value', messageOf(error)]
+    }
+    if (!problem) return value
+    const error = siteToolError('invalid-result', { problem }, at)
+    if (mode === 'throw') throw error
+    const key = `${at.siteId}\0${at.tool}\0${problem[0].replace(/\[\d+\]/g, '[]')}`
+    if (!warned.has(key)) {
+      warned.add(key)
+      console.warn(`${LOG_PREFIX} ${error.message}`)
+    }
+    return value
+  }
+}
