@@ -79,9 +79,11 @@ function followBuilds(watcher: RollupLikeWatcher) {
   }
 }
 
-async function outputChunk(outDir: string, id: string): Promise<string> {
-  const file = (await readdir(outDir)).find((f) => f.startsWith(`${id}-`))
-  return file ? readFile(join(outDir, file), 'utf8') : ''
+/** Whether some output chunk has the text (a skill's data is in its own chunk, or its group's). */
+async function outputHas(outDir: string, text: string): Promise<boolean> {
+  const files = (await readdir(outDir)).filter((f) => f.endsWith('.js'))
+  for (const file of files) if ((await readFile(join(outDir, file), 'utf8')).includes(text)) return true
+  return false
 }
 
 /** The three edits of cycle `c`; each returns how to check that the output has it. */
@@ -95,7 +97,7 @@ function edits(root: string, outDir: string, c: number): [EditKind, () => Promis
         const id = skillId(100 + c)
         const file = join(root, id, 'browser-tools/fill-search.js')
         await writeFile(file, (await readFile(file, 'utf8')).replace(`(${TOOL_MARKER})`, `(${TOOL_MARKER} edit ${c})`))
-        return async () => (await outputChunk(outDir, id)).includes(`edit ${c}`)
+        return () => outputHas(outDir, `${TOOL_MARKER} edit ${c}`)
       },
     ],
     [

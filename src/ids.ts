@@ -9,14 +9,18 @@ export const RESOLVED_ID = `\0${VIRTUAL_ID}`
 export const MAIN_ID_RE = /^virtual:site-skills$/
 /** Per-skill chunks: `virtual:site-skills/skill/<id>`. */
 export const SKILL_ID_PREFIX = `${VIRTUAL_ID}/skill/`
-export const SKILL_ID_RE = /^virtual:site-skills\/skill\//
 export const RESOLVED_SKILL_PREFIX = `\0${SKILL_ID_PREFIX}`
-/** Every generated module's resolved id: the main module and the per-skill chunks. */
-export const GENERATED_ID_RE = /^\0virtual:site-skills(?:\/skill\/|$)/
+/** Chunks of several skills (builds with many skills): `virtual:site-skills/group/<n>`. */
+export const GROUP_ID_PREFIX = `${VIRTUAL_ID}/group/`
+export const RESOLVED_GROUP_PREFIX = `\0${GROUP_ID_PREFIX}`
+/** Public ids of the lazy chunks, per skill or per group. */
+export const CHUNK_ID_RE = /^virtual:site-skills\/(?:skill|group)\//
+/** Every generated module's resolved id: the main module and the lazy chunks. */
+export const GENERATED_ID_RE = /^\0virtual:site-skills(?:\/(?:skill|group)\/|$)/
 /** What generated code imports its behaviour from. */
 export const RUNTIME_ID = 'unplugin-site-skills/runtime'
 export const RUNTIME_ID_RE = /^unplugin-site-skills\/runtime$/
 export const DEFAULT_DTS = 'site-skills.d.ts'
 export const DEFAULT_ROOT = 'learnings'
 export const PLUGIN_NAME = 'unplugin-site-skills'
-export { LOG_PREFIX } from '../runtime/results'
+export { LOG_PREFIX } from '../runtime/internal'

@@ -1,7 +1,7 @@
 import type { SkillMeta } from 'unplugin-site-skills/runtime'
 import * as siteSkills from 'virtual:site-skills'
 import { escapeHtml, renderMarkdown } from './markdown'
-import { printFields, printValueType } from '../../src/codegen/value-type'
+import { printFields, printReturnsType } from '../../src/codegen/value-type'
 
 type Api = typeof siteSkills
 let api: Api = siteSkills
@@ -14,7 +14,7 @@ function toolRows(skill: SkillMeta): string {
       <td><code>${escapeHtml(name)}</code> <span class="kind ${tool.kind}">${tool.kind}</span></td>
       <td>${escapeHtml(tool.description)}</td>
       <td><code>${escapeHtml(printFields(tool.args))}</code></td>
-      <td><code>${escapeHtml(printValueType(tool.returns))}</code></td>
+      <td><code>${escapeHtml(printReturnsType(tool.returns))}</code></td>
     </tr>`,
     )
     .join('')

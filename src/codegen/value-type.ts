@@ -47,6 +47,11 @@ function baseType(schema: ValueSchema, indent: string | undefined): string {
   }
 }
 
+/** The type of a tool's result: a `returns` that is not `required` may also be null or undefined. */
+export function printReturnsType(returns: ValueSchema, indent?: string): string {
+  return `${printValueType(returns, indent)}${returns.required === false ? ' | null | undefined' : ''}`
+}
+
 /** The object type of named fields (a tool's args), laid out as in printValueType. */
 export function printFields(fields: Record<string, ValueSchema>, indent?: string): string {
   return printObject({ type: 'object', properties: fields }, indent)

@@ -185,9 +185,11 @@ function readDiagnostic(request: BundleRequest, failure: ReadFailure): Diagnosti
 async function transformExpression(
   request: BundleRequest,
   { minify, sourcemap = true }: BrowserBundlerOptions,
+  hashes: Map<string, string>,
 ): Promise<BundleResult> {
   const read = readRegularFile(request.absPath, FILE_LIMITS.tool)
   if (isReadFailure(read)) return { diagnostics: [readDiagnostic(request, read)], inputs: [request.absPath] }
+  hashes.set(request.absPath, digest(read.toString('latin1')))
   const text = read.toString('utf8')
   try {
     const out = await transform(`${EXPRESSION_PREFIX}${text}\n);`, {
@@ -248,10 +250,12 @@ interface Queues {
   transforms: <R>(fn: () => Promise<R>) => Promise<R>
 }
 
+/** Compiles the requests; `hashes` gets the content digest of each file read here (so the cache need not read it again). */
 async function run(
   requests: readonly BundleRequest[],
   options: BrowserBundlerOptions,
   queues: Queues,
+  hashes: Map<string, string>,
 ): Promise<Map<BundleRequest, BundleResult>> {
   const expressions = requests.filter((r) => !r.module)
   const batches = chunk(
@@ -260,7 +264,7 @@ async function run(
   )
   const [modules, compiled] = await Promise.all([
     Promise.all(batches.map((batch) => queues.builds(() => bundleModules(batch, options)))),
-    Promise.all(expressions.map((r) => queues.transforms(() => transformExpression(r, options)))),
+    Promise.all(expressions.map((r) => queues.transforms(() => transformExpression(r, options, hashes)))),
   ])
   const results = new Map(modules.flatMap((m) => [...m]))
   for (const [i, r] of expressions.entries()) results.set(r, compiled[i]!)
@@ -308,8 +312,12 @@ export function createBrowserBundler(options: BrowserBundlerOptions): BrowserBun
     return entry && entry.key === keyOf(request) && entry.inputs.every(unchanged) ? entry.result : undefined
   }
 
-  function remember(request: BundleRequest, result: BundleResult): void {
-    const inputs = result.inputs.map((path) => ({ path, stamp: stampOf(path), hash: contentHash(path) }))
+  function remember(request: BundleRequest, result: BundleResult, hashes: Map<string, string>): void {
+    const inputs = result.inputs.map((path) => ({
+      path,
+      stamp: stampOf(path),
+      hash: hashes.get(path) ?? contentHash(path),
+    }))
     cache.set(slot(request), { key: keyOf(request), inputs, result })
   }
 
@@ -327,8 +335,9 @@ export function createBrowserBundler(options: BrowserBundlerOptions): BrowserBun
       })
       if (misses.length === 0) return results
       compiled += misses.length
-      const fresh = await run(misses, options, queues)
-      for (const r of misses) remember(r, fresh.get(r)!)
+      const hashes = new Map<string, string>()
+      const fresh = await run(misses, options, queues, hashes)
+      for (const r of misses) remember(r, fresh.get(r)!, hashes)
       for (const r of misses) results.set(r, fresh.get(r)!)
       return results
     },

@@ -77,7 +77,7 @@ export function formatFixture(header: FixtureHeader, html: string): string {
 }
 
 /** The first thing wrong with a header's value, as [member path, reason], or undefined when it is valid. */
-function findProblem(value: unknown): [JsonPath, string] | undefined {
+export function findHeaderProblem(value: unknown): [JsonPath, string] | undefined {
   if (!isRecord(value)) return [[], 'the header must be a JSON object']
   const unknown = Object.keys(value).find((key) => !TOP_KEYS.includes(key))
   if (unknown !== undefined)
@@ -122,7 +122,7 @@ export function parseFixtureHeader(source: string): ParsedFixtureHeader | Fixtur
   const doc = parseJsonDocument(padded)
   if (isJsonFailure(doc))
     return { problem: 'malformed', reason: `invalid JSON: ${doc.message}`, position: doc.position }
-  const problem = findProblem(doc.value)
+  const problem = findHeaderProblem(doc.value)
   if (problem) {
     const [path, reason] = problem
     return { problem: 'malformed', reason, position: doc.locate(path) }

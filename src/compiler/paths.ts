@@ -23,7 +23,7 @@ export function isInside(parent: string, child: string): boolean {
 }
 
 /** Expands a leading `~` to the home directory (`~/ws`, not `/ws` as in the original). */
-export function expandHome(path: string, home = homedir()): string {
+function expandHome(path: string, home = homedir()): string {
   if (path === '~') return home
   if (path.startsWith('~/') || path.startsWith('~\\')) return join(home, path.slice(2))
   return path

@@ -2,6 +2,8 @@ import { type CompileResult, type CompiledSkill, type Compiler, createCompiler }
 import {
   GENERATED_ID_RE,
   LOG_PREFIX,
+  GROUP_ID_PREFIX,
+  RESOLVED_GROUP_PREFIX,
   RESOLVED_ID,
   RESOLVED_SKILL_PREFIX,
   RUNTIME_ID,
@@ -10,7 +12,13 @@ import {
 } from '../ids'
 import type { Diagnostic } from '../compiler/diagnostics/catalog'
 import { generateDts } from '../codegen/dts'
-import { generateMainModule, generateSkillChunk } from '../codegen/module'
+import {
+  chunkGroups,
+  generateGroupChunk,
+  generateGroupMember,
+  generateMainModule,
+  generateSkillChunk,
+} from '../codegen/module'
 import { writeIfChanged } from '../codegen/write'
 import { type Options, type ResolvedOptions, resolveOptions } from './options'
 import { notesOf } from '../compiler/notes'
@@ -48,7 +56,7 @@ export interface SiteSkillsContext {
   filesOf: (skillIds: readonly string[]) => string[]
   /** The roots and skill folders, whose entries appearing or going away is a change. */
   watchDirs: () => string[]
-  /** Ids of the generated modules (for invalidation in dev). */
+  /** Ids of the generated modules (for invalidation in dev): the main one, and the chunks of the given skills. */
   readonly moduleIds: { main: string; skills: (ids: readonly string[]) => string[] }
   readonly last: CompileResult | undefined
   /** Whether the last compile found errors. */
@@ -83,6 +91,30 @@ export function createSiteSkillsContext(
   let runtimeEntry: string | undefined
   const warned = new Set<string>()
   let byId = new Map<string, CompiledSkill>()
+  /** Each skill's lazy chunk when skills share chunks (a build with many skills; never in the dev server). */
+  let groups: ReadonlyMap<string, number> | undefined
+  /**
+   * Each skill's entry in its group's chunk, with and without Node tools, while its model and
+   * compiled tools stay the same objects (the compiler's cache keeps them for unchanged skills):
+   * a watch rebuild regenerates only the changed skills' code.
+   */
+  const members = new WeakMap<
+    CompiledSkill['model'],
+    { browser: CompiledSkill['browser']; code: Map<boolean, string> }
+  >()
+  function groupMember(skill: CompiledSkill, nodeTools: boolean): string {
+    let entry = members.get(skill.model)
+    if (entry?.browser !== skill.browser) {
+      entry = { browser: skill.browser, code: new Map() }
+      members.set(skill.model, entry)
+    }
+    let code = entry.code.get(nodeTools)
+    if (code === undefined) {
+      code = generateGroupMember(skill, { nodeTools, notes: notesOf(skill.model) })
+      entry.code.set(nodeTools, code)
+    }
+    return code
+  }
   /** Every file the skills read, for `isWatched` (called for every module of a build). */
   let readFiles = new Set<string>()
 
@@ -105,6 +137,7 @@ export function createSiteSkillsContext(
     const result = await getCompiler().compile()
     last = result
     byId = new Map(result.skills.map((s) => [s.model.id, s]))
+    groups = devServer ? undefined : chunkGroups([...byId.keys()])
     readFiles = new Set(result.records.flatMap((r) => r.files))
     reportWarnings(result)
     const error = result.errors > 0 ? createBuildError(result, options.root, devServer) : undefined
@@ -190,6 +223,8 @@ export function createSiteSkillsContext(
       if (id === VIRTUAL_ID || id === RESOLVED_ID) return RESOLVED_ID
       if (id.startsWith(SKILL_ID_PREFIX)) return `\0${id}`
       if (id.startsWith(RESOLVED_SKILL_PREFIX)) return id
+      if (id.startsWith(GROUP_ID_PREFIX)) return `\0${id}`
+      if (id.startsWith(RESOLVED_GROUP_PREFIX)) return id
       if (id === RUNTIME_ID) {
         runtimeEntry ??= resolveRuntimeEntry()
         return runtimeEntry
@@ -202,13 +237,17 @@ export function createSiteSkillsContext(
       await refreshing
       if (!last) await build()
       throwIfFailed()
-      if (id === RESOLVED_ID) return generateMainModule(last!.skills, undefined, options)
+      if (id === RESOLVED_ID) return generateMainModule(last!.skills, undefined, options, groups)
+      const nodeTools = options.nodeTools ?? (browser === undefined ? includeNode : !browser)
+      if (id.startsWith(RESOLVED_GROUP_PREFIX)) {
+        const group = Number(id.slice(RESOLVED_GROUP_PREFIX.length))
+        const inGroup = last!.skills.filter((s) => groups?.get(s.model.id) === group)
+        if (inGroup.length === 0) throw new Error(`${LOG_PREFIX} no skill group ${JSON.stringify(id.slice(1))}`)
+        return generateGroupChunk(inGroup.map((skill) => groupMember(skill, nodeTools)))
+      }
       const skill = byId.get(id.slice(RESOLVED_SKILL_PREFIX.length))
       if (!skill) throw new Error(`${LOG_PREFIX} no skill ${JSON.stringify(id.slice(RESOLVED_SKILL_PREFIX.length))}`)
-      return generateSkillChunk(skill, {
-        nodeTools: options.nodeTools ?? (browser === undefined ? includeNode : !browser),
-        notes: notesOf(skill.model),
-      })
+      return generateSkillChunk(skill, { nodeTools, notes: notesOf(skill.model) })
     },
     isWatched(file) {
       return readFiles.has(file) || options.roots.some((root) => isInside(root, file))
@@ -218,7 +257,14 @@ export function createSiteSkillsContext(
     watchDirs: () => [...options.roots, ...(last?.records.map((r) => r.folder.dir) ?? [])].sort(),
     moduleIds: {
       main: RESOLVED_ID,
-      skills: (ids) => ids.map((id) => `${RESOLVED_SKILL_PREFIX}${id}`),
+      skills: (ids) => [
+        ...new Set(
+          ids.map((id) => {
+            const group = groups?.get(id)
+            return group === undefined ? `${RESOLVED_SKILL_PREFIX}${id}` : `${RESOLVED_GROUP_PREFIX}${group}`
+          }),
+        ),
+      ],
     },
   }
 }

@@ -1,8 +1,7 @@
-import { isAbsolute, resolve } from 'node:path'
 import type { ValidateReturns } from '../../runtime/index'
 import { type Compat, parseCompat } from '../compiler/compat'
 import { DEFAULT_DTS, DEFAULT_ROOT, LOG_PREFIX } from '../ids'
-import { expandHome } from '../compiler/paths'
+import { resolveUserPath } from '../compiler/paths'
 import { resolveRoots } from '../compiler/roots'
 
 /** Options of the plugin (all bundlers). */
@@ -55,11 +54,6 @@ const VALIDATE_RETURNS: readonly unknown[] = ['throw', 'warn', false]
 
 const DEFAULTS = { roots: [DEFAULT_ROOT], dts: DEFAULT_DTS, minify: true } as const
 
-function absolute(path: string, root: string): string {
-  const expanded = expandHome(path)
-  return isAbsolute(expanded) ? expanded : resolve(root, expanded)
-}
-
 export function resolveOptions(options: Options = {}, root = process.cwd()): ResolvedOptions {
   const roots =
     options.roots === undefined ? [...DEFAULTS.roots] : Array.isArray(options.roots) ? options.roots : [options.roots]
@@ -75,7 +69,7 @@ export function resolveOptions(options: Options = {}, root = process.cwd()): Res
     root,
     // Given or `learnings`, resolved against the bundler's root; never a root named by the environment.
     roots: resolveRoots(roots, root),
-    dts: dts === false ? false : absolute(dts, root),
+    dts: dts === false ? false : resolveUserPath(dts, root),
     compat: options.compat,
     minify: options.minify ?? DEFAULTS.minify,
     nodeTools: options.nodeTools,

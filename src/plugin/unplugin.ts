@@ -4,13 +4,13 @@ import type { OnStartResult, PluginBuild } from 'esbuild'
 import { type UnpluginBuildContext, type UnpluginContextMeta, type UnpluginFactory, createUnplugin } from 'unplugin'
 import type { Compilation, Compiler } from 'webpack'
 import {
+  CHUNK_ID_RE,
   GENERATED_ID_RE,
   MAIN_ID_RE,
   PLUGIN_NAME,
   RESOLVED_ID,
   RUNTIME_ID,
   RUNTIME_ID_RE,
-  SKILL_ID_RE,
   VIRTUAL_ID_RE,
 } from '../ids'
 import { TS_FILE_RE } from '../compiler/paths'
@@ -182,7 +182,7 @@ const unpluginFactory: UnpluginFactory<Options | undefined> = (options, meta) =>
     },
     esbuild: {
       // The main module is resolved in `resolveFilesForEsbuild`.
-      onResolveFilter: SKILL_ID_RE,
+      onResolveFilter: CHUNK_ID_RE,
       setup(build) {
         if (build.initialOptions.absWorkingDir) ctx.setRoot(build.initialOptions.absWorkingDir)
         if (build.initialOptions.platform === 'browser') ctx.setNodeTools(false)

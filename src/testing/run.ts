@@ -3,6 +3,8 @@ import type { SiteSkills } from '../../runtime/index'
 import type { ArgsValidator } from '../../runtime/index'
 import { generateReturnsValidator } from '../codegen/validator'
 import type { CompileResult } from '../compiler/compile'
+import { isFixtureHeaderProblem } from '../compiler/fixture-header'
+import { parseRecording } from '../compiler/fixture-recording'
 import type { TestBrowser } from './browser'
 import { callFailure, judge } from './judge'
 import { serveFixture } from './serve'
@@ -35,19 +37,39 @@ export function collectCases(result: CompileResult, sites: readonly string[]): E
   return cases
 }
 
+/** What `ctx.fetch` answers: request URL -> body and its content type. */
+type Served = Map<string, { body: BodyInit; type: string }>
+
 /**
- * The `ctx` of a Node tool example: `fetch` answers the fixture for `url` and fails every other
+ * A recording (a `.json` fixture with a `"site-skills fixture"` header) answers each of its
+ * `responses`: JSON bodies serialized (application/json), strings as they are (text/plain). Any
+ * other fixture file answers `url`, typed by its extension.
+ */
+async function servedBy(fixture: string, path: string, url: string | undefined): Promise<Served> {
+  const raw = await readFile(path)
+  const recording = fixture.endsWith('.json') ? parseRecording(raw.toString('utf8')) : undefined
+  if (!recording || isFixtureHeaderProblem(recording))
+    return new Map(url ? [[new URL(url).href, { body: raw, type: contentTypeOf(fixture) }]] : [])
+  const answer = (body: unknown) =>
+    typeof body === 'string'
+      ? { body, type: CONTENT_TYPES.txt! }
+      : { body: JSON.stringify(body), type: CONTENT_TYPES.json! }
+  return new Map(recording.responses.map((r) => [new URL(r.url).href, answer(r.body)]))
+}
+
+/**
+ * The `ctx` of a Node tool example: `fetch` answers what the fixture serves and fails every other
  * request (no network); `url` and `baseUrl` (its origin) tell the tool where it is.
  */
 async function nodeContext(c: ExampleCase): Promise<Record<string, unknown>> {
   const { url, fixture, fixturePath } = c.example
-  const body = fixturePath ? await readFile(fixturePath) : undefined
-  const served = url ? new URL(url).href : undefined
+  const served: Served = fixture && fixturePath ? await servedBy(fixture, fixturePath, url) : new Map()
   const fetchFixture = async (input: string | URL | Request) => {
-    const asked = input instanceof Request ? input.url : new URL(String(input), served).href
-    if (body && fixture && asked === served)
-      return new Response(body, { status: 200, headers: { 'Content-Type': contentTypeOf(fixture) } })
-    throw new TypeError(`fetch failed: site-skills test serves only ${served ?? 'nothing'} (no network)`)
+    const asked = input instanceof Request ? input.url : new URL(String(input), url).href
+    const found = served.get(asked)
+    if (found) return new Response(found.body, { status: 200, headers: { 'Content-Type': found.type } })
+    const known = served.size ? [...served.keys()].join(', ') : 'nothing'
+    throw new TypeError(`fetch failed: site-skills test serves only ${known} (no network; asked for ${asked})`)
   }
   return { fetch: fetchFixture, ...(url ? { url, baseUrl: new URL(url).origin } : {}) }
 }

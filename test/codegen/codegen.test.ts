@@ -1,7 +1,13 @@
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { generateDts } from '../../src/codegen/dts'
-import { generateMainModule, generateSkillChunk } from '../../src/codegen/module'
+import {
+  chunkGroups,
+  generateGroupChunk,
+  generateGroupMember,
+  generateMainModule,
+  generateSkillChunk,
+} from '../../src/codegen/module'
 import { generateArgsValidator } from '../../src/codegen/validator'
 import { notesOf } from '../../src/compiler/notes'
 import { compileRoots } from '../helpers/compile'
@@ -28,6 +34,41 @@ describe('generated code', () => {
     const browserOnly = generateSkillChunk(ext, { nodeTools: false, notes: [] })
     expect(browserOnly).not.toContain('tools/search.js')
     expect(browserOnly).toContain('export const nodeTools = {\n};')
+  })
+
+  it('group chunk: what each skill chunk exports, built when the skill is loaded', async () => {
+    const { skills } = await compileRoots([APP])
+    const code = generateGroupChunk(
+      skills.map((s) => generateGroupMember(s, { nodeTools: false, notes: notesOf(s.model) })),
+    )
+    const group = (await import(`data:text/javascript,${encodeURIComponent(code)}`)) as {
+      skills: Record<string, () => Record<string, unknown>>
+    }
+    expect(Object.keys(group.skills)).toEqual(skills.map((s) => s.model.id))
+    const ext = skills.find((s) => s.model.id === 'ext')!
+    const chunk = (await import(
+      `data:text/javascript,${encodeURIComponent(generateSkillChunk(ext, { nodeTools: false, notes: notesOf(ext.model) }))}`
+    )) as Record<string, unknown>
+    const member = group.skills.ext!()
+    expect(member.notes).toEqual(chunk.notes)
+    expect(member.browserTools).toEqual(chunk.browserTools)
+    expect(Object.keys(member.validators as object)).toEqual(Object.keys(chunk.validators as object))
+    expect((member.validators as Record<string, (a: unknown) => unknown>).search!({ query: 1 })).toEqual(
+      (chunk.validators as Record<string, (a: unknown) => unknown>).search!({ query: 1 }),
+    )
+  })
+
+  it('groups skills only above 64, each into one of 64 groups that does not move as others are added', async () => {
+    const ids = (n: number) => Array.from({ length: n }, (_, i) => `site-${i}`)
+    expect(chunkGroups(ids(64))).toBeUndefined()
+    const some = chunkGroups(ids(65))!
+    const more = chunkGroups(ids(1000))!
+    expect(new Set(more.values()).size).toBe(64)
+    for (const [id, group] of some) expect(more.get(id)).toBe(group)
+    const { skills } = await compileRoots([APP])
+    const main = generateMainModule(skills, undefined, {}, new Map([['ext', 7]]))
+    expect(main).toContain('"ext": () => import("virtual:site-skills/group/7").then((m) => m.skills["ext"]()),')
+    expect(main).toContain('"workspace": () => import("virtual:site-skills/skill/workspace"),')
   })
 
   it('d.ts', async () => {

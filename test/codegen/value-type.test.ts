@@ -2,7 +2,7 @@ import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import type { ValueSchema } from '../../runtime/index'
 import { generateDts } from '../../src/codegen/dts'
-import { printFields, printValueType } from '../../src/codegen/value-type'
+import { printFields, printReturnsType, printValueType } from '../../src/codegen/value-type'
 import { compileRoots } from '../helpers/compile'
 import { REPO_ROOT } from '../helpers/tmp'
 
@@ -26,6 +26,15 @@ describe('one printer of value schemas as TypeScript types', () => {
     expect(printValueType(nested)).toBe('{ tags?: Array<{ n?: number }> }')
   })
 
+  it('on one line too: nullable values, maps, and a result that is not required', () => {
+    expect(printValueType(s('string', { nullable: true }))).toBe('string | null')
+    expect(printValueType(s('object', { additionalProperties: s('number') }))).toBe('Record<string, number>')
+    const mixed = s('object', { properties: { a: s('string', { required: true }) }, additionalProperties: s('number') })
+    expect(printValueType(mixed)).toBe('{ a: string; [key: string]: number | string }')
+    expect(printReturnsType(s('boolean', { required: false }))).toBe('boolean | null | undefined')
+    expect(printReturnsType(s('boolean'))).toBe('boolean')
+  })
+
   it('with an indentation (the d.ts): one documented member a line, keys quoted', () => {
     const args = { q: s('string', { required: true, description: 'The */ query.' }) }
     expect(printFields(args, '  ')).toBe('{\n    /** The *\\/ query. */\n    "q": string\n  }')
@@ -38,7 +47,7 @@ describe('one printer of value schemas as TypeScript types', () => {
     expect(tools.length).toBeGreaterThan(5)
     for (const tool of tools) {
       expect(dts).toContain(`args: ${printFields(tool.args, '        ')}\n`)
-      expect(dts).toContain(`returns: ${printValueType(tool.returns, '        ')}\n`)
+      expect(dts).toContain(`returns: ${printReturnsType(tool.returns, '        ')}\n`)
     }
   })
 })

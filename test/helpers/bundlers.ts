@@ -38,6 +38,8 @@ export interface BuildCase {
    */
   options?: Options
   entry?: string
+  /** The app's folder (Vite's root, esbuild's working directory, webpack's context): default the fixture's. */
+  app?: string
   /** Vite client (lib) build, esbuild `platform: 'browser'`, webpack `target: 'web'`; Rollup has no such notion. */
   browser?: boolean
 }
@@ -46,7 +48,7 @@ export interface BuildCase {
 export async function buildApp(bundler: BundlerName, input: BuildCase): Promise<string> {
   const entry = input.entry ?? APP_ENTRY
   await BUILDERS[bundler]({ ...input, entry })
-  return join(input.outDir, `${entryName(entry)}.js`)
+  return join(input.outDir, `${entryName(entry, input.app)}.js`)
 }
 
 type Builder = (input: BuildCase & { entry: string }) => Promise<void>
@@ -57,9 +59,9 @@ const absoluteRoots = (options: Options = {}): Options => ({ roots: join(APP, 'l
 const entryName = (entry: string, app = APP) => relative(app, entry).replace(/\.js$/, '')
 
 const BUILDERS: Record<BundlerName, Builder> = {
-  async vite({ entry, outDir, options, browser }) {
+  async vite({ entry, outDir, options, browser, app = APP }) {
     await vite({
-      root: APP,
+      root: app,
       configFile: false,
       logLevel: 'silent',
       plugins: [vitePlugin(options)],
@@ -67,7 +69,7 @@ const BUILDERS: Record<BundlerName, Builder> = {
         outDir,
         emptyOutDir: false,
         minify: false,
-        ...(browser ? { lib: { entry, formats: ['es'], fileName: entryName(entry) } } : { ssr: entry }),
+        ...(browser ? { lib: { entry, formats: ['es'], fileName: entryName(entry, app) } } : { ssr: entry }),
       },
     })
   },
@@ -86,10 +88,10 @@ const BUILDERS: Record<BundlerName, Builder> = {
     await bundle.write({ dir: outDir, format: 'esm' })
     await bundle.close()
   },
-  async esbuild({ entry, outDir, options, browser }) {
+  async esbuild({ entry, outDir, options, browser, app = APP }) {
     await esbuild({
       entryPoints: [entry],
-      absWorkingDir: APP,
+      absWorkingDir: app,
       bundle: true,
       splitting: true,
       format: 'esm',
@@ -99,7 +101,8 @@ const BUILDERS: Record<BundlerName, Builder> = {
       plugins: [esbuildPlugin(options)],
     })
   },
-  webpack: ({ entry, outDir, options, browser }) => runWebpack(webpackConfig(entry, outDir, options, browser)),
+  webpack: ({ entry, outDir, options, browser, app }) =>
+    runWebpack(webpackConfig(entry, outDir, options, browser, app)),
 }
 
 /** webpack's configuration for building `entry` of the app in `app` (default: the fixture's). */

@@ -21,6 +21,17 @@ export function markPositions(marked: string): { text: string; at: Record<string
   return { text: text + marked.slice(last), at }
 }
 
+/** The compiler options of a consumer project as the README sets it up (strict, bundler resolution). */
+export const CONSUMER_OPTIONS: ts.CompilerOptions = {
+  strict: true,
+  noEmit: true,
+  module: ts.ModuleKind.ESNext,
+  moduleResolution: ts.ModuleResolutionKind.Bundler,
+  target: ts.ScriptTarget.ES2022,
+  types: [],
+  lib: ['lib.es2023.d.ts', 'lib.dom.d.ts'],
+}
+
 const show = (parts: ts.SymbolDisplayPart[] | undefined) => ts.displayPartsToString(parts)
 
 /**
@@ -29,15 +40,7 @@ const show = (parts: ts.SymbolDisplayPart[] | undefined) => ts.displayPartsToStr
  */
 export function createEditor(dir: string, files: string[], wrap = (service: ts.LanguageService) => service) {
   const names = files.map((f) => join(dir, f))
-  const options: ts.CompilerOptions = {
-    strict: true,
-    noEmit: true,
-    module: ts.ModuleKind.ESNext,
-    moduleResolution: ts.ModuleResolutionKind.Bundler,
-    target: ts.ScriptTarget.ES2022,
-    types: [],
-    lib: ['lib.es2023.d.ts', 'lib.dom.d.ts'],
-  }
+  const options = CONSUMER_OPTIONS
   const host: ts.LanguageServiceHost = {
     getScriptFileNames: () => names,
     getScriptVersion: () => '1',

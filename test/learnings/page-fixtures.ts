@@ -107,4 +107,5 @@ export async function readManifest(root: string, siteId: string): Promise<Manife
 export interface Manifest {
   domains: string[]
   browserTools: Record<string, { path: string; returns: ValueSchema; examples?: ToolExample[] }>
+  nodeTools?: Record<string, { examples?: { url?: string; fixture?: string }[] }>
 }

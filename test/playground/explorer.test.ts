@@ -122,7 +122,8 @@ describe('skills explorer', () => {
       copy,
       (await readFile(copy, 'utf8'))
         .replace('"id": "mdn"', '"id": "mdn-copy"')
-        .replace(/"developer\.mozilla\.org"/, '"mdn-copy.example.org"'),
+        // The domain and every example's url: the copy's examples must be on its own domain.
+        .replaceAll('developer.mozilla.org', 'mdn-copy.example.org'),
     )
     await waitFor(
       () => text('#summary'),

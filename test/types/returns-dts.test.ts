@@ -3,7 +3,7 @@ import { join } from 'node:path'
 import ts from 'typescript'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { runCli } from '../helpers/cli'
-import { createEditor, markPositions } from '../helpers/editor'
+import { CONSUMER_OPTIONS, createEditor, markPositions } from '../helpers/editor'
 import { DRIFT_SKILL } from '../helpers/returns-skill'
 import { REPO_ROOT, makeTempDir, writeTree } from '../helpers/tmp'
 
@@ -111,15 +111,7 @@ beforeAll(async () => {
 afterAll(() => tmp.cleanup())
 
 function typeErrors(file: string): string[] {
-  const program = ts.createProgram([join(tmp.dir, 'site-skills.d.ts'), join(tmp.dir, file)], {
-    strict: true,
-    noEmit: true,
-    module: ts.ModuleKind.ESNext,
-    moduleResolution: ts.ModuleResolutionKind.Bundler,
-    target: ts.ScriptTarget.ES2022,
-    types: [],
-    lib: ['lib.es2023.d.ts', 'lib.dom.d.ts'],
-  })
+  const program = ts.createProgram([join(tmp.dir, 'site-skills.d.ts'), join(tmp.dir, file)], CONSUMER_OPTIONS)
   return ts.getPreEmitDiagnostics(program).map((d) => ts.flattenDiagnosticMessageText(d.messageText, '\n'))
 }
 

@@ -3,6 +3,7 @@ import { join } from 'node:path'
 import ts from 'typescript'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { runCli } from '../helpers/cli'
+import { CONSUMER_OPTIONS } from '../helpers/editor'
 import { REPO_ROOT, makeTempDir } from '../helpers/tmp'
 
 const APP = join(REPO_ROOT, 'test/fixtures/app')
@@ -46,15 +47,7 @@ void anything; void stub
 function typeErrors(dir: string, files: string[]): string[] {
   const program = ts.createProgram(
     files.map((f) => join(dir, f)),
-    {
-      strict: true,
-      noEmit: true,
-      module: ts.ModuleKind.ESNext,
-      moduleResolution: ts.ModuleResolutionKind.Bundler,
-      target: ts.ScriptTarget.ES2022,
-      types: [],
-      lib: ['lib.es2023.d.ts', 'lib.dom.d.ts'],
-    },
+    CONSUMER_OPTIONS,
   )
   return ts
     .getPreEmitDiagnostics(program)

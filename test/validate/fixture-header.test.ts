@@ -7,6 +7,7 @@ import {
   isFixtureHeaderProblem,
   parseFixtureHeader,
 } from '../../src/compiler/fixture-header'
+import { parseRecording } from '../../src/compiler/fixture-recording'
 import { spawnCli } from '../helpers/spawn-bin'
 import { RULES, at, compileRoots, describe as lines } from '../helpers/compile'
 
@@ -115,5 +116,64 @@ describe('fixture-header warnings', () => {
     )
     expect(run.stdout).toContain('> 3 |   "url": "https://www.other.example.org/list",')
     expect(run.stdout.trimEnd().split('\n').at(-1)).toBe('✔ 0 errors, 5 warnings in 1 skill')
+  })
+})
+
+describe('a recording (.json fixture)', () => {
+  const recording = (value: unknown) => JSON.stringify(value, null, 2)
+  const head = { url: 'https://api.example.com/a', captured: '2026' }
+  const problem = (text: string) => {
+    const parsed = parseRecording(text)
+    if (!isFixtureHeaderProblem(parsed)) throw new Error('expected a problem')
+    return parsed
+  }
+
+  it('gives the header, the responses and positions of both', () => {
+    const text = recording({
+      'site-skills fixture': { ...head, source: { repo: 'owner/name' } },
+      responses: [
+        { url: 'https://api.example.com/a', body: { n: 1 } },
+        { url: 'https://api.example.com/b', body: 'text' },
+      ],
+    })
+    const parsed = parseRecording(text)
+    if (isFixtureHeaderProblem(parsed)) throw new Error(parsed.reason)
+    expect(parsed.header).toEqual({ ...head, source: { repo: 'owner/name' } })
+    expect(parsed.responses.map((r) => r.body)).toEqual([{ n: 1 }, 'text'])
+    expect(parsed.locate(['url'])).toEqual({ line: 3, column: 5 })
+    expect(parsed.locateInFile(['responses', 1, 'url'])).toEqual({ line: 17, column: 7 })
+  })
+
+  it('says what is missing or malformed, at the member at fault', () => {
+    expect(problem('[]')).toEqual({
+      problem: 'missing',
+      reason: 'the file is not a JSON object with a "site-skills fixture" member',
+      position: { line: 1, column: 1 },
+    })
+    expect(problem('{ "site-skills fixture": ')).toMatchObject({ problem: 'malformed', reason: /^invalid JSON/ })
+    expect(problem(recording({ 'site-skills fixture': head, responses: [], body: 1 }))).toEqual({
+      problem: 'malformed',
+      reason: 'unknown key "body" (known: "site-skills fixture", responses)',
+      position: { line: 7, column: 3 },
+    })
+    expect(problem(recording({ 'site-skills fixture': { url: head.url }, responses: [] }))).toEqual({
+      problem: 'malformed',
+      reason: 'captured must say when the page was captured',
+      position: { line: 2, column: 3 },
+    })
+    expect(problem(recording({ 'site-skills fixture': head, responses: [] }))).toMatchObject({
+      reason: 'responses must be a non-empty array of { url, body }',
+      position: { line: 6, column: 3 },
+    })
+    expect(problem(recording({ 'site-skills fixture': head, responses: [{ url: '/a', body: 1 }] }))).toMatchObject({
+      reason: 'url must be the absolute http(s) request URL',
+      position: { line: 8, column: 7 },
+    })
+    expect(problem(recording({ 'site-skills fixture': head, responses: [{ url: head.url }] }))).toMatchObject({
+      reason: 'body (the recorded response body) is missing',
+    })
+    expect(
+      problem(recording({ 'site-skills fixture': head, responses: [{ url: head.url, body: 1, status: 404 }] })),
+    ).toMatchObject({ reason: 'unknown key "status" (known: url, body)' })
   })
 })

@@ -68,7 +68,7 @@ function summarizeRepo(r) {
     defaultBranch: r.default_branch,
     isFork: r.fork,
     parent: r.parent?.full_name ?? null,
-    archived: r.archived,
+    archived: r.archived ?? false, // absent from responses of before 2017, when repositories could not be archived
     visibility: r.visibility ?? (r.private ? 'private' : 'public'),
     createdAt: r.created_at,
     pushedAt: r.pushed_at,

@@ -41,8 +41,9 @@ export async function searchStories(ctx, args = {}) {
   return (body.hits ?? []).map((hit) => ({
     id: Number(hit.objectID),
     type,
-    title: hit.title ?? hit.story_title ?? null,
-    url: hit.url ?? hit.story_url ?? `https://news.ycombinator.com/item?id=${hit.story_id ?? hit.objectID}`,
+    // Comment hits carry "" (older records) or null in title and url: the story's are used then.
+    title: hit.title || hit.story_title || null,
+    url: hit.url || hit.story_url || `https://news.ycombinator.com/item?id=${hit.story_id ?? hit.objectID}`,
     score: hit.points ?? null,
     by: hit.author ?? null,
     time: hit.created_at ?? null,

@@ -49,7 +49,8 @@ function toStory(item, rank) {
     rank,
     type: item.type,
     title: item.title ?? null,
-    url: item.url ?? itemUrl(item.id),
+    // Jobs without a link carry url: "" (text posts have none): the item page then.
+    url: item.url || itemUrl(item.id),
     score: item.score ?? null,
     by: item.by ?? null,
     time: item.time ? new Date(item.time * 1000).toISOString() : null,

@@ -438,8 +438,9 @@ export const DIAGNOSTIC_CATALOG = {
     title: 'Fixture header missing or wrong',
     hint:
       'A page fixture starts with a "site-skills fixture" comment holding JSON { "url", "captured", "source"? }: ' +
-      "the address it was captured at, on the domain of the example's url. `site-skills snapshot` writes it; " +
-      'see the README section on examples and fixtures.',
+      "the address it was captured at, on the domain of the example's url (`site-skills snapshot` writes it). " +
+      'A recorded response (.json) is { "site-skills fixture": { ... }, "responses": [{ "url", "body" }] }, ' +
+      'each url on the domain of the header url. See the README section on examples and fixtures.',
     message: fixtureHeaderMessage,
     hintFor: fixtureHeaderHint,
   }),

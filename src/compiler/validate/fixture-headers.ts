@@ -2,9 +2,11 @@ import { getDomain } from 'tldts'
 import { FIXTURE_HEADER_LIMIT, isFixtureHeaderProblem, parseFixtureHeader } from '../fixture-header'
 import type { ParsedFixtureHeader } from '../fixture-header'
 import { readFileHead } from '../files'
+import { type ParsedRecording, RECORDING_LIMIT, parseRecording } from '../fixture-recording'
+import type { Position } from '../parse'
 import { type SkillCheck, report } from './context'
 
-/** An example whose fixture is an HTML page of the skill. */
+/** An example whose fixture is a file of the skill. */
 export interface FixtureUse {
   /** The example as a manifest path: `browserTools.read.examples[0]`. */
   example: string
@@ -29,41 +31,65 @@ function domainOf(url: string): string {
 }
 
 /**
- * Checks the header of every HTML fixture the examples use (warnings, `fixture-header`): each
- * file once for a missing or malformed header, and each example whose url is on another domain
- * (registrable domain; loopback names are one) than the url the header records. Reads only the head
- * of each file.
+ * Checks the header of every HTML fixture (a comment first in the page) and JSON fixture (a
+ * recording: see fixture-recording.ts) the examples use (warnings, `fixture-header`): each file
+ * once for a missing or malformed header; for a page, each example whose url is on another domain
+ * (registrable domain; loopback names are one) than the url the header records; for a recording
+ * (an API may live on another domain than the site), each response whose url is. Reads only the
+ * head of each page, and at most RECORDING_LIMIT bytes of a recording. `.txt` and `.xml` fixtures
+ * carry no header.
  */
 export function checkFixtureHeaders(check: SkillCheck, uses: readonly FixtureUse[]): void {
-  const headers = new Map<string, ParsedFixtureHeader | undefined>()
+  const headers = new Map<string, ParsedFixtureHeader | ParsedRecording | undefined>()
   const reported = new Set<string>()
   for (const use of uses) {
-    if (!use.fixture.endsWith('.html')) continue
-    if (!headers.has(use.real)) headers.set(use.real, readHeader(check, use))
+    if (!use.fixture.endsWith('.html') && !use.fixture.endsWith('.json')) continue
+    const known = headers.has(use.real)
+    if (!known) headers.set(use.real, readHeader(check, use))
     const parsed = headers.get(use.real)
     if (!parsed) continue
-    const recorded = parsed.header.url
-    const [recordedDomain, domain] = [domainOf(recorded), domainOf(use.url)]
-    if (recordedDomain === domain || reported.has(`${use.real}\0${domain}`)) continue
-    reported.add(`${use.real}\0${domain}`)
-    const data = {
-      fixture: use.fixture,
-      problem: 'domain',
-      recorded,
-      recordedDomain,
-      example: use.example,
-      url: use.url,
-      domain,
-    } as const
-    report(check, use.fixture, { code: 'fixture-header', data, ...parsed.locate(['url']) })
+    if ('responses' in parsed) {
+      if (known) continue
+      for (const [i, response] of parsed.responses.entries())
+        checkDomain(
+          check,
+          use.fixture,
+          parsed,
+          `responses[${i}]`,
+          response.url,
+          parsed.locateInFile(['responses', i, 'url']),
+        )
+      continue
+    }
+    if (reported.has(`${use.real}\0${domainOf(use.url)}`)) continue
+    if (checkDomain(check, use.fixture, parsed, use.example, use.url, parsed.locate(['url'])))
+      reported.add(`${use.real}\0${domainOf(use.url)}`)
   }
 }
 
+/** Reports (and says so) when `url`, where `example` serves the fixture, is on another domain than its header's url. */
+function checkDomain(
+  check: SkillCheck,
+  fixture: string,
+  parsed: ParsedFixtureHeader,
+  example: string,
+  url: string,
+  at: Position,
+): boolean {
+  const recorded = parsed.header.url
+  const [recordedDomain, domain] = [domainOf(recorded), domainOf(url)]
+  if (recordedDomain === domain) return false
+  const data = { fixture, problem: 'domain', recorded, recordedDomain, example, url, domain } as const
+  report(check, fixture, { code: 'fixture-header', data, ...at })
+  return true
+}
+
 /** The fixture's header, or undefined after reporting why it has none (nothing when the file cannot be read). */
-function readHeader(check: SkillCheck, use: FixtureUse): ParsedFixtureHeader | undefined {
-  const head = readFileHead(use.real, FIXTURE_HEADER_LIMIT)
+function readHeader(check: SkillCheck, use: FixtureUse): ParsedFixtureHeader | ParsedRecording | undefined {
+  const json = use.fixture.endsWith('.json')
+  const head = readFileHead(use.real, json ? RECORDING_LIMIT : FIXTURE_HEADER_LIMIT)
   if (!head) return undefined
-  const parsed = parseFixtureHeader(head.toString('utf8'))
+  const parsed = json ? parseRecording(head.toString('utf8')) : parseFixtureHeader(head.toString('utf8'))
   if (!isFixtureHeaderProblem(parsed)) return parsed
   const { problem, reason, position } = parsed
   report(check, use.fixture, { code: 'fixture-header', data: { fixture: use.fixture, problem, reason }, ...position })

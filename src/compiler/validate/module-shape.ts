@@ -13,9 +13,11 @@ import {
 } from 'acorn'
 import { transform } from 'esbuild'
 import { isTypeScript } from '../paths'
+import { quickExports } from './quick-exports'
+import { isSoleFunction } from './quick-shape'
 
 /** What kind of value a binding holds, as far as the source shows without running it. */
-type BindingKind = 'function' | 'other' | 'unknown'
+export type BindingKind = 'function' | 'other' | 'unknown'
 
 export interface ModuleExports {
   exports: Map<string, BindingKind>
@@ -142,6 +144,11 @@ export async function analyzeModule(source: string, file: string): Promise<Modul
     if (typeof stripped !== 'string') return stripped
     code = stripped
   }
+  return quickExports(code, file) ?? parseExports(code)
+}
+
+/** The exports as a full parse (acorn) finds them, or its syntax error. */
+export function parseExports(code: string): ModuleExports | SourceError {
   try {
     return collectExports(parse(code, ACORN))
   } catch (error) {
@@ -149,9 +156,15 @@ export async function analyzeModule(source: string, file: string): Promise<Modul
   }
 }
 
-/** True when only whitespace, comments and at most one semicolon follow `offset`. */
+/** Whitespace and comments, then at most one semicolon, then whitespace and comments. */
+const TRAILING_TRIVIA_RE =
+  /^(?:\s|\/\/[^\n\r\u2028\u2029]*|\/\*[\s\S]*?\*\/)*;?(?:\s|\/\/[^\n\r\u2028\u2029]*|\/\*[\s\S]*?\*\/)*$/
+
+/** True when only whitespace, comments and at most one semicolon follow `offset` (acorn's tokenizer decides when a regex cannot tell). */
 function onlyTriviaAfter(code: string, offset: number): boolean {
-  const rest = tokenizer(code.slice(offset), { ecmaVersion: 'latest' })
+  const tail = code.slice(offset)
+  if (TRAILING_TRIVIA_RE.test(tail)) return true
+  const rest = tokenizer(tail, { ecmaVersion: 'latest' })
   let token = rest.getToken()
   if (token.type.label === ';') token = rest.getToken()
   return token.type.label === 'eof'
@@ -164,6 +177,7 @@ function onlyTriviaAfter(code: string, offset: number): boolean {
 export async function checkFunctionExpression(source: string, file: string): Promise<SourceError | undefined> {
   let code = source
   const typescript = isTypeScript(file)
+  if (!typescript && isSoleFunction(source)) return undefined
   if (typescript) {
     // Wrapped so the bare expression is a valid statement; the wrapper's first line is not counted.
     const stripped = await stripTypes(`(\n${source}\n)`, file)

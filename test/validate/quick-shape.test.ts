@@ -1,0 +1,64 @@
+import { parseExpressionAt, tokenizer } from 'acorn'
+import { describe, expect, it } from 'vitest'
+import { checkFunctionExpression } from '../../src/compiler/validate/module-shape'
+import { isSoleFunction } from '../../src/compiler/validate/quick-shape'
+
+/** One function expression each: V8 alone says so. */
+const SOLE = [
+  'async function (args) {\n  return { title: document.title }\n}\n',
+  'function () { return 1 } // done\n',
+  'function* () { yield 1 }',
+  'async function* () {}',
+  '(args) => document.title',
+  'async ({ limit = 5, all }) => {\n  return [limit, all]\n}\n',
+  'x => x ? 1 : [2, 3]',
+  'async x => { await x }',
+  '() => /}/.test("{")',
+]
+
+/** Not one function expression, or not valid: left to acorn (which finds the problem, if any). */
+const UNSURE = [
+  'function () {}()',
+  'function () {}.call(null)',
+  'function () {} + 1',
+  'function () {}\nfoo()',
+  'function () {}, 1',
+  'function () {}[0] = 1',
+  'function () {}\n[0]',
+  'function () { super.x }',
+  'x => 1, 2',
+  '(a) => {}\n(0)',
+  '(a => 1)(2)',
+  '({ a: 1 })',
+  'document.title',
+  'function () {\n  const x = ;\n}',
+  'function named() {}',
+  'async function () {};',
+  '(a = f()) => a',
+]
+
+describe('bare browser tools: the quick shape check (V8) against acorn', () => {
+  it.each(SOLE)('accepts %j, as acorn does', (source) => {
+    expect(isSoleFunction(source)).toBe(true)
+    const node = parseExpressionAt(source, 0, { ecmaVersion: 'latest' })
+    expect(node.type).toMatch(/^(Arrow)?FunctionExpression$/)
+    expect(tokenizer(source.slice(node.end), { ecmaVersion: 'latest' }).getToken().type.label).toBe('eof')
+  })
+
+  it.each(UNSURE)('leaves %j to acorn', (source) => {
+    expect(isSoleFunction(source)).toBe(false)
+  })
+
+  it("keeps acorn's message and position for what it leaves", async () => {
+    expect(await checkFunctionExpression('function () {}()', 'tool.js')).toEqual({
+      message: 'must contain a single function expression, found a call',
+      line: 1,
+      column: 1,
+    })
+    expect(await checkFunctionExpression('function () {}\nfoo()', 'tool.js')).toEqual({
+      message: 'must contain a single function expression; code follows the function',
+      line: 1,
+      column: 15,
+    })
+  })
+})
