@@ -1,5 +1,4 @@
 import { fork } from 'node:child_process'
-import { readdir, rm } from 'node:fs/promises'
 import { join, resolve } from 'node:path'
 import { type Plugin, build } from 'esbuild'
 import { TMP } from './generate'
@@ -23,11 +22,6 @@ const probePlugin: Plugin = {
 
 let bundled: Promise<void> | undefined
 
-async function removeOldChunks(): Promise<void> {
-  const old = (await readdir(TMP).catch(() => [])).filter((f) => /^child-\w+\.mjs$/.test(f))
-  await Promise.all(old.map((f) => rm(join(TMP, f), { force: true })))
-}
-
 /**
  * Child processes run plain `node` on a bundle of bench/child.ts (packages left external), so no
  * TypeScript loader hooks sit in the way of imports (the original's validation imports 2,000 files).
@@ -35,24 +29,20 @@ async function removeOldChunks(): Promise<void> {
  * without the plugin never loads the plugin's dependencies).
  */
 function bundleChild(): Promise<void> {
-  bundled ??= removeOldChunks()
-    .then(() =>
-      build({
-        entryPoints: { child: join(BENCH, 'child.ts') },
-        outdir: TMP,
-        chunkNames: 'child-[hash]',
-        outExtension: { '.js': '.mjs' },
-        splitting: true,
-        bundle: true,
-        platform: 'node',
-        format: 'esm',
-        target: 'node20',
-        packages: 'external',
-        logLevel: 'error',
-        plugins: [probePlugin],
-      }),
-    )
-    .then(() => undefined)
+  bundled ??= build({
+    entryPoints: { child: join(BENCH, 'child.ts') },
+    outdir: TMP,
+    chunkNames: 'child-[hash]',
+    outExtension: { '.js': '.mjs' },
+    splitting: true,
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    target: 'node20',
+    packages: 'external',
+    logLevel: 'error',
+    plugins: [probePlugin],
+  }).then(() => undefined)
   return bundled
 }
 
