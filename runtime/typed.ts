@@ -20,6 +20,10 @@ export type ToolRegistry = { [siteId: string]: { [tool: string]: ToolSpec } }
 // mapped types over them stay homomorphic (so the manifest's JSDoc reaches `sites` and its stubs), and an error
 // names the valid literals (`"search" | "detail"`) instead of an alias such as `Tools<SiteSkillRegistry, "x">`.
 type Spec<R, S extends keyof R, T extends keyof R[S]> = R[S][T] extends ToolSpec ? R[S][T] : never
+/** The browser tools of a site (used as `BrowserToolName<R, S> & string`, which errors print as the literal names). */
+type BrowserToolName<R, S extends keyof R> = {
+  [K in keyof R[S]]: R[S][K] extends { kind: 'browser' } ? K : never
+}[keyof R[S]]
 /** Arguments may be left out when every one is optional. */
 type ArgsParam<A> = Record<never, never> extends A ? [args?: A] : [args: A]
 /** A Node tool's `ctx` is the host's type; it may be left out when the host declares no required member. */
@@ -46,10 +50,7 @@ export interface TypedSiteSkills<R, H = unknown> {
     ...rest: ToolParams<Spec<R, S, T>, H>
   ) => Promise<Spec<R, S, T>['returns']>
   /** Runs a browser tool in the page of a CDP target. */
-  runBrowserTool: <
-    S extends keyof R & string,
-    T extends { [K in keyof R[S]]: R[S][K] extends { kind: 'browser' } ? K : never }[keyof R[S]],
-  >(
+  runBrowserTool: <S extends keyof R & string, T extends BrowserToolName<R, S> & string>(
     siteId: S,
     tool: T,
     args: Spec<R, S, T>['args'],
@@ -57,10 +58,7 @@ export interface TypedSiteSkills<R, H = unknown> {
     options?: BrowserRunOptions,
   ) => Promise<Spec<R, S, T>['returns']>
   /** The compiled source of a browser tool: one self-contained function expression. */
-  browserToolSource: <
-    S extends keyof R & string,
-    T extends { [K in keyof R[S]]: R[S][K] extends { kind: 'browser' } ? K : never }[keyof R[S]],
-  >(
+  browserToolSource: <S extends keyof R & string, T extends BrowserToolName<R, S> & string>(
     siteId: S,
     tool: T,
   ) => Promise<string>
