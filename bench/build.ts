@@ -1,26 +1,19 @@
 import { readFileSync } from 'node:fs'
-import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises'
+import { readdir, readFile } from 'node:fs/promises'
 import { dirname, join } from 'node:path'
 import { type Plugin as EsbuildPlugin, build as esbuild, transform as esbuildTransform } from 'esbuild'
-import type { InlineConfig, Plugin } from 'vite'
+import type { Plugin } from 'vite'
 import { TMP, generateSkills } from './generate'
+import { viteConfig, writeApp } from './app'
+import { type HookTimes, timeHooks } from './hooks'
+import { captureModules } from './served'
 import { validateLearnings } from './original'
-import { type ChildResult, cpuMs, runChild } from './spawn'
+import { cpuMs } from './proc'
+import { type ChildResult, runChild } from './spawn'
 import { Samples, rounds, summarize } from './stats'
 import { type Figure, formatRatio, formatValue } from './table'
 
 export const BUILD_SKILLS = 1000
-
-/** Time spent in the plugin's hooks over one build. */
-export interface HookTimes {
-  buildStart: number
-  /** Wall time during which at least one load call was running (loads overlap). */
-  load: number
-  loads: number
-  /** When the last buildStart began and ended (performance.now()). */
-  buildStartAt: number
-  buildStartEnd: number
-}
 
 export interface ViteBuildResult {
   ms: number
@@ -34,75 +27,16 @@ export interface ViteBuildResult {
   outputFiles: number
 }
 
-/** The app that is built: one module that re-exports the generated API. */
-export async function writeApp(app: string): Promise<string> {
-  await mkdir(app, { recursive: true })
-  const entry = join(app, 'entry.js')
-  await writeFile(entry, "import api from 'virtual:site-skills'\nexport default api\n")
-  return entry
-}
-
-const NO_TIMES: HookTimes = { buildStart: 0, load: 0, loads: 0, buildStartAt: 0, buildStartEnd: 0 }
-
-type LoadFunction = (this: unknown, ...args: unknown[]) => Promise<unknown>
-
-/** Replaces the plugin's `load` (a function, or `{ filter, handler }`) by what `wrap` makes of it. */
-export function wrapLoad(plugin: Plugin, wrap: (load: LoadFunction) => LoadFunction): void {
-  const hook = plugin.load as { handler: LoadFunction } | LoadFunction
-  plugin.load = (typeof hook === 'function' ? wrap(hook) : { ...hook, handler: wrap(hook.handler) }) as Plugin['load']
-}
-
-/** Wraps the plugin's `buildStart` and `load` hooks to time them. */
-export function timeHooks(plugin: Plugin): { plugin: Plugin; times: HookTimes; reset: () => void } {
-  const times: HookTimes = { ...NO_TIMES }
-  const buildStart = plugin.buildStart as (this: unknown, ...args: unknown[]) => Promise<void>
-  let loading = 0
-  let loadingSince = 0
-  plugin.buildStart = async function (this: unknown, ...args: unknown[]) {
-    times.buildStartAt = performance.now()
-    try {
-      return await buildStart.apply(this, args)
-    } finally {
-      times.buildStartEnd = performance.now()
-      times.buildStart += times.buildStartEnd - times.buildStartAt
-    }
-  } as Plugin['buildStart']
-  wrapLoad(
-    plugin,
-    (load) =>
-      async function (this: unknown, ...args: unknown[]) {
-        if (loading++ === 0) loadingSince = performance.now()
-        try {
-          return await load.apply(this, args)
-        } finally {
-          times.loads++
-          if (--loading === 0) times.load += performance.now() - loadingSince
-        }
-      },
-  )
-  return { plugin, times, reset: () => Object.assign(times, NO_TIMES) }
-}
-
-/** A client (library-mode) build of the app: Vite's defaults otherwise, output written to disk. */
-export function viteConfig(app: string, outDir: string, plugin: Plugin, watch = false): InlineConfig {
-  return {
-    root: app,
-    configFile: false,
-    logLevel: 'silent',
-    plugins: [plugin],
-    build: {
-      outDir,
-      emptyOutDir: true,
-      lib: { entry: 'entry.js', formats: ['es'], fileName: 'entry' },
-      ...(watch ? { watch: {} } : {}),
-    },
-  }
-}
-
 // ---- Child tasks (run in a fresh process by spawn.ts) ----
 
 /** A cold build: fresh process, fresh plugin instance, empty output folder. */
-export async function viteBuildTask(args: { root: string; app: string; outDir: string }): Promise<ViteBuildResult> {
+export async function viteBuildTask(args: {
+  root: string
+  app: string
+  outDir: string
+  /** Also write every generated module there (see served.ts). */
+  captureDir?: string
+}): Promise<ViteBuildResult> {
   const [{ build }, { default: siteSkills }, { probe, resetProbe }] = await Promise.all([
     import('vite'),
     import('../src/vite'),
@@ -110,6 +44,7 @@ export async function viteBuildTask(args: { root: string; app: string; outDir: s
   ])
   await writeApp(args.app)
   const timed = timeHooks(siteSkills({ roots: args.root }) as Plugin)
+  if (args.captureDir) captureModules(timed.plugin, args.captureDir)
   resetProbe()
   const cpu = await cpuMs()
   const start = performance.now()

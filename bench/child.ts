@@ -2,20 +2,24 @@
  * Entry of the benchmark child processes (bundled and forked by spawn.ts):
  * `node child.mjs <task> <json args>`; the result goes back over IPC with the process's peak RSS.
  */
-import { esbuildOnlyTask, originalValidateTask, viteBuildTask } from './build'
-import { devUpdateTask } from './dev'
-import { idleTask } from './memory'
-import { rebuildTask } from './rebuild'
-import { esbuildPeakKb } from './spawn'
+import { esbuildPeakKb } from './proc'
 
-/** Each task takes its own arguments: `never` accepts a function of any argument type. */
-const TASKS: Record<string, (args: never) => Promise<unknown>> = {
-  'vite-build': viteBuildTask,
-  'esbuild-only': esbuildOnlyTask,
-  'original-validate': originalValidateTask,
-  idle: idleTask,
-  rebuild: rebuildTask,
-  'dev-update': devUpdateTask,
+type Task = (args: never) => Promise<unknown>
+
+/**
+ * Each task takes its own arguments (`never` accepts a function of any argument type), and is
+ * imported only when it runs (the bundle is split there, see spawn.ts).
+ */
+const TASKS: Record<string, () => Promise<Task>> = {
+  'vite-build': async () => (await import('./build')).viteBuildTask,
+  'esbuild-only': async () => (await import('./build')).esbuildOnlyTask,
+  'original-validate': async () => (await import('./build')).originalValidateTask,
+  idle: async () => (await import('./memory')).idleTask,
+  'vite-alone': async () => (await import('./served')).viteAloneTask,
+  rebuild: async () => (await import('./rebuild')).rebuildTask,
+  'dev-update': async () => (await import('./dev')).devUpdateTask,
+  'memory-stages': async () => (await import('./stages')).memoryStagesTask,
+  'small-build': async () => (await import('./small-task')).smallBuildTask,
 }
 
 /** Over IPC when forked by spawn.ts; printed when run by hand (e.g. under `node --cpu-prof`). */
@@ -26,10 +30,10 @@ function report(message: object): Promise<void> {
 
 async function main(): Promise<void> {
   const [name = '', json = '{}'] = process.argv.slice(2)
-  const task = TASKS[name]
-  if (!task) throw new Error(`unknown benchmark task ${JSON.stringify(name)}`)
+  const load = TASKS[name]
+  if (!load) throw new Error(`unknown benchmark task ${JSON.stringify(name)}`)
   // spawn.ts builds the JSON for the task it names.
-  const value = await task(JSON.parse(json) as never)
+  const value = await (await load())(JSON.parse(json) as never)
   const result = { value, maxRssKb: process.resourceUsage().maxRSS, esbuildRssKb: await esbuildPeakKb() }
   await report({ ok: true, result })
 }

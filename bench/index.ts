@@ -1,5 +1,5 @@
 /**
- * `npm run bench [-- --quick] [-- --only lookup,build,rebuild,cdp,size,memory]`: runs the
+ * `npm run bench [-- --quick] [-- --only lookup,build,small,rebuild,cdp,size,memory]`: runs the
  * benchmarks, prints one table and writes bench/results.json. Every figure is a ratio against a
  * baseline measured in the same run (median of the runs, with min and max).
  */
@@ -14,14 +14,16 @@ import { runLookupBench } from './lookup'
 import { type BuildPeaks, runMemoryBench } from './memory'
 import { runRebuildBench } from './rebuild'
 import { runSizeBench } from './size'
+import { runSmallBench } from './small'
 import { type Figure, errorSummary, renderTable } from './table'
 
-const BENCHES = ['lookup', 'build', 'rebuild', 'cdp', 'size', 'memory'] as const
+const BENCHES = ['lookup', 'build', 'small', 'rebuild', 'cdp', 'size', 'memory'] as const
 type BenchName = (typeof BENCHES)[number]
 
 const FULL = {
   lookup: { sizes: [10, 1000, 10_000], runs: 5 },
   build: { runs: 3 },
+  small: { runs: 5 },
   rebuild: { sessions: 1, cycles: 3 },
   cdp: { runs: 7, calls: 30 },
   memory: { sizes: [1000, 10_000] },
@@ -30,6 +32,7 @@ const FULL = {
 const QUICK: typeof FULL = {
   lookup: { sizes: [10, 1000], runs: 3 },
   build: { runs: 2 },
+  small: { runs: 3 },
   rebuild: { sessions: 1, cycles: 1 },
   cdp: { runs: 3, calls: 10 },
   memory: { sizes: [1000] },
@@ -87,6 +90,7 @@ async function main(): Promise<void> {
       buildPeaks = { rssKb: result.rssKb, esbuildRssKb: result.esbuildRssKb }
       return result.figures
     },
+    small: () => runSmallBench(config.small),
     rebuild: () => runRebuildBench(config.rebuild),
     cdp: () => runCdpBench(config.cdp),
     size: () => runSizeBench(),

@@ -1,10 +1,13 @@
 import { mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import type { Plugin } from 'vite'
-import { BUILD_SKILLS, type HookTimes, timeHooks, viteConfig, wrapLoad, writeApp } from './build'
+import { viteConfig, writeApp } from './app'
+import { BUILD_SKILLS } from './build'
+import { type HookTimes, timeHooks, wrapHook } from './hooks'
 import { TMP, TOOL_MARKER, generateSkills, skillId, writeSkill } from './generate'
 import { runDevBench } from './dev'
-import { cpuMs, runChild } from './spawn'
+import { cpuMs } from './proc'
+import { runChild } from './spawn'
 import { Samples, summarize } from './stats'
 import { type Figure, formatRatio, formatValue } from './table'
 
@@ -135,8 +138,9 @@ export interface WatchSession {
 /** Keeps the last code the plugin's load hook returned for each id. */
 function captureLoads(plugin: Plugin): Map<string, string> {
   const codes = new Map<string, string>()
-  wrapLoad(
+  wrapHook(
     plugin,
+    'load',
     (load) =>
       async function (this: unknown, ...args: unknown[]) {
         const out = await load.apply(this, args)

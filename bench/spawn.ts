@@ -1,5 +1,4 @@
 import { fork } from 'node:child_process'
-import { readdir, readFile } from 'node:fs/promises'
 import { join, resolve } from 'node:path'
 import { type Plugin, build } from 'esbuild'
 import { TMP } from './generate'
@@ -26,11 +25,16 @@ let bundled: Promise<void> | undefined
 /**
  * Child processes run plain `node` on a bundle of bench/child.ts (packages left external), so no
  * TypeScript loader hooks sit in the way of imports (the original's validation imports 2,000 files).
+ * Split at each task's dynamic import: a child loads only its task's code and packages (a build
+ * without the plugin never loads the plugin's dependencies).
  */
 function bundleChild(): Promise<void> {
   bundled ??= build({
-    entryPoints: [join(BENCH, 'child.ts')],
-    outfile: CHILD_FILE,
+    entryPoints: { child: join(BENCH, 'child.ts') },
+    outdir: TMP,
+    chunkNames: 'child-[hash]',
+    outExtension: { '.js': '.mjs' },
+    splitting: true,
     bundle: true,
     platform: 'node',
     format: 'esm',
@@ -52,10 +56,10 @@ export interface ChildResult<T> {
 }
 
 /** Runs a task of bench/child.ts in a fresh Node process and resolves with what it reports. */
-export async function runChild<T>(task: string, args: object = {}): Promise<ChildResult<T>> {
+export async function runChild<T>(task: string, args: object = {}, execArgv: string[] = []): Promise<ChildResult<T>> {
   await bundleChild()
   const child = fork(CHILD_FILE, [task, JSON.stringify(args)], {
-    execArgv: [],
+    execArgv,
     stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
   })
   let output = ''
@@ -80,44 +84,4 @@ export class ChildError extends Error {
   ) {
     super(message)
   }
-}
-
-/** Pids of this process's esbuild service processes (Linux /proc). */
-async function esbuildPids(): Promise<string[]> {
-  const tasks = await readdir('/proc/self/task').catch(() => [] as string[])
-  const pids: string[] = []
-  for (const task of tasks) {
-    const children = (await readFile(`/proc/self/task/${task}/children`, 'utf8').catch(() => ''))
-      .split(' ')
-      .filter(Boolean)
-    for (const pid of children)
-      if ((await readFile(`/proc/${pid}/comm`, 'utf8').catch(() => '')).trim() === 'esbuild') pids.push(pid)
-  }
-  return pids
-}
-
-/** Peak RSS (KiB) of this process's esbuild service. */
-export async function esbuildPeakKb(): Promise<number | undefined> {
-  let peak: number | undefined
-  for (const pid of await esbuildPids()) {
-    const hwm = /VmHWM:\s+(\d+)/.exec(await readFile(`/proc/${pid}/status`, 'utf8').catch(() => ''))
-    if (hwm) peak = Math.max(peak ?? 0, Number(hwm[1]))
-  }
-  return peak
-}
-
-const TICK_MS = 10
-
-/**
- * CPU time (user + system, ms) used so far by this process and its esbuild service. On a shared
- * machine it moves far less than wall time when other work competes for the cores.
- */
-export async function cpuMs(): Promise<number> {
-  const own = process.cpuUsage()
-  let ticks = 0
-  for (const pid of await esbuildPids()) {
-    const fields = (await readFile(`/proc/${pid}/stat`, 'utf8').catch(() => '')).split(') ')[1]?.split(' ') ?? []
-    ticks += Number(fields[11] ?? 0) + Number(fields[12] ?? 0)
-  }
-  return (own.user + own.system) / 1000 + ticks * TICK_MS
 }

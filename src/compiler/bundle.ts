@@ -4,7 +4,7 @@ import { type BuildOptions, type Message, type Metafile, type Plugin, build, tra
 import type { BrowserToolCode } from '../../runtime/index'
 import { createDiagnostic, type Diagnostic } from './diagnostics/catalog'
 import { FILE_LIMITS, READ_FAILURE_CODES, type ReadFailure, isReadFailure, readRegularFile } from './files'
-import { chunk, mapLimit } from './limit'
+import { chunk, createLimiter } from './limit'
 import { isInside, isTypeScript, toPosix } from './paths'
 import { stampOf } from './stamp'
 
@@ -236,16 +236,25 @@ async function bundleModules(
 
 /**
  * esbuild's cost and memory grow faster than the number of entry points of one build: modules are
- * bundled in batches, two at a time, and transforms are capped in flight (memory at 10,000 skills).
+ * bundled in batches, a few at a time, and transforms are capped in flight. The caps hold across
+ * every `bundle` call of one bundler: the compiler hands over each slice of validated skills without
+ * waiting for the last, and per-call caps let all of them run at once (memory at 10,000 skills).
  */
 const MODULE_BATCH = 250
 const BATCHES_IN_FLIGHT = 4
 const TRANSFORMS_IN_FLIGHT = 512
 
+/** The bundler's queues for esbuild calls. */
+interface Queues {
+  builds: <R>(fn: () => Promise<R>) => Promise<R>
+  transforms: <R>(fn: () => Promise<R>) => Promise<R>
+}
+
 /** Compiles the requests; `hashes` gets the content digest of each file read here (so the cache need not read it again). */
 async function run(
   requests: readonly BundleRequest[],
   options: BrowserBundlerOptions,
+  queues: Queues,
   hashes: Map<string, string>,
 ): Promise<Map<BundleRequest, BundleResult>> {
   const expressions = requests.filter((r) => !r.module)
@@ -254,8 +263,8 @@ async function run(
     MODULE_BATCH,
   )
   const [modules, compiled] = await Promise.all([
-    mapLimit(batches, BATCHES_IN_FLIGHT, (batch) => bundleModules(batch, options)),
-    mapLimit(expressions, TRANSFORMS_IN_FLIGHT, (r) => transformExpression(r, options, hashes)),
+    Promise.all(batches.map((batch) => queues.builds(() => bundleModules(batch, options)))),
+    Promise.all(expressions.map((r) => queues.transforms(() => transformExpression(r, options, hashes)))),
   ])
   const results = new Map(modules.flatMap((m) => [...m]))
   for (const [i, r] of expressions.entries()) results.set(r, compiled[i]!)
@@ -293,6 +302,7 @@ function unchanged(input: CacheEntry['inputs'][number]): boolean {
  */
 export function createBrowserBundler(options: BrowserBundlerOptions): BrowserBundler {
   const cache = new Map<string, CacheEntry>()
+  const queues: Queues = { builds: createLimiter(BATCHES_IN_FLIGHT), transforms: createLimiter(TRANSFORMS_IN_FLIGHT) }
   let compiled = 0
   const slot = (r: BundleRequest) => `${r.siteId}\0${r.tool}\0${r.absPath}`
   const keyOf = (r: BundleRequest) => `${r.realDir}\0${r.module}\0${options.minify}\0${options.sourcemap}`
@@ -326,7 +336,7 @@ export function createBrowserBundler(options: BrowserBundlerOptions): BrowserBun
       if (misses.length === 0) return results
       compiled += misses.length
       const hashes = new Map<string, string>()
-      const fresh = await run(misses, options, hashes)
+      const fresh = await run(misses, options, queues, hashes)
       for (const r of misses) remember(r, fresh.get(r)!, hashes)
       for (const r of misses) results.set(r, fresh.get(r)!)
       return results

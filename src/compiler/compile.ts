@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto'
 import { relative } from 'node:path'
 import type { BrowserToolCode } from '../../runtime/index'
 import { type BundleRequest, type BundleResult, createBrowserBundler } from './bundle'
@@ -137,10 +138,16 @@ export function createCompiler(options: CompilerOptions): Compiler {
   let cache = new Map<string, CacheEntry>()
   const blocks = (d: Diagnostic) => blocksSkill(d, options)
 
+  /**
+   * The stamps of a skill's files, hashed: the list itself (every path and stamp, about 1 KiB a
+   * skill, built by concatenation) would stay in the cache as a tree of string pieces.
+   */
+  const digestOf = (record: SkillRecord) => createHash('sha256').update(stampFiles(record.files, salt)).digest('base64')
+
   async function reuse(folder: SkillFolder): Promise<CacheEntry | undefined> {
     const entry = cache.get(folderKey(folder))
     if (!entry) return undefined
-    return stampFiles(entry.record.files, salt) === entry.digest ? entry : undefined
+    return digestOf(entry.record) === entry.digest ? entry : undefined
   }
 
   function requestsOf(record: CheckedSkill): BundleRequest[] {
@@ -206,7 +213,7 @@ export function createCompiler(options: CompilerOptions): Compiler {
     await Promise.all(
       fresh.map(async (record) => {
         next.set(folderKey(record.folder), {
-          digest: stampFiles(record.files, salt),
+          digest: digestOf(record),
           record,
           browser: browser.get(record)!,
         })

@@ -1,15 +1,21 @@
-/** Maps with at most `limit` calls in flight; results keep the input order. */
-export async function mapLimit<T, R>(items: readonly T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
-  const results = new Array<R>(items.length)
-  let next = 0
-  const worker = async () => {
-    while (next < items.length) {
-      const index = next++
-      results[index] = await fn(items[index]!)
+/**
+ * A queue shared by many callers: at most `limit` of the functions given to it run at once, the
+ * others wait in call order.
+ */
+export function createLimiter(limit: number): <R>(fn: () => Promise<R>) => Promise<R> {
+  let active = 0
+  const waiting: (() => void)[] = []
+  return async (fn) => {
+    if (active >= limit) await new Promise<void>((start) => waiting.push(start))
+    else active++
+    try {
+      return await fn()
+    } finally {
+      const next = waiting.shift()
+      if (next) next()
+      else active--
     }
   }
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker))
-  return results
 }
 
 /** Splits a list into consecutive slices of at most `size` items. */

@@ -3,7 +3,7 @@ import { type Diagnostic, type DiagnosticInit, type Finding, createDiagnostic } 
 import type { SkillFolder } from '../discover'
 import { checkDomain } from './domains'
 import { FILE_LIMITS, isReadFailure, readRegularFile } from '../files'
-import { BOM, type JsonDocument, isJsonFailure, parseJsonDocument } from '../parse'
+import { BOM, type JsonDocument, type JsonPath, type Position, isJsonFailure, parseJsonDocument } from '../parse'
 import type { NoteModel, SkillModel, SkillRecord, ToolModel } from '../model'
 import { RESERVED_PRODUCTS, inspectPath, isInside, unsafeRelativePath } from '../paths'
 import { wantsEgoLite } from '../compat'
@@ -61,16 +61,22 @@ async function readManifest(
   return { doc, real: state.real, bom: text.startsWith(BOM) }
 }
 
+/**
+ * A position looked up later (for a shadowed pattern). Made out here: a closure made where `check`
+ * is in scope keeps it alive, and with it the text of every tool file the check read.
+ */
+function locator(doc: JsonDocument, path: JsonPath): () => Position {
+  return () => doc.locate(path)
+}
+
 function checkDomains(check: SkillCheck, manifest: Json): SkillRecord['domainSites'] {
   const sites: SkillRecord['domainSites'] = []
-  // Positions are looked up only for a shadowed pattern; the closure keeps the document, not the check.
-  const doc = check.doc
   if (!Array.isArray(manifest.domains)) return sites
   manifest.domains.forEach((raw, index) => {
     if (typeof raw !== 'string' || raw.trim() === '') return
     const result = checkDomain(raw)
     for (const f of result.findings) reportAt(check, ['domains', index], f)
-    if (result.pattern) sites.push({ pattern: result.pattern, locate: () => doc.locate(['domains', index]) })
+    if (result.pattern) sites.push({ pattern: result.pattern, locate: locator(check.doc, ['domains', index]) })
   })
   return sites
 }

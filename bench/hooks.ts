@@ -1,0 +1,61 @@
+import type { Plugin } from 'vite'
+
+export type HookFn = (this: unknown, ...args: unknown[]) => Promise<unknown>
+
+/** Replaces a hook's function, whether the hook is a function or an object with a `handler` (and a filter). */
+export function wrapHook(plugin: Plugin, name: 'buildStart' | 'load', wrap: (fn: HookFn) => HookFn): void {
+  const hook = plugin[name] as unknown
+  if (typeof hook === 'function') plugin[name] = wrap(hook as HookFn) as never
+  else if (hook && typeof hook === 'object' && 'handler' in hook)
+    plugin[name] = { ...hook, handler: wrap((hook as { handler: HookFn }).handler) } as never
+  else throw new Error(`the plugin has no ${name} hook to time`)
+}
+
+/** Time spent in the plugin's hooks over one build. */
+export interface HookTimes {
+  buildStart: number
+  /** Wall time during which at least one load call was running (loads overlap). */
+  load: number
+  loads: number
+  /** When the last buildStart began and ended (performance.now()). */
+  buildStartAt: number
+  buildStartEnd: number
+}
+
+const NO_TIMES: HookTimes = { buildStart: 0, load: 0, loads: 0, buildStartAt: 0, buildStartEnd: 0 }
+
+/** Wraps the plugin's `buildStart` and `load` hooks to time them. */
+export function timeHooks(plugin: Plugin): { plugin: Plugin; times: HookTimes; reset: () => void } {
+  const times: HookTimes = { ...NO_TIMES }
+  let loading = 0
+  let loadingSince = 0
+  wrapHook(
+    plugin,
+    'buildStart',
+    (buildStart) =>
+      async function (this: unknown, ...args: unknown[]) {
+        times.buildStartAt = performance.now()
+        try {
+          return await buildStart.apply(this, args)
+        } finally {
+          times.buildStartEnd = performance.now()
+          times.buildStart += times.buildStartEnd - times.buildStartAt
+        }
+      },
+  )
+  wrapHook(
+    plugin,
+    'load',
+    (load) =>
+      async function (this: unknown, ...args: unknown[]) {
+        if (loading++ === 0) loadingSince = performance.now()
+        try {
+          return await load.apply(this, args)
+        } finally {
+          times.loads++
+          if (--loading === 0) times.load += performance.now() - loadingSince
+        }
+      },
+  )
+  return { plugin, times, reset: () => Object.assign(times, NO_TIMES) }
+}

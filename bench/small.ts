@@ -1,0 +1,70 @@
+import { readdir, rm } from 'node:fs/promises'
+import { join, resolve } from 'node:path'
+import { TMP } from './generate'
+import type { SmallBuildArgs, SmallBuildResult } from './small-task'
+import { runChild } from './spawn'
+import { Samples, rounds } from './stats'
+import { type Figure, formatRatio, formatValue } from './table'
+
+const REPO = resolve(import.meta.dirname, '..')
+const WORK = join(TMP, 'small')
+
+/** The goal: what the plugin adds to a small agent's `vite build`, as its user waits for it. */
+const GOAL_EXTRA_MS = 500
+
+const ms = (v: number) => formatValue(v, 'ms')
+
+function args(mode: SmallBuildArgs['mode'], extra: Partial<SmallBuildArgs> = {}): SmallBuildArgs {
+  return {
+    mode,
+    playground: join(REPO, 'playground'),
+    learnings: join(REPO, 'learnings'),
+    outDir: join(WORK, `dist-${mode}`),
+    dts: join(WORK, 'site-skills.d.ts'),
+    dir: join(WORK, 'served'),
+    ...extra,
+  }
+}
+
+/**
+ * Figure 7, what most users feel: the playground agent over the six shipped skills, built as
+ * `npm start` builds it, with the plugin against Vite building the same agent without it: the
+ * modules the plugin generates written out once beforehand and reached through Vite's aliases.
+ * Each build in a fresh process, timed from its start (loading Vite, and the plugin, included).
+ */
+export async function runSmallBench({ runs }: { runs: number }): Promise<Figure[]> {
+  const dir = join(WORK, 'served')
+  await rm(dir, { recursive: true, force: true })
+  // Writes the modules for the builds without the plugin (and warms the disk cache); not counted.
+  await runChild<SmallBuildResult>('small-build', args('plugin', { captureDir: dir }))
+  const modules = (await readdir(dir, { recursive: true })).filter((f) => f.endsWith('.js')).length
+  const samples = new Samples()
+  const bytes: Record<string, number> = {}
+  const measure = (mode: SmallBuildArgs['mode']) => async () => {
+    const r = (await runChild<SmallBuildResult>('small-build', args(mode))).value
+    samples.add(`${mode}-cpu`, r.cpuMs)
+    samples.add(`${mode}-build`, r.buildMs)
+    if (mode === 'plugin') samples.add('compile', r.compileMs)
+    bytes[mode] = r.bytes
+    return r.ms
+  }
+  await rounds(runs, { plugin: measure('plugin'), alone: measure('alone') }, samples)
+  const extra = samples.get('plugin').median - samples.get('alone').median
+  const skills = (await readdir(join(REPO, 'learnings'), { withFileTypes: true })).filter((d) => d.isDirectory())
+  return [
+    {
+      bench: 'small',
+      name: `small project: the playground agent (${skills.length} shipped skills), Vite build with the plugin vs without`,
+      subject: { label: 'plugin', unit: 'ms', value: samples.get('plugin') },
+      baseline: { label: 'vite', unit: 'ms', value: samples.get('alone') },
+      ratio: samples.ratio('plugin', 'alone'),
+      ratioText: 'the time',
+      goal: { text: `the plugin adds under ${ms(GOAL_EXTRA_MS)}`, met: extra < GOAL_EXTRA_MS },
+      notes: [
+        `the plugin adds ${ms(extra)} (medians); build() ${ms(samples.get('plugin-build').median)} vs ${ms(samples.get('alone-build').median)}, of which the plugin's buildStart (validate, bundle the browser tools, write the .d.ts) ${ms(samples.get('compile').median)}; the rest is starting Node and loading Vite (and the plugin)`,
+        `without it: the same agent.ts, the ${modules} modules the plugin generated written out beforehand and reached through Vite's resolve.alias; output ${formatValue(bytes.plugin ?? 0, 'bytes')} with the plugin, ${formatValue(bytes.alone ?? 0, 'bytes')} without`,
+        `CPU time (process and esbuild's service): ${ms(samples.get('plugin-cpu').median)} vs ${ms(samples.get('alone-cpu').median)} = ${formatRatio(samples.ratio('plugin-cpu', 'alone-cpu').median)}`,
+      ],
+    },
+  ]
+}

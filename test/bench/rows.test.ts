@@ -1,0 +1,53 @@
+import { readdir, stat } from 'node:fs/promises'
+import { join } from 'node:path'
+import { describe, expect, it } from 'vitest'
+import { TMP } from '../../bench/generate'
+import { runMemoryBench } from '../../bench/memory'
+import { runSmallBench } from '../../bench/small'
+import type { Figure } from '../../bench/table'
+
+/** Every figure measured (no error), with a subject and a baseline that are real sizes or times. */
+function expectMeasured(figures: Figure[]): void {
+  for (const f of figures) {
+    expect(f.error, f.name).toBeUndefined()
+    expect(f.subject!.value.median, f.name).toBeGreaterThan(0)
+    expect(f.baseline!.value.median, f.name).toBeGreaterThan(0)
+    expect(Number.isFinite(f.ratio!.median), f.name).toBe(true)
+  }
+}
+
+const sizeOf = async (file: string) => (await stat(file)).size
+
+// The rows of `npm run bench` that build in child processes, on the smallest input that runs
+// their code (no timing is asserted: only that each side measured what it claims to).
+describe('benchmark rows', () => {
+  it('small project: both builds produce the same agent, with the plugin and without it', async () => {
+    const figures = await runSmallBench({ runs: 1 })
+    expect(figures.map((f) => f.name)).toEqual([
+      'small project: the playground agent (6 shipped skills), Vite build with the plugin vs without',
+    ])
+    expectMeasured(figures)
+    expect(figures[0]!.goal?.text).toBe('the plugin adds under 500.0 ms')
+    // The baseline is honest only if Vite alone built the same code from the written-out modules.
+    const work = join(TMP, 'small')
+    expect((await readdir(join(work, 'served/m/skill'))).sort()).toEqual(
+      ['demo-shop', 'github', 'google-workspace', 'hacker-news', 'mdn', 'wikipedia'].map((s) => `${s}.js`),
+    )
+    const withPlugin = await sizeOf(join(work, 'dist-plugin/agent.js'))
+    const without = await sizeOf(join(work, 'dist-alone/agent.js'))
+    expect(Math.abs(withPlugin - without) / withPlugin).toBeLessThan(0.01)
+  })
+
+  it('memory: a build against the idle process, Vite alone on its modules, and esbuild alone', async () => {
+    const figures = await runMemoryBench({ sizes: [20] })
+    expect(figures.map((f) => f.name)).toEqual([
+      'peak RSS, cold Vite build, 20 skills',
+      'peak RSS, 20 skills: Vite build with the plugin vs Vite alone on the modules it generated',
+      "esbuild's peak RSS, 20 skills: in the plugin's build vs esbuild alone on the same tools",
+    ])
+    expectMeasured(figures)
+    // Vite alone built every module the plugin generated: the main module and one chunk per skill.
+    expect(figures[1]!.notes?.[0]).toContain('the 21 generated modules')
+    expect((await readdir(join(TMP, 'served-20/m/skill'))).length).toBe(20)
+  })
+})
