@@ -65,9 +65,12 @@ async function until<T>(read: () => Promise<T>, ok: (value: T) => boolean, what:
 }
 
 const overlay = () => evaluate(page.client, READ_OVERLAY) as Promise<Overlay | null>
-/** The overlay once it shows `text`. */
-const overlayWith = async (text: string) =>
-  (await until(overlay, (o) => o?.message.includes(text) === true, `the overlay with ${text}`))!
+/**
+ * The overlay once it shows every one of `texts`. A file can be seen half-written (an empty manifest is
+ * an error too), and the overlay then shows that error until the next refresh: wait for the final one.
+ */
+const overlayWith = async (...texts: string[]) =>
+  (await until(overlay, (o) => texts.every((t) => o?.message.includes(t)), `the overlay with ${texts.join(', ')}`))!
 const title = () => evaluate(page.client, 'document.title') as Promise<string>
 const abs = (d: (typeof BROKEN_DIAGNOSTICS)[number]) => `${join(tmp.dir, d.file)}:${d.line}:${d.column}`
 
@@ -80,7 +83,7 @@ describe("Vite's error overlay in a browser", () => {
   it("shows a broken manifest's code, message, location as a link, frame and hint", async () => {
     const [alpha] = BROKEN_DIAGNOSTICS
     await writeTree(tmp.dir, { [alpha.file]: BROKEN_SKILLS[alpha.file] })
-    const shown = await overlayWith('manifest-parse')
+    const shown = await overlayWith(alpha.head)
     expect(shown.plugin).toBe('[plugin:unplugin-site-skills] ')
     expect(shown.message).toContain('[site-skills] 1 error in 1 skill')
     const [section] = diagnosticSections(shown.message, [alpha.head])
@@ -92,7 +95,7 @@ describe("Vite's error overlay in a browser", () => {
 
   it('shows every error when several skills are broken, each with its frame and a link', async () => {
     await writeTree(tmp.dir, BROKEN_SKILLS)
-    const shown = await overlayWith('name-invalid')
+    const shown = await overlayWith(...BROKEN_DIAGNOSTICS.map((d) => d.head))
     expect(shown.message).toContain('[site-skills] 2 errors in 2 skills')
     const sections = diagnosticSections(
       shown.message,
