@@ -80,7 +80,7 @@ async function mainModuleFigure(skills: readonly CompiledSkill[]): Promise<Figur
     goal: { text: 'holds no notes and no tool code', met: clean },
     notes: [
       `${formatValue(bytes(main) / skills.length, 'bytes')} per skill, ${formatValue(gzipSync(main).length, 'bytes')} gzipped; ` +
-        `a per-skill chunk (notes, compiled tools with source maps, arg validators) averages ${formatValue(summarize(chunks).median, 'bytes')}`,
+        `a per-skill chunk (notes, compiled tools with source maps) averages ${formatValue(summarize(chunks).median, 'bytes')}`,
     ],
   }
 }

@@ -4,6 +4,7 @@
  * Not a package export. src/ imports the runtime only through this file and `runtime/index.ts`
  * (test/package/layers.test.ts fails otherwise).
  */
+export { checkArgs, checkResult } from './check'
 export { type CdpClient, type TargetInfo, command, listen } from './cdp'
 export { loadCri } from './connect'
 export { typeOf } from './error-catalog'

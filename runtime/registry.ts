@@ -1,4 +1,5 @@
 import { copyArgs } from './args'
+import { checkArgs, checkResult, checkable } from './check'
 import { type BrowserTarget, callBrowserTool } from './browser'
 import { type ToolDefinitions, assignToolNames, createToolDefinitions } from './definitions'
 import { siteToolError } from './errors'
@@ -18,7 +19,7 @@ export type SkillLoaders = Record<string, () => Promise<SkillChunk>>
 /** How a registry behaves at run time. */
 export interface SiteSkillsOptions {
   /**
-   * Check every result against the tool's `returns` (validators generated at build time):
+   * Check every result against the tool's `returns` (the tool's `returns` schema):
    * `'throw'` an `invalid-result` SiteToolError, `'warn'` (log it once per tool and path with the
    * `[site-skills]` prefix, and return the value), or `false`. `'warn'` by default: a site that
    * changed its pages does not break an agent's call, and the drift is still seen.
@@ -94,13 +95,17 @@ function codeOf(chunk: SkillChunk, tool: string): BrowserToolCode | Promise<Brow
   return chunk.loadBrowserTool(tool)
 }
 
+/** The check of a tool's result against its `returns`, when it has a usable one. */
+const returnsCheck = ({ returns }: ToolMeta) =>
+  checkable(returns) ? (value: unknown) => checkResult(returns, value) : undefined
+
 /** Builds the runtime API over compiled data and lazy per-skill loaders. */
 export function createSiteSkills(
   data: RegistryData,
   loaders: SkillLoaders,
   options: SiteSkillsOptions = {},
 ): SiteSkills {
-  const checkResult = createResultCheck(options.validateReturns ?? 'warn')
+  const resultCheck = createResultCheck(options.validateReturns ?? 'warn')
   const table = createDomainTable(data.table)
   const byId = new Map(data.skills.map((s) => [s.id, s]))
   const chunks = new Map<string, Promise<SkillChunk>>()
@@ -134,10 +139,10 @@ export function createSiteSkills(
     return found
   }
 
-  /** A copy of the args (see copyArgs), checked by the tool's generated validator. */
-  function checkedArgs(siteId: string, tool: string, args: Record<string, unknown> | undefined, chunk: SkillChunk) {
+  /** A copy of the args (see copyArgs), checked against the tool's declared `args`. */
+  function checkedArgs(siteId: string, tool: string, args: Record<string, unknown> | undefined) {
     const value = copyArgs(args ?? {}, { siteId, tool })
-    const problem = chunk.validators[tool]?.(value)
+    const problem = checkArgs(meta(siteId, tool).args, value)
     if (problem) throw siteToolError('invalid-args', { problem }, { siteId, tool })
     return value
   }
@@ -152,7 +157,7 @@ export function createSiteSkills(
     const m = meta(siteId, tool)
     if (m.kind !== 'browser') throw siteToolError('tool-kind', { called: 'browser' }, { siteId, tool })
     const chunk = await load(siteId)
-    const value = checkedArgs(siteId, tool, args, chunk)
+    const value = checkedArgs(siteId, tool, args)
     if (!target) throw siteToolError('unavailable', { missing: 'target' }, { siteId, tool })
     const code = await codeOf(chunk, tool)
     const domains = byId.get(siteId)!.domains
@@ -166,19 +171,19 @@ export function createSiteSkills(
       file: m.file,
       isolatedWorld: options.isolatedWorld,
     })
-    return checkResult(result, chunk.resultValidators?.[tool], { siteId, tool, file: m.file })
+    return resultCheck(result, returnsCheck(m), { siteId, tool, file: m.file })
   }
 
   async function runTool(siteId: string, tool: string, args?: Record<string, unknown>, ctx?: unknown) {
     const m = meta(siteId, tool)
     if (m.kind === 'browser') return runBrowserTool(siteId, tool, args, ctx as BrowserTarget)
     const chunk = await load(siteId)
-    const value = checkedArgs(siteId, tool, args, chunk)
+    const value = checkedArgs(siteId, tool, args)
     const loadFn = chunk.nodeTools[tool]
     if (!loadFn) throw siteToolError('unavailable', { missing: 'node-tools' }, { siteId, tool })
     const fn = await loadFn()
     const result = await callNodeTool({ siteId, tool, fn, ctx, args: value, timeoutMs: m.timeoutMs, file: m.file })
-    return checkResult(result, chunk.resultValidators?.[tool], { siteId, tool, file: m.file })
+    return resultCheck(result, returnsCheck(m), { siteId, tool, file: m.file })
   }
 
   function toolDefinitions(url: string | URL): ToolDefinitions {

@@ -11,7 +11,7 @@ export const LOG_PREFIX = '[site-skills]'
  */
 export type ValidateReturns = 'throw' | 'warn' | false
 
-/** Checks a result against a tool's generated validator: returns the result, or throws under `'throw'`. */
+/** Checks a result with a tool's result check (see runtime/check.ts): returns the result, or throws under `'throw'`. */
 export type ResultCheck = (value: unknown, validator: ReturnsValidator | undefined, at: SiteToolErrorInit) => unknown
 
 /**

@@ -92,7 +92,7 @@ export interface BrowserToolCode {
 export type NodeToolFunction = (ctx: any, args: any) => unknown
 
 /**
- * Argument check generated at build time. Returns undefined when the args are valid, else
+ * Argument check of a tool, interpreted from its declared `args` (runtime/check.ts). Returns undefined when the args are valid, else
  * `[path, expected, actual]`: `expected` is `'present'` (a required argument is missing),
  * `'absent'` (an undeclared argument) or a phrase such as `'a string'` or `'one of "a", "b"'`.
  */
@@ -101,7 +101,7 @@ export type ArgsValidator = (
 ) => [path: string, expected: string, actual?: unknown] | undefined
 
 /**
- * Result check generated at build time, from a tool's `returns`. Returns undefined when the result
+ * Result check of a tool, interpreted from its `returns` (runtime/check.ts). Returns undefined when the result
  * fits, else `[path, expected, actual]` with paths such as `result.products[0].price`.
  */
 export type ReturnsValidator = (result: unknown) => [path: string, expected: string, actual?: unknown] | undefined
@@ -111,9 +111,6 @@ export interface SkillChunk {
   notes: KnowledgeNote[]
   nodeTools: Record<string, () => Promise<NodeToolFunction>>
   browserTools: Record<string, BrowserToolCode>
-  validators: Record<string, ArgsValidator>
-  /** Result checks by tool (see ReturnsValidator); a tool without one is not checked. */
-  resultValidators?: Record<string, ReturnsValidator>
   /** Compiles a browser tool that `browserTools` leaves out, when it is called (the no-build API). */
   loadBrowserTool?: (tool: string) => Promise<BrowserToolCode>
 }

@@ -1,19 +1,15 @@
 import { stat } from 'node:fs/promises'
 import { pathToFileURL } from 'node:url'
 import {
-  type ArgsValidator,
   type BrowserToolCode,
   type NodeToolFunction,
   type SiteSkills,
   SiteToolError,
-  type ReturnsValidator,
   type SkillChunk,
   type ValidateReturns,
-  type ValueSchema,
   createSiteSkills,
 } from '../../runtime/index'
 import { createRegistryData } from '../codegen/meta'
-import { generateArgsValidator, generateReturnsValidator } from '../codegen/validator'
 import { type CompileResult, type CompiledSkill, type Compiler, createCompiler } from '../compiler/compile'
 import type { Compat } from '../compiler/compat'
 import { invalidSkill } from './invalid'
@@ -37,22 +33,6 @@ export interface Session {
   compiler: Compiler
   close: () => void
 }
-
-const validatorCache = new Map<string, ArgsValidator | ReturnsValidator>()
-
-/** A generated validator as a function, compiled once per source text. */
-function validatorFor<T extends ArgsValidator | ReturnsValidator>(source: string): T {
-  let fn = validatorCache.get(source)
-  if (!fn) {
-    fn = new Function(`return ${source}`)() as T
-    validatorCache.set(source, fn)
-  }
-  return fn as T
-}
-
-/** Whether `returns` can be checked: the session tolerates a tool whose `returns` is invalid. */
-const checkable = (returns: ValueSchema | undefined) =>
-  !!returns && typeof returns === 'object' && typeof returns.type === 'string'
 
 /** Imports a Node tool; the version query changes only with its content, so a change is imported once. */
 async function importNodeTool(
@@ -87,17 +67,13 @@ function chunkLoader(compiler: Compiler, skill: CompiledSkill): () => Promise<Sk
   return async () => {
     const { model, browser } = skill
     const nodeTools: SkillChunk['nodeTools'] = {}
-    const validators: SkillChunk['validators'] = {}
-    const resultValidators: Record<string, ReturnsValidator> = {}
     for (const tool of model.tools) {
-      validators[tool.name] = validatorFor(generateArgsValidator(tool.args))
-      if (checkable(tool.returns)) resultValidators[tool.name] = validatorFor(generateReturnsValidator(tool.returns))
       if (tool.kind !== 'node') continue
       let loaded: Promise<NodeToolFunction> | undefined
       nodeTools[tool.name] = () => (loaded ??= importNodeTool(model.id, tool.name, tool.absPath, tool.callable!))
     }
     const loadBrowserTool = browserToolLoader(compiler, model)
-    return { notes: notesOf(model), nodeTools, browserTools: browser, validators, resultValidators, loadBrowserTool }
+    return { notes: notesOf(model), nodeTools, browserTools: browser, loadBrowserTool }
   }
 }
 

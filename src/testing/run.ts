@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises'
 import type { SiteSkills } from '../../runtime/index'
 import type { ArgsValidator } from '../../runtime/index'
-import { generateReturnsValidator } from '../codegen/validator'
+import { checkResult } from '../../runtime/internal'
 import type { CompileResult } from '../compiler/compile'
 import { isFixtureHeaderProblem } from '../compiler/fixture-header'
 import { parseRecording } from '../compiler/fixture-recording'
@@ -27,9 +27,8 @@ export function collectCases(result: CompileResult, sites: readonly string[]): E
     for (const tool of model.tools) {
       if (!tool.examples?.length) continue
       // A tool without a usable returns (served by the no-build API as the original ran it) has no contract.
-      const checkReturns: ArgsValidator = tool.returns?.type
-        ? new Function(`return ${generateReturnsValidator(tool.returns)}`)()
-        : () => undefined
+      const returns = tool.returns
+      const checkReturns: ArgsValidator = returns?.type ? (value) => checkResult(returns, value) : () => undefined
       for (const example of tool.examples)
         cases.push({ siteId: model.id, domains: model.domains, tool, example, checkReturns })
     }

@@ -2,12 +2,18 @@ import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import type { ValueSchema } from '../../runtime/index'
 import { generateDts } from '../../src/codegen/dts'
-import { generateArgsValidator, generateReturnsValidator } from '../../src/codegen/validator'
+import { checkArgs, checkResult } from '../../runtime/internal'
 import { RULES, compileRoots } from '../helpers/compile'
 
 type Check = (value: unknown) => unknown
-const returns = (schema: ValueSchema) => new Function(`return ${generateReturnsValidator(schema)}`)() as Check
-const args = (schema: Record<string, ValueSchema>) => new Function(`return ${generateArgsValidator(schema)}`)() as Check
+const returns =
+  (schema: ValueSchema): Check =>
+  (value) =>
+    checkResult(schema, value)
+const args =
+  (schema: Record<string, ValueSchema>): Check =>
+  (value) =>
+    checkArgs(schema, value as Record<string, unknown>)
 
 describe('returns validator: nullable', () => {
   it('the result itself: null only when nullable, nothing only when required is false', () => {

@@ -8,7 +8,6 @@ import { createDomainTableData } from '../../runtime/match'
 import { callNodeTool } from '../../runtime/node'
 import { createSiteSkills } from '../../runtime/registry'
 import type { SkillMeta } from '../../runtime/types'
-import { generateArgsValidator } from '../../src/codegen/validator'
 import { type CompiledTool, compileTools, evaluate, navigate, waitForTitle } from '../helpers/browser'
 import { startServer, type TestServer } from '../helpers/server'
 import { REPO_ROOT } from '../helpers/tmp'
@@ -241,14 +240,12 @@ const META: SkillMeta[] = [
 ]
 
 function registry() {
-  const compile = (args: SkillMeta['tools'][string]['args']) => new Function(`return ${generateArgsValidator(args)}`)()
-  const validators = Object.fromEntries(Object.entries(META[0]!.tools).map(([name, t]) => [name, compile(t.args)]))
   const keep = (_ctx: unknown, args: { list?: unknown[] }) => {
     args.list?.push('added by the tool')
     return args
   }
   const nodeTools = { keep: async () => keep, none: async () => () => 'ran' }
-  const chunk = { notes: [], validators, browserTools: { echo: tools.echo!.code }, nodeTools }
+  const chunk = { notes: [], browserTools: { echo: tools.echo!.code }, nodeTools }
   return createSiteSkills({ skills: META, table: createDomainTableData([OWN]) }, { [SITE]: async () => chunk })
 }
 

@@ -3,9 +3,6 @@ import { createDomainTableData } from '../../runtime/match'
 import { createSiteSkills } from '../../runtime/registry'
 import { isSiteToolError } from '../../runtime/errors'
 import type { SkillChunk, SkillMeta } from '../../runtime/types'
-import { generateArgsValidator } from '../../src/codegen/validator'
-
-const validator = (args: SkillMeta['tools'][string]['args']) => new Function(`return ${generateArgsValidator(args)}`)()
 
 const META: SkillMeta[] = [
   {
@@ -63,7 +60,6 @@ function chunk(): SkillChunk {
       echo: async () => (ctx: unknown, args: unknown) => ({ ctx, args }),
     },
     browserTools: { 'odd name!': { source: 'async function(){return []}' } },
-    validators: Object.fromEntries(Object.entries(META[0]!.tools).map(([name, t]) => [name, validator(t.args)])),
   }
 }
 

@@ -248,7 +248,6 @@ describe('names', () => {
     const chunk = {
       notes: [],
       browserTools: {},
-      validators: {},
       nodeTools: { a: async () => () => 'a', 'a\u0000b': async () => () => 'a\\0b' },
     }
     const api = createSiteSkills(

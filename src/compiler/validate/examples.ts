@@ -1,6 +1,6 @@
 import { urlMatchesDomains } from '../../../runtime/index'
 import type { ArgsValidator, ValueSchema } from '../../../runtime/index'
-import { generateArgsValidator } from '../../codegen/validator'
+import { checkArgs } from '../../../runtime/internal'
 import type { ExampleModel } from '../model'
 import type { JsonPath } from '../parse'
 import { unsafeRelativePath } from '../paths'
@@ -31,11 +31,11 @@ interface ToolExamples {
 /** The example as messages name it: `browserTools.read.examples[0]`. */
 const labelOf = (tool: ToolExamples, at: JsonPath) => `${tool.mapKey}.${tool.name}.examples[${at.at(-1)}]`
 
-/** The tool's generated argument check, when its args schema is valid. */
+/** The tool's argument check (the runtime's), when its args schema is valid. */
 function argsValidator(tool: ToolExamples): ArgsValidator | undefined {
   if (tool.broken([tool.mapKey, tool.name, 'args'])) return undefined
   const args = isObject(tool.schema.args) ? (tool.schema.args as Record<string, ValueSchema>) : {}
-  return new Function(`return ${generateArgsValidator(args)}`)() as ArgsValidator
+  return (value) => checkArgs(args, value)
 }
 
 /** Checks `url`: an http(s) address on one of the skill's domains; required for browser tools. */
