@@ -11,6 +11,20 @@ export function wrapHook(plugin: Plugin, name: 'buildStart' | 'load', wrap: (fn:
   else throw new Error(`the plugin has no ${name} hook to time`)
 }
 
+/** Calls `seen(id, code)` with every module the plugin's load hook returns, before the bundler gets it. */
+export function onLoaded(plugin: Plugin, seen: (id: string, code: string) => void): void {
+  wrapHook(
+    plugin,
+    'load',
+    (load) =>
+      async function (this: unknown, ...args: unknown[]) {
+        const out = await load.apply(this, args)
+        if (out != null) seen(args[0] as string, typeof out === 'string' ? out : (out as { code: string }).code)
+        return out
+      },
+  )
+}
+
 /** Time spent in the plugin's hooks over one build. */
 export interface HookTimes {
   buildStart: number

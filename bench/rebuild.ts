@@ -3,7 +3,7 @@ import { join } from 'node:path'
 import type { Plugin } from 'vite'
 import { viteConfig, writeApp } from './app'
 import { BUILD_SKILLS } from './build'
-import { type HookTimes, timeHooks, wrapHook } from './hooks'
+import { type HookTimes, onLoaded, timeHooks } from './hooks'
 import { TMP, TOOL_MARKER, generateSkills, skillId, writeSkill } from './generate'
 import { runDevBench } from './dev'
 import { cpuMs } from './proc'
@@ -138,16 +138,7 @@ export interface WatchSession {
 /** Keeps the last code the plugin's load hook returned for each id. */
 function captureLoads(plugin: Plugin): Map<string, string> {
   const codes = new Map<string, string>()
-  wrapHook(
-    plugin,
-    'load',
-    (load) =>
-      async function (this: unknown, ...args: unknown[]) {
-        const out = await load.apply(this, args)
-        if (out != null) codes.set(args[0] as string, typeof out === 'string' ? out : (out as { code: string }).code)
-        return out
-      },
-  )
+  onLoaded(plugin, (id, code) => codes.set(id, code))
   return codes
 }
 

@@ -5,7 +5,7 @@ import type { Alias, Plugin } from 'vite'
 import { RESOLVED_ID, RUNTIME_ID_RE, VIRTUAL_ID } from '../src/ids'
 import { resolveRuntimeEntry } from '../src/plugin/runtime-entry'
 import { viteConfig, writeApp } from './app'
-import { wrapHook } from './hooks'
+import { onLoaded } from './hooks'
 
 /**
  * The file a generated module is written to: `m.js` for `virtual:site-skills`, `m/skill/x.js` for
@@ -19,23 +19,14 @@ const fileOf = (dir: string, suffix: string) => join(dir, `m${suffix}.js`)
  */
 export function captureModules(plugin: Plugin, dir: string): { modules: number; bytes: number } {
   const written = { modules: 0, bytes: 0 }
-  wrapHook(
-    plugin,
-    'load',
-    (load) =>
-      async function (this: unknown, ...args: unknown[]) {
-        const out = await load.apply(this, args)
-        const id = args[0] as string
-        if (out == null || !id.startsWith(RESOLVED_ID)) return out
-        const code = typeof out === 'string' ? out : (out as { code: string }).code
-        const file = fileOf(dir, id.slice(RESOLVED_ID.length))
-        mkdirSync(dirname(file), { recursive: true })
-        writeFileSync(file, code)
-        written.modules++
-        written.bytes += Buffer.byteLength(code)
-        return out
-      },
-  )
+  onLoaded(plugin, (id, code) => {
+    if (!id.startsWith(RESOLVED_ID)) return
+    const file = fileOf(dir, id.slice(RESOLVED_ID.length))
+    mkdirSync(dirname(file), { recursive: true })
+    writeFileSync(file, code)
+    written.modules++
+    written.bytes += Buffer.byteLength(code)
+  })
   return written
 }
 
