@@ -35,11 +35,15 @@ export function build(options: esbuild.BuildOptions): Promise<esbuild.BuildResul
   return track(countEntries(options.entryPoints), () => esbuild.build(options))
 }
 
+/** A transform of many bare functions declares each as `export const <name>=(`; one alone is `export default (`. */
+const DECLARED_RE = /^export const [\w$]+=\(/gm
+
 export function transform(
   input: string | Uint8Array,
   options?: esbuild.TransformOptions,
 ): Promise<esbuild.TransformResult> {
-  return track(1, () => esbuild.transform(input, options))
+  const tools = typeof input === 'string' ? Math.max(1, input.match(DECLARED_RE)?.length ?? 0) : 1
+  return track(tools, () => esbuild.transform(input, options))
 }
 
 export function resetProbe(): void {

@@ -4,8 +4,8 @@ import { type Plugin, build } from 'esbuild'
 import { TMP } from './generate'
 
 const BENCH = import.meta.dirname
-/** The compiler's browser-tool bundler: its esbuild calls are the ones counted. */
-const BUNDLER = resolve(BENCH, '../src/compiler/bundle.ts')
+/** The compiler's browser-tool bundler and its transforms of bare functions: their esbuild calls are counted. */
+const BUNDLER = [resolve(BENCH, '../src/compiler/bundle.ts'), resolve(BENCH, '../src/compiler/expressions.ts')]
 /** Must sit directly in bench/.tmp: the compiler finds `runtime/` relative to its own file. */
 const CHILD_FILE = join(TMP, 'child.mjs')
 const CHILD_TIMEOUT_MS = 10 * 60_000
@@ -15,7 +15,7 @@ const probePlugin: Plugin = {
   name: 'bench-esbuild-probe',
   setup(b) {
     b.onResolve({ filter: /^esbuild$/ }, (args) =>
-      args.importer === BUNDLER ? { path: join(BENCH, 'esbuild-probe.ts') } : undefined,
+      BUNDLER.includes(args.importer) ? { path: join(BENCH, 'esbuild-probe.ts') } : undefined,
     )
   },
 }

@@ -11,10 +11,10 @@ export interface SourceMapLike {
   mappings: string
 }
 
-const BASE64 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/'
+export const BASE64 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/'
 
 /** Decodes one Base64 VLQ segment into its signed fields. */
-function decodeSegment(segment: string): number[] {
+export function decodeSegment(segment: string): number[] {
   const fields: number[] = []
   let value = 0
   let shift = 0

@@ -1,8 +1,9 @@
 import { createHash } from 'node:crypto'
 import { relative, resolve } from 'node:path'
-import { type BuildOptions, type Message, type Metafile, type Plugin, build, transform } from 'esbuild'
+import { type BuildOptions, type Message, type Metafile, type Plugin, build } from 'esbuild'
 import type { BrowserToolCode } from '../../runtime/index'
 import { createDiagnostic, type Diagnostic } from './diagnostics/catalog'
+import { compileExpressions, EXPORT_CLAUSE_RE, type ExpressionInput } from './expressions'
 import { FILE_LIMITS, READ_FAILURE_CODES, type ReadFailure, isReadFailure, readRegularFile } from './files'
 import { chunk, createLimiter } from './limit'
 import { isInside, isTypeScript, toPosix } from './paths'
@@ -39,10 +40,6 @@ export interface BrowserBundler {
   readonly compiled: number
 }
 
-/** esbuild ends an ES module bundle with its export clause: `export{s as default};`. */
-const EXPORT_CLAUSE_RE = /\bexport\s*\{\s*([\w$]+)\s+as\s+default\s*\};?\s*$/
-/** A bare function expression is compiled as the default export of a module of one expression. */
-const EXPRESSION_PREFIX = 'export default ('
 const OUTDIR = resolve('/__site_skills_out__')
 /** The function the runtime calls: the bundle's body, then a call of its default export. */
 const WRAP_START = 'async function(){\n'
@@ -110,14 +107,18 @@ function displayPath(request: BundleRequest, abs: string): string {
 function toDiagnostic(request: BundleRequest, message: Message, cwd: string): Diagnostic {
   const loc = message.location
   const abs = loc ? realInput(loc.file, cwd) : request.absPath
-  const firstLineShift =
-    loc && !request.module && abs === request.absPath && loc.line === 1 ? EXPRESSION_PREFIX.length : 0
   return createDiagnostic(request.siteId, displayPath(request, abs), {
     code: 'tool-parse',
     data: { problem: 'bundle', tool: request.tool, reason: message.text },
     line: loc?.line ?? 1,
-    column: Math.max(1, (loc?.column ?? 0) - firstLineShift + 1),
+    column: (loc?.column ?? 0) + 1,
   })
+}
+
+/** The function the runtime calls: the compiled body, then a call of `local`; the map moves down a line. */
+function wrap(body: string, local: string, map?: { sources: string[]; mappings: string }): BrowserToolCode {
+  const source = `${WRAP_START}${body}\nreturn ${local}.apply(this,arguments)}`
+  return map ? { source, map: { sources: map.sources, mappings: `;${map.mappings}` } } : { source }
 }
 
 function finish(request: BundleRequest, js: string, mapText: string | undefined, inputs: string[]): BundleResult {
@@ -132,11 +133,10 @@ function finish(request: BundleRequest, js: string, mapText: string | undefined,
   const clause = EXPORT_CLAUSE_RE.exec(js)
   if (!clause) throw new Error(`site-skills: unexpected esbuild output for ${request.absPath}`)
   const body = js.slice(0, clause.index).trimEnd()
-  const source = `${WRAP_START}${body}\nreturn ${clause[1]}.apply(this,arguments)}`
-  if (!mapText) return { code: { source }, diagnostics, inputs }
+  if (!mapText) return { code: wrap(body, clause[1]!), diagnostics, inputs }
   const map = JSON.parse(mapText) as { sources: string[]; mappings: string }
   const sources = map.sources.map((s) => displayPath(request, realInput(s, OUTDIR)))
-  return { code: { source, map: { sources, mappings: `;${map.mappings}` } }, diagnostics, inputs }
+  return { code: wrap(body, clause[1]!, { sources, mappings: map.mappings }), diagnostics, inputs }
 }
 
 /** Every input reachable from an entry in the build graph (outputs omit files that add no bytes). */
@@ -178,35 +178,51 @@ function readDiagnostic(request: BundleRequest, failure: ReadFailure): Diagnosti
   return createDiagnostic(request.siteId, displayPath(request, request.absPath), { code, data })
 }
 
-/**
- * A bare function expression imports nothing, so it needs no bundling: one esbuild transform,
- * which (unlike a bundle entry behind a plugin) costs no round trips into JavaScript.
- */
-async function transformExpression(
-  request: BundleRequest,
-  { minify, sourcemap = true }: BrowserBundlerOptions,
-  hashes: Map<string, string>,
-): Promise<BundleResult> {
+/** A tool's file as read for compiling, with its digest kept for the cache. */
+function readTool(request: BundleRequest, hashes: Map<string, string>): string | BundleResult {
   const read = readRegularFile(request.absPath, FILE_LIMITS.tool)
   if (isReadFailure(read)) return { diagnostics: [readDiagnostic(request, read)], inputs: [request.absPath] }
   hashes.set(request.absPath, digest(read.toString('latin1')))
-  const text = read.toString('utf8')
-  try {
-    const out = await transform(`${EXPRESSION_PREFIX}${text}\n);`, {
-      loader: isTypeScript(request.absPath) ? 'ts' : 'js',
-      format: 'esm',
-      target: 'es2022',
-      minify,
-      sourcemap: sourcemap ? 'external' : false,
-      sourcefile: request.absPath,
-      logLevel: 'silent',
-    })
-    return finish(request, out.code, out.map || undefined, [request.absPath])
-  } catch (error) {
-    const errors = (error as { errors?: Message[] }).errors
-    if (!errors) throw error
-    return { diagnostics: errors.map((m) => toDiagnostic(request, m, process.cwd())), inputs: [request.absPath] }
+  return read.toString('utf8')
+}
+
+/**
+ * Bare function expressions import nothing, so they need no bundling: esbuild transforms them,
+ * many to a call (see expressions.ts), which costs no round trips into JavaScript.
+ */
+async function transformExpressions(
+  requests: readonly BundleRequest[],
+  { minify, sourcemap = true }: BrowserBundlerOptions,
+  hashes: Map<string, string>,
+): Promise<BundleResult[]> {
+  const results: BundleResult[] = []
+  const inputs: ExpressionInput[] = []
+  const readable: number[] = []
+  for (const [i, request] of requests.entries()) {
+    const text = readTool(request, hashes)
+    if (typeof text !== 'string') results[i] = text
+    else {
+      readable.push(i)
+      inputs.push({ text, file: request.absPath })
+    }
   }
+  const typescript = requests.length > 0 && isTypeScript(requests[0]!.absPath)
+  const compiled = inputs.length ? await compileExpressions(inputs, { minify, sourcemap, typescript }) : []
+  for (const [k, i] of readable.entries()) {
+    const request = requests[i]!
+    const out = compiled[k]!
+    const inputsOf = [request.absPath]
+    if ('errors' in out) {
+      results[i] = { diagnostics: out.errors.map((m) => toDiagnostic(request, m, process.cwd())), inputs: inputsOf }
+      continue
+    }
+    const map =
+      out.mappings === undefined
+        ? undefined
+        : { sources: [displayPath(request, request.absPath)], mappings: out.mappings }
+    results[i] = { code: wrap(out.body, out.local, map), diagnostics: [], inputs: inputsOf }
+  }
+  return results
 }
 
 /** ES-module tools are bundled in one esbuild call; a failure is retried tool by tool to know which. */
@@ -242,7 +258,9 @@ async function bundleModules(
  */
 const MODULE_BATCH = 250
 const BATCHES_IN_FLIGHT = 4
-const TRANSFORMS_IN_FLIGHT = 512
+/** Bare functions per transform (see expressions.ts), and transforms in flight. */
+const EXPRESSION_BATCH = 100
+const TRANSFORMS_IN_FLIGHT = 8
 
 /** The bundler's queues for esbuild calls. */
 interface Queues {
@@ -258,16 +276,21 @@ async function run(
   hashes: Map<string, string>,
 ): Promise<Map<BundleRequest, BundleResult>> {
   const expressions = requests.filter((r) => !r.module)
+  const loaders = [
+    expressions.filter((r) => !isTypeScript(r.absPath)),
+    expressions.filter((r) => isTypeScript(r.absPath)),
+  ]
+  const groups = loaders.flatMap((list) => chunk(list, EXPRESSION_BATCH))
   const batches = chunk(
     requests.filter((r) => r.module),
     MODULE_BATCH,
   )
   const [modules, compiled] = await Promise.all([
     Promise.all(batches.map((batch) => queues.builds(() => bundleModules(batch, options)))),
-    Promise.all(expressions.map((r) => queues.transforms(() => transformExpression(r, options, hashes)))),
+    Promise.all(groups.map((group) => queues.transforms(() => transformExpressions(group, options, hashes)))),
   ])
   const results = new Map(modules.flatMap((m) => [...m]))
-  for (const [i, r] of expressions.entries()) results.set(r, compiled[i]!)
+  for (const [i, group] of groups.entries()) for (const [k, r] of group.entries()) results.set(r, compiled[i]![k]!)
   return results
 }
 

@@ -43,6 +43,8 @@ const FILES: Record<string, string> = {
     '',
   ].join('\n'),
   'browser-tools/throws-string.js': "async function () {\n  throw 'just a string'\n}\n",
+  'browser-tools/throws-inline.js':
+    "async (args) => { if (args.n > 1) throw new RangeError('inline ' + args.n); return 0 }\n",
   'browser-tools/typed.ts': [
     'interface Args {',
     '  items: string[]',
@@ -93,6 +95,7 @@ const TOOLS = {
   throws: { file: 'browser-tools/throws.js' },
   throwsLater: { file: 'browser-tools/throws-later.js' },
   throwsString: { file: 'browser-tools/throws-string.js' },
+  throwsInline: { file: 'browser-tools/throws-inline.js' },
   typed: { file: 'browser-tools/typed.ts', module: true },
   module: { file: 'browser-tools/module.js', module: true },
   navigate: { file: 'browser-tools/navigate.js' },
@@ -274,6 +277,14 @@ describe('errors thrown by tools', () => {
     })
     expect(error.message).toContain('Error: too big: 10')
     expect(error.message).toContain('site/browser-tools/throws.js:5:11')
+  })
+
+  // V8 places an error where it was constructed: the column of `new`.
+  it('maps a throw on the first line of a bare tool to its column there', async () => {
+    const error = await failure(call(page.client, 'throwsInline', { n: 2 }), 'tool-threw')
+    const column = FILES['browser-tools/throws-inline.js']!.indexOf('new RangeError') + 1
+    expect(error).toMatchObject({ file: 'site/browser-tools/throws-inline.js', line: 1, column })
+    expect(error.message).toContain(`site/browser-tools/throws-inline.js:1:${column}`)
   })
 
   it('maps a throw after an await', async () => {
