@@ -180,6 +180,8 @@ export function createCompiler(options: CompilerOptions): Compiler {
       for (const [request, skill] of own) requests.set(request, skill)
       pending.push(bundler.bundle(own.map(([request]) => request)))
       checked.push(...validated)
+      // Validation runs on microtasks: let the event loop send esbuild this slice and take its answers.
+      await new Promise<void>((resume) => setImmediate(resume))
     }
     const results = new Map((await Promise.all(pending)).flatMap((batch) => [...batch]))
     const bundled = new Map<CheckedSkill, Bundled>(checked.map((s) => [s, { diagnostics: [], files: [], browser: {} }]))
