@@ -14,7 +14,7 @@ export interface SourceMapLike {
 export const BASE64 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/'
 
 /** Decodes one Base64 VLQ segment into its signed fields. */
-export function decodeSegment(segment: string): number[] {
+function decodeSegment(segment: string): number[] {
   const fields: number[] = []
   let value = 0
   let shift = 0
