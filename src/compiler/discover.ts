@@ -1,6 +1,6 @@
 import { readdir } from 'node:fs/promises'
 import { join } from 'node:path'
-import { inspectPath } from './paths'
+import { inspectInside, inspectPath } from './paths'
 import { effectiveRoot } from './roots'
 
 /** One skill folder found in a root. */
@@ -46,10 +46,15 @@ export async function scanRoot(input: string): Promise<RootScan> {
   const candidates = entries
     .filter((e) => !SKIPPED_RE.test(e.name) && (e.isDirectory() || e.isSymbolicLink()))
     .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))
+  // A folder that is no symlink lies in the root's real path: one resolve for the root, not one each.
+  const realRoot = await inspectPath(root)
   const found = await Promise.all(
     candidates.map(async (entry): Promise<SkillFolder | undefined> => {
       const dir = join(root, entry.name)
-      const state = await inspectPath(dir)
+      const state =
+        realRoot.kind === 'directory' && entry.isDirectory()
+          ? await inspectInside(realRoot.real, entry.name)
+          : await inspectPath(dir)
       if (state.kind !== 'directory') return undefined
       return { id: entry.name, root, dir, realDir: state.real, symlinked: entry.isSymbolicLink() }
     }),

@@ -1,5 +1,5 @@
 import { type Message, transform } from 'esbuild'
-import { decodeMappings, encodeMappings, type Segment } from './mappings'
+import { createMappingsWriter, forEachSegment } from './mappings'
 
 /**
  * Bare-function browser tools compiled many to one esbuild transform, then split per tool.
@@ -116,47 +116,40 @@ function split(code: string, base: string, count: number): Part[] | undefined {
 /**
  * Cuts the batch's source map per tool, in one pass over its segments (both are in output order):
  * a segment moves to the tool whose part holds it, at its place in the tool's body (`head` then
- * the part), and to the tool's own lines.
+ * the part), and to the tool's own lines. What maps into a tool's wrapper maps to nothing.
  */
 function cutMap(
-  segments: readonly Segment[],
+  mappings: string,
   output: string,
   parts: readonly Part[],
   bodies: readonly { head: number; text: string }[],
   starts: Layout['starts'],
 ): string[] {
   const outputStarts = lineStarts(output)
-  const cut: Segment[][] = parts.map(() => [])
+  const writers = parts.map(() => createMappingsWriter())
   let tool = 0
   // Line starts of the current tool's body: minified output breaks lines only inside strings.
   let breaks: number[] | undefined
-  for (const s of segments) {
-    const offset = outputStarts[s.line]! + s.column
+  forEachSegment(mappings, (outLine, outColumn, source, sourceLine, sourceColumn) => {
+    const offset = outputStarts[outLine]! + outColumn
     while (tool < parts.length && offset >= parts[tool]!.end) {
       tool++
       breaks = undefined
     }
-    if (tool === parts.length) break
-    const part = parts[tool]!
-    if (offset < part.start) continue
-    const start = starts[tool]!
-    const sourceLine = s.sourceLine === undefined ? undefined : s.sourceLine - start.line
-    if (sourceLine !== undefined && sourceLine < 0) continue
+    const part = parts[tool]
+    if (!part || offset < part.start) return
     const at = bodies[tool]!.head + offset - part.start
     breaks ??= lineStarts(bodies[tool]!.text)
     let line = 0
     while (line + 1 < breaks.length && breaks[line + 1]! <= at) line++
     const column = at - breaks[line]!
-    if (sourceLine === undefined) {
-      cut[tool]!.push({ line, column })
-      continue
-    }
-    // What maps into the prefix the tool was wrapped in maps to nothing of the tool's.
-    const sourceColumn = sourceLine === 0 ? s.sourceColumn! - start.prefix : s.sourceColumn!
-    if (sourceColumn < 0) continue
-    cut[tool]!.push({ line, column, source: 0, sourceLine, sourceColumn })
-  }
-  return cut.map(encodeMappings)
+    if (source < 0) return writers[tool]!.add(line, column)
+    const start = starts[tool]!
+    const ownLine = sourceLine - start.line
+    const ownColumn = ownLine === 0 ? sourceColumn - start.prefix : sourceColumn
+    if (ownLine >= 0 && ownColumn >= 0) writers[tool]!.add(line, column, ownLine, ownColumn)
+  })
+  return writers.map(String)
 }
 
 async function transformBatch(
@@ -181,8 +174,8 @@ async function transformBatch(
     const head = `var ${p.local}=`
     return { head: head.length, text: `${head}${out.code.slice(p.start, p.end)};` }
   })
-  const segments = out.map ? decodeMappings((JSON.parse(out.map) as { mappings: string }).mappings) : undefined
-  const maps = segments && cutMap(segments, out.code, parts, bodies, starts)
+  const mappings = out.map ? (JSON.parse(out.map) as { mappings: string }).mappings : undefined
+  const maps = mappings === undefined ? undefined : cutMap(mappings, out.code, parts, bodies, starts)
   return parts.map((p, i) => ({ body: bodies[i]!.text, local: p.local, ...(maps ? { mappings: maps[i]! } : {}) }))
 }
 
@@ -219,10 +212,10 @@ async function compileAlone(input: ExpressionInput, options: ExpressionOptions):
   if (!clause) throw new Error(`site-skills: unexpected esbuild output for ${input.file}`)
   const body = out.code.slice(0, clause.index).trimEnd()
   if (!out.map) return { body, local: clause[1]! }
-  const segments = decodeMappings((JSON.parse(out.map) as { mappings: string }).mappings)
+  const map = (JSON.parse(out.map) as { mappings: string }).mappings
   const part = { local: clause[1]!, start: 0, end: body.length }
   const start = { line: 0, prefix: ALONE_PREFIX.length }
-  const [mappings] = cutMap(segments, out.code, [part], [{ head: 0, text: body }], [start])
+  const [mappings] = cutMap(map, out.code, [part], [{ head: 0, text: body }], [start])
   return { body, local: part.local, mappings: mappings! }
 }
 

@@ -1,13 +1,9 @@
 import { BASE64 } from '../../runtime/internal'
 
-/** One segment of a source map, with absolute positions (0-based); no source when it maps to nothing. */
-export interface Segment {
-  line: number
-  column: number
-  source?: number
-  sourceLine?: number
-  sourceColumn?: number
-}
+/**
+ * Source map `mappings`, read and written a segment at a time without building objects: a batch of
+ * tools has hundreds of thousands of segments (see expressions.ts).
+ */
 
 /** Base64 digit values by character code (-1: not a digit). */
 const DIGITS = new Int8Array(128).fill(-1)
@@ -17,35 +13,36 @@ const SEMICOLON = 59
 const COMMA = 44
 
 /**
- * Every segment of `mappings`, in order, with the deltas summed (names are dropped). One pass over
- * the characters: a batch of tools has thousands of segments.
+ * Calls `visit` for every segment of `mappings` in order, with absolute positions (0-based);
+ * `source` is -1 for a segment that maps to nothing. Names are skipped.
  */
-export function decodeMappings(mappings: string): Segment[] {
-  const out: Segment[] = []
-  const fields: number[] = []
+export function forEachSegment(
+  mappings: string,
+  visit: (line: number, column: number, source: number, sourceLine: number, sourceColumn: number) => void,
+): void {
+  const fields = [0, 0, 0, 0, 0]
+  let count = 0
   let line = 0
   let column = 0
   let source = 0
   let sourceLine = 0
   let sourceColumn = 0
   let value = 0
-  let shift = 0
-  const flush = () => {
-    if (fields.length === 0) return
-    column += fields[0]!
-    if (fields.length < 4) out.push({ line, column })
-    else {
-      source += fields[1]!
-      sourceLine += fields[2]!
-      sourceColumn += fields[3]!
-      out.push({ line, column, source, sourceLine, sourceColumn })
-    }
-    fields.length = 0
-  }
-  for (let i = 0; i < mappings.length; i++) {
-    const code = mappings.charCodeAt(i)
+  let shift = 1
+  for (let i = 0; i <= mappings.length; i++) {
+    const code = i < mappings.length ? mappings.charCodeAt(i) : SEMICOLON
     if (code === COMMA || code === SEMICOLON) {
-      flush()
+      if (count > 0) {
+        column += fields[0]!
+        if (count < 4) visit(line, column, -1, 0, 0)
+        else {
+          source += fields[1]!
+          sourceLine += fields[2]!
+          sourceColumn += fields[3]!
+          visit(line, column, source, sourceLine, sourceColumn)
+        }
+        count = 0
+      }
       if (code === SEMICOLON) {
         line++
         column = 0
@@ -54,50 +51,58 @@ export function decodeMappings(mappings: string): Segment[] {
     }
     const digit = code < 128 ? DIGITS[code]! : -1
     if (digit < 0) throw new Error(`site-skills: not a source map digit: ${JSON.stringify(mappings[i])}`)
-    value += (digit & 31) * 2 ** shift
-    if (digit & 32) shift += 5
+    value += (digit & 31) * shift
+    if (digit & 32) shift *= 32
     else {
-      fields.push(value % 2 ? -(value - 1) / 2 : value / 2)
-      value = shift = 0
+      if (count < 5) fields[count] = value % 2 ? -(value - 1) / 2 : value / 2
+      count++
+      value = 0
+      shift = 1
     }
   }
-  flush()
-  return out
 }
 
 function vlq(value: number): string {
-  let rest = value < 0 ? (-value << 1) | 1 : value << 1
+  let rest = value < 0 ? -value * 2 + 1 : value * 2
   let text = ''
   do {
-    const digit = rest & 31
-    rest >>>= 5
-    text += BASE64[rest > 0 ? digit | 32 : digit]
+    const digit = rest % 32
+    rest = Math.floor(rest / 32)
+    text += BASE64[rest > 0 ? digit + 32 : digit]
   } while (rest > 0)
   return text
 }
 
-/** The `mappings` text of segments sorted by generated line and column. */
-export function encodeMappings(segments: readonly Segment[]): string {
-  const lines: string[][] = []
-  const state = [0, 0, 0]
-  let line = -1
+/** Builds `mappings` from segments given in order of generated line and column (one source). */
+export interface MappingsWriter {
+  add: (line: number, column: number, sourceLine?: number, sourceColumn?: number) => void
+  toString: () => string
+}
+
+export function createMappingsWriter(): MappingsWriter {
+  let text = ''
+  let line = 0
   let column = 0
-  for (const s of segments) {
-    while (line < s.line) {
-      lines.push([])
-      line++
-      column = 0
-    }
-    let text = vlq(s.column - column)
-    column = s.column
-    if (s.source !== undefined) {
-      const fields = [s.source, s.sourceLine!, s.sourceColumn!]
-      for (let i = 0; i < 3; i++) {
-        text += vlq(fields[i]! - state[i]!)
-        state[i] = fields[i]!
+  let lineStarted = false
+  let lastSourceLine = 0
+  let lastSourceColumn = 0
+  return {
+    add(toLine, toColumn, sourceLine, sourceColumn) {
+      if (toLine > line) {
+        text += ';'.repeat(toLine - line)
+        line = toLine
+        column = 0
+        lineStarted = false
       }
-    }
-    lines[line]!.push(text)
+      if (lineStarted) text += ','
+      lineStarted = true
+      text += vlq(toColumn - column)
+      column = toColumn
+      if (sourceLine === undefined || sourceColumn === undefined) return
+      text += `A${vlq(sourceLine - lastSourceLine)}${vlq(sourceColumn - lastSourceColumn)}`
+      lastSourceLine = sourceLine
+      lastSourceColumn = sourceColumn
+    },
+    toString: () => text,
   }
-  return lines.map((l) => l.join(',')).join(';')
 }

@@ -1,4 +1,4 @@
-import { realpathSync, statSync } from 'node:fs'
+import { lstatSync, realpathSync, statSync } from 'node:fs'
 import { homedir } from 'node:os'
 import { isAbsolute, join, relative, resolve, sep } from 'node:path'
 
@@ -67,4 +67,33 @@ export function unsafeRelativePath(path: string): 'escape' | 'backslash' | 'shap
   if (segments.includes('..')) return 'escape'
   if (segments.some((s) => s === '' || s === '.')) return 'shape'
   return undefined
+}
+
+/** A relative path of plain segments: none empty, `.` or `..`, and no backslash. */
+const PLAIN_RELATIVE_RE = /^(?!\.\.?(?:\/|$))[^/\\]+(?:\/(?!\.\.?(?:\/|$))[^/\\]+)*$/
+
+/**
+ * `inspectPath(join(realDir, rel))` for a folder whose real path is known: one `lstat` per segment
+ * of `rel` instead of resolving every segment of the whole path (glibc's realpath stats each). A
+ * symlink on the way, or a path that is not plain, is resolved by `inspectPath`.
+ */
+export async function inspectInside(realDir: string, rel: string): Promise<FileState> {
+  if (!PLAIN_RELATIVE_RE.test(rel)) return inspectPath(join(realDir, rel))
+  const segments = rel.split('/')
+  let path = realDir
+  for (const [i, segment] of segments.entries()) {
+    path = join(path, segment)
+    const info = lstatSync(path, { throwIfNoEntry: false })
+    if (!info) return { kind: 'missing' }
+    if (info.isSymbolicLink()) return inspectPath(join(realDir, rel))
+    if (i < segments.length - 1) {
+      if (!info.isDirectory()) return { kind: 'missing' }
+      continue
+    }
+    if (info.isDirectory()) return { kind: 'directory', real: path }
+    return info.isFile()
+      ? { kind: 'file', real: path, size: info.size, mtimeMs: info.mtimeMs }
+      : { kind: 'other', real: path }
+  }
+  return inspectPath(path)
 }

@@ -13,7 +13,7 @@ import { FILE_LIMITS, type FileRole, READ_FAILURE_CODES, type ReadFailure, isRea
 import { readRegularFile } from '../files'
 import type { JsonDocument, JsonPath, Position } from '../parse'
 import { createLineIndex } from '../parse'
-import { inspectPath, isInside } from '../paths'
+import { inspectInside, isInside } from '../paths'
 import type { ModuleExports, SourceError } from './module-shape'
 
 export interface ValidateOptions {
@@ -102,7 +102,7 @@ export async function resolveSkillFile(
   missing: (directory: boolean) => Finding,
 ): Promise<string | Finding> {
   const path = join(check.folder.dir, rel)
-  const state = await inspectPath(path)
+  const state = await inspectInside(check.folder.realDir, rel)
   if (state.kind === 'missing') {
     check.files.add(path)
     return missing(false)

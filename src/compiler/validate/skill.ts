@@ -5,7 +5,7 @@ import { checkDomain } from './domains'
 import { FILE_LIMITS, isReadFailure, readRegularFile } from '../files'
 import { BOM, type JsonDocument, type JsonPath, type Position, isJsonFailure, parseJsonDocument } from '../parse'
 import type { NoteModel, SkillModel, SkillRecord, ToolModel } from '../model'
-import { RESERVED_PRODUCTS, inspectPath, isInside, unsafeRelativePath } from '../paths'
+import { RESERVED_PRODUCTS, inspectInside, isInside, unsafeRelativePath } from '../paths'
 import { wantsEgoLite } from '../compat'
 import { MANIFEST, type SkillCheck, type ValidateOptions, readSkillText, reportAt, reportTempRefs } from './context'
 import { blocksSkill, resolveSkillFile } from './context'
@@ -39,7 +39,7 @@ async function readManifest(
   folder: SkillFolder,
 ): Promise<{ doc: JsonDocument; real: string; bom: boolean } | Diagnostic[]> {
   const problem = (init: DiagnosticInit) => [createDiagnostic(folder.id, `${folder.id}/${MANIFEST}`, init)]
-  const state = await inspectPath(join(folder.dir, MANIFEST))
+  const state = await inspectInside(folder.realDir, MANIFEST)
   if (state.kind === 'missing' || state.kind === 'directory')
     return problem({ code: 'manifest-missing', data: { directory: state.kind === 'directory' } })
   if (!isInside(folder.realDir, state.real)) return problem({ code: 'path-escape', data: { via: 'manifest' } })

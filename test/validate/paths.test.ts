@@ -1,0 +1,57 @@
+import { execFileSync } from 'node:child_process'
+import { mkdir, mkdtemp, realpath, rm, symlink, writeFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { inspectInside, inspectPath } from '../../src/compiler/paths'
+
+let base: string
+let skill: string
+
+beforeAll(async () => {
+  base = await realpath(await mkdtemp(join(tmpdir(), 'site-skills-paths-')))
+  skill = join(base, 'skill')
+  await mkdir(join(skill, 'browser-tools/lib'), { recursive: true })
+  await mkdir(join(base, 'outside'), { recursive: true })
+  await writeFile(join(skill, 'manifest.json'), '{}')
+  await writeFile(join(skill, 'browser-tools/a.js'), '() => 1')
+  await writeFile(join(skill, 'browser-tools/lib/b.js'), 'export {}')
+  await writeFile(join(base, 'outside/secret.js'), '() => 2')
+  await symlink(join(base, 'outside'), join(skill, 'linked-dir'))
+  await symlink(join(skill, 'browser-tools/a.js'), join(skill, 'browser-tools/alias.js'))
+  await symlink(join(base, 'outside/secret.js'), join(skill, 'browser-tools/escape.js'))
+  await symlink(join(skill, 'nowhere.js'), join(skill, 'dangling.js'))
+  execFileSync('mkfifo', [join(skill, 'pipe.js')])
+})
+
+afterAll(() => rm(base, { recursive: true, force: true }))
+
+describe('inspectInside', () => {
+  it.each([
+    'manifest.json',
+    'browser-tools/a.js',
+    'browser-tools/lib/b.js',
+    'browser-tools',
+    'missing.js',
+    'browser-tools/missing/x.js',
+    'manifest.json/x.js',
+    'linked-dir/secret.js',
+    'browser-tools/alias.js',
+    'browser-tools/escape.js',
+    'dangling.js',
+    'pipe.js',
+    '../outside/secret.js',
+    './manifest.json',
+    'browser-tools//a.js',
+    'browser-tools/lib/../a.js',
+  ])('says of %s what resolving the whole path says', async (rel) => {
+    expect(await inspectInside(skill, rel)).toEqual(await inspectPath(join(skill, rel)))
+  })
+
+  it('gives the real path of a file reached through a symlinked folder', async () => {
+    expect(await inspectInside(skill, 'linked-dir/secret.js')).toMatchObject({
+      kind: 'file',
+      real: join(base, 'outside/secret.js'),
+    })
+  })
+})
