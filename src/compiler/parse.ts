@@ -44,22 +44,32 @@ export function createLineIndex(text: string): (offset: number) => Position {
   }
 }
 
-/** Offset where nesting first exceeds `max`, or -1. Strings are skipped. */
-function findExcessiveDepth(text: string, max: number): number {
+/** One pass over JSON text: the offset where nesting first exceeds `max` (or -1), and how many keys it has. */
+function scanJson(text: string, max: number): { deep: number; keys: number } {
   let depth = 0
+  let keys = 0
   let inString = false
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i)
     if (inString) {
       if (c === 92) i++
-      else if (c === 34) inString = false
+      else if (c === 34) {
+        inString = false
+        // A string followed by a colon is a key: counted to find duplicate keys without a tree.
+        let next = i + 1
+        while (next < text.length && WHITESPACE.has(text.charCodeAt(next))) next++
+        if (text.charCodeAt(next) === 58) keys++
+      }
     } else if (c === 34) inString = true
     else if (c === 123 || c === 91) {
-      if (++depth > max) return i
+      if (++depth > max) return { deep: i, keys }
     } else if (c === 125 || c === 93) depth--
   }
-  return -1
+  return { deep: -1, keys }
 }
+
+/** JSON's whitespace: space, tab, line feed, carriage return. */
+const WHITESPACE = new Set([32, 9, 10, 13])
 
 /** A readable message and the offset to point at (a trailing comma rather than what follows it). */
 function describeParseError(error: ParseError, text: string): { message: string; offset: number } {
@@ -75,8 +85,6 @@ function describeParseError(error: ParseError, text: string): { message: string;
 }
 
 /** Counts the keys in a valid JSON text: strings followed by a colon (values never are). */
-const KEY_RE = /"(?:[^"\\]|\\.)*"\s*:/g
-
 function countParsedKeys(value: unknown): number {
   let count = 0
   const stack = [value]
@@ -120,7 +128,7 @@ export function parseJsonDocument(source: string): JsonDocument | JsonFailure {
     index ??= createLineIndex(text)
     return index(offset)
   }
-  const deep = findExcessiveDepth(text, MAX_JSON_DEPTH)
+  const { deep, keys } = scanJson(text, MAX_JSON_DEPTH)
   if (deep >= 0) return { message: `JSON nests deeper than ${MAX_JSON_DEPTH} levels`, position: toPosition(deep) }
   let value: unknown
   try {
@@ -133,7 +141,7 @@ export function parseJsonDocument(source: string): JsonDocument | JsonFailure {
     tree ??= parseTree(text)!
     return tree
   }
-  const duplicates = (text.match(KEY_RE)?.length ?? 0) !== countParsedKeys(value)
+  const duplicates = keys !== countParsedKeys(value)
   return {
     value,
     locate: (path) => {
