@@ -3,7 +3,8 @@ import { dirname } from 'node:path'
 
 /**
  * Writes `content` unless the file already holds exactly it. Returns whether it wrote. Only a
- * regular file is read first: reading `/dev/stdout` or a FIFO would wait for input that never comes.
+ * regular file is read first, and only when its size matches: reading `/dev/stdout` or a FIFO would
+ * wait for input that never comes. Compared as bytes: a large d.ts is not decoded again to compare.
  */
 export async function writeIfChanged(path: string, content: string): Promise<boolean> {
   const kind = await stat(path).catch(() => undefined)
@@ -11,10 +12,13 @@ export async function writeIfChanged(path: string, content: string): Promise<boo
     await writeFile(path, content)
     return true
   }
-  const current = kind ? await readFile(path, 'utf8').catch(() => undefined) : undefined
-  if (current === content) return false
+  const bytes = Buffer.from(content, 'utf8')
+  if (kind?.size === bytes.length) {
+    const current = await readFile(path).catch(() => undefined)
+    if (current?.equals(bytes)) return false
+  }
   await mkdir(dirname(path), { recursive: true })
-  await writeFile(path, content)
+  await writeFile(path, bytes)
   return true
 }
 

@@ -146,10 +146,6 @@ const unpluginFactory: UnpluginFactory<Options | undefined> = (options, meta) =>
       // The dev server must come up even with invalid learnings: loading the module shows the errors.
       if (failure && !devServer) failBuild(this, failure.error)
     },
-    // The declarations are written while the bundler works (see `SiteSkillsContext.settled`).
-    async buildEnd() {
-      await ctx.settled().catch((error: unknown) => failBuild(this, error))
-    },
     resolveId: (id) => ctx.resolveId(id),
     load: {
       filter: { id: GENERATED_ID_RE },

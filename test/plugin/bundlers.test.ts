@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs'
-import { readFile, rm, stat, utimes } from 'node:fs/promises'
+import { readFile, rm, stat, utimes, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import type { Message } from 'esbuild'
 import { rollup } from 'rollup'
@@ -77,6 +77,11 @@ describe.each(BUNDLERS)('%s', (bundler: BundlerName) => {
 
   it('bundles the app for Node: every kind of tool runs from the output', async () => {
     expect(await runMain(entry)).toEqual(APP_RESULT)
+  })
+
+  // Written while the bundler bundles: still there when the build has resolved.
+  it('has written the d.ts by the time the build resolved', async () => {
+    expect(await readFile(join(dir, 'site-skills.d.ts'), 'utf8')).toContain('docs_open')
   })
 
   it('keeps notes and tool code out of the main module, and machine paths out of everything', async () => {
@@ -196,5 +201,12 @@ describe('the d.ts file', () => {
     await rm(dts)
     await build()
     expect(await readFile(dts, 'utf8')).toBe(written)
+  })
+
+  it('fails the build when it cannot be written', async () => {
+    const blocker = join(tmp.dir, 'not-a-folder')
+    await writeFile(blocker, 'a file where the d.ts folder should be')
+    const plugin = rollupPlugin({ roots: join(APP, 'learnings'), dts: join(blocker, 'site-skills.d.ts') })
+    await expect(rollup({ input: APP_ENTRY, plugins: [plugin] })).rejects.toThrow(/ENOTDIR|EEXIST/)
   })
 })
