@@ -3,8 +3,8 @@ import { dirname } from 'node:path'
 
 /**
  * Writes `content` unless the file already holds exactly it. Returns whether it wrote. Only a
- * regular file is read first, and only when its size matches: reading `/dev/stdout` or a FIFO would
- * wait for input that never comes. Compared as bytes: a large d.ts is not decoded again to compare.
+ * regular file of the same size is read first: reading `/dev/stdout` or a FIFO would wait for input
+ * that never comes, and a file of another size cannot hold the same text.
  */
 export async function writeIfChanged(path: string, content: string): Promise<boolean> {
   const kind = await stat(path).catch(() => undefined)
@@ -12,13 +12,12 @@ export async function writeIfChanged(path: string, content: string): Promise<boo
     await writeFile(path, content)
     return true
   }
-  const bytes = Buffer.from(content, 'utf8')
-  if (kind?.size === bytes.length) {
-    const current = await readFile(path).catch(() => undefined)
-    if (current?.equals(bytes)) return false
+  if (kind?.size === Buffer.byteLength(content, 'utf8')) {
+    const current = await readFile(path, 'utf8').catch(() => undefined)
+    if (current === content) return false
   }
   await mkdir(dirname(path), { recursive: true })
-  await writeFile(path, bytes)
+  await writeFile(path, content)
   return true
 }
 
