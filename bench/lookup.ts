@@ -213,6 +213,8 @@ function sizeFigures(s: SizeSetup, samples: Samples, smallest: number): Figure[]
       notes: [
         `then the first source of one browser tool (compiled alone): bare function ${formatValue(toolMs?.bare ?? Number.NaN, 'ms')}, ` +
           `ES module with an import ${formatValue(toolMs?.module ?? Number.NaN, 'ms')}`,
+        // session.ts: watchers that start during a compile did not see changes made before them.
+        'the first of them also re-checks the stamps of every skill file once (the watchers began during the first call)',
       ],
     })
     figures.push({
