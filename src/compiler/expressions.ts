@@ -6,10 +6,10 @@ import { createMappingsWriter, forEachSegment } from './mappings'
  *
  * esbuild's cost for a small tool is mostly per call (and per output file of a build): 2,000 tools
  * of a few hundred bytes cost ten times more CPU as 2,000 transforms than as 20 transforms of 100
- * tools each. Each tool is one exported constant of the batch, so the minified output is a list of
- * declarations that acorn splits again; the source map is cut along the same lines. A batch esbuild
- * rejects, or whose output has another shape, is compiled tool by tool, which also gives each error
- * its own tool and position.
+ * tools each. Each tool is one exported constant of the batch behind a marker comment, so the
+ * output is a list of declarations split again at the markers; the source map is cut along the
+ * same lines. A batch esbuild rejects, or whose output has another shape, is compiled tool by tool,
+ * which also gives each error its own tool and position.
  */
 
 export interface ExpressionInput {
@@ -25,7 +25,10 @@ export interface ExpressionOptions {
   typescript: boolean
 }
 
-/** One tool's output: `var <local>=<expression>;`, with a map of that text to the tool's own lines. */
+/**
+ * One tool's output: `var <local>=<expression>;` (compiled alone, with whatever esbuild put before
+ * it), to be called as `<local>`, with a map of that text to the tool's own lines.
+ */
 export interface CompiledExpression {
   body: string
   local: string
@@ -108,6 +111,8 @@ function split(code: string, base: string, count: number): Part[] | undefined {
     const text = code.slice(from, to).trimEnd()
     const declaration = DECLARATION_RE.exec(text)
     if (!declaration || !text.endsWith(';') || exported.get(`${base}${i}`) !== declaration[1]) return undefined
+    // No tool holds the base, but one may spell it with escapes that the output prints plainly.
+    if (text.includes(base, declaration[0].length)) return undefined
     parts.push({ local: declaration[1]!, start: from + declaration[0].length, end: from + text.length - 1 })
   }
   return new Set(parts.map((p) => p.local)).size === count ? parts : undefined

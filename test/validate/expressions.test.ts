@@ -69,6 +69,18 @@ describe('bare tools compiled many to a transform', () => {
     }
   })
 
+  it('is not fooled by a tool that spells a marker with escapes the output prints plainly', async () => {
+    // In the output, the first tool's string reads like the second tool's marker and declaration.
+    const inputs = [
+      { text: '() => "x;/*! \\x24site_skills_ 1 */const t=1;"', file: '/s/a.js' },
+      { text: '() => { throw new Error("b") }', file: '/s/b.js' },
+    ]
+    const [a, b] = (await compileExpressions(inputs, js(true))).map(compiled)
+    expect(await run(a!, {})).toBe('x;/*! $site_skills_ 1 */const t=1;')
+    await expect(run(b!, {})).rejects.toThrow('b')
+    expect(mapped(b!, 'b')).toEqual(positionIn(inputs[1]!.text, 'b'))
+  })
+
   it('compiles TypeScript tools in their own batch with the ts loader', async () => {
     const inputs = [
       {
