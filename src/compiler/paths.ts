@@ -73,12 +73,20 @@ export function unsafeRelativePath(path: string): 'escape' | 'backslash' | 'shap
 const PLAIN_RELATIVE_RE = /^(?!\.\.?(?:\/|$))[^/\\]+(?:\/(?!\.\.?(?:\/|$))[^/\\]+)*$/
 
 /**
+ * Where a path as written names its file in the case the disk uses. On macOS and Windows file names
+ * are case-insensitive by default, and `realpath` also gives a file's own case: watchers report
+ * that case, so a path spelled otherwise in a manifest must still go through `realpath` there.
+ */
+const CASE_SENSITIVE = process.platform === 'linux'
+
+/**
  * `inspectPath(join(realDir, rel))` for a folder whose real path is known: one `lstat` per segment
  * of `rel` instead of resolving every segment of the whole path (glibc's realpath stats each). A
- * symlink on the way, or a path that is not plain, is resolved by `inspectPath`.
+ * symlink on the way, a path that is not plain, or a system where case does not tell names apart,
+ * is resolved by `inspectPath`.
  */
 export async function inspectInside(realDir: string, rel: string): Promise<FileState> {
-  if (!PLAIN_RELATIVE_RE.test(rel)) return inspectPath(join(realDir, rel))
+  if (!CASE_SENSITIVE || !PLAIN_RELATIVE_RE.test(rel)) return inspectPath(join(realDir, rel))
   const segments = rel.split('/')
   let path = realDir
   for (const [i, segment] of segments.entries()) {
