@@ -1,5 +1,7 @@
-import { type Message, transform } from 'esbuild'
-import { createMappingsWriter, forEachSegment } from './mappings'
+import { type Message, type TransformOptions, transform } from 'esbuild'
+import { forEachSegment } from '../../runtime/internal'
+import { createMappingsWriter } from './mappings'
+import { createLineIndex, lineStarts } from './parse'
 
 /**
  * Bare-function browser tools compiled many to one esbuild transform, then split per tool.
@@ -67,12 +69,6 @@ function layout(inputs: readonly ExpressionInput[], base: string): Layout {
   return { code: parts.join(''), starts }
 }
 
-function lineStarts(text: string): number[] {
-  const starts = [0]
-  for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', i + 1)) starts.push(i + 1)
-  return starts
-}
-
 /** One tool's part of the output: its local name and the range of what it is declared as. */
 interface Part {
   local: string
@@ -133,21 +129,20 @@ function cutMap(
   const outputStarts = lineStarts(output)
   const writers = parts.map(() => createMappingsWriter())
   let tool = 0
-  // Line starts of the current tool's body: minified output breaks lines only inside strings.
-  let breaks: number[] | undefined
+  // Positions in the current tool's body (minified output breaks lines only inside strings).
+  let positionIn: ReturnType<typeof createLineIndex> | undefined
   forEachSegment(mappings, (outLine, outColumn, source, sourceLine, sourceColumn) => {
     const offset = outputStarts[outLine]! + outColumn
     while (tool < parts.length && offset >= parts[tool]!.end) {
       tool++
-      breaks = undefined
+      positionIn = undefined
     }
     const part = parts[tool]
-    if (!part || offset < part.start) return
-    const at = bodies[tool]!.head + offset - part.start
-    breaks ??= lineStarts(bodies[tool]!.text)
-    let line = 0
-    while (line + 1 < breaks.length && breaks[line + 1]! <= at) line++
-    const column = at - breaks[line]!
+    if (!part) return true
+    if (offset < part.start) return
+    positionIn ??= createLineIndex(bodies[tool]!.text)
+    const at = positionIn(bodies[tool]!.head + offset - part.start)
+    const [line, column] = [at.line - 1, at.column - 1]
     if (source < 0) return writers[tool]!.add(line, column)
     const start = starts[tool]!
     const ownLine = sourceLine - start.line
@@ -157,22 +152,27 @@ function cutMap(
   return writers.map(String)
 }
 
+/** The transform options of a batch and of a tool alone. */
+function transformOptions(options: ExpressionOptions, sourcefile: string): TransformOptions {
+  return {
+    loader: options.typescript ? 'ts' : 'js',
+    format: 'esm',
+    target: 'es2022',
+    minify: options.minify,
+    sourcemap: options.sourcemap ? 'external' : false,
+    sourcefile,
+    legalComments: 'inline',
+    logLevel: 'silent',
+  }
+}
+
 async function transformBatch(
   inputs: readonly ExpressionInput[],
   options: ExpressionOptions,
 ): Promise<CompiledExpression[] | undefined> {
   const base = baseName(inputs)
   const { code, starts } = layout(inputs, base)
-  const out = await transform(code, {
-    loader: options.typescript ? 'ts' : 'js',
-    format: 'esm',
-    target: 'es2022',
-    minify: options.minify,
-    sourcemap: options.sourcemap ? 'external' : false,
-    sourcefile: '<site-skills batch>',
-    legalComments: 'inline',
-    logLevel: 'silent',
-  })
+  const out = await transform(code, transformOptions(options, '<site-skills batch>'))
   const parts = split(out.code, base, inputs.length)
   if (!parts) return undefined
   const bodies = parts.map((p) => {
@@ -193,15 +193,7 @@ const ALONE_PREFIX = 'export default ('
 async function compileAlone(input: ExpressionInput, options: ExpressionOptions): Promise<ExpressionResult> {
   let out: { code: string; map: string }
   try {
-    out = await transform(`${ALONE_PREFIX}${input.text}\n);`, {
-      loader: options.typescript ? 'ts' : 'js',
-      format: 'esm',
-      target: 'es2022',
-      minify: options.minify,
-      sourcemap: options.sourcemap ? 'external' : false,
-      sourcefile: input.file,
-      logLevel: 'silent',
-    })
+    out = await transform(`${ALONE_PREFIX}${input.text}\n);`, transformOptions(options, input.file))
   } catch (error) {
     const errors = (error as { errors?: Message[] }).errors
     if (!errors) throw error

@@ -28,10 +28,16 @@ export const BOM = '\uFEFF'
 /** A text without its leading byte order mark. */
 export const stripBom = (text: string): string => (text.startsWith(BOM) ? text.slice(BOM.length) : text)
 
+/** The offset at which each line of a text starts. */
+export function lineStarts(text: string): number[] {
+  const starts = [0]
+  for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', i + 1)) starts.push(i + 1)
+  return starts
+}
+
 /** Maps offsets in a text to 1-based line and column. */
 export function createLineIndex(text: string): (offset: number) => Position {
-  const starts = [0]
-  for (let i = 0; i < text.length; i++) if (text.charCodeAt(i) === 10) starts.push(i + 1)
+  const starts = lineStarts(text)
   return (offset) => {
     let lo = 0
     let hi = starts.length - 1

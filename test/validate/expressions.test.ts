@@ -1,8 +1,8 @@
 import { transform } from 'esbuild'
 import { describe, expect, it, vi } from 'vitest'
-import { originalPosition } from '../../runtime/sourcemap'
+import { forEachSegment, originalPosition } from '../../runtime/sourcemap'
 import { type CompiledExpression, compileExpressions, type ExpressionResult } from '../../src/compiler/expressions'
-import { createMappingsWriter, forEachSegment } from '../../src/compiler/mappings'
+import { createMappingsWriter } from '../../src/compiler/mappings'
 
 vi.mock('esbuild', async (original) => {
   const esbuild = await original<typeof import('esbuild')>()
