@@ -7,7 +7,7 @@ import { compileExpressions, EXPORT_CLAUSE_RE, type ExpressionInput } from './ex
 import { FILE_LIMITS, READ_FAILURE_CODES, type ReadFailure, isReadFailure, readRegularFile } from './files'
 import { chunk, createLimiter } from './limit'
 import { isInside, isTypeScript, toPosix } from './paths'
-import { stampOf } from './stamp'
+import { type StampLog, stampOf } from './stamp'
 
 /** One browser tool to compile. */
 export interface BundleRequest {
@@ -35,7 +35,8 @@ export interface BrowserBundlerOptions {
 }
 
 export interface BrowserBundler {
-  bundle: (requests: readonly BundleRequest[]) => Promise<Map<BundleRequest, BundleResult>>
+  /** `stamps`: the compile's log of stamps taken as files were read (files read here are added). */
+  bundle: (requests: readonly BundleRequest[], stamps?: StampLog) => Promise<Map<BundleRequest, BundleResult>>
   /** How many tools esbuild has compiled so far (cache hits excluded). */
   readonly compiled: number
 }
@@ -179,8 +180,8 @@ function readDiagnostic(request: BundleRequest, failure: ReadFailure): Diagnosti
 }
 
 /** A tool's file as read for compiling, with its digest kept for the cache. */
-function readTool(request: BundleRequest, hashes: Map<string, string>): string | BundleResult {
-  const read = readRegularFile(request.absPath, FILE_LIMITS.tool)
+function readTool(request: BundleRequest, hashes: Map<string, string>, stamps?: StampLog): string | BundleResult {
+  const read = readRegularFile(request.absPath, FILE_LIMITS.tool, stamps)
   if (isReadFailure(read)) return { diagnostics: [readDiagnostic(request, read)], inputs: [request.absPath] }
   hashes.set(request.absPath, digest(read.toString('latin1')))
   return read.toString('utf8')
@@ -194,12 +195,13 @@ async function transformExpressions(
   requests: readonly BundleRequest[],
   { minify, sourcemap = true }: BrowserBundlerOptions,
   hashes: Map<string, string>,
+  stamps?: StampLog,
 ): Promise<BundleResult[]> {
   const results: BundleResult[] = []
   const inputs: ExpressionInput[] = []
   const readable: number[] = []
   for (const [i, request] of requests.entries()) {
-    const text = readTool(request, hashes)
+    const text = readTool(request, hashes, stamps)
     if (typeof text !== 'string') results[i] = text
     else {
       readable.push(i)
@@ -274,6 +276,7 @@ async function run(
   options: BrowserBundlerOptions,
   queues: Queues,
   hashes: Map<string, string>,
+  stamps?: StampLog,
 ): Promise<Map<BundleRequest, BundleResult>> {
   const expressions = requests.filter((r) => !r.module)
   const loaders = [
@@ -287,7 +290,7 @@ async function run(
   )
   const [modules, compiled] = await Promise.all([
     Promise.all(batches.map((batch) => queues.builds(() => bundleModules(batch, options)))),
-    Promise.all(groups.map((group) => queues.transforms(() => transformExpressions(group, options, hashes)))),
+    Promise.all(groups.map((group) => queues.transforms(() => transformExpressions(group, options, hashes, stamps)))),
   ])
   const results = new Map(modules.flatMap((m) => [...m]))
   for (const [i, group] of groups.entries()) for (const [k, r] of group.entries()) results.set(r, compiled[i]![k]!)
@@ -335,10 +338,15 @@ export function createBrowserBundler(options: BrowserBundlerOptions): BrowserBun
     return entry && entry.key === keyOf(request) && entry.inputs.every(unchanged) ? entry.result : undefined
   }
 
-  function remember(request: BundleRequest, result: BundleResult, hashes: Map<string, string>): void {
+  function remember(
+    request: BundleRequest,
+    result: BundleResult,
+    hashes: Map<string, string>,
+    stamps?: StampLog,
+  ): void {
     const inputs = result.inputs.map((path) => ({
       path,
-      stamp: stampOf(path),
+      stamp: stamps?.get(path) ?? stampOf(path),
       hash: hashes.get(path) ?? contentHash(path),
     }))
     cache.set(slot(request), { key: keyOf(request), inputs, result })
@@ -348,7 +356,7 @@ export function createBrowserBundler(options: BrowserBundlerOptions): BrowserBun
     get compiled() {
       return compiled
     },
-    async bundle(requests) {
+    async bundle(requests, stamps) {
       const results = new Map<BundleRequest, BundleResult>()
       const hits = requests.map(cached)
       const misses = requests.filter((r, i) => {
@@ -359,8 +367,8 @@ export function createBrowserBundler(options: BrowserBundlerOptions): BrowserBun
       if (misses.length === 0) return results
       compiled += misses.length
       const hashes = new Map<string, string>()
-      const fresh = await run(misses, options, queues, hashes)
-      for (const r of misses) remember(r, fresh.get(r)!, hashes)
+      const fresh = await run(misses, options, queues, hashes, stamps)
+      for (const r of misses) remember(r, fresh.get(r)!, hashes, stamps)
       for (const r of misses) results.set(r, fresh.get(r)!)
       return results
     },

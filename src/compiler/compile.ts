@@ -8,7 +8,7 @@ import { type RootScan, type SkillFolder, scanRoot } from './discover'
 import type { SkillModel, SkillRecord, ToolModel } from './model'
 import { chunk } from './limit'
 import { toPosix } from './paths'
-import { stampFiles } from './stamp'
+import { type StampLog, stampFiles } from './stamp'
 import { unreadableSkill } from './unreadable'
 import { blocksSkill, MANIFEST, type ValidateOptions } from './validate/context'
 import { type CheckedSkill, checkSkill, settleSkill } from './validate/skill'
@@ -142,7 +142,10 @@ export function createCompiler(options: CompilerOptions): Compiler {
    * The stamps of a skill's files, hashed: the list itself (every path and stamp, about 1 KiB a
    * skill, built by concatenation) would stay in the cache as a tree of string pieces.
    */
-  const digestOf = (record: SkillRecord) => createHash('sha256').update(stampFiles(record.files, salt)).digest('base64')
+  const digestOf = (record: SkillRecord, stamps?: StampLog) =>
+    createHash('sha256')
+      .update(stampFiles(record.files, salt, stamps))
+      .digest('base64')
 
   async function reuse(folder: SkillFolder): Promise<CacheEntry | undefined> {
     const entry = cache.get(folderKey(folder))
@@ -167,18 +170,26 @@ export function createCompiler(options: CompilerOptions): Compiler {
    * Validates the folders slice by slice; each slice's browser tools go to esbuild (another
    * process) while the next slice is validated here.
    */
-  async function validateAndBundle(folders: SkillFolder[]): Promise<Map<SkillRecord, Record<string, BrowserToolCode>>> {
+  async function validateAndBundle(
+    folders: SkillFolder[],
+    stamps: StampLog,
+  ): Promise<Map<SkillRecord, Record<string, BrowserToolCode>>> {
     const checked: CheckedSkill[] = []
     const requests = new Map<BundleRequest, CheckedSkill>()
     const pending: Promise<Map<BundleRequest, BundleResult>>[] = []
     for (const slice of chunk(folders, VALIDATE_SLICE)) {
       // A folder whose check throws (a file too large to read) fails alone.
       const check = (folder: SkillFolder) =>
-        checkSkill(folder, options).catch((e: unknown): CheckedSkill => unreadableSkill(folder, e))
+        checkSkill(folder, options, stamps).catch((e: unknown): CheckedSkill => unreadableSkill(folder, e))
       const validated = await Promise.all(slice.map(check))
       const own = validated.flatMap((skill) => requestsOf(skill).map((r) => [r, skill] as const))
       for (const [request, skill] of own) requests.set(request, skill)
-      pending.push(bundler.bundle(own.map(([request]) => request)))
+      pending.push(
+        bundler.bundle(
+          own.map(([request]) => request),
+          stamps,
+        ),
+      )
       checked.push(...validated)
       // Validation runs on microtasks: let the event loop send esbuild this slice and take its answers.
       await new Promise<void>((resume) => setImmediate(resume))
@@ -205,7 +216,9 @@ export function createCompiler(options: CompilerOptions): Compiler {
     const folders = roots.flatMap((r) => r.folders)
     const hits = await Promise.all(folders.map(reuse))
     const missed = folders.filter((_, i) => !hits[i])
-    const browser = await validateAndBundle(missed)
+    // Files read in this compile are stamped as they are read: the cache needs no second `stat`.
+    const stamps: StampLog = new Map()
+    const browser = await validateAndBundle(missed, stamps)
     const fresh = [...browser.keys()]
     const next = new Map<string, CacheEntry>()
     for (const [i, folder] of folders.entries()) {
@@ -215,7 +228,7 @@ export function createCompiler(options: CompilerOptions): Compiler {
     await Promise.all(
       fresh.map(async (record) => {
         next.set(folderKey(record.folder), {
-          digest: digestOf(record),
+          digest: digestOf(record, stamps),
           record,
           browser: browser.get(record)!,
         })

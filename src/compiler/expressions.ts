@@ -1,7 +1,7 @@
 import { type Message, type TransformOptions, transform } from 'esbuild'
 import { forEachSegment } from '../../runtime/internal'
 import { createMappingsWriter } from './mappings'
-import { createLineIndex, lineStarts } from './parse'
+import { lineStarts } from './parse'
 
 /**
  * Bare-function browser tools compiled many to one esbuild transform, then split per tool.
@@ -116,40 +116,49 @@ function split(code: string, base: string, count: number): Part[] | undefined {
 
 /**
  * Cuts the batch's source map per tool, in one pass over its segments (both are in output order):
- * a segment moves to the tool whose part holds it, at its place in the tool's body (`head` then
- * the part), and to the tool's own lines. What maps into a tool's wrapper maps to nothing.
+ * a segment moves to the tool whose part holds it, at its place in the tool's body (`heads[i]`
+ * characters, then the part), and to the tool's own lines. What maps into a tool's wrapper maps to
+ * nothing. A part's lines are the output's: only its first line is shifted, by the head.
  */
 function cutMap(
   mappings: string,
   output: string,
   parts: readonly Part[],
-  bodies: readonly { head: number; text: string }[],
+  heads: readonly number[],
   starts: Layout['starts'],
 ): string[] {
   const outputStarts = lineStarts(output)
-  const writers = parts.map(() => createMappingsWriter())
+  const writer = createMappingsWriter()
+  const maps: string[] = []
   let tool = 0
-  // Positions in the current tool's body (minified output breaks lines only inside strings).
-  let positionIn: ReturnType<typeof createLineIndex> | undefined
+  // The output line of the current part's start (-1 until a segment needs it); parts are in order.
+  let partLine = -1
+  let cursor = 0
+  const nextTool = () => {
+    maps.push(writer.take())
+    tool++
+    partLine = -1
+  }
   forEachSegment(mappings, (outLine, outColumn, source, sourceLine, sourceColumn) => {
     const offset = outputStarts[outLine]! + outColumn
-    while (tool < parts.length && offset >= parts[tool]!.end) {
-      tool++
-      positionIn = undefined
-    }
+    while (tool < parts.length && offset >= parts[tool]!.end) nextTool()
     const part = parts[tool]
     if (!part) return true
     if (offset < part.start) return
-    positionIn ??= createLineIndex(bodies[tool]!.text)
-    const at = positionIn(bodies[tool]!.head + offset - part.start)
-    const [line, column] = [at.line - 1, at.column - 1]
-    if (source < 0) return writers[tool]!.add(line, column)
+    if (partLine < 0) {
+      while (cursor + 1 < outputStarts.length && outputStarts[cursor + 1]! <= part.start) cursor++
+      partLine = cursor
+    }
+    const line = outLine - partLine
+    const column = line === 0 ? heads[tool]! + offset - part.start : outColumn
+    if (source < 0) return writer.add(line, column)
     const start = starts[tool]!
     const ownLine = sourceLine - start.line
     const ownColumn = ownLine === 0 ? sourceColumn - start.prefix : sourceColumn
-    if (ownLine >= 0 && ownColumn >= 0) writers[tool]!.add(line, column, ownLine, ownColumn)
+    if (ownLine >= 0 && ownColumn >= 0) writer.add(line, column, ownLine, ownColumn)
   })
-  return writers.map(String)
+  while (tool < parts.length) nextTool()
+  return maps
 }
 
 /** The transform options of a batch and of a tool alone. */
@@ -175,13 +184,15 @@ async function transformBatch(
   const out = await transform(code, transformOptions(options, '<site-skills batch>'))
   const parts = split(out.code, base, inputs.length)
   if (!parts) return undefined
-  const bodies = parts.map((p) => {
-    const head = `var ${p.local}=`
-    return { head: head.length, text: `${head}${out.code.slice(p.start, p.end)};` }
-  })
+  const heads = parts.map((p) => `var ${p.local}=`)
   const mappings = out.map ? (JSON.parse(out.map) as { mappings: string }).mappings : undefined
-  const maps = mappings === undefined ? undefined : cutMap(mappings, out.code, parts, bodies, starts)
-  return parts.map((p, i) => ({ body: bodies[i]!.text, local: p.local, ...(maps ? { mappings: maps[i]! } : {}) }))
+  const lengths = heads.map((h) => h.length)
+  const maps = mappings === undefined ? undefined : cutMap(mappings, out.code, parts, lengths, starts)
+  return parts.map((p, i) => ({
+    body: `${heads[i]}${out.code.slice(p.start, p.end)};`,
+    local: p.local,
+    ...(maps ? { mappings: maps[i]! } : {}),
+  }))
 }
 
 /** esbuild ends a module with its export clause: `export{s as default};`. */
@@ -212,7 +223,7 @@ async function compileAlone(input: ExpressionInput, options: ExpressionOptions):
   const map = (JSON.parse(out.map) as { mappings: string }).mappings
   const part = { local: clause[1]!, start: 0, end: body.length }
   const start = { line: 0, prefix: ALONE_PREFIX.length }
-  const [mappings] = cutMap(map, out.code, [part], [{ head: 0, text: body }], [start])
+  const [mappings] = cutMap(map, out.code, [part], [0], [start])
   return { body, local: part.local, mappings: mappings! }
 }
 

@@ -1,4 +1,5 @@
-import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs'
+import { type BigIntStats, closeSync, constants, fstatSync, openSync, readSync } from 'node:fs'
+import { type StampLog, stampOfStats } from './stamp'
 
 /** Size limits of the files of a skill (bytes), the same in `validate`, builds and the no-build API. */
 export const FILE_LIMITS = {
@@ -26,7 +27,7 @@ export const READ_FAILURE_CODES = {
 // Opening a FIFO for reading waits for a writer unless non-blocking; regular files ignore the flag.
 const OPEN_FLAGS = constants.O_RDONLY | (constants.O_NONBLOCK ?? 0)
 
-function describeKind(info: import('node:fs').Stats): string {
+function describeKind(info: BigIntStats): string {
   if (info.isFIFO()) return 'a named pipe (FIFO)'
   if (info.isCharacterDevice()) return 'a character device'
   if (info.isBlockDevice()) return 'a block device'
@@ -58,9 +59,10 @@ function readSize(fd: number, size: number): Buffer {
 
 /**
  * The one way a skill's files are read: only regular files (a FIFO would block forever, a device
- * never ends), at most `limit` bytes, and without throwing: what went wrong comes back.
+ * never ends), at most `limit` bytes, and without throwing: what went wrong comes back. `stamps`,
+ * when given, gets the stamp of what was read.
  */
-export function readRegularFile(path: string, limit: number): Buffer | ReadFailure {
+export function readRegularFile(path: string, limit: number, stamps?: StampLog): Buffer | ReadFailure {
   let fd: number
   try {
     fd = openSync(path, OPEN_FLAGS)
@@ -70,10 +72,12 @@ export function readRegularFile(path: string, limit: number): Buffer | ReadFailu
     return { problem: 'unreadable', message: `cannot be read: ${reason}${code ? ` (${code})` : ''}` }
   }
   try {
-    const info = fstatSync(fd)
+    const info = fstatSync(fd, { bigint: true })
+    if (stamps && !stamps.has(path)) stamps.set(path, stampOfStats(info))
     if (!info.isFile()) return { problem: 'not-regular', message: `is ${describeKind(info)}, not a regular file` }
-    if (info.size > limit) return { problem: 'too-large', message: tooLargeMessage(info.size, limit), size: info.size }
-    return readSize(fd, info.size)
+    const size = Number(info.size)
+    if (size > limit) return { problem: 'too-large', message: tooLargeMessage(size, limit), size }
+    return readSize(fd, size)
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code
     return { problem: 'unreadable', message: `cannot be read: ${(error as Error).message}${code ? ` (${code})` : ''}` }

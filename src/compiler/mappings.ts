@@ -5,49 +5,73 @@ import { BASE64 } from '../../runtime/internal'
  * batch of tools has many thousands of segments (see expressions.ts).
  */
 
-function vlq(value: number): string {
-  let rest = value < 0 ? -value * 2 + 1 : value * 2
-  let text = ''
-  do {
-    const digit = rest % 32
-    rest = Math.floor(rest / 32)
-    text += BASE64[rest > 0 ? digit + 32 : digit]
-  } while (rest > 0)
-  return text
-}
+const BASE64_CODES = Uint8Array.from(BASE64, (c) => c.charCodeAt(0))
+const SEMICOLON = 59
+const COMMA = 44
+const A = 65
 
-/** Builds `mappings` from segments given in order of generated line and column (one source). */
+/**
+ * Builds `mappings` from segments given in order of generated line and column (one source), then
+ * `take()` returns them and starts over. The characters go into one growing byte buffer, made into
+ * a string once: no string per segment (hundreds of thousands in a cold build), and one writer
+ * serves every tool of a batch in turn.
+ */
 export interface MappingsWriter {
   add: (line: number, column: number, sourceLine?: number, sourceColumn?: number) => void
-  toString: () => string
+  take: () => string
 }
 
 export function createMappingsWriter(): MappingsWriter {
-  // Pieces joined once at the end: a string grown by `+=` stays a tree of thousands of small
-  // strings until something flattens it (about 100 MiB at 10,000 skills).
-  const pieces: string[] = []
+  let bytes = new Uint8Array(1024)
+  let length = 0
   let line = 0
   let column = 0
   let lineStarted = false
   let lastSourceLine = 0
   let lastSourceColumn = 0
+  const push = (byte: number) => {
+    if (length === bytes.length) {
+      const grown = new Uint8Array(length * 2)
+      grown.set(bytes)
+      bytes = grown
+    }
+    bytes[length++] = byte
+  }
+  const vlq = (value: number) => {
+    let rest = value < 0 ? -value * 2 + 1 : value * 2
+    do {
+      const digit = rest % 32
+      rest = Math.floor(rest / 32)
+      push(BASE64_CODES[rest > 0 ? digit + 32 : digit]!)
+    } while (rest > 0)
+  }
   return {
     add(toLine, toColumn, sourceLine, sourceColumn) {
       if (toLine > line) {
-        pieces.push(';'.repeat(toLine - line))
-        line = toLine
+        for (; line < toLine; line++) push(SEMICOLON)
         column = 0
         lineStarted = false
       }
-      if (lineStarted) pieces.push(',')
+      if (lineStarted) push(COMMA)
       lineStarted = true
-      pieces.push(vlq(toColumn - column))
+      vlq(toColumn - column)
       column = toColumn
       if (sourceLine === undefined || sourceColumn === undefined) return
-      pieces.push('A', vlq(sourceLine - lastSourceLine), vlq(sourceColumn - lastSourceColumn))
+      push(A)
+      vlq(sourceLine - lastSourceLine)
+      vlq(sourceColumn - lastSourceColumn)
       lastSourceLine = sourceLine
       lastSourceColumn = sourceColumn
     },
-    toString: () => pieces.join(''),
+    take() {
+      const text = Buffer.from(bytes.buffer, 0, length).toString('latin1')
+      length = 0
+      line = 0
+      column = 0
+      lineStarted = false
+      lastSourceLine = 0
+      lastSourceColumn = 0
+      return text
+    },
   }
 }

@@ -1,4 +1,4 @@
-import { statSync } from 'node:fs'
+import { type BigIntStats, statSync } from 'node:fs'
 
 /**
  * What a file looks like without reading it: size, modification time (nanosecond precision where
@@ -7,17 +7,28 @@ import { statSync } from 'node:fs'
  */
 export function stampOf(path: string): string {
   try {
-    const info = statSync(path, { bigint: true })
-    // The mode too: a file made readable again (chmod does not touch mtime) must be read again.
-    return info.isDirectory() ? 'dir' : `${info.size}:${info.mtimeNs}:${info.ino}:${info.mode}`
+    return stampOfStats(statSync(path, { bigint: true }))
   } catch {
     return 'missing'
   }
 }
 
+/** The stamp of a file from its stats (as `stat` or `fstat` give them, in bigints). */
+export function stampOfStats(info: BigIntStats): string {
+  // The mode too: a file made readable again (chmod does not touch mtime) must be read again.
+  return info.isDirectory() ? 'dir' : `${info.size}:${info.mtimeNs}:${info.ino}:${info.mode}`
+}
+
+/**
+ * Stamps taken as files are read (by `readRegularFile`), by path, for one compile: the stamp of
+ * what was read, without a second `stat`. The first read of a path wins: a cache that keeps that
+ * stamp sees a later change as a change.
+ */
+export type StampLog = Map<string, string>
+
 /** One string for a list of files: equal exactly when no file changed, appeared or went away. */
-export function stampFiles(files: readonly string[], salt = ''): string {
+export function stampFiles(files: readonly string[], salt = '', known?: StampLog): string {
   let out = salt
-  for (const file of files) out += `\n${file}\0${stampOf(file)}`
+  for (const file of files) out += `\n${file}\0${known?.get(file) ?? stampOf(file)}`
   return out
 }

@@ -132,14 +132,26 @@ describe('bare tools compiled many to a transform', () => {
 })
 
 describe('mappings', () => {
-  it('encodes what it decodes, deltas across lines included', () => {
-    // One source: the writer keeps the source index at 0.
-    for (const text of ['AAAA,IAAI;AACC,QAAQ,E;;AADA', 'gBAAgB,2BAA3B', ';;AAAA', '', 'AAAA,E;;C,AAAgmB']) {
-      const writer = createMappingsWriter()
+  it('encodes what it decodes, deltas across lines included, and starts over after each take', () => {
+    // One source: the writer keeps the source index at 0. One writer serves every text in turn.
+    const writer = createMappingsWriter()
+    const texts = ['AAAA,IAAI;AACC,QAAQ,E;;AADA', 'gBAAgB,2BAA3B', ';;AAAA', '', 'AAAA,E;;C,AAAgmB', 'AAAA,IAAI;AACC']
+    for (const text of texts) {
       forEachSegment(text, (line, column, source, sourceLine, sourceColumn) =>
         source < 0 ? writer.add(line, column) : writer.add(line, column, sourceLine, sourceColumn),
       )
-      expect(String(writer)).toBe(text)
+      expect(writer.take()).toBe(text)
     }
+  })
+
+  it('grows past its first buffer', () => {
+    const writer = createMappingsWriter()
+    const segments = Array.from({ length: 3000 }, (_, i) => [i * 3, i, i * 2] as const)
+    for (const [column, sourceLine, sourceColumn] of segments) writer.add(0, column, sourceLine, sourceColumn)
+    const text = writer.take()
+    const decoded: number[][] = []
+    forEachSegment(text, (l, c, s, sl, sc) => void decoded.push([l, c, s, sl, sc]))
+    expect(decoded).toEqual(segments.map(([c, sl, sc]) => [0, c, 0, sl, sc]))
+    expect(text.length).toBeGreaterThan(1024)
   })
 })

@@ -1,9 +1,9 @@
 import { execFileSync } from 'node:child_process'
 import { mkdir, mkdtemp, realpath, rm, symlink, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
-import { join } from 'node:path'
+import { isAbsolute, join, relative } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { inspectInside, inspectPath } from '../../src/compiler/paths'
+import { inspectInside, inspectPath, isInside } from '../../src/compiler/paths'
 
 let base: string
 let skill: string
@@ -53,5 +53,31 @@ describe('inspectInside', () => {
       kind: 'file',
       real: join(base, 'outside/secret.js'),
     })
+  })
+})
+
+describe('isInside', () => {
+  // The definition the prefix test must agree with.
+  const byRelative = (parent: string, child: string) => {
+    const rel = relative(parent, child)
+    return rel === '' || (!rel.startsWith('..') && !isAbsolute(rel))
+  }
+  it.each([
+    ['/a/b', '/a/b', true],
+    ['/a/b', '/a/b/c.js', true],
+    ['/a/b', '/a/b/c/d.js', true],
+    ['/a/b/', '/a/b/c.js', true],
+    ['/', '/a', true],
+    ['/a/b', '/a/bc/d.js', false],
+    ['/a/b', '/a/b.js', false],
+    ['/a/b', '/a', false],
+    ['/a/b', '/a/b/../c.js', false],
+    ['/a/b', '/a/b/c/../../d.js', false],
+    ['/a/b', '/a/b/c/../e.js', true],
+    ['/a/b', '/a/b/x..y.js', true],
+    ['/a/b', '/other/a/b', false],
+  ])('%s holds %s: %s', (parent, child, inside) => {
+    expect(isInside(parent, child)).toBe(inside)
+    expect(byRelative(parent, child)).toBe(inside)
   })
 })

@@ -14,6 +14,7 @@ import { readRegularFile } from '../files'
 import type { JsonDocument, JsonPath, Position } from '../parse'
 import { createLineIndex } from '../parse'
 import { inspectInside, isInside } from '../paths'
+import type { StampLog } from '../stamp'
 import type { ModuleExports, SourceError } from './module-shape'
 
 export interface ValidateOptions {
@@ -43,6 +44,8 @@ export interface SkillCheck {
   texts: Map<string, Promise<string | ReadFailure>>
   /** Exports of modules already analyzed (a `functions.js` serves several tools), by real path. */
   exports: Map<string, Promise<ModuleExports | SourceError>>
+  /** The compile's log of stamps taken as files are read, if it keeps one. */
+  stamps?: StampLog
 }
 
 export const MANIFEST = 'manifest.json'
@@ -62,7 +65,7 @@ export function readText(check: SkillCheck, real: string, role: FileRole = 'tool
   if (!text) {
     // Synchronous: small local files, read far faster than through libuv's pool (see inspectPath).
     text = Promise.resolve().then(() => {
-      const read = readRegularFile(real, FILE_LIMITS[role])
+      const read = readRegularFile(real, FILE_LIMITS[role], check.stamps)
       return isReadFailure(read) ? read : read.toString('utf8')
     })
     check.texts.set(real, text)

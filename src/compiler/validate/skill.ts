@@ -7,6 +7,7 @@ import { BOM, type JsonDocument, type JsonPath, type Position, isJsonFailure, pa
 import type { NoteModel, SkillModel, SkillRecord, ToolModel } from '../model'
 import { RESERVED_PRODUCTS, inspectInside, isInside, unsafeRelativePath } from '../paths'
 import { wantsEgoLite } from '../compat'
+import type { StampLog } from '../stamp'
 import { MANIFEST, type SkillCheck, type ValidateOptions, readSkillText, reportAt, reportTempRefs } from './context'
 import { blocksSkill, resolveSkillFile } from './context'
 import { checkNameCharacters } from './names'
@@ -37,13 +38,14 @@ function fail(folder: SkillFolder, diagnostics: Diagnostic[], files: string[] = 
 /** Reads and parses manifest.json, or returns the diagnostics that stop the folder here. */
 async function readManifest(
   folder: SkillFolder,
+  stamps?: StampLog,
 ): Promise<{ doc: JsonDocument; real: string; bom: boolean } | Diagnostic[]> {
   const problem = (init: DiagnosticInit) => [createDiagnostic(folder.id, `${folder.id}/${MANIFEST}`, init)]
   const state = await inspectInside(folder.realDir, MANIFEST)
   if (state.kind === 'missing' || state.kind === 'directory')
     return problem({ code: 'manifest-missing', data: { directory: state.kind === 'directory' } })
   if (!isInside(folder.realDir, state.real)) return problem({ code: 'path-escape', data: { via: 'manifest' } })
-  const bytes = readRegularFile(state.real, MAX_MANIFEST_BYTES)
+  const bytes = readRegularFile(state.real, MAX_MANIFEST_BYTES, stamps)
   if (isReadFailure(bytes)) {
     if (bytes.problem === 'too-large')
       return problem({ code: 'manifest-too-large', data: { size: bytes.size ?? 0, limit: MAX_MANIFEST_BYTES } })
@@ -167,9 +169,16 @@ export async function validateSkill(folder: SkillFolder, options: ValidateOption
   return settleSkill(await checkSkill(folder, options), options)
 }
 
-/** Runs every check of one folder (see validateSkill); the compiler settles it after bundling. */
-export async function checkSkill(folder: SkillFolder, options: ValidateOptions = {}): Promise<CheckedSkill> {
-  const read = await readManifest(folder)
+/**
+ * Runs every check of one folder (see validateSkill); the compiler settles it after bundling.
+ * `stamps` gets the stamp of each file as it is read (the compiler's cache keeps them).
+ */
+export async function checkSkill(
+  folder: SkillFolder,
+  options: ValidateOptions = {},
+  stamps?: StampLog,
+): Promise<CheckedSkill> {
+  const read = await readManifest(folder, stamps)
   // The manifest's path is recorded even when unreadable, so that fixing it invalidates the cache.
   if (Array.isArray(read)) return fail(folder, read, [join(folder.dir, MANIFEST)])
   const check: SkillCheck = {
@@ -180,6 +189,7 @@ export async function checkSkill(folder: SkillFolder, options: ValidateOptions =
     files: new Set([read.real]),
     texts: new Map(),
     exports: new Map(),
+    stamps,
   }
   const manifest = read.doc.value
   for (const dup of read.doc.duplicateKeys) {
