@@ -19,6 +19,8 @@ export interface BundleRequest {
   module: boolean
   /** Real path of the skill folder: local imports must stay inside it. */
   realDir: string
+  /** A bare tool's text as validation read it: compiled as is, not read again. */
+  text?: string
 }
 
 export interface BundleResult {
@@ -45,10 +47,9 @@ const OUTDIR = resolve('/__site_skills_out__')
 /** The function the runtime calls: the bundle's body, then a call of its default export. */
 const WRAP_START = 'async function(){\n'
 
-function digest(...parts: string[]): string {
-  const hash = createHash('sha256')
-  for (const part of parts) hash.update(part).update('\0')
-  return hash.digest('hex').slice(0, 32)
+/** The digest of a file's content (a string counts as its UTF-8 bytes). */
+function contentDigest(content: Buffer | string): string {
+  return createHash('sha256').update(content).digest('hex').slice(0, 32)
 }
 
 /** Where the authoring helpers are inlined from: no file, so nothing to read, watch or escape. */
@@ -179,11 +180,19 @@ function readDiagnostic(request: BundleRequest, failure: ReadFailure): Diagnosti
   return createDiagnostic(request.siteId, displayPath(request, request.absPath), { code, data })
 }
 
-/** A tool's file as read for compiling, with its digest kept for the cache. */
+/**
+ * A tool's file as read for compiling (or as validation read it), with its digest kept for the
+ * cache. A text is digested as UTF-8: the file's bytes, unless they were not UTF-8, in which case
+ * the digest differs from the file's and a later change of stamp recompiles the tool.
+ */
 function readTool(request: BundleRequest, hashes: Map<string, string>, stamps?: StampLog): string | BundleResult {
+  if (request.text !== undefined) {
+    hashes.set(request.absPath, contentDigest(request.text))
+    return request.text
+  }
   const read = readRegularFile(request.absPath, FILE_LIMITS.tool, stamps)
   if (isReadFailure(read)) return { diagnostics: [readDiagnostic(request, read)], inputs: [request.absPath] }
-  hashes.set(request.absPath, digest(read.toString('latin1')))
+  hashes.set(request.absPath, contentDigest(read))
   return read.toString('utf8')
 }
 
@@ -309,7 +318,7 @@ const MAX_INPUT_BYTES = 256 * 1024 * 1024
 
 function contentHash(path: string): string {
   const read = readRegularFile(path, MAX_INPUT_BYTES)
-  return isReadFailure(read) ? 'missing' : digest(read.toString('latin1'))
+  return isReadFailure(read) ? 'missing' : contentDigest(read)
 }
 
 /** An input is unchanged when its stamp is, or else when its content still hashes the same. */

@@ -83,7 +83,7 @@ interface CacheEntry {
 }
 
 /** Folders validated before their tools are handed to esbuild (pipelining the two). */
-const VALIDATE_SLICE = 200
+const VALIDATE_SLICE = 100
 
 function folderKey(folder: SkillFolder): string {
   return `${folder.root}\0${folder.id}\0${folder.realDir}`
@@ -163,6 +163,7 @@ export function createCompiler(options: CompilerOptions): Compiler {
         absPath: t.absPath,
         module: t.module === true,
         realDir: record.folder.realDir,
+        ...(t.module ? {} : { text: record.sources?.get(t.absPath) }),
       }))
   }
 

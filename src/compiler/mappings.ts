@@ -29,26 +29,32 @@ export function createMappingsWriter(): MappingsWriter {
   let lineStarted = false
   let lastSourceLine = 0
   let lastSourceColumn = 0
-  const push = (byte: number) => {
-    if (length === bytes.length) {
-      const grown = new Uint8Array(length * 2)
-      grown.set(bytes)
-      bytes = grown
-    }
-    bytes[length++] = byte
+  /** Room for `count` more bytes. */
+  const reserve = (count: number) => {
+    if (length + count <= bytes.length) return
+    const grown = new Uint8Array(Math.max(bytes.length * 2, length + count))
+    grown.set(bytes.subarray(0, length))
+    bytes = grown
   }
   const vlq = (value: number) => {
+    // Five bits a digit: any safe integer fits in 11.
+    reserve(11)
     let rest = value < 0 ? -value * 2 + 1 : value * 2
     do {
       const digit = rest % 32
       rest = Math.floor(rest / 32)
-      push(BASE64_CODES[rest > 0 ? digit + 32 : digit]!)
+      bytes[length++] = BASE64_CODES[rest > 0 ? digit + 32 : digit]!
     } while (rest > 0)
+  }
+  const push = (byte: number) => {
+    reserve(1)
+    bytes[length++] = byte
   }
   return {
     add(toLine, toColumn, sourceLine, sourceColumn) {
       if (toLine > line) {
-        for (; line < toLine; line++) push(SEMICOLON)
+        reserve(toLine - line)
+        for (; line < toLine; line++) bytes[length++] = SEMICOLON
         column = 0
         lineStarted = false
       }

@@ -44,6 +44,8 @@ export interface SkillCheck {
   texts: Map<string, Promise<string | ReadFailure>>
   /** Exports of modules already analyzed (a `functions.js` serves several tools), by real path. */
   exports: Map<string, Promise<ModuleExports | SourceError>>
+  /** Text of each bare browser tool that passed its checks, by real path (see CheckedSkill). */
+  sources: Map<string, string>
   /** The compile's log of stamps taken as files are read, if it keeps one. */
   stamps?: StampLog
 }

@@ -140,6 +140,11 @@ async function checkTools(check: SkillCheck, manifest: Json, badPaths: Set<strin
 /** A folder as its checks left it, before its browser tools are bundled: `candidate` is its model if nothing blocks it. */
 export interface CheckedSkill extends Omit<SkillRecord, 'model'> {
   candidate?: SkillModel
+  /**
+   * Text of each bare browser tool that passed its checks, by real path: the bundler compiles what
+   * was checked and reads nothing again. Not kept in the record.
+   */
+  sources?: ReadonlyMap<string, string>
 }
 
 /** What bundling a folder's browser tools added: esbuild's findings and the files the tools import. */
@@ -153,7 +158,7 @@ export interface BundleFindings {
  * skill is valid (it has a model) from all of its own findings. Builds a new record.
  */
 export function settleSkill(checked: CheckedSkill, options: ValidateOptions, bundled?: BundleFindings): SkillRecord {
-  const { candidate, ...checks } = checked
+  const { candidate, sources: _sources, ...checks } = checked
   const diagnostics = bundled?.diagnostics.length ? [...checks.diagnostics, ...bundled.diagnostics] : checks.diagnostics
   const files = bundled?.files.length ? [...new Set([...checks.files, ...bundled.files])].sort() : checks.files
   const record: SkillRecord = { ...checks, diagnostics, files }
@@ -189,6 +194,7 @@ export async function checkSkill(
     files: new Set([read.real]),
     texts: new Map(),
     exports: new Map(),
+    sources: new Map(),
     stamps,
   }
   const manifest = read.doc.value
@@ -235,5 +241,6 @@ export async function checkSkill(
     notes,
     tools,
   }
-  return { folder, diagnostics, tools, domainSites, files, locate: (path) => doc.locate(path), candidate }
+  const sources = check.sources
+  return { folder, diagnostics, tools, domainSites, files, locate: (path) => doc.locate(path), candidate, sources }
 }

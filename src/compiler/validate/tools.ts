@@ -138,7 +138,7 @@ async function checkBrowserToolFile(
       const kind = problem.message.startsWith('must contain') ? 'shape' : 'syntax'
       const data = { problem: kind, path, reason: problem.message } as const
       report(check, path, { code: 'tool-parse', data, line: problem.line, column: problem.column })
-    }
+    } else check.sources.set(real, text)
     return { ok: !problem, module: false }
   }
   const shape = await moduleExports(check, real)
