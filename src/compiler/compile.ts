@@ -84,6 +84,18 @@ interface CacheEntry {
 
 /** Folders validated before their tools are handed to esbuild (pipelining the two). */
 const VALIDATE_SLICE = 100
+/**
+ * The last slice goes in four: what esbuild has left to do once validation ends is time the build
+ * waits (about 60 ms less at 1,000 skills with ES-module tools).
+ */
+const LAST_SLICES = 4
+
+/** Slices of VALIDATE_SLICE folders, the last one cut in LAST_SLICES. */
+function slicesOf(folders: readonly SkillFolder[]): SkillFolder[][] {
+  const slices = chunk(folders, VALIDATE_SLICE)
+  const last = slices.pop()
+  return last ? [...slices, ...chunk(last, Math.ceil(last.length / LAST_SLICES))] : slices
+}
 
 function folderKey(folder: SkillFolder): string {
   return `${folder.root}\0${folder.id}\0${folder.realDir}`
@@ -178,7 +190,7 @@ export function createCompiler(options: CompilerOptions): Compiler {
     const checked: CheckedSkill[] = []
     const requests = new Map<BundleRequest, CheckedSkill>()
     const pending: Promise<Map<BundleRequest, BundleResult>>[] = []
-    for (const slice of chunk(folders, VALIDATE_SLICE)) {
+    for (const slice of slicesOf(folders)) {
       // A folder whose check throws (a file too large to read) fails alone.
       const check = (folder: SkillFolder) =>
         checkSkill(folder, options, stamps).catch((e: unknown): CheckedSkill => unreadableSkill(folder, e))
