@@ -47,7 +47,7 @@ function toolEntry(skill: CompiledSkill['model'], tool: ToolModel, dtsFile: stri
  * authors through `unplugin-site-skills/tool`). Given where it will be written, each tool's
  * documentation links to the tool's file.
  */
-export function generateDts(skills: readonly CompiledSkill[], dtsFile?: string): string {
+export function generateDts(skills: readonly Pick<CompiledSkill, 'model'>[], dtsFile?: string): string {
   const sites = skills.map(({ model }) => {
     const tools = model.tools.map((t) => toolEntry(model, t, dtsFile))
     const about = docBlock([model.name, `Domains: ${model.domains.map(code).join(', ')}`], '    ')

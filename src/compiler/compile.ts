@@ -30,6 +30,13 @@ export interface CompilerOptions extends ValidateOptions {
    * show at that call rather than in the compile result.
    */
   lazyBrowser?: boolean
+  /**
+   * Called during `compile()` once every folder is validated, while esbuild may still be compiling
+   * browser tools: the models of all skills valid so far, in folder order (not called when a
+   * folder already has an error). Bundling and the cross-skill rules may still reject some: the
+   * result of `compile()` decides. Work done here overlaps esbuild's.
+   */
+  onValidated?: (models: readonly SkillModel[]) => void
 }
 
 /** A valid skill with its browser tools compiled. */
@@ -186,6 +193,7 @@ export function createCompiler(options: CompilerOptions): Compiler {
   async function validateAndBundle(
     folders: SkillFolder[],
     stamps: StampLog,
+    validated: (checked: readonly CheckedSkill[]) => void,
   ): Promise<Map<SkillRecord, Record<string, BrowserToolCode>>> {
     const checked: CheckedSkill[] = []
     const requests = new Map<BundleRequest, CheckedSkill>()
@@ -194,8 +202,8 @@ export function createCompiler(options: CompilerOptions): Compiler {
       // A folder whose check throws (a file too large to read) fails alone.
       const check = (folder: SkillFolder) =>
         checkSkill(folder, options, stamps).catch((e: unknown): CheckedSkill => unreadableSkill(folder, e))
-      const validated = await Promise.all(slice.map(check))
-      const own = validated.flatMap((skill) => requestsOf(skill).map((r) => [r, skill] as const))
+      const sliceChecked = await Promise.all(slice.map(check))
+      const own = sliceChecked.flatMap((skill) => requestsOf(skill).map((r) => [r, skill] as const))
       for (const [request, skill] of own) requests.set(request, skill)
       pending.push(
         bundler.bundle(
@@ -203,10 +211,11 @@ export function createCompiler(options: CompilerOptions): Compiler {
           stamps,
         ),
       )
-      checked.push(...validated)
+      checked.push(...sliceChecked)
       // Validation runs on microtasks: let the event loop send esbuild this slice and take its answers.
       await new Promise<void>((resume) => setImmediate(resume))
     }
+    validated(checked)
     const results = new Map((await Promise.all(pending)).flatMap((batch) => [...batch]))
     const bundled = new Map<CheckedSkill, Bundled>(checked.map((s) => [s, { diagnostics: [], files: [], browser: {} }]))
     for (const [request, skill] of requests) {
@@ -231,7 +240,19 @@ export function createCompiler(options: CompilerOptions): Compiler {
     const missed = folders.filter((_, i) => !hits[i])
     // Files read in this compile are stamped as they are read: the cache needs no second `stat`.
     const stamps: StampLog = new Map()
-    const browser = await validateAndBundle(missed, stamps)
+    const browser = await validateAndBundle(missed, stamps, (checked) => {
+      if (!options.onValidated) return
+      const byFolder = new Map(checked.map((c) => [c.folder, c]))
+      const models: SkillModel[] = []
+      for (const [i, folder] of folders.entries()) {
+        const hit = hits[i]?.record
+        const fresh = byFolder.get(folder)
+        if ((hit ?? fresh)?.diagnostics.some(blocks) !== false) return
+        const model = hit ? hit.model : fresh?.candidate
+        if (model) models.push(model)
+      }
+      options.onValidated(models)
+    })
     const fresh = [...browser.keys()]
     const next = new Map<string, CacheEntry>()
     for (const [i, folder] of folders.entries()) {

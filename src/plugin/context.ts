@@ -1,4 +1,5 @@
 import { type CompileResult, type CompiledSkill, type Compiler, createCompiler } from '../compiler/compile'
+import type { SkillModel } from '../compiler/model'
 import {
   GENERATED_ID_RE,
   LOG_PREFIX,
@@ -119,8 +120,28 @@ export function createSiteSkillsContext(
   /** Every file the skills read, for `isWatched` (called for every module of a build). */
   let readFiles = new Set<string>()
 
+  /**
+   * The declarations of the skills valid when validation ended, made while esbuild finishes the
+   * browser tools (the compiler's `onValidated`): used when the compile's valid skills are the same.
+   */
+  let early: { models: readonly SkillModel[]; text: string } | undefined
+  const onValidated = (models: readonly SkillModel[]) => {
+    if (options.dts)
+      early = {
+        models,
+        text: generateDts(
+          models.map((model) => ({ model })),
+          options.dts,
+        ),
+      }
+  }
   const getCompiler = () =>
-    (compiler ??= createCompiler({ roots: options.roots, compat: options.compat, minify: options.minify }))
+    (compiler ??= createCompiler({
+      roots: options.roots,
+      compat: options.compat,
+      minify: options.minify,
+      onValidated,
+    }))
 
   function reportWarnings(result: CompileResult): void {
     for (const d of result.diagnostics) {
@@ -153,8 +174,12 @@ export function createSiteSkillsContext(
   }
 
   async function writeDts(): Promise<void> {
-    if (options.dts && last && last.errors === 0)
-      await writeIfChanged(options.dts, generateDts(last.skills, options.dts))
+    const made = early
+    early = undefined
+    if (!options.dts || !last || last.errors > 0) return
+    const skills = last.skills
+    const same = made?.models.length === skills.length && skills.every((s, i) => s.model === made.models[i])
+    await writeIfChanged(options.dts, same ? made.text : generateDts(skills, options.dts))
   }
 
   async function build(): Promise<CompileResult> {

@@ -66,3 +66,39 @@ describe('incremental compile', () => {
     expect(removed.diagnostics).toEqual([])
   })
 })
+
+describe('onValidated', () => {
+  it('gives the models valid when validation ends, before the compile resolves, and none when a folder has an error', async () => {
+    const calls: { ids: string[]; models: readonly import('../../src/compiler/model').SkillModel[] }[] = []
+    let resolved = false
+    const compiler = createCompiler({
+      roots: [root],
+      onValidated: (models) => {
+        // Called while esbuild may still be compiling: never after the compile's result is out.
+        expect(resolved).toBe(false)
+        calls.push({ ids: models.map((m) => m.id), models })
+      },
+    })
+    const cold = await compiler.compile()
+    resolved = true
+    expect(calls.map((c) => c.ids)).toEqual([['ext', 'workspace']])
+    // The same model objects as the result's (what the plugin compares before using its early d.ts).
+    expect(calls[0]!.models).toEqual(cold.skills.map((s) => s.model))
+    expect(calls[0]!.models.every((m, i) => m === cold.skills[i]!.model)).toBe(true)
+
+    // Cached skills count too, with their cached models.
+    resolved = false
+    const warm = await compiler.compile()
+    resolved = true
+    expect(calls[1]!.models.every((m, i) => m === warm.skills[i]!.model)).toBe(true)
+
+    // A folder with an error: the build fails and no d.ts is written, so nothing is said.
+    await writeTree(root, { 'bad/manifest.json': { id: 'bad', name: 7, domains: ['bad.example.com'] } })
+    resolved = false
+    const broken = await compiler.compile()
+    resolved = true
+    expect(broken.errors).toBeGreaterThan(0)
+    expect(calls).toHaveLength(2)
+    await rm(join(root, 'bad'), { recursive: true })
+  })
+})
