@@ -25,6 +25,8 @@ export interface ViteBuildResult {
   /** buildStart in phases: until the first esbuild call, from it to the end of the last, after that. */
   phases: { beforeEsbuild: number; esbuildSpan: number; afterEsbuild: number }
   outputFiles: number
+  /** V8 syntax checks of tool files made on the worker thread and on the main thread. */
+  syntaxChecks: { worker: number; here: number }
 }
 
 // ---- Child tasks (run in a fresh process by spawn.ts) ----
@@ -37,10 +39,11 @@ export async function viteBuildTask(args: {
   /** Also write every generated module there (see served.ts). */
   captureDir?: string
 }): Promise<ViteBuildResult> {
-  const [{ build }, { default: siteSkills }, { probe, resetProbe }] = await Promise.all([
+  const [{ build }, { default: siteSkills }, { probe, resetProbe }, { syntaxChecks }] = await Promise.all([
     import('vite'),
     import('../src/vite'),
     import('./esbuild-probe'),
+    import('../src/compiler/validate/v8-syntax'),
   ])
   await writeApp(args.app)
   const timed = timeHooks(siteSkills({ roots: args.root }) as Plugin)
@@ -66,6 +69,7 @@ export async function viteBuildTask(args: {
     esbuild: { calls, tools, ms: esbuildMs },
     phases,
     outputFiles: (await readdir(args.outDir)).length,
+    syntaxChecks: { ...syntaxChecks },
   }
 }
 
@@ -201,6 +205,7 @@ export function breakdownNote(results: ViteBuildResult[]): string[] {
     `breakdown (medians): plugin buildStart ${med((x) => x.hooks.buildStart)} = scan + validate ${med((x) => x.phases.beforeEsbuild)}, ` +
       `esbuild span ${med((x) => x.phases.esbuildSpan)} (busy ${med((x) => x.esbuild.ms)}, ${r.esbuild.calls} call(s) for ${r.esbuild.tools} tools), after it ${med((x) => x.phases.afterEsbuild)}`,
     `load hooks ${med((x) => x.hooks.load)} (${r.hooks.loads} modules); rest of Vite (bundle, render, write ${r.outputFiles} files) ${med((x) => x.ms - x.hooks.buildStart - x.hooks.load)}`,
+    `V8 syntax checks of tool files: ${r.syntaxChecks.worker} on the worker thread, ${r.syntaxChecks.here} on the main thread (while the worker starts)`,
   ]
 }
 

@@ -91,6 +91,8 @@ interface CacheEntry {
 
 /** Folders validated before their tools are handed to esbuild (pipelining the two). */
 const VALIDATE_SLICE = 100
+/** Slices validated at once. */
+const SLICES_IN_FLIGHT = 2
 /**
  * The last slice goes in four: what esbuild has left to do once validation ends is time the build
  * waits (about 60 ms less at 1,000 skills with ES-module tools).
@@ -195,14 +197,15 @@ export function createCompiler(options: CompilerOptions): Compiler {
     stamps: StampLog,
     validated: (checked: readonly CheckedSkill[]) => void,
   ): Promise<Map<SkillRecord, Record<string, BrowserToolCode>>> {
-    const checked: CheckedSkill[] = []
     const requests = new Map<BundleRequest, CheckedSkill>()
     const pending: Promise<Map<BundleRequest, BundleResult>>[] = []
-    for (const slice of slicesOf(folders)) {
-      // A folder whose check throws (a file too large to read) fails alone.
-      const check = (folder: SkillFolder) =>
-        checkSkill(folder, options, stamps).catch((e: unknown): CheckedSkill => unreadableSkill(folder, e))
+    const bySlice: CheckedSkill[][] = []
+    // A folder whose check throws (a file too large to read) fails alone.
+    const check = (folder: SkillFolder) =>
+      checkSkill(folder, options, stamps).catch((e: unknown): CheckedSkill => unreadableSkill(folder, e))
+    const checkSlice = async (slice: readonly SkillFolder[], index: number) => {
       const sliceChecked = await Promise.all(slice.map(check))
+      bySlice[index] = sliceChecked
       const own = sliceChecked.flatMap((skill) => requestsOf(skill).map((r) => [r, skill] as const))
       for (const [request, skill] of own) requests.set(request, skill)
       pending.push(
@@ -211,10 +214,19 @@ export function createCompiler(options: CompilerOptions): Compiler {
           stamps,
         ),
       )
-      checked.push(...sliceChecked)
-      // Validation runs on microtasks: let the event loop send esbuild this slice and take its answers.
+    }
+    // Slices overlap: while one waits for its syntax checks (on a worker thread, see v8-syntax.ts),
+    // the next is validated here.
+    const running: Promise<void>[] = []
+    for (const [index, slice] of slicesOf(folders).entries()) {
+      running.push(checkSlice(slice, index))
+      if (running.length < SLICES_IN_FLIGHT) continue
+      await running.shift()
+      // Checks made here run on microtasks: let the event loop send esbuild this slice and take its answers.
       await new Promise<void>((resume) => setImmediate(resume))
     }
+    await Promise.all(running)
+    const checked = bySlice.flat()
     validated(checked)
     const results = new Map((await Promise.all(pending)).flatMap((batch) => [...batch]))
     const bundled = new Map<CheckedSkill, Bundled>(checked.map((s) => [s, { diagnostics: [], files: [], browser: {} }]))

@@ -106,3 +106,47 @@ describe('one-shot commands exit on their own', () => {
     expectExit(await bin('context'), 2)
   })
 })
+
+describe('a large tree', () => {
+  /** Skills whose tool files V8 checks a few hundred at a time: the syntax worker thread starts. */
+  function largeTree(count: number, broken: number): Record<string, string | object> {
+    const tree: Record<string, string | object> = {}
+    for (let i = 0; i < count; i++) {
+      const id = `site-${String(i).padStart(3, '0')}`
+      tree[`many/${id}/manifest.json`] = {
+        id,
+        name: `Site ${i}`,
+        domains: [`site${i}.example.com`],
+        nodeTools: { double: tool('tools/double.js', 'double') },
+        browserTools: {
+          title: TITLE,
+          count: { description: 'Counts rows.', path: 'browser-tools/count.js', args: {}, returns: STRING },
+        },
+      }
+      tree[`many/${id}/tools/double.js`] =
+        i === broken
+          ? 'export const double = (ctx, args) => args.n *\n'
+          : `export const double = (ctx, args) => args.n * ${i}\n`
+      tree[`many/${id}/browser-tools/title.js`] =
+        i === broken ? 'async function () { return document.title }\n  .trim()\n' : TITLE_SOURCE(i)
+      tree[`many/${id}/browser-tools/count.js`] = `(args) => String(document.querySelectorAll('li').length + ${i})\n`
+    }
+    return tree
+  }
+  const TITLE_SOURCE = (i: number) => `async function () { return document.title + ${i} }\n`
+
+  it('validate reports exactly its broken tools, at their lines, and exits', async () => {
+    await writeTree(tmp.dir, largeTree(150, 137))
+    const run = await runBin(['validate', '--json', 'many'], tmp.dir, 60_000)
+    expectExit(run, 1)
+    const out = JSON.parse(run.stdout) as {
+      skills: number
+      diagnostics: { file: string; line: number; code: string }[]
+    }
+    expect(out.skills).toBe(150)
+    expect(out.diagnostics.map(({ file, line, code }) => ({ file, line, code }))).toEqual([
+      { file: 'site-137/browser-tools/title.js', line: 1, code: 'tool-parse' },
+      { file: 'site-137/tools/double.js', line: 2, code: 'tool-parse' },
+    ])
+  })
+})

@@ -32,14 +32,14 @@ const DEFERRED = {
 }
 
 describe('quick exports (es-module-lexer and V8) against acorn', () => {
-  it.each(Object.entries(ANSWERED))('answers %s exactly as acorn does', (_, code) => {
-    const quick = quickExports(code, 'tool.js')
+  it.each(Object.entries(ANSWERED))('answers %s exactly as acorn does', async (_, code) => {
+    const quick = await quickExports(code)
     expect(quick).toBeDefined()
     expect(quick).toEqual(parseExports(code))
   })
 
-  it.each(Object.entries(DEFERRED))('leaves %s to acorn', (_, code) => {
-    expect(quickExports(code, 'tool.js')).toBeUndefined()
+  it.each(Object.entries(DEFERRED))('leaves %s to acorn', async (_, code) => {
+    expect(await quickExports(code)).toBeUndefined()
   })
 
   it('leaves every syntax error to acorn, whose position is reported', () => {

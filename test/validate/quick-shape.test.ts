@@ -38,15 +38,15 @@ const UNSURE = [
 ]
 
 describe('bare browser tools: the quick shape check (V8) against acorn', () => {
-  it.each(SOLE)('accepts %j, as acorn does', (source) => {
-    expect(isSoleFunction(source)).toBe(true)
+  it.each(SOLE)('accepts %j, as acorn does', async (source) => {
+    expect(await isSoleFunction(source)).toBe(true)
     const node = parseExpressionAt(source, 0, { ecmaVersion: 'latest' })
     expect(node.type).toMatch(/^(Arrow)?FunctionExpression$/)
     expect(tokenizer(source.slice(node.end), { ecmaVersion: 'latest' }).getToken().type.label).toBe('eof')
   })
 
-  it.each(UNSURE)('leaves %j to acorn', (source) => {
-    expect(isSoleFunction(source)).toBe(false)
+  it.each(UNSURE)('leaves %j to acorn', async (source) => {
+    expect(await isSoleFunction(source)).toBe(false)
   })
 
   it("keeps acorn's message and position for what it leaves", async () => {

@@ -144,7 +144,7 @@ export async function analyzeModule(source: string, file: string): Promise<Modul
     if (typeof stripped !== 'string') return stripped
     code = stripped
   }
-  return quickExports(code, file) ?? parseExports(code)
+  return (await quickExports(code)) ?? parseExports(code)
 }
 
 /** The exports as a full parse (acorn) finds them, or its syntax error. */
@@ -177,7 +177,7 @@ function onlyTriviaAfter(code: string, offset: number): boolean {
 export async function checkFunctionExpression(source: string, file: string): Promise<SourceError | undefined> {
   let code = source
   const typescript = isTypeScript(file)
-  if (!typescript && isSoleFunction(source)) return undefined
+  if (!typescript && (await isSoleFunction(source))) return undefined
   if (typescript) {
     // Wrapped so the bare expression is a valid statement; the wrapper's first line is not counted.
     const stripped = await stripTypes(`(\n${source}\n)`, file)

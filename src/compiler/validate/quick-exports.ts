@@ -1,6 +1,6 @@
-import { Script } from 'node:vm'
 import { type ExportSpecifier, type ImportSpecifier, initSync, parse } from 'es-module-lexer'
 import type { BindingKind, ModuleExports } from './module-shape'
+import { compiles } from './v8-syntax'
 
 /**
  * The exports of a module without a full JavaScript parse, for the common shapes of tool files
@@ -12,7 +12,7 @@ import type { BindingKind, ModuleExports } from './module-shape'
  * error, an export whose kind needs the whole module): acorn then decides, with its exact message
  * and position.
  */
-export function quickExports(code: string, file: string): ModuleExports | undefined {
+export async function quickExports(code: string): Promise<ModuleExports | undefined> {
   initSync()
   let lexed: readonly [readonly ImportSpecifier[], readonly ExportSpecifier[], boolean, boolean]
   try {
@@ -48,7 +48,8 @@ export function quickExports(code: string, file: string): ModuleExports | undefi
     if (!kind) return undefined
     exports.set(entry.n, kind)
   }
-  return compiles(code, blank, file) ? { exports, starFrom } : undefined
+  const text = blanked(code, blank)
+  return text !== undefined && (await compiles(`"use strict";${text}`)) ? { exports, starFrom } : undefined
 }
 
 const FUNCTION_DECLARATION_RE = /^export\s+(?:async\s+)?function\b/
@@ -96,20 +97,14 @@ function exportKind(
 /** Spans of module syntax by start: blanked (newlines kept), or replaced by text of the same length. */
 type Blanks = Map<number, { end: number; text?: string }>
 
-/** Whether V8 accepts the module with its module syntax blanked out. */
-function compiles(code: string, blank: Blanks, file: string): boolean {
+/** The module with its module syntax blanked out; undefined when the spans overlap. */
+function blanked(code: string, blank: Blanks): string | undefined {
   let text = ''
   let at = 0
   for (const [start, span] of [...blank].sort((a, b) => a[0] - b[0])) {
-    if (start < at) return false
+    if (start < at) return undefined
     text += code.slice(at, start) + (span.text ?? code.slice(start, span.end).replace(/[^\n]/g, ' '))
     at = span.end
   }
-  text += code.slice(at)
-  try {
-    new Script(`"use strict";${text}`, { filename: file })
-    return true
-  } catch {
-    return false
-  }
+  return text + code.slice(at)
 }

@@ -1,0 +1,69 @@
+import { join } from 'node:path'
+import { describe, expect, it } from 'vitest'
+import { compiles, compilesHere, syntaxChecks } from '../../src/compiler/validate/v8-syntax'
+import { runNode } from '../helpers/spawn'
+import { REPO_ROOT } from '../helpers/tmp'
+
+/** Scripts V8 accepts and rejects, a few hundred of them: a large tree's worth in one turn. */
+function texts(count: number): string[] {
+  const shapes = [
+    (i: number) => `({m(a${i}){return a${i}+1}\n})`,
+    (i: number) => `({m(a${i}){return a${i}+}\n})`,
+    (i: number) => `(class{m(){}\nstatic x${i}=1})`,
+    (i: number) => `"use strict";with(o${i}){}`,
+    (i: number) => `({[async (x) => x * ${i}\n]:0})`,
+    (i: number) => `({[(x) => x\n, ${i}]:0})`,
+    (i: number) => `"use strict";const f${i} = \`\${1 + ${i}}\``,
+    (i: number) => `"use strict";let a${i} = 1; let a${i} = 2`,
+  ]
+  return Array.from({ length: count }, (_, i) => shapes[i % shapes.length]!(i))
+}
+
+const checkAll = (codes: readonly string[]) => Promise.all(codes.map(compiles))
+
+describe('V8 syntax checks on a worker thread', () => {
+  it('checks a small batch here, and answers large ones on the worker exactly as here', async () => {
+    const small = texts(8)
+    const before = { ...syntaxChecks }
+    expect(await checkAll(small)).toEqual(small.map(compilesHere))
+    expect(syntaxChecks.here - before.here).toBe(8)
+    expect(syntaxChecks.worker).toBe(before.worker)
+
+    // The first large batch starts the worker (and is checked here while it starts).
+    const codes = texts(400)
+    const expected = codes.map(compilesHere)
+    expect(expected.filter(Boolean).length).toBe(200)
+    expect(await checkAll(codes)).toEqual(expected)
+    const deadline = Date.now() + 20_000
+    while (syntaxChecks.worker === before.worker && Date.now() < deadline) {
+      expect(await checkAll(codes)).toEqual(expected)
+      await new Promise((resolve) => setTimeout(resolve, 20))
+    }
+    expect(syntaxChecks.worker).toBeGreaterThanOrEqual(before.worker + codes.length)
+  })
+
+  it.each([
+    ['after answering', 50],
+    ['when started but never sent a batch', 0],
+  ])('never keeps a process alive: one whose worker ran %s exits by itself', async (_, rounds) => {
+    const module = join(REPO_ROOT, 'src/compiler/validate/v8-syntax.ts')
+    const script = [
+      `const { compiles, syntaxChecks } = await import(${JSON.stringify(module)})`,
+      'const codes = Array.from({ length: 300 }, (_, i) => i % 2 ? `({m(a){return a+${i}}\\n})` : `({m(a){return a+}\\n})`)',
+      // The first large batch starts the worker and is checked here.
+      'let ok = (await Promise.all(codes.map(compiles))).filter(Boolean).length',
+      `for (let round = 0; round < ${rounds} && syntaxChecks.worker === 0; round++) {`,
+      '  await new Promise((resolve) => setTimeout(resolve, 20))',
+      '  ok = (await Promise.all(codes.map(compiles))).filter(Boolean).length',
+      '}',
+      'console.log(JSON.stringify({ ok, worker: syntaxChecks.worker > 0 }))',
+    ].join('\n')
+    const run = await runNode(['--import', 'tsx', '--input-type=module', '-e', script], {
+      cwd: REPO_ROOT,
+      limitMs: 30_000,
+    })
+    expect(run.killed).toBe(false)
+    expect(run.code).toBe(0)
+    expect(JSON.parse(run.stdout.trim())).toEqual({ ok: 150, worker: rounds > 0 })
+  })
+})
