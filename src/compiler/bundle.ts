@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto'
-import { relative, resolve } from 'node:path'
+import { relative, resolve, sep } from 'node:path'
 import { type BuildOptions, type Message, type Metafile, type Plugin, build } from 'esbuild'
 import type { BrowserToolCode } from '../../runtime/index'
 import { createDiagnostic, type Diagnostic } from './diagnostics/catalog'
@@ -99,11 +99,14 @@ function realInput(path: string, cwd: string): string {
 
 /** Where a source or error file is shown: relative to the skill's root, else a node_modules path. */
 function displayPath(request: BundleRequest, abs: string): string {
-  const root = resolve(request.realDir, '..')
-  if (isInside(request.realDir, abs)) return toPosix(`${request.siteId}/${relative(request.realDir, abs)}`)
+  const dir = request.realDir
+  // The common case, a file named below the folder, without `relative` (a call per tool).
+  if (abs.startsWith(dir) && abs[dir.length] === sep && !abs.includes('..', dir.length))
+    return toPosix(`${request.siteId}/${abs.slice(dir.length + 1)}`)
+  if (isInside(dir, abs)) return toPosix(`${request.siteId}/${relative(dir, abs)}`)
   const nm = toPosix(abs).lastIndexOf('/node_modules/')
   if (nm >= 0) return toPosix(abs).slice(nm + 1)
-  return toPosix(relative(root, abs))
+  return toPosix(relative(resolve(dir, '..'), abs))
 }
 
 function toDiagnostic(request: BundleRequest, message: Message, cwd: string): Diagnostic {

@@ -93,19 +93,24 @@ const CASE_SENSITIVE = process.platform === 'linux'
  * `inspectPath(join(realDir, rel))` for a folder whose real path is known: one `lstat` per segment
  * of `rel` instead of resolving every segment of the whole path (glibc's realpath stats each). A
  * symlink on the way, a path that is not plain, or a system where case does not tell names apart,
- * is resolved by `inspectPath`.
+ * is resolved by `inspectPath`. `plainDirs`, when given, remembers the folders on the way found to
+ * be folders and no symlinks (the `tools/` of several tools is looked at once).
  */
-export async function inspectInside(realDir: string, rel: string): Promise<FileState> {
+export async function inspectInside(realDir: string, rel: string, plainDirs?: Set<string>): Promise<FileState> {
   if (!CASE_SENSITIVE || !PLAIN_RELATIVE_RE.test(rel)) return inspectPath(join(realDir, rel))
   const segments = rel.split('/')
-  let path = realDir
-  for (const [i, segment] of segments.entries()) {
-    path = join(path, segment)
+  // Plain segments below a real (normalized) path: joined as they are, on Linux.
+  let path = realDir.endsWith('/') ? realDir.slice(0, -1) : realDir
+  for (let i = 0; i < segments.length; i++) {
+    path = `${path}/${segments[i]}`
+    const last = i === segments.length - 1
+    if (!last && plainDirs?.has(path)) continue
     const info = lstatSync(path, { throwIfNoEntry: false })
     if (!info) return { kind: 'missing' }
     if (info.isSymbolicLink()) return inspectPath(join(realDir, rel))
-    if (i < segments.length - 1) {
+    if (!last) {
       if (!info.isDirectory()) return { kind: 'missing' }
+      plainDirs?.add(path)
       continue
     }
     if (info.isDirectory()) return { kind: 'directory', real: path }

@@ -48,6 +48,22 @@ describe('inspectInside', () => {
     expect(await inspectInside(skill, rel)).toEqual(await inspectPath(join(skill, rel)))
   })
 
+  it('says the same with a set of plain folders shared across calls, which holds folders only', async () => {
+    const rels = [
+      'browser-tools/lib/b.js',
+      'browser-tools/a.js',
+      'browser-tools/lib/missing.js',
+      'linked-dir/secret.js',
+      'browser-tools/escape.js',
+      'manifest.json/x.js',
+      'browser-tools/lib/b.js',
+    ]
+    const plainDirs = new Set<string>()
+    for (const rel of rels)
+      expect(await inspectInside(skill, rel, plainDirs)).toEqual(await inspectPath(join(skill, rel)))
+    expect([...plainDirs].sort()).toEqual([join(skill, 'browser-tools'), join(skill, 'browser-tools/lib')])
+  })
+
   it('gives the real path of a file reached through a symlinked folder', async () => {
     expect(await inspectInside(skill, 'linked-dir/secret.js')).toMatchObject({
       kind: 'file',

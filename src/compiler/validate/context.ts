@@ -44,6 +44,8 @@ export interface SkillCheck {
   texts: Map<string, Promise<string | ReadFailure>>
   /** Exports of modules already analyzed (a `functions.js` serves several tools), by real path. */
   exports: Map<string, Promise<ModuleExports | SourceError>>
+  /** Folders of the skill found to be folders and no symlinks (see inspectInside). */
+  plainDirs: Set<string>
   /** Text of each bare browser tool that passed its checks, by real path (see CheckedSkill). */
   sources: Map<string, string>
   /** The compile's log of stamps taken as files are read, if it keeps one. */
@@ -107,7 +109,7 @@ export async function resolveSkillFile(
   missing: (directory: boolean) => Finding,
 ): Promise<string | Finding> {
   const path = join(check.folder.dir, rel)
-  const state = await inspectInside(check.folder.realDir, rel)
+  const state = await inspectInside(check.folder.realDir, rel, check.plainDirs)
   if (state.kind === 'missing') {
     check.files.add(path)
     return missing(false)

@@ -195,6 +195,7 @@ export async function checkSkill(
     texts: new Map(),
     exports: new Map(),
     sources: new Map(),
+    plainDirs: new Set(),
     stamps,
   }
   const manifest = read.doc.value

@@ -4,29 +4,45 @@ import type { JsonPath } from '../parse'
 type SchemaFinding = Finding & { path: JsonPath }
 
 const VALUE_TYPES = new Set(['string', 'number', 'integer', 'boolean', 'array', 'object'])
-/** Keys that mean something only on an object schema. */
-const OBJECT_ONLY = ['additionalProperties'] as const
+/** The key that means something only on an object schema. */
+const OBJECT_ONLY = 'additionalProperties'
 
 const isRecord = (v: unknown): v is Record<string, unknown> => !!v && typeof v === 'object' && !Array.isArray(v)
 
-/** Object-only keys on a schema of another (valid) type, in this schema and the ones below it. */
-function walk(schema: unknown, path: JsonPath, at: string, role: 'arg' | 'return', out: SchemaFinding[]): void {
+/**
+ * Object-only keys on a schema of another (valid) type, in this schema and the ones below it.
+ * `path` is a stack (pushed and popped on the way down): a finding copies it, and its `at` is the
+ * path written with dots.
+ */
+function walk(schema: unknown, path: (string | number)[], role: 'arg' | 'return', out: SchemaFinding[]): void {
   if (!isRecord(schema)) return
   const type = schema.type
-  for (const key of OBJECT_ONLY) {
-    if (!Object.hasOwn(schema, key) || type === 'object' || typeof type !== 'string' || !VALUE_TYPES.has(type)) continue
-    const data = { at, problem: { field: 'object-only', key, type } } as const
+  if (Object.hasOwn(schema, OBJECT_ONLY) && type !== 'object' && typeof type === 'string' && VALUE_TYPES.has(type)) {
+    const data = { at: path.join('.'), problem: { field: 'object-only', key: OBJECT_ONLY, type } } as const
     out.push({
       ...(role === 'arg' ? { code: 'arg-schema', data } : { code: 'returns-invalid', data }),
-      path: [...path, key],
+      path: [...path, OBJECT_ONLY],
     })
   }
-  if (Object.hasOwn(schema, 'items')) walk(schema.items, [...path, 'items'], `${at}.items`, role, out)
-  if (isRecord(schema.properties) && Object.hasOwn(schema, 'properties'))
-    for (const [name, inner] of Object.entries(schema.properties))
-      walk(inner, [...path, 'properties', name], `${at}.properties.${name}`, role, out)
-  if (Object.hasOwn(schema, 'additionalProperties'))
-    walk(schema.additionalProperties, [...path, 'additionalProperties'], `${at}.additionalProperties`, role, out)
+  if (Object.hasOwn(schema, 'items')) {
+    path.push('items')
+    walk(schema.items, path, role, out)
+    path.pop()
+  }
+  const properties = schema.properties
+  if (isRecord(properties) && Object.hasOwn(schema, 'properties')) {
+    for (const name in properties) {
+      if (!Object.hasOwn(properties, name)) continue
+      path.push('properties', name)
+      walk(properties[name], path, role, out)
+      path.length -= 2
+    }
+  }
+  if (Object.hasOwn(schema, OBJECT_ONLY)) {
+    path.push(OBJECT_ONLY)
+    walk(schema[OBJECT_ONLY], path, role, out)
+    path.pop()
+  }
 }
 
 /**
@@ -41,11 +57,9 @@ export function misplacedValueKeys(manifest: unknown): SchemaFinding[] {
     if (!isRecord(tools) || !Object.hasOwn(manifest, kind)) continue
     for (const [name, tool] of Object.entries(tools)) {
       if (!isRecord(tool)) continue
-      const base = [kind, name]
       if (isRecord(tool.args))
-        for (const [arg, schema] of Object.entries(tool.args))
-          walk(schema, [...base, 'args', arg], `${kind}.${name}.args.${arg}`, 'arg', out)
-      walk(tool.returns, [...base, 'returns'], `${kind}.${name}.returns`, 'return', out)
+        for (const [arg, schema] of Object.entries(tool.args)) walk(schema, [kind, name, 'args', arg], 'arg', out)
+      walk(tool.returns, [kind, name, 'returns'], 'return', out)
     }
   }
   return out
