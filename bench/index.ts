@@ -22,7 +22,7 @@ type BenchName = (typeof BENCHES)[number]
 
 const FULL = {
   lookup: { sizes: [10, 1000, 10_000], runs: 5 },
-  build: { runs: 3 },
+  build: { runs: 5 },
   small: { runs: 5 },
   rebuild: { sessions: 1, cycles: 3 },
   cdp: { runs: 7, calls: 30 },
