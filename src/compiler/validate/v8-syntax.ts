@@ -118,7 +118,15 @@ function flush(): void {
     return
   }
   // Until the worker is up, checks are made here; a batch this large says the tree is large.
-  if (!worker && !broken && batch.length >= WORKER_MIN_BATCH) startWorker()
+  if (!worker && !broken && batch.length >= WORKER_MIN_BATCH) {
+    try {
+      startWorker()
+    } catch {
+      // No thread to be had (a limit, a sandbox): the checks stay here.
+      broken = true
+      worker = undefined
+    }
+  }
   checkHere(batch)
 }
 
