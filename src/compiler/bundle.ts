@@ -1,12 +1,12 @@
 import { createHash } from 'node:crypto'
-import { relative, resolve, sep } from 'node:path'
+import { relative, resolve } from 'node:path'
 import { type BuildOptions, type Message, type Metafile, type Plugin, build } from 'esbuild'
 import type { BrowserToolCode } from '../../runtime/index'
 import { createDiagnostic, type Diagnostic } from './diagnostics/catalog'
 import { compileExpressions, EXPORT_CLAUSE_RE, type ExpressionInput } from './expressions'
 import { FILE_LIMITS, READ_FAILURE_CODES, type ReadFailure, isReadFailure, readRegularFile } from './files'
 import { chunk, createLimiter } from './limit'
-import { isInside, isTypeScript, toPosix } from './paths'
+import { isInside, isTypeScript, pathBelow, toPosix } from './paths'
 import { type StampLog, stampOf } from './stamp'
 
 /** One browser tool to compile. */
@@ -37,7 +37,7 @@ export interface BrowserBundlerOptions {
 }
 
 export interface BrowserBundler {
-  /** `stamps`: the compile's log of stamps taken as files were read (files read here are added). */
+  /** `stamps`: the compile's log of stamps taken as files were read (the cache keeps those of its inputs). */
   bundle: (requests: readonly BundleRequest[], stamps?: StampLog) => Promise<Map<BundleRequest, BundleResult>>
   /** How many tools esbuild has compiled so far (cache hits excluded). */
   readonly compiled: number
@@ -100,10 +100,8 @@ function realInput(path: string, cwd: string): string {
 /** Where a source or error file is shown: relative to the skill's root, else a node_modules path. */
 function displayPath(request: BundleRequest, abs: string): string {
   const dir = request.realDir
-  // The common case, a file named below the folder, without `relative` (a call per tool).
-  if (abs.startsWith(dir) && abs[dir.length] === sep && !abs.includes('..', dir.length))
-    return toPosix(`${request.siteId}/${abs.slice(dir.length + 1)}`)
-  if (isInside(dir, abs)) return toPosix(`${request.siteId}/${relative(dir, abs)}`)
+  const below = pathBelow(dir, abs)
+  if (below !== undefined) return toPosix(`${request.siteId}/${below}`)
   const nm = toPosix(abs).lastIndexOf('/node_modules/')
   if (nm >= 0) return toPosix(abs).slice(nm + 1)
   return toPosix(relative(resolve(dir, '..'), abs))
@@ -188,12 +186,12 @@ function readDiagnostic(request: BundleRequest, failure: ReadFailure): Diagnosti
  * cache. A text is digested as UTF-8: the file's bytes, unless they were not UTF-8, in which case
  * the digest differs from the file's and a later change of stamp recompiles the tool.
  */
-function readTool(request: BundleRequest, hashes: Map<string, string>, stamps?: StampLog): string | BundleResult {
+function readTool(request: BundleRequest, hashes: Map<string, string>): string | BundleResult {
   if (request.text !== undefined) {
     hashes.set(request.absPath, contentDigest(request.text))
     return request.text
   }
-  const read = readRegularFile(request.absPath, FILE_LIMITS.tool, stamps)
+  const read = readRegularFile(request.absPath, FILE_LIMITS.tool)
   if (isReadFailure(read)) return { diagnostics: [readDiagnostic(request, read)], inputs: [request.absPath] }
   hashes.set(request.absPath, contentDigest(read))
   return read.toString('utf8')
@@ -207,13 +205,12 @@ async function transformExpressions(
   requests: readonly BundleRequest[],
   { minify, sourcemap = true }: BrowserBundlerOptions,
   hashes: Map<string, string>,
-  stamps?: StampLog,
 ): Promise<BundleResult[]> {
   const results: BundleResult[] = []
   const inputs: ExpressionInput[] = []
   const readable: number[] = []
   for (const [i, request] of requests.entries()) {
-    const text = readTool(request, hashes, stamps)
+    const text = readTool(request, hashes)
     if (typeof text !== 'string') results[i] = text
     else {
       readable.push(i)
@@ -288,7 +285,6 @@ async function run(
   options: BrowserBundlerOptions,
   queues: Queues,
   hashes: Map<string, string>,
-  stamps?: StampLog,
 ): Promise<Map<BundleRequest, BundleResult>> {
   const expressions = requests.filter((r) => !r.module)
   const loaders = [
@@ -302,7 +298,7 @@ async function run(
   )
   const [modules, compiled] = await Promise.all([
     Promise.all(batches.map((batch) => queues.builds(() => bundleModules(batch, options)))),
-    Promise.all(groups.map((group) => queues.transforms(() => transformExpressions(group, options, hashes, stamps)))),
+    Promise.all(groups.map((group) => queues.transforms(() => transformExpressions(group, options, hashes)))),
   ])
   const results = new Map(modules.flatMap((m) => [...m]))
   for (const [i, group] of groups.entries()) for (const [k, r] of group.entries()) results.set(r, compiled[i]![k]!)
@@ -379,7 +375,7 @@ export function createBrowserBundler(options: BrowserBundlerOptions): BrowserBun
       if (misses.length === 0) return results
       compiled += misses.length
       const hashes = new Map<string, string>()
-      const fresh = await run(misses, options, queues, hashes, stamps)
+      const fresh = await run(misses, options, queues, hashes)
       for (const r of misses) remember(r, fresh.get(r)!, hashes, stamps)
       for (const r of misses) results.set(r, fresh.get(r)!)
       return results

@@ -17,19 +17,24 @@ export function toPosix(path: string): string {
 }
 
 /**
- * True when `child` is `parent` or lies below it (both absolute, already real). Most calls ask it
- * of a file named below its folder: a prefix that ends at a separator, with no `..` after it, says
- * so without `relative` (thousands of calls in a large build); anything else goes through it.
+ * `child` relative to `parent` when it is `parent` (`''`) or lies below it (both absolute, already
+ * real), else undefined. Most calls ask it of a file named below its folder: a prefix that ends at
+ * a separator, with no `..` after it, answers without `relative` (thousands of calls in a large
+ * build); anything else goes through it.
  */
-export function isInside(parent: string, child: string): boolean {
-  if (
-    child.startsWith(parent) &&
-    (parent.endsWith(sep) || child.length === parent.length || child[parent.length] === sep) &&
-    !child.includes('..', parent.length)
-  )
-    return true
+export function pathBelow(parent: string, child: string): string | undefined {
+  if (child.startsWith(parent) && !child.includes('..', parent.length)) {
+    if (child.length === parent.length) return ''
+    if (parent.endsWith(sep)) return child.slice(parent.length)
+    if (child[parent.length] === sep) return child.slice(parent.length + 1)
+  }
   const rel = relative(parent, child)
-  return rel === '' || (!rel.startsWith('..') && !isAbsolute(rel))
+  return rel === '' || (!rel.startsWith('..') && !isAbsolute(rel)) ? rel : undefined
+}
+
+/** True when `child` is `parent` or lies below it (both absolute, already real). */
+export function isInside(parent: string, child: string): boolean {
+  return pathBelow(parent, child) !== undefined
 }
 
 /** Expands a leading `~` to the home directory (`~/ws`, not `/ws` as in the original). */

@@ -3,7 +3,7 @@ import { mkdir, mkdtemp, realpath, rm, symlink, writeFile } from 'node:fs/promis
 import { tmpdir } from 'node:os'
 import { isAbsolute, join, relative } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { inspectInside, inspectPath, isInside } from '../../src/compiler/paths'
+import { inspectInside, inspectPath, isInside, pathBelow } from '../../src/compiler/paths'
 
 let base: string
 let skill: string
@@ -72,7 +72,7 @@ describe('inspectInside', () => {
   })
 })
 
-describe('isInside', () => {
+describe('isInside and pathBelow', () => {
   // The definition the prefix test must agree with.
   const byRelative = (parent: string, child: string) => {
     const rel = relative(parent, child)
@@ -95,5 +95,6 @@ describe('isInside', () => {
   ])('%s holds %s: %s', (parent, child, inside) => {
     expect(isInside(parent, child)).toBe(inside)
     expect(byRelative(parent, child)).toBe(inside)
+    expect(pathBelow(parent, child)).toBe(inside ? relative(parent, child) : undefined)
   })
 })
