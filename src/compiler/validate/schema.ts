@@ -1,9 +1,10 @@
-import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv'
+import type { ErrorObject } from 'ajv'
 import manifestSchema from '../../../manifest.schema.json' with { type: 'json' }
 import { type Finding, describeFinding } from '../diagnostics/catalog'
 import type { ValueProblem } from '../diagnostics/messages'
 import type { ExampleInvalidData } from '../diagnostics/example-messages'
 import type { JsonPath } from '../parse'
+import { validate as generatedValidator } from './manifest-validator.generated'
 import { misplacedValueKeys } from './value-keys'
 
 export { manifestSchema }
@@ -17,12 +18,8 @@ export type SchemaFinding = Finding & {
 export const TOOL_KINDS = ['nodeTools', 'browserTools'] as const
 export type ToolMapKey = (typeof TOOL_KINDS)[number]
 
-let compiled: ValidateFunction | undefined
-
-function getValidator(): ValidateFunction {
-  compiled ??= new Ajv({ allErrors: true, strict: false }).compile(manifestSchema)
-  return compiled
-}
+/** ajv's check of manifest.schema.json, compiled ahead of time (scripts/manifest-validator.ts). */
+const validateSchema = generatedValidator as ((data: unknown) => boolean) & { errors?: ErrorObject[] | null }
 
 function parsePointer(pointer: string): string[] {
   if (pointer === '') return []
@@ -169,11 +166,10 @@ function classify(segments: string[], error: ErrorObject, given: () => unknown):
  * a stable code and the original validator's wording. One finding per code and place.
  */
 export function checkManifestSchema(data: unknown): SchemaFinding[] {
-  const validate = getValidator()
   const misplaced = misplacedValueKeys(data)
-  if (validate(data)) return misplaced
+  if (validateSchema(data)) return misplaced
   const findings = new Map<string, SchemaFinding>()
-  for (const error of validate.errors ?? []) {
+  for (const error of validateSchema.errors ?? []) {
     if ((error as { propertyName?: string }).propertyName !== undefined) continue
     if (['allOf', 'not', 'anyOf', 'if'].includes(error.keyword)) continue
     const base = parsePointer(error.instancePath)
