@@ -73,8 +73,14 @@ function getWebpackCompilation(context: UnpluginBuildContext): Compilation | und
   return native?.framework === 'webpack' ? native.compilation : undefined
 }
 
+/** Rollup, Rolldown and Vite say whether they watch (`this.meta.watchMode`); webpack and esbuild do not. */
+function isOneOffBuild(context: UnpluginBuildContext): boolean {
+  return (context as { meta?: { watchMode?: boolean } }).meta?.watchMode === false
+}
+
 /**
- * Tells the bundler what the skills depend on (also after a failed compile, so a fix is noticed).
+ * Tells the bundler what the skills depend on (also after a failed compile, so a fix is noticed);
+ * a build that will not watch is not told (thousands of files at 1,000 skills, for nothing).
  * webpack watches folders only as context dependencies (unplugin makes every watch file a file
  * dependency); esbuild's adapter forbids this here (see `resolveFilesForEsbuild`).
  */
@@ -83,7 +89,7 @@ function addWatchFiles(
   ctx: SiteSkillsContext,
   framework: UnpluginContextMeta['framework'],
 ): void {
-  if (framework === 'esbuild') return
+  if (framework === 'esbuild' || isOneOffBuild(context)) return
   const compilation = getWebpackCompilation(context)
   if (compilation) compilation.contextDependencies.addAll(ctx.watchDirs())
   else for (const dir of ctx.watchDirs()) context.addWatchFile(dir)

@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs'
 import { readFile, rm, stat, utimes, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import type { Message } from 'esbuild'
-import { rollup } from 'rollup'
+import { type Plugin as RollupPlugin, rollup, watch as rollupWatch } from 'rollup'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import {
   APP,
@@ -178,6 +178,39 @@ describe('browser builds leave Node tools out', () => {
     for (const code of NODE_TOOL_CODE) expect(all).not.toContain(code)
     for (const code of BROWSER_TOOL_CODE) expect(all).toContain(code)
     expect(await runMain(entry)).toEqual(BROWSER_RESULT)
+  })
+})
+
+describe("the bundler's watch list", () => {
+  /** The files Rollup watches beyond the modules it bundled (Node tools are modules), seen at the end of the build. */
+  const watchProbe = (seen: string[][]): RollupPlugin => ({
+    name: 'watch-probe',
+    buildEnd() {
+      const modules = new Set(this.getModuleIds())
+      seen.push(this.getWatchFiles().filter((f) => !modules.has(f)))
+    },
+  })
+  const manifest = join(APP, 'learnings/workspace/manifest.json')
+
+  it('gets every file of the skills in watch mode, and none in a one-off build', async () => {
+    const seen: string[][] = []
+    const plugins = () => [rollupPlugin({ roots: join(APP, 'learnings'), dts: false }), watchProbe(seen)]
+    await (await rollup({ input: APP_ENTRY, plugins: plugins() })).close()
+    expect(seen[0]).toEqual([])
+
+    const watcher = rollupWatch({ input: APP_ENTRY, plugins: plugins(), output: { dir: join(tmp.dir, 'watch-list') } })
+    try {
+      await new Promise<void>((resolve, reject) =>
+        watcher.on('event', (event) => {
+          if (event.code === 'ERROR') reject(event.error)
+          if (event.code === 'BUNDLE_END') void event.result.close().then(resolve, reject)
+        }),
+      )
+    } finally {
+      await watcher.close()
+    }
+    expect(seen[1]).toContain(manifest)
+    expect(seen[1]).toContain(join(APP, 'learnings/workspace'))
   })
 })
 
