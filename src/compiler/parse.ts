@@ -50,32 +50,43 @@ export function createLineIndex(text: string): (offset: number) => Position {
   }
 }
 
-/** One pass over JSON text: the offset where nesting first exceeds `max` (or -1), and how many keys it has. */
+/**
+ * One pass over JSON text: the offset where nesting first exceeds `max` (or -1), and how many keys
+ * it has. A string is skipped to its closing quote by `indexOf` (manifests are mostly strings).
+ */
 function scanJson(text: string, max: number): { deep: number; keys: number } {
   let depth = 0
   let keys = 0
-  let inString = false
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i)
-    if (inString) {
-      if (c === 92) i++
-      else if (c === 34) {
-        inString = false
-        // A string followed by a colon is a key: counted to find duplicate keys without a tree.
-        let next = i + 1
-        while (next < text.length && WHITESPACE.has(text.charCodeAt(next))) next++
-        if (text.charCodeAt(next) === 58) keys++
-      }
-    } else if (c === 34) inString = true
-    else if (c === 123 || c === 91) {
+    if (c === 34) {
+      i = closingQuote(text, i)
+      if (i < 0) break
+      // A string followed by a colon is a key: counted to find duplicate keys without a tree.
+      let next = i + 1
+      while (isJsonWhitespace(text.charCodeAt(next))) next++
+      if (text.charCodeAt(next) === 58) keys++
+    } else if (c === 123 || c === 91) {
       if (++depth > max) return { deep: i, keys }
     } else if (c === 125 || c === 93) depth--
   }
   return { deep: -1, keys }
 }
 
+/** The offset of the quote that ends the string opened at `open` (one after an even run of backslashes), or -1. */
+function closingQuote(text: string, open: number): number {
+  let at = text.indexOf('"', open + 1)
+  while (at > 0) {
+    let slashes = 0
+    while (text.charCodeAt(at - 1 - slashes) === 92) slashes++
+    if (slashes % 2 === 0) return at
+    at = text.indexOf('"', at + 1)
+  }
+  return -1
+}
+
 /** JSON's whitespace: space, tab, line feed, carriage return. */
-const WHITESPACE = new Set([32, 9, 10, 13])
+const isJsonWhitespace = (c: number) => c === 32 || c === 9 || c === 10 || c === 13
 
 /** A readable message and the offset to point at (a trailing comma rather than what follows it). */
 function describeParseError(error: ParseError, text: string): { message: string; offset: number } {
