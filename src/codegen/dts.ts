@@ -1,4 +1,4 @@
-import { dirname, relative } from 'node:path'
+import { basename, dirname, relative } from 'node:path'
 import type { CompiledSkill } from '../compiler/compile'
 import type { ToolModel } from '../compiler/model'
 import { toPosix } from '../compiler/paths'
@@ -19,23 +19,37 @@ function docBlock(paragraphs: string[], indent: string): string {
 
 const code = (text: string) => `\`${text.replace(/`/g, "'")}\``
 
+/** A tool's file as documentation shows it (see `createFileLinks`). */
+type FileLink = (skill: CompiledSkill['model'], tool: ToolModel) => string
+
 /**
  * The tool's file as documentation shows it: a Markdown link relative to the d.ts (editors open it
- * from the hover) when the d.ts's place is known, else its path from the root.
+ * from the hover) when the d.ts's place is known, else its path from the root. The path from the
+ * d.ts is worked out once per folder of tools.
  */
-function fileLink(skill: CompiledSkill['model'], tool: ToolModel, dtsFile: string | undefined): string {
-  const shown = code(toolFile(skill, tool))
-  if (!dtsFile) return shown
-  const rel = toPosix(relative(dirname(dtsFile), tool.absPath))
-  const target = rel.startsWith('.') || rel.startsWith('/') ? rel : `./${rel}`
-  return `[${shown}](${encodeURI(target).replace(/[()]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`)})`
+function createFileLinks(dtsFile: string | undefined): FileLink {
+  if (!dtsFile) return (skill, tool) => code(toolFile(skill, tool))
+  const from = dirname(dtsFile)
+  const folders = new Map<string, string>()
+  return (skill, tool) => {
+    const shown = code(toolFile(skill, tool))
+    const dir = dirname(tool.absPath)
+    let up = folders.get(dir)
+    if (up === undefined) {
+      up = toPosix(relative(from, dir))
+      folders.set(dir, up)
+    }
+    const rel = up ? `${up}/${basename(tool.absPath)}` : basename(tool.absPath)
+    const target = rel.startsWith('.') || rel.startsWith('/') ? rel : `./${rel}`
+    return `[${shown}](${encodeURI(target).replace(/[()]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`)})`
+  }
 }
 
 /** A tool's registry entry, documented with the manifest's description, its kind and its file. */
-function toolEntry(skill: CompiledSkill['model'], tool: ToolModel, dtsFile: string | undefined): string {
+function toolEntry(skill: CompiledSkill['model'], tool: ToolModel, fileLink: FileLink): string {
   const i = '      '
   const kind = tool.kind === 'browser' ? 'Browser tool (runs in the page)' : 'Node tool'
-  const about = docBlock([tool.description, `${kind}: ${fileLink(skill, tool, dtsFile)}`], i)
+  const about = docBlock([tool.description, `${kind}: ${fileLink(skill, tool)}`], i)
   const spec = [`kind: ${q(tool.kind)}`, `args: ${printFields(tool.args, `${i}  `)}`]
   spec.push(`returns: ${printReturnsType(tool.returns, `${i}  `)}`)
   return `${about}${i}${q(tool.name)}: {\n${spec.map((m) => `${i}  ${m}\n`).join('')}${i}}`
@@ -48,8 +62,9 @@ function toolEntry(skill: CompiledSkill['model'], tool: ToolModel, dtsFile: stri
  * documentation links to the tool's file.
  */
 export function generateDts(skills: readonly Pick<CompiledSkill, 'model'>[], dtsFile?: string): string {
+  const fileLink = createFileLinks(dtsFile)
   const sites = skills.map(({ model }) => {
-    const tools = model.tools.map((t) => toolEntry(model, t, dtsFile))
+    const tools = model.tools.map((t) => toolEntry(model, t, fileLink))
     const about = docBlock([model.name, `Domains: ${model.domains.map(code).join(', ')}`], '    ')
     return `${about}    ${q(model.id)}: {\n${tools.join('\n')}\n    }`
   })

@@ -8,12 +8,14 @@ import type { ValueSchema } from '../../runtime/index'
 const q = (value: unknown) => JSON.stringify(value)
 const IDENTIFIER_RE = /^[A-Za-z_$][\w$]*$/
 
-/** A description as one line of a JSDoc comment. */
+/** A description as one line of a JSDoc comment (most are one already: no pattern runs for them). */
 export const docLine = (text: string) =>
-  text
-    .replace(/\*\//g, '*\\/')
-    .replace(/\s*\n\s*/g, ' ')
-    .trim()
+  !text.includes('\n') && !text.includes('*/')
+    ? text.trim()
+    : text
+        .replace(/\*\//g, '*\\/')
+        .replace(/\s*\n\s*/g, ' ')
+        .trim()
 
 function doc(text: string | undefined, indent: string): string {
   if (!text) return ''
