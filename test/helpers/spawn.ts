@@ -30,6 +30,15 @@ export interface RunOptions {
 }
 
 /**
+ * Children not yet exited, killed when this test process exits: a test that vitest stops at its
+ * timeout before the child's own limit would otherwise leave the child running after the suite.
+ */
+const running = new Set<ChildProcess>()
+process.on('exit', () => {
+  for (const child of running) child.kill('SIGKILL')
+})
+
+/**
  * Collects a child's output until it exits on its own; `kill` stops it once `limitMs` has passed
  * (the result then says `killed`). The one place tests wait for a process with a deadline.
  */
@@ -44,6 +53,7 @@ export function waitForExit(
   child.stdout?.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk))
   child.stderr?.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk))
   let killed = false
+  running.add(child)
   const timer = setTimeout(() => {
     killed = true
     kill()
@@ -51,10 +61,12 @@ export function waitForExit(
   return new Promise((resolve, reject) => {
     child.on('error', (error) => {
       clearTimeout(timer)
+      running.delete(child)
       reject(error)
     })
     child.on('close', (code) => {
       clearTimeout(timer)
+      running.delete(child)
       resolve({ code, stdout, stderr, killed, ms: Math.round(performance.now() - started) })
     })
   })
