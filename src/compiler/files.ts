@@ -26,6 +26,8 @@ export const READ_FAILURE_CODES = {
 
 // Opening a FIFO for reading waits for a writer unless non-blocking; regular files ignore the flag.
 const OPEN_FLAGS = constants.O_RDONLY | (constants.O_NONBLOCK ?? 0)
+/** Opening a symlink fails (ELOOP) rather than opening its target; 0 where the system has no such flag. */
+const NO_FOLLOW = constants.O_NOFOLLOW ?? 0
 
 function describeKind(info: BigIntStats): string {
   if (info.isFIFO()) return 'a named pipe (FIFO)'
@@ -57,6 +59,29 @@ function readSize(fd: number, size: number): Buffer {
   return total === size ? buffer : buffer.subarray(0, total)
 }
 
+/** The rest of a read once the file is open (`info`: its stats, when taken already): stamp, kind, size against `limit`, bytes. */
+function readOpened(
+  fd: number,
+  path: string,
+  limit: number,
+  stamps?: StampLog,
+  known?: BigIntStats,
+): Buffer | ReadFailure {
+  try {
+    const info = known ?? fstatSync(fd, { bigint: true })
+    if (stamps && !stamps.has(path)) stamps.set(path, stampOfStats(info))
+    if (!info.isFile()) return { problem: 'not-regular', message: `is ${describeKind(info)}, not a regular file` }
+    const size = Number(info.size)
+    if (size > limit) return { problem: 'too-large', message: tooLargeMessage(size, limit), size }
+    return readSize(fd, size)
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code
+    return { problem: 'unreadable', message: `cannot be read: ${(error as Error).message}${code ? ` (${code})` : ''}` }
+  } finally {
+    closeSync(fd)
+  }
+}
+
 /**
  * The one way a skill's files are read: only regular files (a FIFO would block forever, a device
  * never ends), at most `limit` bytes, and without throwing: what went wrong comes back. `stamps`,
@@ -71,19 +96,38 @@ export function readRegularFile(path: string, limit: number, stamps?: StampLog):
     const reason = code === 'EACCES' || code === 'EPERM' ? 'permission denied' : (error as Error).message
     return { problem: 'unreadable', message: `cannot be read: ${reason}${code ? ` (${code})` : ''}` }
   }
+  return readOpened(fd, path, limit, stamps)
+}
+
+/**
+ * `readRegularFile` for a path whose folders are known to be plain (no symlinks): the file is
+ * opened without following a symlink, so no `lstat` is needed to know it is no symlink. Answers
+ * `missing` when there is no such file, and `other` for anything that is not a regular file
+ * that opened (a symlink, a folder, a FIFO, no permission): the caller then inspects the path
+ * as for any other and reads it with `readRegularFile`, which says what it is.
+ */
+export function readPlainFile(
+  path: string,
+  limit: number,
+  stamps?: StampLog,
+): Buffer | ReadFailure | 'missing' | 'other' {
+  if (NO_FOLLOW === 0) return 'other'
+  let fd: number
   try {
-    const info = fstatSync(fd, { bigint: true })
-    if (stamps && !stamps.has(path)) stamps.set(path, stampOfStats(info))
-    if (!info.isFile()) return { problem: 'not-regular', message: `is ${describeKind(info)}, not a regular file` }
-    const size = Number(info.size)
-    if (size > limit) return { problem: 'too-large', message: tooLargeMessage(size, limit), size }
-    return readSize(fd, size)
+    fd = openSync(path, OPEN_FLAGS | NO_FOLLOW)
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code
-    return { problem: 'unreadable', message: `cannot be read: ${(error as Error).message}${code ? ` (${code})` : ''}` }
-  } finally {
-    closeSync(fd)
+    return code === 'ENOENT' || code === 'ENOTDIR' ? 'missing' : 'other'
   }
+  let info: BigIntStats | undefined
+  try {
+    info = fstatSync(fd, { bigint: true })
+  } catch {}
+  if (!info?.isFile()) {
+    closeSync(fd)
+    return 'other'
+  }
+  return readOpened(fd, path, limit, stamps, info)
 }
 
 /**

@@ -95,33 +95,42 @@ const PLAIN_RELATIVE_RE = /^(?!\.\.?(?:\/|$))[^/\\]+(?:\/(?!\.\.?(?:\/|$))[^/\\]
 const CASE_SENSITIVE = process.platform === 'linux'
 
 /**
- * `inspectPath(join(realDir, rel))` for a folder whose real path is known: one `lstat` per segment
- * of `rel` instead of resolving every segment of the whole path (glibc's realpath stats each). A
- * symlink on the way, a path that is not plain, or a system where case does not tell names apart,
- * is resolved by `inspectPath`. `plainDirs`, when given, remembers the folders on the way found to
- * be folders and no symlinks (the `tools/` of several tools is looked at once).
+ * `join(realDir, rel)` when every folder on the way below `realDir` is a folder and no symlink,
+ * found with one `lstat` per folder (glibc's realpath stats every segment of the whole path);
+ * `missing` when one of them is missing or no folder. Undefined when this cannot tell: a symlink on
+ * the way, a path that is not plain, or a system where case does not tell names apart (there
+ * `realpath` also gives a name's own case). The last segment is not looked at. `plainDirs`, when
+ * given, remembers the folders found plain (the `tools/` of several tools is looked at once).
  */
-export async function inspectInside(realDir: string, rel: string, plainDirs?: Set<string>): Promise<FileState> {
-  if (!CASE_SENSITIVE || !PLAIN_RELATIVE_RE.test(rel)) return inspectPath(join(realDir, rel))
+export function plainPathInside(realDir: string, rel: string, plainDirs?: Set<string>): string | 'missing' | undefined {
+  if (!CASE_SENSITIVE || !PLAIN_RELATIVE_RE.test(rel)) return undefined
   const segments = rel.split('/')
   // Plain segments below a real (normalized) path: joined as they are, on Linux.
   let path = realDir.endsWith('/') ? realDir.slice(0, -1) : realDir
-  for (let i = 0; i < segments.length; i++) {
+  for (let i = 0; i < segments.length - 1; i++) {
     path = `${path}/${segments[i]}`
-    const last = i === segments.length - 1
-    if (!last && plainDirs?.has(path)) continue
+    if (plainDirs?.has(path)) continue
     const info = lstatSync(path, { throwIfNoEntry: false })
-    if (!info) return { kind: 'missing' }
-    if (info.isSymbolicLink()) return inspectPath(join(realDir, rel))
-    if (!last) {
-      if (!info.isDirectory()) return { kind: 'missing' }
-      plainDirs?.add(path)
-      continue
-    }
-    if (info.isDirectory()) return { kind: 'directory', real: path }
-    return info.isFile()
-      ? { kind: 'file', real: path, size: info.size, mtimeMs: info.mtimeMs }
-      : { kind: 'other', real: path }
+    if (!info || !(info.isDirectory() || info.isSymbolicLink())) return 'missing'
+    if (info.isSymbolicLink()) return undefined
+    plainDirs?.add(path)
   }
-  return inspectPath(path)
+  return `${path}/${segments[segments.length - 1]}`
+}
+
+/**
+ * `inspectPath(join(realDir, rel))` for a folder whose real path is known: one `lstat` per segment
+ * of `rel` (see `plainPathInside`) instead of resolving every segment of the whole path.
+ */
+export async function inspectInside(realDir: string, rel: string, plainDirs?: Set<string>): Promise<FileState> {
+  const path = plainPathInside(realDir, rel, plainDirs)
+  if (path === undefined) return inspectPath(join(realDir, rel))
+  if (path === 'missing') return { kind: 'missing' }
+  const info = lstatSync(path, { throwIfNoEntry: false })
+  if (!info) return { kind: 'missing' }
+  if (info.isSymbolicLink()) return inspectPath(join(realDir, rel))
+  if (info.isDirectory()) return { kind: 'directory', real: path }
+  return info.isFile()
+    ? { kind: 'file', real: path, size: info.size, mtimeMs: info.mtimeMs }
+    : { kind: 'other', real: path }
 }

@@ -3,7 +3,8 @@ import { mkdir, mkdtemp, realpath, rm, symlink, writeFile } from 'node:fs/promis
 import { tmpdir } from 'node:os'
 import { isAbsolute, join, relative } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { inspectInside, inspectPath, isInside, pathBelow } from '../../src/compiler/paths'
+import { readPlainFile, readRegularFile } from '../../src/compiler/files'
+import { inspectInside, inspectPath, isInside, pathBelow, plainPathInside } from '../../src/compiler/paths'
 
 let base: string
 let skill: string
@@ -69,6 +70,47 @@ describe('inspectInside', () => {
       kind: 'file',
       real: join(base, 'outside/secret.js'),
     })
+  })
+})
+
+describe('reading a file below plain folders without inspecting it first', () => {
+  /** What the fast path does with a path: `inspect` means it leaves the path to inspectInside. */
+  const fastPath = (rel: string) => {
+    const plain = plainPathInside(skill, rel)
+    if (plain === undefined || plain === 'missing') return plain ?? 'inspect'
+    const read = readPlainFile(plain, 1024)
+    return Buffer.isBuffer(read) ? read.toString() : typeof read === 'string' ? read : read.problem
+  }
+
+  it.each([
+    ['manifest.json', '{}'],
+    ['browser-tools/a.js', '() => 1'],
+    ['browser-tools/lib/b.js', 'export {}'],
+    ['missing.js', 'missing'],
+    ['browser-tools/missing/x.js', 'missing'],
+    ['manifest.json/x.js', 'missing'],
+    // Anything but a regular file that opened goes back to inspecting the path.
+    ['browser-tools', 'other'],
+    ['browser-tools/alias.js', 'other'],
+    ['browser-tools/escape.js', 'other'],
+    ['dangling.js', 'other'],
+    ['pipe.js', 'other'],
+    ['linked-dir/secret.js', 'inspect'],
+    ['../outside/secret.js', 'inspect'],
+    ['./manifest.json', 'inspect'],
+    ['browser-tools//a.js', 'inspect'],
+  ])('%s: %s', (rel, expected) => {
+    expect(fastPath(rel)).toBe(expected)
+  })
+
+  it('answers as readRegularFile does for a plain file, over the limit too', () => {
+    const file = join(skill, 'browser-tools/a.js')
+    expect(readPlainFile(file, 1024)).toEqual(readRegularFile(file, 1024))
+    expect(readPlainFile(file, 3)).toEqual(readRegularFile(file, 3))
+    expect(readPlainFile(file, 3)).toMatchObject({ problem: 'too-large', size: 7 })
+    const stamps = new Map<string, string>()
+    readPlainFile(file, 1024, stamps)
+    expect(stamps.get(file)).toMatch(/^7:\d+:\d+:\d+$/)
   })
 })
 

@@ -10,10 +10,10 @@ import type { Subject } from '../diagnostics/messages'
 import type { Compat } from '../compat'
 import type { SkillFolder } from '../discover'
 import { FILE_LIMITS, type FileRole, READ_FAILURE_CODES, type ReadFailure, isReadFailure } from '../files'
-import { readRegularFile } from '../files'
+import { readPlainFile, readRegularFile } from '../files'
 import type { JsonDocument, JsonPath, Position } from '../parse'
 import { createLineIndex } from '../parse'
-import { inspectInside, isInside } from '../paths'
+import { inspectInside, isInside, plainPathInside } from '../paths'
 import type { StampLog } from '../stamp'
 import type { ModuleExports, SourceError } from './module-shape'
 
@@ -102,13 +102,31 @@ export async function readSkillText(
 /**
  * Resolves a file of the skill: it must exist, be a file, and (symlinks resolved) stay inside
  * the skill folder. Returns its real path, or the finding: `missing(directory)` when it is not a file.
+ * Given the `role` it is read as (a note, a tool), a plain file is opened and read here (its text
+ * waits in `texts` for `readText`): one open instead of an `lstat` and then an open.
  */
 export async function resolveSkillFile(
   check: SkillCheck,
   rel: string,
   missing: (directory: boolean) => Finding,
+  role?: FileRole,
 ): Promise<string | Finding> {
   const path = join(check.folder.dir, rel)
+  const plain = role ? plainPathInside(check.folder.realDir, rel, check.plainDirs) : undefined
+  if (plain !== undefined && plain !== 'missing' && check.texts.has(plain)) return plain
+  const read =
+    role && plain !== undefined && plain !== 'missing'
+      ? readPlainFile(plain, FILE_LIMITS[role], check.stamps)
+      : undefined
+  if (plain === 'missing' || read === 'missing') {
+    check.files.add(path)
+    return missing(false)
+  }
+  if (read !== undefined && read !== 'other' && plain !== undefined) {
+    check.files.add(plain)
+    check.texts.set(plain, Promise.resolve(isReadFailure(read) ? read : read.toString('utf8')))
+    return plain
+  }
   const state = await inspectInside(check.folder.realDir, rel, check.plainDirs)
   if (state.kind === 'missing') {
     check.files.add(path)

@@ -2,10 +2,10 @@ import { join } from 'node:path'
 import { type Diagnostic, type DiagnosticInit, type Finding, createDiagnostic } from '../diagnostics/catalog'
 import type { SkillFolder } from '../discover'
 import { checkDomain } from './domains'
-import { FILE_LIMITS, isReadFailure, readRegularFile } from '../files'
+import { FILE_LIMITS, isReadFailure, readPlainFile, readRegularFile } from '../files'
 import { BOM, type JsonDocument, type JsonPath, type Position, isJsonFailure, parseJsonDocument } from '../parse'
 import type { NoteModel, SkillModel, SkillRecord, ToolModel } from '../model'
-import { RESERVED_PRODUCTS, inspectInside, isInside, unsafeRelativePath } from '../paths'
+import { RESERVED_PRODUCTS, inspectInside, isInside, plainPathInside, unsafeRelativePath } from '../paths'
 import { wantsEgoLite } from '../compat'
 import type { StampLog } from '../stamp'
 import { MANIFEST, type SkillCheck, type ValidateOptions, readSkillText, reportAt, reportTempRefs } from './context'
@@ -41,11 +41,21 @@ async function readManifest(
   stamps?: StampLog,
 ): Promise<{ doc: JsonDocument; real: string; bom: boolean } | Diagnostic[]> {
   const problem = (init: DiagnosticInit) => [createDiagnostic(folder.id, `${folder.id}/${MANIFEST}`, init)]
-  const state = await inspectInside(folder.realDir, MANIFEST)
-  if (state.kind === 'missing' || state.kind === 'directory')
-    return problem({ code: 'manifest-missing', data: { directory: state.kind === 'directory' } })
-  if (!isInside(folder.realDir, state.real)) return problem({ code: 'path-escape', data: { via: 'manifest' } })
-  const bytes = readRegularFile(state.real, MAX_MANIFEST_BYTES, stamps)
+  // A plain manifest is opened without an `lstat` first (see readPlainFile); anything else is inspected.
+  const plain = plainPathInside(folder.realDir, MANIFEST)
+  const direct = plain !== undefined && plain !== 'missing' ? readPlainFile(plain, MAX_MANIFEST_BYTES, stamps) : 'other'
+  if (direct === 'missing' || plain === 'missing')
+    return problem({ code: 'manifest-missing', data: { directory: false } })
+  let real = plain ?? ''
+  let bytes = direct
+  if (bytes === 'other') {
+    const state = await inspectInside(folder.realDir, MANIFEST)
+    if (state.kind === 'missing' || state.kind === 'directory')
+      return problem({ code: 'manifest-missing', data: { directory: state.kind === 'directory' } })
+    if (!isInside(folder.realDir, state.real)) return problem({ code: 'path-escape', data: { via: 'manifest' } })
+    real = state.real
+    bytes = readRegularFile(real, MAX_MANIFEST_BYTES, stamps)
+  }
   if (isReadFailure(bytes)) {
     if (bytes.problem === 'too-large')
       return problem({ code: 'manifest-too-large', data: { size: bytes.size ?? 0, limit: MAX_MANIFEST_BYTES } })
@@ -60,7 +70,7 @@ async function readManifest(
   }
   const doc = parseJsonDocument(text)
   if (isJsonFailure(doc)) return problem({ code: 'manifest-parse', data: { reason: doc.message }, ...doc.position })
-  return { doc, real: state.real, bom: text.startsWith(BOM) }
+  return { doc, real, bom: text.startsWith(BOM) }
 }
 
 /**
@@ -96,10 +106,12 @@ async function checkNotes(check: SkillCheck, manifest: Json): Promise<NoteModel[
         reportAt(check, ['notes', index], finding)
         return undefined
       }
-      const real = await resolveSkillFile(check, note, (directory) => ({
-        code: 'note-missing',
-        data: { note, directory },
-      }))
+      const real = await resolveSkillFile(
+        check,
+        note,
+        (directory) => ({ code: 'note-missing', data: { note, directory } }),
+        'note',
+      )
       if (typeof real !== 'string') {
         reportAt(check, ['notes', index], real)
         return undefined

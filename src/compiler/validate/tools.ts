@@ -166,10 +166,12 @@ export async function checkTool(
   const kind = KIND_OF[mapKey]
   const path = schema.path
   if (typeof path !== 'string' || !checkToolPath(check, mapKey, name, path)) return undefined
-  const real = await resolveSkillFile(check, path, (directory) => ({
-    code: 'tool-file-missing',
-    data: { kind, path, tool: name, directory },
-  }))
+  const real = await resolveSkillFile(
+    check,
+    path,
+    (directory) => ({ code: 'tool-file-missing', data: { kind, path, tool: name, directory } }),
+    'tool',
+  )
   if (typeof real !== 'string') {
     reportAt(check, [mapKey, name, 'path'], real)
     return undefined
