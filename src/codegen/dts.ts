@@ -10,11 +10,17 @@ const q = (value: unknown) => JSON.stringify(value)
 
 /** A JSDoc block of paragraphs (each one line), as editors show it on hover and in completion details. */
 function docBlock(paragraphs: string[], indent: string): string {
-  const lines = paragraphs
-    .map(docLine)
-    .filter(Boolean)
-    .flatMap((p, i) => (i ? ['', p] : [p]))
-  return `${indent}/**\n${lines.map((l) => `${indent} *${l ? ` ${l}` : ''}\n`).join('')}${indent} */\n`
+  let block = `${indent}/**\n`
+  let first = true
+  for (const paragraph of paragraphs) {
+    const line = docLine(paragraph)
+    if (!line) continue
+    // Paragraphs are set apart by an empty comment line.
+    if (!first) block += `${indent} *\n`
+    block += `${indent} * ${line}\n`
+    first = false
+  }
+  return `${block}${indent} */\n`
 }
 
 const code = (text: string) => `\`${text.replace(/`/g, "'")}\``
@@ -30,6 +36,7 @@ type FileLink = (skill: CompiledSkill['model'], tool: ToolModel) => string
 function createFileLinks(dtsFile: string | undefined): FileLink {
   if (!dtsFile) return (skill, tool) => code(toolFile(skill, tool))
   const from = dirname(dtsFile)
+  /** The path from the d.ts to each folder of tools. */
   const folders = new Map<string, string>()
   return (skill, tool) => {
     const shown = code(toolFile(skill, tool))
@@ -41,9 +48,13 @@ function createFileLinks(dtsFile: string | undefined): FileLink {
     }
     const rel = up ? `${up}/${basename(tool.absPath)}` : basename(tool.absPath)
     const target = rel.startsWith('.') || rel.startsWith('/') ? rel : `./${rel}`
-    return `[${shown}](${encodeURI(target).replace(/[()]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`)})`
+    return `[${shown}](${encodeLink(target)})`
   }
 }
+
+/** A path as a Markdown link target: URI-encoded, and parentheses too (they would end the link). */
+const encodeLink = (path: string) =>
+  encodeURI(path).replace(/[()]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`)
 
 /** A tool's registry entry, documented with the manifest's description, its kind and its file. */
 function toolEntry(skill: CompiledSkill['model'], tool: ToolModel, fileLink: FileLink): string {
