@@ -1,30 +1,24 @@
 import { type CliIO, type ParsedArgs, UsageError, parseCliArgs, writeLine } from './args'
 import { packageVersion } from './version'
-import { checkCommand } from './commands/check'
-import { contextCommand, matchCommand } from './commands/lookup'
-import { mcpCommand } from './commands/mcp'
-import { newCommand } from './commands/new'
-import { runCommand } from './commands/run'
-import { schemaCommand } from './commands/schema'
-import { snapshotCommand } from './commands/snapshot'
-import { testCommand } from './commands/test'
-import { typesCommand } from './commands/types'
-import { validateCommand } from './commands/validate'
 
 type Command = (args: ParsedArgs, io: CliIO) => Promise<number>
 
-const COMMANDS: Record<string, Command> = {
-  validate: validateCommand,
-  match: matchCommand,
-  context: contextCommand,
-  run: runCommand,
-  types: typesCommand,
-  check: checkCommand,
-  schema: schemaCommand,
-  new: newCommand,
-  test: testCommand,
-  snapshot: snapshotCommand,
-  mcp: mcpCommand,
+/**
+ * Each command's module is loaded when it runs: `validate` does not load the MCP server, the
+ * browser launcher or the test runner (their packages took a third of a second to load).
+ */
+const COMMANDS: Record<string, () => Promise<Command>> = {
+  validate: async () => (await import('./commands/validate')).validateCommand,
+  match: async () => (await import('./commands/lookup')).matchCommand,
+  context: async () => (await import('./commands/lookup')).contextCommand,
+  run: async () => (await import('./commands/run')).runCommand,
+  types: async () => (await import('./commands/types')).typesCommand,
+  check: async () => (await import('./commands/check')).checkCommand,
+  schema: async () => (await import('./commands/schema')).schemaCommand,
+  new: async () => (await import('./commands/new')).newCommand,
+  test: async () => (await import('./commands/test')).testCommand,
+  snapshot: async () => (await import('./commands/snapshot')).snapshotCommand,
+  mcp: async () => (await import('./commands/mcp')).mcpCommand,
 }
 
 const SHORT_USAGE = 'usage: site-skills <command> [options]'
@@ -68,9 +62,9 @@ export async function main(argv: string[], io: CliIO): Promise<number> {
       writeLine(io.stderr, `${SHORT_USAGE}\ncommands: ${Object.keys(COMMANDS).join(', ')} ${HELP_POINTER}`)
       return 2
     }
-    const command = COMMANDS[name]
-    if (!command) throw new UsageError(`unknown command ${JSON.stringify(name)}`)
-    return await command({ ...args, positionals }, io)
+    const load = COMMANDS[name]
+    if (!load) throw new UsageError(`unknown command ${JSON.stringify(name)}`)
+    return await (await load())({ ...args, positionals }, io)
   } catch (error) {
     if (error instanceof UsageError) {
       writeLine(io.stderr, `site-skills: ${error.message} ${HELP_POINTER}`)
