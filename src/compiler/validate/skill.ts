@@ -2,7 +2,7 @@ import { join } from 'node:path'
 import { type Diagnostic, type DiagnosticInit, type Finding, createDiagnostic } from '../diagnostics/catalog'
 import type { SkillFolder } from '../discover'
 import { checkDomain } from './domains'
-import { FILE_LIMITS, isReadFailure, readPlainFile, readRegularFile } from '../files'
+import { FILE_LIMITS, type ReadFailure, isReadFailure, readPlainFile, readRegularFile } from '../files'
 import { BOM, type JsonDocument, type JsonPath, type Position, isJsonFailure, parseJsonDocument } from '../parse'
 import type { NoteModel, SkillModel, SkillRecord, ToolModel } from '../model'
 import { RESERVED_PRODUCTS, inspectInside, isInside, plainPathInside, unsafeRelativePath } from '../paths'
@@ -43,12 +43,16 @@ async function readManifest(
   const problem = (init: DiagnosticInit) => [createDiagnostic(folder.id, `${folder.id}/${MANIFEST}`, init)]
   // A plain manifest is opened without an `lstat` first (see readPlainFile); anything else is inspected.
   const plain = plainPathInside(folder.realDir, MANIFEST)
-  const direct = plain !== undefined && plain !== 'missing' ? readPlainFile(plain, MAX_MANIFEST_BYTES, stamps) : 'other'
-  if (direct === 'missing' || plain === 'missing')
+  const direct =
+    typeof plain === 'string' && plain !== 'missing' ? readPlainFile(plain, MAX_MANIFEST_BYTES, stamps) : 'other'
+  if (plain === 'missing' || direct === 'missing')
     return problem({ code: 'manifest-missing', data: { directory: false } })
-  let real = plain ?? ''
-  let bytes = direct
-  if (bytes === 'other') {
+  let real: string
+  let bytes: Buffer | ReadFailure
+  if (direct !== 'other' && typeof plain === 'string') {
+    real = plain
+    bytes = direct
+  } else {
     const state = await inspectInside(folder.realDir, MANIFEST)
     if (state.kind === 'missing' || state.kind === 'directory')
       return problem({ code: 'manifest-missing', data: { directory: state.kind === 'directory' } })
