@@ -1,6 +1,6 @@
 import { readdir } from 'node:fs/promises'
 import { join } from 'node:path'
-import { inspectInside, inspectPath, plainPathInside } from './paths'
+import { inspectPath, plainPathInside } from './paths'
 import { effectiveRoot } from './roots'
 
 /** One skill folder found in a root. */
@@ -51,12 +51,13 @@ export async function scanRoot(input: string): Promise<RootScan> {
   const found = await Promise.all(
     candidates.map(async (entry): Promise<SkillFolder | undefined> => {
       const dir = join(root, entry.name)
-      const inRoot = realRoot.kind === 'directory' && entry.isDirectory()
-      // The listing already says it is a folder and no symlink: no `lstat` where names are case-sensitive.
-      const plain = inRoot ? plainPathInside(realRoot.real, entry.name) : undefined
-      if (typeof plain === 'string' && plain !== 'missing')
+      // The listing already says a folder is one and no symlink: below the root's real path, it
+      // needs no `lstat` where names are case-sensitive.
+      const plain =
+        realRoot.kind === 'directory' && entry.isDirectory() ? plainPathInside(realRoot.real, entry.name) : undefined
+      if (plain !== undefined && plain !== 'missing')
         return { id: entry.name, root, dir, realDir: plain, symlinked: false }
-      const state = inRoot ? await inspectInside(realRoot.real, entry.name) : await inspectPath(dir)
+      const state = await inspectPath(dir)
       if (state.kind !== 'directory') return undefined
       return { id: entry.name, root, dir, realDir: state.real, symlinked: entry.isSymbolicLink() }
     }),

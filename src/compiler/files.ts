@@ -1,4 +1,5 @@
 import { type BigIntStats, closeSync, constants, fstatSync, openSync, readSync } from 'node:fs'
+import { plainPathInside } from './paths'
 import { type StampLog, stampOfStats } from './stamp'
 
 /** Size limits of the files of a skill (bytes), the same in `validate`, builds and the no-build API. */
@@ -128,6 +129,26 @@ export function readPlainFile(
     return 'other'
   }
   return readOpened(fd, path, limit, stamps, info)
+}
+
+/**
+ * A file below a real folder, read at once when its path is plain (see `plainPathInside` and
+ * `readPlainFile`): its real path and what the read gave, `missing`, or undefined when the path
+ * must be inspected first (a symlink on the way or at the end, a folder, a FIFO, no permission).
+ * A path in `done` (read already) is not read again: it comes back without `read`.
+ */
+export function readPlainInside(
+  realDir: string,
+  rel: string,
+  limit: number,
+  options: { stamps?: StampLog; plainDirs?: Set<string>; done?: ReadonlyMap<string, unknown> } = {},
+): { real: string; read?: Buffer | ReadFailure } | 'missing' | undefined {
+  const real = plainPathInside(realDir, rel, options.plainDirs)
+  if (real === undefined || real === 'missing') return real
+  if (options.done?.has(real)) return { real }
+  const read = readPlainFile(real, limit, options.stamps)
+  if (read === 'other') return undefined
+  return read === 'missing' ? 'missing' : { real, read }
 }
 
 /**

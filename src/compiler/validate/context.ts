@@ -10,10 +10,10 @@ import type { Subject } from '../diagnostics/messages'
 import type { Compat } from '../compat'
 import type { SkillFolder } from '../discover'
 import { FILE_LIMITS, type FileRole, READ_FAILURE_CODES, type ReadFailure, isReadFailure } from '../files'
-import { readPlainFile, readRegularFile } from '../files'
+import { readPlainInside, readRegularFile } from '../files'
 import type { JsonDocument, JsonPath, Position } from '../parse'
 import { createLineIndex } from '../parse'
-import { inspectInside, isInside, plainPathInside } from '../paths'
+import { inspectInside, isInside } from '../paths'
 import type { StampLog } from '../stamp'
 import type { ModuleExports, SourceError } from './module-shape'
 
@@ -112,20 +112,19 @@ export async function resolveSkillFile(
   role?: FileRole,
 ): Promise<string | Finding> {
   const path = join(check.folder.dir, rel)
-  const plain = role ? plainPathInside(check.folder.realDir, rel, check.plainDirs) : undefined
-  if (plain !== undefined && plain !== 'missing' && check.texts.has(plain)) return plain
-  const read =
-    role && plain !== undefined && plain !== 'missing'
-      ? readPlainFile(plain, FILE_LIMITS[role], check.stamps)
-      : undefined
-  if (plain === 'missing' || read === 'missing') {
+  const { stamps, plainDirs, texts } = check
+  const direct = role
+    ? readPlainInside(check.folder.realDir, rel, FILE_LIMITS[role], { stamps, plainDirs, done: texts })
+    : undefined
+  if (direct === 'missing') {
     check.files.add(path)
     return missing(false)
   }
-  if (read !== undefined && read !== 'other' && plain !== undefined) {
-    check.files.add(plain)
-    check.texts.set(plain, Promise.resolve(isReadFailure(read) ? read : read.toString('utf8')))
-    return plain
+  if (direct) {
+    check.files.add(direct.real)
+    const { read } = direct
+    if (read) texts.set(direct.real, Promise.resolve(isReadFailure(read) ? read : read.toString('utf8')))
+    return direct.real
   }
   const state = await inspectInside(check.folder.realDir, rel, check.plainDirs)
   if (state.kind === 'missing') {

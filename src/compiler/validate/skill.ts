@@ -2,10 +2,10 @@ import { join } from 'node:path'
 import { type Diagnostic, type DiagnosticInit, type Finding, createDiagnostic } from '../diagnostics/catalog'
 import type { SkillFolder } from '../discover'
 import { checkDomain } from './domains'
-import { FILE_LIMITS, type ReadFailure, isReadFailure, readPlainFile, readRegularFile } from '../files'
+import { FILE_LIMITS, type ReadFailure, isReadFailure, readPlainInside, readRegularFile } from '../files'
 import { BOM, type JsonDocument, type JsonPath, type Position, isJsonFailure, parseJsonDocument } from '../parse'
 import type { NoteModel, SkillModel, SkillRecord, ToolModel } from '../model'
-import { RESERVED_PRODUCTS, inspectInside, isInside, plainPathInside, unsafeRelativePath } from '../paths'
+import { RESERVED_PRODUCTS, inspectInside, isInside, unsafeRelativePath } from '../paths'
 import { wantsEgoLite } from '../compat'
 import type { StampLog } from '../stamp'
 import { MANIFEST, type SkillCheck, type ValidateOptions, readSkillText, reportAt, reportTempRefs } from './context'
@@ -42,16 +42,13 @@ async function readManifest(
 ): Promise<{ doc: JsonDocument; real: string; bom: boolean } | Diagnostic[]> {
   const problem = (init: DiagnosticInit) => [createDiagnostic(folder.id, `${folder.id}/${MANIFEST}`, init)]
   // A plain manifest is opened without an `lstat` first (see readPlainFile); anything else is inspected.
-  const plain = plainPathInside(folder.realDir, MANIFEST)
-  const direct =
-    typeof plain === 'string' && plain !== 'missing' ? readPlainFile(plain, MAX_MANIFEST_BYTES, stamps) : 'other'
-  if (plain === 'missing' || direct === 'missing')
-    return problem({ code: 'manifest-missing', data: { directory: false } })
+  const direct = readPlainInside(folder.realDir, MANIFEST, MAX_MANIFEST_BYTES, { stamps })
+  if (direct === 'missing') return problem({ code: 'manifest-missing', data: { directory: false } })
   let real: string
   let bytes: Buffer | ReadFailure
-  if (direct !== 'other' && typeof plain === 'string') {
-    real = plain
-    bytes = direct
+  if (direct?.read) {
+    real = direct.real
+    bytes = direct.read
   } else {
     const state = await inspectInside(folder.realDir, MANIFEST)
     if (state.kind === 'missing' || state.kind === 'directory')
