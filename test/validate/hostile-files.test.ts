@@ -3,7 +3,7 @@ import { chmod, mkdir, rm, symlink, truncate, writeFile } from 'node:fs/promises
 import { createServer } from 'node:net'
 import { join } from 'node:path'
 import { promisify } from 'node:util'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest'
 import { createDomainTableData } from '../../runtime/match'
 import { createSiteSkills } from '../../runtime/registry'
 import type { SkillMeta } from '../../runtime/types'
@@ -11,6 +11,7 @@ import { FILE_LIMITS } from '../../src/compiler/files'
 import { buildApp } from '../helpers/bundlers'
 import { compileRoots } from '../helpers/compile'
 import { REPO_ROOT, makeTempDir, writeTree } from '../helpers/tmp'
+import { NOBODY, unprivilegedCopy } from '../helpers/unprivileged'
 
 const BIN = join(REPO_ROOT, 'bin/site-skills.js')
 const exec = promisify(execFile)
@@ -21,8 +22,6 @@ const WITHIN_MS = 10_000
 let tmp: Awaited<ReturnType<typeof makeTempDir>>
 beforeAll(async () => {
   tmp = await makeTempDir('hostile-files-')
-  // Readable by the unprivileged user of the permission tests.
-  await chmod(tmp.dir, 0o755)
 })
 afterAll(() => tmp.cleanup())
 
@@ -37,12 +36,10 @@ interface Run {
   }
 }
 
-/** `site-skills validate --json ROOT` in its own process (as `nobody` when asked), timed. */
-async function validate(root: string, asNobody = false): Promise<Run> {
-  const argv = [BIN, 'validate', '--json', root]
-  const [command, args] = asNobody
-    ? ['setpriv', ['--reuid=65534', '--regid=65534', '--clear-groups', process.execPath, ...argv]]
-    : [process.execPath, argv]
+/** `site-skills validate --json ROOT` in its own process (as `nobody`, with that user's copy of the binary, when given), timed. */
+async function validate(root: string, nobodyBin?: string): Promise<Run> {
+  const argv = [nobodyBin ?? BIN, 'validate', '--json', root]
+  const [command, args] = nobodyBin ? ['setpriv', [...NOBODY, process.execPath, ...argv]] : [process.execPath, argv]
   const start = Date.now()
   const options = { cwd: REPO_ROOT, timeout: KILL_AFTER_MS, killSignal: 'SIGKILL' as const }
   const out = await exec(command, args, options).then(
@@ -196,11 +193,14 @@ describe('file size limits', () => {
 
 describe('files that cannot be read', () => {
   it('reports an unreadable manifest, note or tool for that skill only, run as an unprivileged user', async () => {
-    const root = join(tmp.dir, 'unreadable')
+    // Both the binary and the skills must be readable by nobody wherever this clone lives.
+    const copy = await unprivilegedCopy()
+    onTestFinished(copy.cleanup)
+    const root = join(copy.dir, 'unreadable')
     await writeTree(root, { ...skill('good'), ...skill('note'), ...skill('tool'), ...skill('manifest') })
     for (const file of ['note/notes/a.md', 'tool/tools/search.js', 'manifest/manifest.json'])
       await chmod(join(root, file), 0o600)
-    const run = await validate(root, true)
+    const run = await validate(root, copy.bin)
     expect(run.ms).toBeLessThan(WITHIN_MS)
     expect(run.code).toBe(1)
     expect(run.stderr).toBe('')
