@@ -101,7 +101,7 @@ async function compareAt(size: number, built: ChildResult<ViteBuildResult>, dir:
       ratioText: 'Vite alone',
       goal: { text: `within ${GOAL_OVER_VITE}x of Vite alone on the same modules`, met: ratio <= GOAL_OVER_VITE },
       notes: [
-        `Vite alone: the same app, the ${modules.toLocaleString('en-US')} generated modules written out by the build above and reached through resolve.alias (${alone.value.outputFiles.toLocaleString('en-US')} files out, ${formatValue(alone.value.ms, 'ms')}); what the plugin adds is its own heap: compiled skills, the generated code it keeps for rebuilds, garbage (see CONTRIBUTING, "Where the memory goes")`,
+        `Vite alone: the same app, the ${modules.toLocaleString('en-US')} generated modules written out by the build above and reached through resolve.alias (${alone.value.outputFiles.toLocaleString('en-US')} files out, ${formatValue(alone.value.ms, 'ms')}); what the plugin adds is its own heap: compiled skills, the generated code it keeps for rebuilds, garbage (see bench/RESULTS.md, "Where the memory goes")`,
       ],
     })
   } catch (error) {
