@@ -42,7 +42,8 @@ commands:
   snapshot URL --site ID       save the open tab at URL as a fixture (--cdp HOST:PORT, --name NAME)
   mcp                          an MCP server: the tools of the skills matching the active tab
                                (--cdp HOST:PORT|ws://..., else a headless browser; --allow SITE,
-                               --deny SITE repeatable; --http PORT for Streamable HTTP, else stdio)
+                               --deny SITE repeatable; --http PORT for Streamable HTTP, else stdio;
+                               needs npm i -D @modelcontextprotocol/sdk)
 
 options:
   --root DIR        a learnings root (repeatable; default ./learnings, $SITE_SKILLS_ROOT,

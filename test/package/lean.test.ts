@@ -27,6 +27,10 @@ function expectSuccess(result: Finished, what: string): void {
   expect(result.code, output + result.stdout + result.stderr).toBe(0)
 }
 
+interface Manifest {
+  peerDependencies: Record<string, string>
+}
+
 let project = ''
 let tarballInstall: Finished
 
@@ -139,14 +143,30 @@ describe('a lean install: the packed tarball with --omit=dev into an empty proje
     const count = all.stdout.split('\n').filter((line) => line.includes('node_modules')).length
     console.log(`with vite and ${peers.join(', ')}: ${count} packages, ${await sizeMb()} MB of node_modules`)
 
+    const bin = join(project, 'node_modules/.bin/site-skills')
     // The SDK's own required peer, which npm installs with it and other package managers may not.
     const zod = join(project, 'node_modules/zod')
     await rename(zod, `${zod}-away`)
-    const withoutZod = await run(join(project, 'node_modules/.bin/site-skills'), ['mcp'], project, 20_000)
+    const withoutZod = await run(bin, ['mcp'], project, 20_000)
     await rename(`${zod}-away`, zod)
     expect({ code: withoutZod.code, stderr: withoutZod.stderr }).toEqual({
       code: 2,
       stderr: 'site-skills: mcp needs zod, which is not installed: run npm i -D zod\n',
+    })
+    // An older SDK, without ./validation/ajv (its "./*" export then maps the import to a file that is not there).
+    const sdkManifest = join(project, 'node_modules/@modelcontextprotocol/sdk/package.json')
+    const original = await readFile(sdkManifest, 'utf8')
+    const older = JSON.parse(original) as { exports: Record<string, unknown> }
+    delete older.exports['./validation/ajv']
+    await writeFile(sdkManifest, JSON.stringify(older))
+    const withOlder = await run(bin, ['mcp'], project, 20_000)
+    await writeFile(sdkManifest, original)
+    const range = (JSON.parse(readFileSync(join(REPO_ROOT, 'package.json'), 'utf8')) as Manifest).peerDependencies[
+      '@modelcontextprotocol/sdk'
+    ]
+    expect({ code: withOlder.code, stderr: withOlder.stderr }).toEqual({
+      code: 2,
+      stderr: `site-skills: mcp needs a newer @modelcontextprotocol/sdk than the one installed: run npm i -D @modelcontextprotocol/sdk@${range}\n`,
     })
 
     const site = join(REPO_ROOT, 'learnings/demo-shop/site')
