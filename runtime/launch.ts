@@ -1,8 +1,8 @@
 import { type ChildProcess, spawn } from 'node:child_process'
-import { existsSync } from 'node:fs'
 import { mkdtemp, readFile, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { installedBrowser } from './browsers'
 import { type CdpClient, command, listen } from './cdp'
 import { importOptional, loadCri } from './connect'
 import { siteToolError } from './errors'
@@ -52,9 +52,6 @@ const HOST = '127.0.0.1'
 const START_TIMEOUT_MS = 30_000
 const LOAD_TIMEOUT_MS = 30_000
 const EXIT_GRACE_MS = 5_000
-// Debian's /usr/bin/chromium is a shell wrapper; the browser is started as its own process.
-const DEBIAN_WRAPPER = '/usr/bin/chromium'
-const DEBIAN_BINARY = '/usr/lib/chromium/chromium'
 
 const noop = () => {}
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
@@ -72,18 +69,6 @@ async function within<T>(promise: Promise<T>, ms: number, onTimeout: () => T): P
   }
 }
 
-async function installedBrowsers(): Promise<string[]> {
-  let found: string[] = []
-  try {
-    found = (await import('chrome-launcher')).Launcher.getInstallations()
-  } catch {
-    // No installation known to chrome-launcher: it throws rather than returning [].
-  }
-  return [...found, DEBIAN_BINARY, DEBIAN_WRAPPER].map((path) =>
-    path === DEBIAN_WRAPPER && existsSync(DEBIAN_BINARY) ? DEBIAN_BINARY : path,
-  )
-}
-
 async function bundledChromium(): Promise<string> {
   try {
     const chromium = await importOptional<{ default: { executablePath(): Promise<string> } }>('@sparticuz/chromium')
@@ -96,8 +81,7 @@ async function bundledChromium(): Promise<string> {
 /** The browser binary: `$CHROME_PATH`, else an installed Chrome or Chromium, else `@sparticuz/chromium`. */
 export async function findBrowser(): Promise<string> {
   if (process.env.CHROME_PATH) return process.env.CHROME_PATH
-  const installed = (await installedBrowsers()).find((path) => existsSync(path))
-  return installed ?? bundledChromium()
+  return installedBrowser() ?? bundledChromium()
 }
 
 function browserArgs(options: LaunchOptions, profile: string): string[] {

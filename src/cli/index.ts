@@ -1,11 +1,13 @@
 import { type CliIO, type ParsedArgs, UsageError, parseCliArgs, writeLine } from './args'
+import { MissingPeerError, loadWithPeers } from './peers'
 import { packageVersion } from './version'
 
 type Command = (args: ParsedArgs, io: CliIO) => Promise<number>
 
 /**
  * Each command's module is loaded when it runs: `validate` does not load the MCP server, the
- * browser launcher or the test runner (their packages took a third of a second to load).
+ * browser launcher or the test runner (their packages took a third of a second to load). A
+ * command on an optional peer (`mcp`) is loaded through `loadWithPeers`.
  */
 const COMMANDS: Record<string, () => Promise<Command>> = {
   validate: async () => (await import('./commands/validate')).validateCommand,
@@ -18,7 +20,7 @@ const COMMANDS: Record<string, () => Promise<Command>> = {
   new: async () => (await import('./commands/new')).newCommand,
   test: async () => (await import('./commands/test')).testCommand,
   snapshot: async () => (await import('./commands/snapshot')).snapshotCommand,
-  mcp: async () => (await import('./commands/mcp')).mcpCommand,
+  mcp: () => loadWithPeers('mcp', async () => (await import('./commands/mcp')).mcpCommand),
 }
 
 const SHORT_USAGE = 'usage: site-skills <command> [options]'
@@ -40,7 +42,8 @@ commands:
   snapshot URL --site ID       save the open tab at URL as a fixture (--cdp HOST:PORT, --name NAME)
   mcp                          an MCP server: the tools of the skills matching the active tab
                                (--cdp HOST:PORT|ws://..., else a headless browser; --allow SITE,
-                               --deny SITE repeatable; --http PORT for Streamable HTTP, else stdio)
+                               --deny SITE repeatable; --http PORT for Streamable HTTP, else stdio;
+                               needs npm i -D @modelcontextprotocol/sdk)
 
 options:
   --root DIR        a learnings root (repeatable; default ./learnings, $SITE_SKILLS_ROOT,
@@ -68,6 +71,10 @@ export async function main(argv: string[], io: CliIO): Promise<number> {
   } catch (error) {
     if (error instanceof UsageError) {
       writeLine(io.stderr, `site-skills: ${error.message} ${HELP_POINTER}`)
+      return 2
+    }
+    if (error instanceof MissingPeerError) {
+      writeLine(io.stderr, `site-skills: ${error.message}`)
       return 2
     }
     writeLine(io.stderr, `site-skills: ${(error as Error).stack ?? String(error)}`)

@@ -4,16 +4,28 @@ const PACKAGE_NAME = 'unplugin-site-skills'
 // dist/cli.js sits one folder below the package root; src/cli/version.ts two.
 const CANDIDATES = ['../package.json', '../../package.json']
 
-/** The version in the package's own package.json, found from this module's location. */
-export function packageVersion(): string {
+/** The fields of the package's own package.json that the CLI reads. */
+interface OwnManifest {
+  name: string
+  version: string
+  peerDependencies?: Record<string, string>
+}
+
+/** The package's own package.json, found from this module's location. */
+export function ownManifest(): OwnManifest {
   for (const candidate of CANDIDATES) {
     try {
       const text = readFileSync(new URL(candidate, import.meta.url), 'utf8')
-      const pkg = JSON.parse(text) as { name?: string; version?: string }
-      if (pkg.name === PACKAGE_NAME && pkg.version) return pkg.version
+      const pkg = JSON.parse(text) as Partial<OwnManifest>
+      if (pkg.name === PACKAGE_NAME && pkg.version) return pkg as OwnManifest
     } catch {
       // Not there from this location: try the next.
     }
   }
   throw new Error(`cannot find the package.json of ${PACKAGE_NAME}`)
+}
+
+/** The version in the package's own package.json. */
+export function packageVersion(): string {
+  return ownManifest().version
 }

@@ -1,5 +1,6 @@
 import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js'
-import { Ajv, type ValidateFunction } from 'ajv'
+import type { JsonSchemaType, JsonSchemaValidator } from '@modelcontextprotocol/sdk/validation'
+import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv'
 import { assignToolNames, isSiteToolError, SiteToolError, type ToolRef } from '../../runtime/index'
 import type { SkillMeta, ToolMeta } from '../../runtime/index'
 import { messageOf } from '../../runtime/internal'
@@ -77,14 +78,15 @@ export function allToolNames(state: LiveState): Map<string, ToolRef> {
   return new Map(refs.map((r) => [names.get(`${r.siteId}\0${r.tool}`)!, r]))
 }
 
-const ajv = new Ajv({ strict: false, allErrors: false })
-const checkers = new Map<string, ValidateFunction>()
+// The SDK's own validator: the one its Client checks structuredContent with.
+const validator = new AjvJsonSchemaValidator()
+const checkers = new Map<string, JsonSchemaValidator<unknown>>()
 
-function checkerFor(schema: object): ValidateFunction {
+function checkerFor(schema: object): JsonSchemaValidator<unknown> {
   const key = JSON.stringify(schema)
   let check = checkers.get(key)
   if (!check) {
-    check = ajv.compile(schema)
+    check = validator.getValidator(schema as JsonSchemaType)
     checkers.set(key, check)
   }
   return check
@@ -93,13 +95,11 @@ function checkerFor(schema: object): ValidateFunction {
 /** A tool's return value as `structuredContent` (non-objects under `result`), checked against its outputSchema. */
 export function toolResult(tool: SiteTool, value: unknown): CallToolResult {
   const structured = tool.meta.returns.type === 'object' ? value : { result: value ?? null }
-  const check = checkerFor(tool.def.outputSchema ?? {})
-  if (!check(structured)) {
-    const problem = check.errors?.[0]
-    const where = problem?.instancePath ? ` at ${problem.instancePath}` : ''
+  const checked = checkerFor(tool.def.outputSchema ?? {})(structured)
+  if (!checked.valid) {
     const error = new SiteToolError(
       'invalid-result',
-      `the result does not match the manifest's returns${where}: ${problem?.message ?? 'invalid'}`,
+      `the result does not match the manifest's returns: ${checked.errorMessage}`,
       { siteId: tool.ref.siteId, tool: tool.ref.tool, file: tool.meta.file },
     )
     return errorResult(error)

@@ -41,7 +41,7 @@ describe('what a command loads', () => {
     expect(validate.loaded).not.toContain('ajv')
     const version = await packagesLoaded(['--version'])
     expect(version).toEqual({ code: 0, loaded: [] })
-    // The probe sees ajv where a command needs it: the MCP server checks tool arguments with it.
+    // The probe sees ajv where a command needs it: the MCP SDK checks tool results with it.
     const mcp = await packagesLoaded(['mcp', '--http', 'x'])
     expect(mcp.code).toBe(2)
     expect(mcp.loaded).toContain('ajv')

@@ -8,7 +8,7 @@ import { REPO_ROOT } from '../helpers/tmp'
 /** The two runtime files src/ may import: the public module and the host-side plumbing. */
 const RUNTIME_DOORS = new Set(['runtime/index.ts', 'runtime/internal.ts'])
 /** Packages the runtime may load (never the compiler's: esbuild, ajv, acorn, unplugin, typescript...). */
-const RUNTIME_PACKAGES_RE = /^(?:node:|chrome-launcher$|chrome-remote-interface$|devtools-protocol(?:\/|$))/
+const RUNTIME_PACKAGES_RE = /^(?:node:|chrome-remote-interface$|devtools-protocol(?:\/|$))/
 
 /** Every `.ts` file under the given top-level folders, as `folder/.../file.ts` -> text. */
 function readTree(folders: string[]): Map<string, string> {
@@ -64,7 +64,7 @@ describe('layers', () => {
     )
     expect(doors.length).toBeGreaterThanOrEqual(8)
     expect(importsOf(tree.get('src/cli/commands/run.ts')!)).toContain('../../../runtime/index')
-    expect(importsOf(tree.get('runtime/launch.ts')!)).toContain('chrome-launcher')
+    expect(importsOf(tree.get('runtime/cdp.ts')!)).toContain('devtools-protocol/types/protocol-mapping')
   })
 
   it('reports a deep runtime import, an upward import and a compiler package in the runtime', () => {

@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { isSiteToolError } from '../../runtime/errors'
+import { browserCandidates } from '../../runtime/browsers'
 import { findBrowser, type LaunchedBrowser, launchBrowser } from '../../runtime/launch'
 import { evaluate } from '../helpers/browser'
 import { startServer, type TestServer } from '../helpers/server'
@@ -61,6 +62,38 @@ describe('findBrowser', () => {
       if (saved === undefined) delete process.env.CHROME_PATH
       else process.env.CHROME_PATH = saved
     }
+  })
+})
+
+describe('browserCandidates (found without a launcher package)', () => {
+  it('Linux: the browser commands on PATH, most likely first, then the usual install paths', () => {
+    const paths = browserCandidates({ platform: 'linux', env: { PATH: '/usr/local/bin:relative:/usr/bin' } })
+    expect(paths.slice(0, 4)).toEqual([
+      '/usr/local/bin/google-chrome-stable',
+      '/usr/bin/google-chrome-stable',
+      '/usr/local/bin/google-chrome',
+      '/usr/bin/google-chrome',
+    ])
+    expect(paths).not.toContain('relative/chromium')
+    expect(paths).toContain('/opt/google/chrome/chrome')
+    // Debian's wrapper script comes after the binary it starts; elsewhere it is the browser itself.
+    expect(paths.indexOf('/usr/lib/chromium/chromium')).toBeLessThan(paths.indexOf('/usr/bin/chromium'))
+    expect(new Set(paths).size).toBe(paths.length)
+  })
+
+  it('macOS: Chrome, Chromium and Canary in /Applications and ~/Applications', () => {
+    const paths = browserCandidates({ platform: 'darwin', env: { HOME: '/Users/me', PATH: '/usr/bin' } })
+    expect(paths[0]).toBe('/Applications/Google Chrome.app/Contents/MacOS/Google Chrome')
+    expect(paths).toContain('/Users/me/Applications/Chromium.app/Contents/MacOS/Chromium')
+    expect(paths.every((path) => path.includes('.app/Contents/MacOS/'))).toBe(true)
+  })
+
+  it('Windows: chrome.exe under LOCALAPPDATA, PROGRAMFILES and PROGRAMFILES(X86), set ones only', () => {
+    const env = { LOCALAPPDATA: 'C:\\Users\\me\\AppData\\Local', PROGRAMFILES: 'C:\\Program Files' }
+    const paths = browserCandidates({ platform: 'win32', env })
+    expect(paths[0]).toBe('C:\\Users\\me\\AppData\\Local\\Google\\Chrome\\Application\\chrome.exe')
+    expect(paths).toContain('C:\\Program Files\\Google\\Chrome SxS\\Application\\chrome.exe')
+    expect(paths.some((path) => path.startsWith('undefined'))).toBe(false)
   })
 })
 

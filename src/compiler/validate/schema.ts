@@ -1,4 +1,3 @@
-import type { ErrorObject } from 'ajv'
 import manifestSchema from '../../../manifest.schema.json' with { type: 'json' }
 import { type Finding, describeFinding } from '../diagnostics/catalog'
 import type { ValueProblem } from '../diagnostics/messages'
@@ -18,8 +17,16 @@ export type SchemaFinding = Finding & {
 export const TOOL_KINDS = ['nodeTools', 'browserTools'] as const
 export type ToolMapKey = (typeof TOOL_KINDS)[number]
 
+/** One error of the generated validator: the fields of ajv's `ErrorObject` read here (ajv is not loaded). */
+interface SchemaError {
+  keyword: string
+  instancePath: string
+  params: Record<string, string | undefined>
+  propertyName?: string
+}
+
 /** ajv's check of manifest.schema.json, compiled ahead of time (scripts/manifest-validator.ts). */
-const validateSchema = generatedValidator as ((data: unknown) => boolean) & { errors?: ErrorObject[] | null }
+const validateSchema = generatedValidator as ((data: unknown) => boolean) & { errors?: SchemaError[] | null }
 
 function parsePointer(pointer: string): string[] {
   if (pointer === '') return []
@@ -43,7 +50,7 @@ function valueFinding(
   at: string,
   role: 'arg' | 'return',
   rest: readonly string[],
-  error: ErrorObject,
+  error: SchemaError,
   given: () => unknown,
 ): { at: string; problem: ValueProblem } {
   const [head, name, ...tail] = rest
@@ -76,7 +83,7 @@ function valueFinding(
 }
 
 /** What is wrong in a tool's `examples` list; `rest` is the path below it. */
-function exampleFinding(list: string, rest: (string | undefined)[], error: ErrorObject): ExampleInvalidData {
+function exampleFinding(list: string, rest: (string | undefined)[], error: SchemaError): ExampleInvalidData {
   const [index, key] = rest
   if (index === undefined) return { example: list, problem: 'not-list' }
   const example = `${list}[${index}]`
@@ -90,7 +97,7 @@ function exampleFinding(list: string, rest: (string | undefined)[], error: Error
 const HINTS = 'readOnlyHint, destructiveHint, idempotentHint, openWorldHint'
 
 /** What is wrong with a tool's `annotations` (`key` is the member below it, if any). */
-function annotationsMessage(key: string | undefined, error: ErrorObject): string {
+function annotationsMessage(key: string | undefined, error: SchemaError): string {
   if (error.keyword === 'additionalProperties')
     return `annotations has unknown key ${JSON.stringify(error.params.additionalProperty)} (known: title, ${HINTS})`
   if (key === 'title') return 'annotations.title must be a non-empty string'
@@ -98,7 +105,7 @@ function annotationsMessage(key: string | undefined, error: ErrorObject): string
   return `annotations must be an object of title and ${HINTS}`
 }
 
-function toolFinding(kind: string, segments: string[], error: ErrorObject, given: () => unknown): Finding {
+function toolFinding(kind: string, segments: string[], error: SchemaError, given: () => unknown): Finding {
   const [name, field, argName, ...rest] = segments
   const tool = `${kind}.${name}`
   switch (field) {
@@ -133,7 +140,7 @@ function toolFinding(kind: string, segments: string[], error: ErrorObject, given
   }
 }
 
-function classify(segments: string[], error: ErrorObject, given: () => unknown): Finding {
+function classify(segments: string[], error: SchemaError, given: () => unknown): Finding {
   const [head, ...rest] = segments
   switch (head) {
     case undefined:
@@ -170,7 +177,7 @@ export function checkManifestSchema(data: unknown): SchemaFinding[] {
   if (validateSchema(data)) return misplaced
   const findings = new Map<string, SchemaFinding>()
   for (const error of validateSchema.errors ?? []) {
-    if ((error as { propertyName?: string }).propertyName !== undefined) continue
+    if (error.propertyName !== undefined) continue
     if (['allOf', 'not', 'anyOf', 'if'].includes(error.keyword)) continue
     const base = parsePointer(error.instancePath)
     const missing = error.keyword === 'required' ? String(error.params.missingProperty) : undefined

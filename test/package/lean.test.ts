@@ -1,0 +1,202 @@
+import { readFileSync } from 'node:fs'
+import { cp, mkdtemp, readFile, rename, rm, writeFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { Client } from '@modelcontextprotocol/sdk/client/index.js'
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { startServer } from '../helpers/server'
+import { REPO_ROOT } from '../helpers/tmp'
+import { readmeCommands, readmeFile, readmeSays } from './readme'
+import { type Finished, run, words } from './spawn'
+
+/** The version of a package in this repository's node_modules: the one npm's cache holds. */
+const installed = (name: string): string =>
+  (JSON.parse(readFileSync(join(REPO_ROOT, 'node_modules', name, 'package.json'), 'utf8')) as { version: string })
+    .version
+const OURS = 'unplugin-site-skills'
+/** SPEC section 9: what the plugin, compiler, runtime and one-shot commands need, this package included. */
+const MOST_PACKAGES = 22
+/** What a lean install never brings: the MCP SDK, HTTP frameworks, zod, ajv, a browser launcher. */
+const HEAVY = ['@modelcontextprotocol/sdk', 'express', 'hono', '@hono/node-server', 'zod', 'ajv', 'chrome-launcher']
+const FLAGS = ['--prefer-offline', '--no-audit', '--no-fund']
+
+function expectSuccess(result: Finished, what: string): void {
+  const output = `${what} (exit ${result.code}, ${result.ms} ms${result.timedOut ? ', killed: timed out' : ''})\n`
+  expect(result.timedOut, output + result.stdout + result.stderr).toBe(false)
+  expect(result.code, output + result.stdout + result.stderr).toBe(0)
+}
+
+interface Manifest {
+  peerDependencies: Record<string, string>
+}
+
+let project = ''
+let tarballInstall: Finished
+
+/** `npm ls --all --omit=dev --parseable`: the packages a production install holds, by name (the project left out). */
+async function productionPackages(): Promise<string[]> {
+  const listed = await run('npm', ['ls', '--all', '--omit=dev', '--parseable'], project, 60_000)
+  expectSuccess(listed, 'npm ls --all --omit=dev --parseable')
+  const paths = listed.stdout.split('\n').filter((line) => line.includes('node_modules'))
+  return paths.map((path) => path.slice(path.lastIndexOf('node_modules/') + 'node_modules/'.length)).sort()
+}
+
+/** `du -sk node_modules` in MB, for the log. */
+async function sizeMb(): Promise<number> {
+  const du = await run('du', ['-sk', 'node_modules'], project, 30_000)
+  return Math.round(Number.parseInt(du.stdout, 10) / 1024)
+}
+
+/** The `-p` packages of every README client snippet that starts `site-skills mcp` with npx. */
+function mcpSnippetPackages(): string[][] {
+  const readme = readFileSync(join(REPO_ROOT, 'README.md'), 'utf8')
+  const shell = [...readme.matchAll(/npx -y((?: -p \S+)+) site-skills mcp/g)].map((m) => m[1]!)
+  const json = [...readme.matchAll(/"-y",((?:\s*"-p", "[^"]+",)+)\s*"site-skills", "mcp"/g)].map((m) => m[1]!)
+  const shellPackages = shell.map((flags) => [...flags.matchAll(/-p (\S+)/g)].map((m) => m[1]!))
+  const jsonPackages = json.map((flags) => [...flags.matchAll(/"-p", "([^"]+)"/g)].map((m) => m[1]!))
+  return [...shellPackages, ...jsonPackages]
+}
+
+beforeAll(async () => {
+  project = await mkdtemp(join(tmpdir(), 'site-skills-lean-'))
+  const packed = await run(
+    'npm',
+    ['pack', '--ignore-scripts', '--json', '--pack-destination', project],
+    REPO_ROOT,
+    60_000,
+  )
+  expectSuccess(packed, 'npm pack')
+  const [{ filename }] = JSON.parse(packed.stdout) as [{ filename: string }]
+  await writeFile(join(project, 'package.json'), `${JSON.stringify({ name: 'lean', private: true, type: 'module' })}\n`)
+  tarballInstall = await run('npm', ['i', '--omit=dev', `./${filename}`, ...FLAGS], project, 240_000)
+  expectSuccess(tarballInstall, 'npm i --omit=dev <tarball>')
+  await cp(join(REPO_ROOT, 'learnings/demo-shop'), join(project, 'learnings/demo-shop'), { recursive: true })
+}, 300_000)
+
+afterAll(async () => {
+  if (project) await rm(project, { recursive: true, force: true })
+})
+
+describe('a lean install: the packed tarball with --omit=dev into an empty project', () => {
+  it(`holds at most ${MOST_PACKAGES} packages, this one included, and none of the heavy ones`, async () => {
+    const packages = await productionPackages()
+    console.log(`lean install: ${packages.length} packages, ${await sizeMb()} MB of node_modules`)
+    expect(packages).toContain(OURS)
+    expect(packages.length, packages.join(' ')).toBeLessThanOrEqual(MOST_PACKAGES)
+    expect(packages.filter((name) => HEAVY.includes(name))).toEqual([])
+  })
+
+  it('runs no install script of this package, so npm 11 has none of ours to warn about (built files ship)', async () => {
+    const manifest = JSON.parse(await readFile(join(project, 'node_modules', OURS, 'package.json'), 'utf8')) as {
+      scripts?: Record<string, string>
+    }
+    const lifecycle = ['preinstall', 'install', 'postinstall', 'prepare']
+    expect(Object.keys(manifest.scripts ?? {}).filter((name) => lifecycle.includes(name))).toEqual([])
+    expect(tarballInstall.stderr).not.toMatch(new RegExp(`${OURS}@\\S+ \\(`))
+    expect(readFileSync(join(project, 'node_modules', OURS, 'dist/cli.js'), 'utf8')).toContain('runCli')
+  })
+
+  it('validate and types run on the lean install', async () => {
+    const bin = join(project, 'node_modules/.bin/site-skills')
+    const validate = await run(bin, ['validate'], project, 20_000)
+    expectSuccess(validate, 'site-skills validate')
+    expect(validate.stdout).toMatch(/0 errors, 0 warnings in 1 skills?\b/)
+    expectSuccess(await run(bin, ['types'], project, 20_000), 'site-skills types')
+    expect(readFileSync(join(project, 'site-skills.d.ts'), 'utf8')).toContain('"demo-shop": {')
+  })
+
+  it("builds the README's Vite agent with vite installed beside it, and the agent runs", async () => {
+    const vite = await run('npm', ['i', '-D', `vite@${installed('vite')}`, ...FLAGS], project, 240_000)
+    expectSuccess(vite, 'npm i -D vite')
+    await writeFile(join(project, 'vite.config.ts'), readmeFile('vite.config.ts'))
+    await writeFile(join(project, 'agent.ts'), readmeFile('agent.ts'))
+    const [build, start] = readmeCommands('vite build --ssr agent.ts')
+    const [command, args] = words(build ?? '')
+    expectSuccess(await run(command, args, project, 120_000), build ?? '')
+    const agent = await run('node', ['dist/agent.js'], project, 20_000)
+    expectSuccess(agent, start ?? '')
+    expect(agent.stdout).toContain('average price 4')
+  })
+
+  it('mcp without the MCP SDK exits 2 with one line naming the npm i -D to run, and starts nothing', async () => {
+    const mcp = await run(join(project, 'node_modules/.bin/site-skills'), ['mcp'], project, 20_000)
+    expect(mcp.timedOut).toBe(false)
+    expect(mcp.code).toBe(2)
+    expect(mcp.stdout).toBe('')
+    const lines = mcp.stderr.trim().split('\n')
+    expect(lines).toEqual([
+      'site-skills: mcp needs @modelcontextprotocol/sdk, which is not installed: run npm i -D @modelcontextprotocol/sdk',
+    ])
+    expect(readmeSays('npm i -D @modelcontextprotocol/sdk')).toBe(true)
+  })
+
+  it("mcp with the README snippets' packages installed: an SDK client lists and calls the demo shop's tools over stdio", async () => {
+    const snippets = mcpSnippetPackages()
+    expect(snippets.length).toBeGreaterThanOrEqual(3)
+    for (const packages of snippets) expect(packages).toEqual(snippets[0])
+    const peers = snippets[0]!.filter((name) => name !== OURS)
+    expect(peers).toContain('@modelcontextprotocol/sdk')
+    const specs = peers.map((name) => `${name}@${installed(name)}`)
+    expectSuccess(await run('npm', ['i', '-D', ...specs, ...FLAGS], project, 240_000), `npm i -D ${specs.join(' ')}`)
+    const all = await run('npm', ['ls', '--all', '--parseable'], project, 60_000)
+    const count = all.stdout.split('\n').filter((line) => line.includes('node_modules')).length
+    console.log(`with vite and ${peers.join(', ')}: ${count} packages, ${await sizeMb()} MB of node_modules`)
+
+    const bin = join(project, 'node_modules/.bin/site-skills')
+    // The SDK's own required peer, which npm installs with it and other package managers may not.
+    const zod = join(project, 'node_modules/zod')
+    await rename(zod, `${zod}-away`)
+    const withoutZod = await run(bin, ['mcp'], project, 20_000)
+    await rename(`${zod}-away`, zod)
+    expect({ code: withoutZod.code, stderr: withoutZod.stderr }).toEqual({
+      code: 2,
+      stderr: 'site-skills: mcp needs zod, which is not installed: run npm i -D zod\n',
+    })
+    // An older SDK, without ./validation/ajv (its "./*" export then maps the import to a file that is not there).
+    const sdkManifest = join(project, 'node_modules/@modelcontextprotocol/sdk/package.json')
+    const original = await readFile(sdkManifest, 'utf8')
+    const older = JSON.parse(original) as { exports: Record<string, unknown> }
+    delete older.exports['./validation/ajv']
+    await writeFile(sdkManifest, JSON.stringify(older))
+    const withOlder = await run(bin, ['mcp'], project, 20_000)
+    await writeFile(sdkManifest, original)
+    const range = (JSON.parse(readFileSync(join(REPO_ROOT, 'package.json'), 'utf8')) as Manifest).peerDependencies[
+      '@modelcontextprotocol/sdk'
+    ]
+    expect({ code: withOlder.code, stderr: withOlder.stderr }).toEqual({
+      code: 2,
+      stderr: `site-skills: mcp needs a newer @modelcontextprotocol/sdk than the one installed: run npm i -D @modelcontextprotocol/sdk@${range}\n`,
+    })
+
+    const site = join(REPO_ROOT, 'learnings/demo-shop/site')
+    const shop = await startServer({
+      '/': readFileSync(join(site, 'index.html'), 'utf8'),
+      '/products.json': (_req, res) =>
+        res.writeHead(200, { 'content-type': 'application/json' }).end(readFileSync(join(site, 'products.json'))),
+    })
+    const transport = new StdioClientTransport({
+      command: join(project, 'node_modules/.bin/site-skills'),
+      args: ['mcp', '--root', join(project, 'learnings')],
+      cwd: project,
+      stderr: 'pipe',
+    })
+    const client = new Client({ name: 'lean-test', version: '1.0.0' })
+    try {
+      await client.connect(transport)
+      const before = (await client.listTools()).tools.map((tool) => tool.name)
+      expect(before).toContain('site_skills_navigate')
+      await client.callTool({ name: 'site_skills_navigate', arguments: { url: shop.url('/') } })
+      const tools = (await client.listTools()).tools.map((tool) => tool.name)
+      expect(tools).toContain('demo-shop__read_products')
+      const read = await client.callTool({ name: 'demo-shop__read_products', arguments: {} })
+      expect(read.isError, JSON.stringify(read.content)).toBeFalsy()
+      expect(read.structuredContent).toMatchObject({ query: '' })
+      const { products } = read.structuredContent as { products: { id: string }[] }
+      expect(products.map((product) => product.id)).toContain('field-notebook')
+    } finally {
+      await client.close()
+      await shop.close()
+    }
+  }, 120_000)
+})
