@@ -18,12 +18,15 @@ async function (args) {
     while (before && before.nodeType === Node.TEXT_NODE && !before.textContent.trim()) before = before.previousSibling
     return Boolean(before && before.nodeType === Node.ELEMENT_NODE && BLOCK.test(before.tagName))
   }
-  // Lines of a cell: line breaks, list items and consecutive blocks end a line.
+  // Lines of a cell: line breaks, list items, rows of a table inside it and consecutive blocks end
+  // a line; the cells of such a row are separated by a space.
   const linesOf = (cell) => {
     const copy = cell.cloneNode(true)
     for (const noise of copy.querySelectorAll(NOISE)) noise.remove()
     for (const br of copy.querySelectorAll('br')) br.replaceWith('\n')
     for (const li of copy.querySelectorAll('li')) li.append('\n')
+    for (const inner of copy.querySelectorAll('td, th')) inner.append(' ')
+    for (const tr of copy.querySelectorAll('tr')) tr.append('\n')
     for (const block of copy.querySelectorAll('div, p')) block.before(followsBlock(block) ? '\n' : ' ')
     return copy.textContent
       .split('\n')
