@@ -161,11 +161,46 @@ describe('read_infobox rules', () => {
       ARTICLE,
       infobox(
         '<tr><td colspan="2" style="text-align:center"><img src="/flag.png" alt="Flag"></td></tr>' +
-          '<tr><td colspan="2" style="text-align:center"><b>Anthem:</b> "Hymn"<br><img src="/speaker.png" alt="Play"></td></tr>',
+          '<tr><td colspan="2" style="text-align:center"><b>Anthem:</b> "Hymn"<br>' +
+          '<img src="/speaker.png" alt="Play" width="20" height="20"></td></tr>',
       ),
     )
     expect((result.image as { alt: string }).alt).toBe('Flag')
     expect(entriesOf(result)).toEqual([['Anthem', '"Hymn"', null]])
+  })
+
+  it('keeps a picture whose caption reads like a label as the image, not as an entry', async () => {
+    // City infoboxes caption their montage "Clockwise from top: ..."; later maps are skipped.
+    const result = await run(
+      'wikipedia',
+      'read_infobox',
+      ARTICLE,
+      infobox(
+        '<tr><td colspan="2" style="text-align:center"><img src="/montage.jpg" alt="" width="290" height="400">' +
+          '<div>Clockwise from top: the harbour, the old town</div></td></tr>' +
+          '<tr><th scope="row">Country</th><td>Somewhere</td></tr>' +
+          '<tr><td colspan="2" class="infobox-full-data"><img src="/map.png" alt="Map" width="250" height="250">' +
+          '<div>Location: the north</div></td></tr>',
+      ),
+    )
+    expect(result.image).toMatchObject({ alt: '', caption: 'Clockwise from top: the harbour, the old town' })
+    expect(entriesOf(result)).toEqual([['Country', 'Somewhere', null]])
+  })
+
+  it('reads a labelled picture row as an entry when the label comes before the picture', async () => {
+    // Country infoboxes (2026): "Dual flag: Wiphala" above a flag, "Coat of arms:" above the arms.
+    const result = await run(
+      'wikipedia',
+      'read_infobox',
+      ARTICLE,
+      infobox(
+        '<tr><td colspan="2" class="infobox-image"><img src="/flag.png" alt="Flag" width="125" height="80"></td></tr>' +
+          '<tr><td colspan="2" class="infobox-full-data"><b>Coat of arms:</b><br>' +
+          '<img src="/arms.png" alt="" width="250" height="120"><br>Used in Scotland (right)</td></tr>',
+      ),
+    )
+    expect((result.image as { alt: string }).alt).toBe('Flag')
+    expect(entriesOf(result)).toEqual([['Coat of arms', 'Used in Scotland (right)', null]])
   })
 
   it('separates a label and a block that follows its text by a space, not by nothing', async () => {

@@ -34,6 +34,15 @@ async function (args) {
       .filter(Boolean)
   }
   const valueOf = (cell) => linesOf(cell).join('; ')
+  // What a cell holds before one of its descendants, in a detached element.
+  const textBefore = (cell, node) => {
+    const range = document.createRange()
+    range.setStart(cell, 0)
+    range.setEndBefore(node)
+    const holder = document.createElement('div')
+    holder.append(range.cloneContents())
+    return holder
+  }
   // "Motto: ..." and "Anthem: ..." lines of a full-width cell, one entry per label. A label starts
   // with a capital or a digit: "(English: ...)" under a motto is part of it.
   const LABELLED = /^([\p{Lu}\d][^:;]{0,39}):\s*(.*)$/u
@@ -128,13 +137,23 @@ async function (args) {
     // lines, or the caption row under an image (taxoboxes).
     const cell = data[0]
     const lines = linesOf(cell)
-    const labelled = cell.matches('.infobox-image') ? [] : labelledLines(lines)
-    const img = cell.querySelector('img')
-    if (img && labelled.length === 0 && (cell.matches('.infobox-image') || !pendingHeader || lines.length === 0)) {
-      if (!image && (cell.matches('.infobox-image') || entries.length === 0)) setImage(cell, img, rowIndex)
+    // A picture, not an icon (a speaker or an edit pencil is at most 50 pixels wide), makes its cell
+    // an image row, whatever its caption says ("Clockwise from top: ..."), unless a label comes
+    // before it ("Dual flag: Wiphala" above the flag, "Coat of arms:" above the arms).
+    const picture = [...cell.querySelectorAll('img')].find((img) => {
+      const width = img.getAttribute('width')
+      return !(width && Number(width) <= 50)
+    })
+    if (picture && !cell.matches('.infobox-image') && LABELLED.test(linesOf(textBefore(cell, picture))[0] || '')) {
+      for (const item of labelledLines(lines)) addLabelled(item.label, item.value)
+      continue
+    }
+    if (picture && (cell.matches('.infobox-image') || !pendingHeader || lines.length === 0)) {
+      if (!image && (cell.matches('.infobox-image') || entries.length === 0)) setImage(cell, picture, rowIndex)
       continue
     }
     if (lines.length === 0) continue
+    const labelled = labelledLines(lines)
     if (labelled.length) {
       for (const item of labelled) addLabelled(item.label, item.value)
       continue
