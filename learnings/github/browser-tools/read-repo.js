@@ -1,8 +1,9 @@
 async function (args) {
   // Repository metadata from an open github.com repository page (any tab: code, issues, a file).
   // Reads the octolytics <meta> tags (GitHub has kept them for years; older pages put the value in
-  // `value=` instead of `content=`), then the About box and the counters of the current layout,
-  // then those of the 2019 layout. A bare function expression: no imports, DOM only.
+  // `value=` instead of `content=`), the About data the React overview embeds as JSON (2026), then
+  // the About box and the counters of the current layout, then those of the 2019 layout. A bare
+  // function expression: no imports, DOM only.
   const meta = (name) => {
     const node = document.querySelector(`meta[name="${name}"], meta[property="${name}"]`)
     return node ? node.getAttribute('content') ?? node.getAttribute('value') : null
@@ -21,9 +22,29 @@ async function (args) {
   const link = (suffix, inner = '') =>
     [`/${fullName}/${suffix}`, `https://github.com/${fullName}/${suffix}`].map((href) => `a[href="${href}"] ${inner}`).join(', ')
 
-  // The About box: "About" heading then its paragraph (current layout), or [itemprop=about] (2019).
+  // The React repository overview (2026) draws the About box from the JSON the page embeds for
+  // the app (`script[data-target="react-app.embeddedData"]`, `payload.sidebarAbout`); the JSON is
+  // there even where the box itself is only drawn in the browser.
+  const findAbout = (value, depth) => {
+    if (!value || typeof value !== 'object' || depth > 3) return null
+    const about = value.sidebarAbout
+    if (about && typeof about === 'object' && `${about.ownerLogin}/${about.repoName}`.toLowerCase() === fullName.toLowerCase())
+      return about
+    for (const key of ['payload', 'props', 'initialPayload']) {
+      const found = findAbout(value[key], depth + 1)
+      if (found) return found
+    }
+    return null
+  }
+  let about = null
+  for (const node of document.querySelectorAll('script[type="application/json"][data-target$=".embeddedData"]')) {
+    try { about = findAbout(JSON.parse(node.textContent), 0) } catch { about = null }
+    if (about) break
+  }
+  // The About box in the page: "About" heading then its paragraph (p.f4 until 2026, a
+  // SidebarAbout-module paragraph in the React overview), or [itemprop=about] (2019).
   const aboutHeading = [...document.querySelectorAll('h2')].find((h) => clean(h.textContent) === 'About')
-  const aboutNode = (aboutHeading && aboutHeading.parentElement.querySelector('p.f4')) ||
+  const aboutNode = (aboutHeading && aboutHeading.parentElement.querySelector('p.f4, p[class*="SidebarAbout-module__description"]')) ||
     document.querySelector('[itemprop="about"]')
   // og:description is "About text - owner/repo" (2026) or "About text - owner/repo: About text..."
   // (2022) on repository pages; on issue and pull request pages it is the post's body, so it is only
@@ -31,9 +52,11 @@ async function (args) {
   const og = meta('og:description') || ''
   const suffix = og.lastIndexOf(` - ${fullName}`)
   const ogAbout = suffix > 0 && !/^Contribute to .+ development by creating an account on GitHub/.test(og)
-    ? og.slice(0, suffix).replace(/&amp;/g, '&')
+    ? clean(og.slice(0, suffix).replace(/&amp;/g, '&'))
     : null
-  const description = (aboutNode && clean(aboutNode.textContent)) || ogAbout || null
+  const description = about
+    ? clean(about.description) || null
+    : (aboutNode && clean(aboutNode.textContent)) || ogAbout || null
 
   // Counters: the exact number is in the title attribute ("12,345"), the text is abbreviated ("12.3k").
   const toNumber = (raw) => {
@@ -62,9 +85,10 @@ async function (args) {
     return null
   }
 
-  const topics = [...new Set([...document.querySelectorAll('a.topic-tag, a[href^="/topics/"]')]
-    .map((a) => clean(a.textContent))
-    .filter(Boolean))]
+  const pageTopics = [...document.querySelectorAll('a.topic-tag, a[href^="/topics/"]')].map((a) => clean(a.textContent))
+  const aboutTopics = about && Array.isArray(about.topics) ? about.topics.map((t) => clean(t && t.name)) : []
+  const topics = [...new Set((pageTopics.length ? pageTopics : aboutTopics).filter(Boolean))]
+  const aboutCount = (key) => (about && Number.isInteger(about[key]) ? about[key] : null)
 
   // The language bar links to the repository search with an l= parameter (not on every page).
   const languages = []
@@ -93,11 +117,13 @@ async function (args) {
     isPublic: boolMeta('octolytics-dimension-repository_public'),
     isFork: boolMeta('octolytics-dimension-repository_is_fork'),
     parent: meta('octolytics-dimension-repository_parent_nwo'),
-    stars: counter(['#repo-stars-counter-star', link('stargazers', 'strong'), `a.social-count[href$="/${fullName}/stargazers"]`]),
-    forks: counter(['#repo-network-counter', link('forks', 'strong'), `a.social-count[href$="/${fullName}/network/members"]`]),
-    watchers: counter([link('watchers', 'strong'), `a.social-count[href$="/${fullName}/watchers"]`]) ?? watching(),
-    openIssues: counter(['#issues-repo-tab-count', link('issues', '.Counter')]),
-    openPullRequests: counter(['#pull-requests-repo-tab-count', link('pulls', '.Counter')]),
+    stars: counter(['#repo-stars-counter-star', link('stargazers', 'strong'), `a.social-count[href$="/${fullName}/stargazers"]`]) ?? aboutCount('stargazerCount'),
+    // Before 2019 the fork count linked to /network, and the tab counters were `.counter`.
+    forks: counter(['#repo-network-counter', link('forks', 'strong'), `a.social-count[href$="/${fullName}/network/members"]`,
+      `a.social-count[href$="/${fullName}/network"]`]) ?? aboutCount('forksCount'),
+    watchers: counter([link('watchers', 'strong'), `a.social-count[href$="/${fullName}/watchers"]`]) ?? watching() ?? aboutCount('watcherCount'),
+    openIssues: counter(['#issues-repo-tab-count', link('issues', '.Counter'), link('issues', '.counter')]),
+    openPullRequests: counter(['#pull-requests-repo-tab-count', link('pulls', '.Counter'), link('pulls', '.counter')]),
     topics,
     languages,
     section,

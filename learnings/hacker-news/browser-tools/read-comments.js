@@ -15,13 +15,14 @@ async function (args) {
 
   // The item itself: a story (title row + subtext) or a single comment opened on its own.
   const head = fat.querySelector('tr.athing')
-  // `.titleline > a` since 2022; `a.storylink` before.
-  const title = fat.querySelector('.titleline > a') || fat.querySelector('td.title > a.storylink')
+  // `.titleline > a` since late 2022; before, the link sat in `td.title` itself (`a.storylink`
+  // until 2021, `a.titlelink` in 2022).
+  const title = fat.querySelector('.titleline > a') || fat.querySelector('td.title > a')
   const sub = fat.querySelector('td.subtext')
   const storyText = fat.querySelector('div.toptext')
   const item = {
     id: head ? Number(head.id) || null : null,
-    title: title ? title.textContent.trim() : null,
+    title: title ? title.textContent.replace(/\s+/g, ' ').trim() : null,
     url: title ? title.href : null,
     score: sub && sub.querySelector('.score') ? toInt(sub.querySelector('.score').textContent) : null,
     by: fat.querySelector('a.hnuser') ? fat.querySelector('a.hnuser').textContent.trim() : null,
@@ -59,8 +60,10 @@ async function (args) {
       time: age && age.getAttribute('title') ? age.getAttribute('title').split(' ')[0] : null,
       // Deleted and flagged comments have no .commtext; the row shows "[deleted]" or "[flagged]".
       text: body ? bodyText(body) : text(row.querySelector('.comment')) || null,
-      // `coll`: the reader collapsed this comment; `noshow`: it is hidden inside a collapsed thread.
-      collapsed: row.classList.contains('coll') || row.classList.contains('noshow'),
+      // `coll` marks the head of a collapsed thread (shown as "[3 more]"); the replies under it
+      // carry `noshow` (hidden) and are not collapsed themselves.
+      collapsed: row.classList.contains('coll'),
+      hidden: row.classList.contains('noshow'),
     })
     if (comments.length >= maxComments) break
   }

@@ -30,7 +30,7 @@ async function (args) {
     stories.push({
       id,
       rank: rank ? toInt(rank.textContent) : null,
-      title: link.textContent.trim(),
+      title: link.textContent.replace(/\s+/g, ' ').trim(),
       url: link.href,
       site: site ? site.textContent.trim() : null,
       score: score ? toInt(score.textContent) : null,

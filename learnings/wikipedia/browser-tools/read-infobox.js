@@ -7,23 +7,78 @@ async function (args) {
   const box = boxes[index]
   if (!box) return { error: `infobox index ${index} out of range (${boxes.length} on this page)` }
 
-  const NOISE = 'sup.reference, .mw-editsection, style, script, .noprint, .mw-empty-elt'
-  // Text of a cell with list items and line breaks turned into "; " separators.
-  const valueOf = (cell) => {
+  // Footnote markers, edit links, print-only and screen-reader-only text, media players.
+  const NOISE = 'sup.reference, .mw-editsection, style, script, .noprint, .mw-empty-elt, .sr-only, audio, video'
+  // A block that follows another block, text between them aside, starts a line: the names in a
+  // settlement's title are one div each. A div after text ("Capital<div>and largest city</div>",
+  // "Population<div> (2011)</div>") continues the line, after a space.
+  const BLOCK = /^(DIV|P|UL|OL|TABLE)$/
+  const followsBlock = (node) => {
+    let before = node.previousSibling
+    while (before && before.nodeType === Node.TEXT_NODE && !before.textContent.trim()) before = before.previousSibling
+    return Boolean(before && before.nodeType === Node.ELEMENT_NODE && BLOCK.test(before.tagName))
+  }
+  // Lines of a cell: line breaks, list items, rows of a table inside it and consecutive blocks end
+  // a line; the cells of such a row are separated by a space.
+  const linesOf = (cell) => {
     const copy = cell.cloneNode(true)
     for (const noise of copy.querySelectorAll(NOISE)) noise.remove()
     for (const br of copy.querySelectorAll('br')) br.replaceWith('\n')
     for (const li of copy.querySelectorAll('li')) li.append('\n')
+    for (const inner of copy.querySelectorAll('td, th')) inner.append(' ')
+    for (const tr of copy.querySelectorAll('tr')) tr.append('\n')
+    for (const block of copy.querySelectorAll('div, p')) block.before(followsBlock(block) ? '\n' : ' ')
     return copy.textContent
       .split('\n')
       .map((part) => part.replace(/\s+/g, ' ').trim())
       .filter(Boolean)
-      .join('; ')
   }
+  const valueOf = (cell) => linesOf(cell).join('; ')
+  // What a cell holds before one of its descendants, in a detached element.
+  const textBefore = (cell, node) => {
+    const range = document.createRange()
+    range.setStart(cell, 0)
+    range.setEndBefore(node)
+    const holder = document.createElement('div')
+    holder.append(range.cloneContents())
+    return holder
+  }
+  // "Motto: ..." and "Anthem: ..." lines of a full-width cell, one entry per label. A label starts
+  // with a capital or a digit: "(English: ...)" under a motto is part of it.
+  const LABELLED = /^([\p{Lu}\d][^:;]{0,39}):\s*(.*)$/u
+  const labelledLines = (lines) => {
+    const found = []
+    for (const line of lines) {
+      const match = LABELLED.exec(line)
+      if (match) found.push({ label: match[1].trim(), parts: match[2] ? [match[2]] : [] })
+      else if (found.length) found[found.length - 1].parts.push(line)
+      else return []
+    }
+    return found.filter((item) => item.parts.length).map((item) => ({ label: item.label, value: item.parts.join('; ') }))
+  }
+
+  // The rows of the box; a box that fills a full-width cell (an infobox put into another one's
+  // module) is read in place, as the reader sees it: part of the outer box. (Small tables inside
+  // a cell, like the native names under a country's title, are that cell's text.)
+  const rows = []
+  const boxIn = (cells) => {
+    if (cells.length !== 1 || cells[0].tagName !== 'TD') return null
+    const inner = cells[0].querySelector('table.infobox, table.infobox-subbox')
+    return inner && valueOf(inner) === valueOf(cells[0]) ? inner : null
+  }
+  const collect = (table) => {
+    for (const row of table.rows) {
+      const inner = boxIn([...row.cells])
+      if (inner) collect(inner)
+      else rows.push(row)
+    }
+  }
+  collect(box)
 
   const caption = box.querySelector(':scope > caption')
   let title = caption ? valueOf(caption) : ''
   let image = null
+  let imageRow = -1
   const entries = []
   // Groups: a full-width header row starts one ("Personal details", "Population"). Old country
   // infoboxes list a group's members as "• Total" rows, and a later row without the bullet
@@ -31,49 +86,80 @@ async function (args) {
   let group = null
   let bulletsInGroup = false
   let parent = null
-  let headerRowIndex = -1
-  for (const [rowIndex, row] of [...box.rows].entries()) {
-    const header = row.querySelector(':scope > th')
-    const data = row.querySelector(':scope > td')
-    if (header && header.matches('.infobox-above, .infobox-title') && !title) { title = valueOf(header); continue }
-    if (header && !data) {
-      // Older infoboxes put the title in their first header row.
-      const text = valueOf(header)
-      if (!title && entries.length === 0 && group === null) title = text
-      else if (text) { group = text; parent = text; bulletsInGroup = false; headerRowIndex = rowIndex }
-      continue
-    }
-    if (!data) continue
-    if (!header) {
-      // A full-width cell: the image (class infobox-image, or an untagged cell with a picture in
-      // old infoboxes), the content of the header row just above it (td.infobox-full-data under
-      // "Influenced by"), or a "Label: value" line.
-      const img = data.querySelector('img')
-      if (img && (data.matches('.infobox-image') || !data.matches('.infobox-full-data'))) {
-        if (!image) {
-          const imageCaption = data.querySelector('.infobox-caption')
-          image = { src: img.currentSrc || img.src, alt: img.alt || '', caption: valueOf(imageCaption || data) }
-        }
-        continue
-      }
-      const value = valueOf(data)
-      if (!value) continue
-      if (group !== null && headerRowIndex === rowIndex - 1) { entries.push({ label: group, value, group }); continue }
-      const labelled = /^([^:;]{1,40}):\s*(.+)$/.exec(value)
-      if (labelled) entries.push({ label: labelled[1].trim(), value: labelled[2].replace(/^[;\s]+/, ''), group })
-      continue
-    }
-    const label = valueOf(header)
-    const value = valueOf(data)
-    if (!label || !value) continue
+  // A header row whose content is the full-width row(s) below it ("Influenced by"), until a
+  // labelled row; rows hidden between them (empty child-box rows) do not end it.
+  let pendingHeader = null
+  const addLabelled = (label, value) => {
+    pendingHeader = null
     if (/^•/.test(label)) {
       if (parent === group) bulletsInGroup = true
       entries.push({ label, value, group: parent })
-      continue
+      return
     }
     if (bulletsInGroup) { group = null; bulletsInGroup = false }
     entries.push({ label, value, group })
     parent = label
+  }
+  const setImage = (cell, img, rowIndex) => {
+    const imageCaption = cell.querySelector('.infobox-caption')
+    image = { src: img.currentSrc || img.src, alt: img.alt || '', caption: valueOf(imageCaption || cell) }
+    imageRow = rowIndex
+  }
+
+  for (const [rowIndex, row] of rows.entries()) {
+    const cells = [...row.cells]
+    const headers = cells.filter((cell) => cell.tagName === 'TH')
+    const data = cells.filter((cell) => cell.tagName === 'TD')
+    const header = headers[0]
+    if (header && header.matches('.infobox-above, .infobox-title') && !title) { title = valueOf(header); continue }
+    if (header && data.length === 0) {
+      // Older infoboxes put the title in their first header row.
+      const text = valueOf(header)
+      if (!title && entries.length === 0 && group === null) title = text
+      else if (text) { group = text; parent = text; bulletsInGroup = false; pendingHeader = text }
+      continue
+    }
+    if (data.length === 0) continue
+    if (header) {
+      const label = valueOf(header)
+      const value = data.map(valueOf).filter(Boolean).join('; ')
+      if (label && value) addLabelled(label, value)
+      continue
+    }
+    if (data.length > 1) {
+      // Label and value in two plain cells ("Kingdom:" | "Animalia" in a taxobox).
+      const label = valueOf(data[0]).replace(/\s*:$/, '')
+      const value = data.slice(1).map(valueOf).filter(Boolean).join('; ')
+      if (label && value) addLabelled(label, value)
+      continue
+    }
+    // A full-width cell: the image, the content of the header row above it, "Label: value"
+    // lines, or the caption row under an image (taxoboxes).
+    const cell = data[0]
+    const lines = linesOf(cell)
+    // A picture, not an icon (a speaker or an edit pencil is at most 50 pixels wide), makes its cell
+    // an image row, whatever its caption says ("Clockwise from top: ..."), unless a label comes
+    // before it ("Dual flag: Wiphala" above the flag, "Coat of arms:" above the arms).
+    const picture = [...cell.querySelectorAll('img')].find((img) => {
+      const width = img.getAttribute('width')
+      return !(width && Number(width) <= 50)
+    })
+    if (picture && !cell.matches('.infobox-image') && LABELLED.test(linesOf(textBefore(cell, picture))[0] || '')) {
+      for (const item of labelledLines(lines)) addLabelled(item.label, item.value)
+      continue
+    }
+    if (picture && (cell.matches('.infobox-image') || !pendingHeader || lines.length === 0)) {
+      if (!image && (cell.matches('.infobox-image') || entries.length === 0)) setImage(cell, picture, rowIndex)
+      continue
+    }
+    if (lines.length === 0) continue
+    const labelled = labelledLines(lines)
+    if (labelled.length) {
+      for (const item of labelled) addLabelled(item.label, item.value)
+      continue
+    }
+    if (pendingHeader) { entries.push({ label: pendingHeader, value: lines.join('; '), group }); continue }
+    if (image && !image.caption && imageRow === rowIndex - 1) image.caption = lines.join('; ')
   }
 
   const fields = {}
