@@ -1,20 +1,44 @@
 import { SiteToolError } from '../../runtime/index'
 import { type CdpClient, command, launchBrowser, loadCri } from '../../runtime/internal'
+import { type RequestRule, createTargetGuard } from './guard'
 
-/** A tab of its own for one example. */
+/** A tab of its own for one example, in a browser context of its own (no cookies, storage or cache shared). */
 interface Tab {
   client: CdpClient
+  /** Closes the tab and every other target of its context (popups it opened). */
   close(): Promise<void>
 }
 
 /** Where examples run: a launched headless browser, or one given with `--cdp`. */
 export interface TestBrowser {
-  openTab(): Promise<Tab>
+  /**
+   * A new tab. With `rule`, every request of the tab and of every target opened from it (popups,
+   * frames, workers) is answered by the rule or fails; without, it goes to the network (`--live`).
+   */
+  openTab(rule?: RequestRule): Promise<Tab>
   close(): Promise<void>
 }
 
 const HOST_PORT_RE = /^(\[[^\]]+\]|[^:/\s]+):(\d+)$/
+/** A new tab is attached and set up within moments; past this the browser does not answer. */
+const READY_TIMEOUT_MS = 15_000
 const noop = () => {}
+
+/** Settles once the guard has set up `targetId`, or fails after READY_TIMEOUT_MS. */
+async function whenReady(ready: Promise<void>): Promise<void> {
+  let timer: NodeJS.Timeout | undefined
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(
+      () => reject(new SiteToolError('cdp-error', 'the browser did not attach the new tab in time')),
+      READY_TIMEOUT_MS,
+    )
+  })
+  try {
+    await Promise.race([ready, late])
+  } finally {
+    clearTimeout(timer)
+  }
+}
 
 /** The browser-level WebSocket URL of `--cdp HOST:PORT` (from /json/version) or `--cdp ws://.../browser/...`. */
 async function browserEndpoint(cdp: string): Promise<string> {
@@ -34,17 +58,25 @@ async function browserEndpoint(cdp: string): Promise<string> {
 async function connectBrowser(endpoint: string, onClose: () => Promise<void>): Promise<TestBrowser> {
   const cri = await loadCri()
   const browser = await cri({ target: endpoint, local: true })
+  const guard = await createTargetGuard(browser)
   const base = endpoint.replace(/\/devtools\/browser\/.*$/, '')
   return {
-    async openTab() {
-      const { targetId } = await command(browser, 'Target.createTarget', { url: 'about:blank' })
-      const client = await cri({ target: `${base}/devtools/page/${targetId}`, local: true })
-      return {
-        client,
-        close: async () => {
-          await client.close().catch(noop)
-          await command(browser, 'Target.closeTarget', { targetId }).catch(noop)
-        },
+    async openTab(rule) {
+      const { browserContextId } = await command(browser, 'Target.createBrowserContext', { disposeOnDetach: true })
+      guard.watch(browserContextId, rule)
+      const close = async (client?: CdpClient) => {
+        await client?.close().catch(noop)
+        await command(browser, 'Target.disposeBrowserContext', { browserContextId }).catch(noop)
+        guard.forget(browserContextId)
+      }
+      try {
+        const { targetId } = await command(browser, 'Target.createTarget', { url: 'about:blank', browserContextId })
+        await whenReady(guard.ready(targetId))
+        const client = await cri({ target: `${base}/devtools/page/${targetId}`, local: true })
+        return { client, close: () => close(client) }
+      } catch (error) {
+        await close()
+        throw error
       }
     },
     async close() {

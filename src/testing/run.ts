@@ -7,7 +7,7 @@ import { isFixtureHeaderProblem } from '../compiler/fixture-header'
 import { parseRecording } from '../compiler/fixture-recording'
 import type { TestBrowser } from './browser'
 import { callFailure, judge } from './judge'
-import { serveFixture } from './serve'
+import { fixtureRule, navigate } from './serve'
 import type { ExampleCase, ExampleResult, Failure, Outcome } from './types'
 
 const CONTENT_TYPES: Record<string, string> = {
@@ -81,11 +81,12 @@ async function callNode(c: ExampleCase, api: SiteSkills): Promise<Outcome> {
   }
 }
 
-/** Runs a browser example in a tab of its own, on its fixture served under its `url`. */
+/** Runs a browser example in a tab of its own, on its fixture served under its `url` (and nothing else). */
 export async function callOnFixture(c: ExampleCase, api: SiteSkills, browser: TestBrowser): Promise<Outcome> {
-  const tab = await browser.openTab()
+  const url = c.example.url!
+  const tab = await browser.openTab(fixtureRule(url, await readFile(c.example.fixturePath!)))
   try {
-    const loaded = await serveFixture(tab.client, c.example.url!, await readFile(c.example.fixturePath!))
+    const loaded = await navigate(tab.client, url)
     if (loaded.errorText || loaded.timedOut) {
       const why = loaded.errorText ?? 'it did not load in time'
       return { failure: { kind: loaded.timedOut ? 'timeout' : 'tool-error', message: `fixture not served: ${why}` } }
