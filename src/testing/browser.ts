@@ -49,8 +49,9 @@ async function browserEndpoint(cdp: string): Promise<string> {
   const response = await fetch(where).catch((cause: unknown) => {
     throw new SiteToolError('disconnected', `cannot reach ${hostPort[1]}:${hostPort[2]}`, { cause })
   })
-  const info = (await response.json()) as { webSocketDebuggerUrl?: string }
-  if (!info.webSocketDebuggerUrl) throw new SiteToolError('disconnected', `${where} names no browser endpoint`)
+  const info = (await response.json().catch(() => undefined)) as { webSocketDebuggerUrl?: unknown } | undefined
+  if (typeof info?.webSocketDebuggerUrl !== 'string')
+    throw new SiteToolError('disconnected', `${where} names no browser endpoint (not a DevTools address?)`)
   return info.webSocketDebuggerUrl
 }
 

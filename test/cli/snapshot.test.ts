@@ -170,7 +170,10 @@ describe('site-skills new: every failure is one line with a code', () => {
       })
       const long = await spawnCli(['new', 'a'.repeat(300), '--domain', 'x.example.com', '--root', join(dir, 'root')])
       expectExit(long, 2)
-      expectOneLine(long, 'site-skills: invalid skill id "a{60}"\\.\\.\\. \\(300 characters\\)')
+      expectOneLine(
+        long,
+        'site-skills: invalid skill id "a{60}"\\.\\.\\. \\(300 characters\\): use lowercase letters, digits and dashes, at most 128 characters',
+      )
       const file = await spawnCli(['new', 'ok', '--domain', 'x.example.com', '--root', join(dir, 'a-file')])
       expectExit(file, 1)
       expectOneLine(file, 'site-skills: file-unwritable: cannot create .*a-file/ok: ')

@@ -84,11 +84,10 @@ function parseNew(args: ParsedArgs): { id: string; domains: string[] } {
   const [id, ...rest] = args.positionals
   if (!id || rest.length) throw new UsageError(`new takes one skill id: ${NEW_USAGE}`)
   if (!ID_RE.test(id)) {
-    const shown =
-      id.length > 60 ? `${JSON.stringify(id.slice(0, 60))}... (${id.length} characters)` : JSON.stringify(id)
-    throw new UsageError(
-      `invalid skill id ${shown}: use lowercase letters, digits and dashes, at most 128 characters (e.g. "x-com")`,
-    )
+    const long = id.length > 128
+    const shown = long ? `${JSON.stringify(id.slice(0, 60))}... (${id.length} characters)` : JSON.stringify(id)
+    const limit = long ? ', at most 128 characters' : ''
+    throw new UsageError(`invalid skill id ${shown}: use lowercase letters, digits and dashes${limit} (e.g. "x-com")`)
   }
   if (args.domain.length === 0) throw new UsageError('pass at least one --domain (e.g. --domain example.com)')
   const domains = args.domain.map((raw) => {
