@@ -1,3 +1,7 @@
+import { createServer } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { join } from 'node:path'
+import { pathToFileURL } from 'node:url'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { TargetInfo } from '../../runtime/cdp'
 import { type LaunchedBrowser, launchBrowser } from '../../runtime/launch'
@@ -201,5 +205,116 @@ describe('site-skills test: how fixtures are served', () => {
     } finally {
       await cleanup()
     }
+  })
+})
+
+/**
+ * A hosts file for the spawned binary (loaded with --import): `api.example.com` is 127.0.0.1, so
+ * a request the guard lets through reaches the test's server; any other name but localhost fails
+ * here, so no real DNS query ever leaves the machine.
+ */
+const HOSTS = `import dns from 'node:dns'
+import { syncBuiltinESMExports } from 'node:module'
+const original = dns.lookup
+dns.lookup = function lookup(host, options, callback) {
+  if (typeof options === 'function') [callback, options] = [options, {}]
+  if (host === 'localhost' || /^[\\d.]+$/.test(host)) return original.call(dns, host, options, callback)
+  const all = [{ address: '127.0.0.1', family: 4 }]
+  if (host !== 'api.example.com') return process.nextTick(() => callback(Object.assign(new Error('ENOTFOUND ' + host), { code: 'ENOTFOUND' })))
+  process.nextTick(() => (options && options.all ? callback(null, all) : callback(null, '127.0.0.1', 4)))
+}
+syncBuiltinESMExports()
+`
+
+/** Tries every way out of a Node tool: fetch, http, https, a raw socket, DNS, UDP; `base` is "the network". */
+const NODE_PROBE = `import dgram from 'node:dgram'
+import dns from 'node:dns'
+import http from 'node:http'
+import https from 'node:https'
+import net from 'node:net'
+// What the guard refuses says so; anything else is shown as it is.
+const outcome = (promise) =>
+  promise.then((v) => v, (e) => (/site-skills test serves only/.test(e.message) ? 'refused' : 'error: ' + e.message))
+const body = (res, resolve) => { let text = ''; res.on('data', (d) => (text += d)); res.on('end', () => resolve(text)) }
+const get = (module, url) => new Promise((resolve, reject) => module.get(url, (res) => body(res, resolve)).on('error', reject))
+export async function probe(ctx, args) {
+  const { port } = new URL(args.base)
+  return {
+    fetch: await outcome(fetch(args.base + '/fetch').then((r) => r.text())),
+    fetchFixture: await outcome(fetch(ctx.url).then((r) => r.text())),
+    http: await outcome(get(http, args.base + '/http')),
+    httpFixture: await outcome(get(http, ctx.url)),
+    https: await outcome(get(https, 'https://api.example.com:' + port + '/https')),
+    socket: await outcome(new Promise((resolve, reject) => net.connect(Number(port), 'api.example.com', () => resolve('connected')).on('error', reject))),
+    dns: await outcome(dns.promises.lookup('api.example.com').then((r) => r.address)),
+    udp: await outcome(new Promise((resolve) => { const s = dgram.createSocket('udp4'); s.send('x', Number(port), '127.0.0.1', () => { s.close(); resolve('sent') }) })),
+  }
+}
+`
+
+describe('site-skills test: what a Node example reaches', () => {
+  let dir: string
+  let cleanup: () => Promise<void>
+  let connections = 0
+  const server = createServer((_req, res) => res.end('the network'))
+  server.on('connection', () => connections++)
+  let base: string
+
+  beforeAll(async () => {
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+    base = `http://api.example.com:${(server.address() as AddressInfo).port}`
+    ;({ dir, cleanup } = await makeTempDir('offline-node-'))
+    const url = 'http://api.example.com/page'
+    await writeTree(dir, {
+      'hosts.mjs': HOSTS,
+      'api/manifest.json': {
+        id: 'api',
+        name: 'API',
+        domains: ['api.example.com'],
+        nodeTools: {
+          probe: {
+            description: 'Try every way out.',
+            path: 'tools/probe.js',
+            callable: 'probe',
+            timeoutMs: 20_000,
+            args: { base: { type: 'string', required: true, description: 'Where "the network" is.' } },
+            returns: { type: 'object', description: 'What each way gave.' },
+            examples: [
+              {
+                name: 'ways-out',
+                args: { base },
+                url,
+                fixture: 'fixtures/page.txt',
+                expect: {
+                  fetch: 'refused',
+                  fetchFixture: 'the fixture',
+                  http: 'refused',
+                  httpFixture: 'the fixture',
+                  https: 'refused',
+                  socket: 'refused',
+                  dns: 'refused',
+                  udp: 'refused',
+                },
+              },
+            ],
+          },
+        },
+      },
+      'api/tools/probe.js': NODE_PROBE,
+      'api/fixtures/page.txt': 'the fixture',
+    })
+  })
+  afterAll(async () => {
+    server.closeAllConnections()
+    await new Promise((resolve) => server.close(resolve))
+    await cleanup()
+  })
+
+  it('fetch and http(s) are served the fixture or refused like ctx.fetch; sockets, DNS and UDP are refused', async () => {
+    const env = { NODE_OPTIONS: `--import ${pathToFileURL(join(dir, 'hosts.mjs')).href}` }
+    const run = await spawnCli(['test', '--root', dir, '--json'], { deadlineMs: DEADLINE_MS, env })
+    expect(connections).toBe(0)
+    expect(report(run).results).toEqual([{ siteId: 'api', tool: 'probe', example: 'ways-out', status: 'pass' }])
+    expectExit(run, 0)
   })
 })
