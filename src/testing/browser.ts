@@ -63,15 +63,22 @@ async function connectBrowser(endpoint: string, onClose: () => Promise<void>): P
   const base = endpoint.replace(/\/devtools\/browser\/.*$/, '')
   return {
     async openTab(rule) {
-      const { browserContextId } = await command(browser, 'Target.createBrowserContext', { disposeOnDetach: true })
-      guard.watch(browserContextId, rule)
+      // A guarded tab gets a context of its own; a live one opens where the browser's session is
+      // (with --cdp: the user's cookies, so a page behind a login is tested as the user sees it).
+      const context = rule
+        ? (await command(browser, 'Target.createBrowserContext', { disposeOnDetach: true })).browserContextId
+        : undefined
+      if (context) guard.watch(context, rule)
+      let targetId: string | undefined
       const close = async (client?: CdpClient) => {
         await client?.close().catch(noop)
-        await command(browser, 'Target.disposeBrowserContext', { browserContextId }).catch(noop)
-        guard.forget(browserContextId)
+        if (context) await command(browser, 'Target.disposeBrowserContext', { browserContextId: context }).catch(noop)
+        else if (targetId) await command(browser, 'Target.closeTarget', { targetId }).catch(noop)
+        if (context) guard.forget(context)
       }
       try {
-        const { targetId } = await command(browser, 'Target.createTarget', { url: 'about:blank', browserContextId })
+        const params = { url: 'about:blank', ...(context ? { browserContextId: context } : {}) }
+        targetId = (await command(browser, 'Target.createTarget', params)).targetId
         await whenReady(guard.ready(targetId))
         const client = await cri({ target: `${base}/devtools/page/${targetId}`, local: true })
         return { client, close: () => close(client) }

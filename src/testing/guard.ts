@@ -18,7 +18,7 @@ export type RequestRule = (url: string) => Answer | undefined
 export interface TargetGuard {
   /** Guards the targets of `contextId` by `rule`; without a rule they run unguarded (a live page). */
   watch(contextId: string, rule: RequestRule | undefined): void
-  /** Settles once the target has been set up and let run. */
+  /** Settles once the target has been set up (or, unguarded, let go) and let run. */
   ready(targetId: string): Promise<void>
   forget(contextId: string): void
 }
@@ -69,9 +69,10 @@ export async function createTargetGuard(browser: CdpClient): Promise<TargetGuard
     const parentContext = parentSession === undefined ? undefined : sessions.get(parentSession)
     const contextId = contexts.has(targetInfo.browserContextId ?? '') ? targetInfo.browserContextId! : parentContext
     if (contextId === undefined) {
-      // Not a target of ours (another tab of a browser given with --cdp): let it go.
+      // Not a guarded target (a live tab, another tab of a browser given with --cdp): let it go.
       await send('Runtime.runIfWaitingForDebugger', undefined, sessionId).catch(noop)
       if (parentSession === undefined) await command(browser, 'Target.detachFromTarget', { sessionId }).catch(noop)
+      if (parentSession === undefined) readiness.get(targetInfo.targetId).settle()
       return
     }
     sessions.set(sessionId, contextId)
@@ -115,7 +116,7 @@ export async function createTargetGuard(browser: CdpClient): Promise<TargetGuard
       contexts.set(contextId, rule)
       contextTargets.set(contextId, new Set())
     },
-    ready: (targetId) => readiness.get(targetId).promise,
+    ready: (targetId) => readiness.get(targetId).promise.finally(() => readiness.delete(targetId)),
     forget(contextId) {
       contexts.delete(contextId)
       for (const targetId of contextTargets.get(contextId) ?? []) readiness.delete(targetId)
