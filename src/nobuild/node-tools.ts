@@ -1,11 +1,31 @@
-import { createHash } from 'node:crypto'
-import { mkdir, readFile, writeFile } from 'node:fs/promises'
+import { createHash, randomBytes } from 'node:crypto'
+import { lstatSync, mkdirSync, mkdtempSync } from 'node:fs'
+import { readFile, rename, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { build } from 'esbuild'
 import { isTypeScript } from '../compiler/paths'
 
-const CACHE_DIR = join(tmpdir(), 'site-skills-node-tools')
+let cacheDir: string | undefined
+
+/**
+ * Where compiled tools are written and imported from: a folder of this user's in the temporary
+ * folder, used only when it is a real folder (no symlink), owned by this user and closed to
+ * others (mode 0700), so that nobody else can plant or redirect what is imported. Otherwise (made
+ * by someone else, or opened up) a fresh private folder for this process.
+ */
+function privateCacheDir(): string {
+  if (cacheDir) return cacheDir
+  const uid = process.getuid?.()
+  const shared = join(tmpdir(), `site-skills-node-tools-${uid ?? 'user'}`)
+  try {
+    mkdirSync(shared, { mode: 0o700 })
+  } catch {}
+  const info = lstatSync(shared, { throwIfNoEntry: false })
+  const ours = info?.isDirectory() && (uid === undefined || (info.uid === uid && (info.mode & 0o077) === 0))
+  cacheDir = ours ? shared : mkdtempSync(join(tmpdir(), 'site-skills-node-tools-'))
+  return cacheDir
+}
 
 /** A short digest of a file's content: the import version of a Node tool. */
 export async function fileVersion(path: string): Promise<string> {
@@ -37,8 +57,11 @@ export async function compileNodeTool(absPath: string): Promise<string> {
     },
   })
   const code = out.outputFiles[0]!.text
-  const file = join(CACHE_DIR, `${createHash('sha256').update(absPath).update(code).digest('hex').slice(0, 24)}.mjs`)
-  await mkdir(CACHE_DIR, { recursive: true })
-  await writeFile(file, code)
+  const dir = privateCacheDir()
+  const file = join(dir, `${createHash('sha256').update(absPath).update(code).digest('hex').slice(0, 24)}.mjs`)
+  // Written aside and renamed: a process importing the same tool meanwhile never reads half a file.
+  const aside = join(dir, `.${process.pid}-${randomBytes(6).toString('hex')}.tmp`)
+  await writeFile(aside, code, { flag: 'wx', mode: 0o600 })
+  await rename(aside, file)
   return file
 }

@@ -1,20 +1,44 @@
 import { SiteToolError } from '../../runtime/index'
 import { type CdpClient, command, launchBrowser, loadCri } from '../../runtime/internal'
+import { type RequestRule, createTargetGuard } from './guard'
 
-/** A tab of its own for one example. */
+/** A tab of its own for one example, in a browser context of its own (no cookies, storage or cache shared). */
 interface Tab {
   client: CdpClient
+  /** Closes the tab and every other target of its context (popups it opened). */
   close(): Promise<void>
 }
 
 /** Where examples run: a launched headless browser, or one given with `--cdp`. */
 export interface TestBrowser {
-  openTab(): Promise<Tab>
+  /**
+   * A new tab. With `rule`, every request of the tab and of every target opened from it (popups,
+   * frames, workers) is answered by the rule or fails; without, it goes to the network (`--live`).
+   */
+  openTab(rule?: RequestRule): Promise<Tab>
   close(): Promise<void>
 }
 
 const HOST_PORT_RE = /^(\[[^\]]+\]|[^:/\s]+):(\d+)$/
+/** A new tab is attached and set up within moments; past this the browser does not answer. */
+const READY_TIMEOUT_MS = 15_000
 const noop = () => {}
+
+/** Settles once the guard has set up `targetId`, or fails after READY_TIMEOUT_MS. */
+async function whenReady(ready: Promise<void>): Promise<void> {
+  let timer: NodeJS.Timeout | undefined
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(
+      () => reject(new SiteToolError('cdp-error', 'the browser did not attach the new tab in time')),
+      READY_TIMEOUT_MS,
+    )
+  })
+  try {
+    await Promise.race([ready, late])
+  } finally {
+    clearTimeout(timer)
+  }
+}
 
 /** The browser-level WebSocket URL of `--cdp HOST:PORT` (from /json/version) or `--cdp ws://.../browser/...`. */
 async function browserEndpoint(cdp: string): Promise<string> {
@@ -25,8 +49,9 @@ async function browserEndpoint(cdp: string): Promise<string> {
   const response = await fetch(where).catch((cause: unknown) => {
     throw new SiteToolError('disconnected', `cannot reach ${hostPort[1]}:${hostPort[2]}`, { cause })
   })
-  const info = (await response.json()) as { webSocketDebuggerUrl?: string }
-  if (!info.webSocketDebuggerUrl) throw new SiteToolError('disconnected', `${where} names no browser endpoint`)
+  const info = (await response.json().catch(() => undefined)) as { webSocketDebuggerUrl?: unknown } | undefined
+  if (typeof info?.webSocketDebuggerUrl !== 'string')
+    throw new SiteToolError('disconnected', `${where} names no browser endpoint (not a DevTools address?)`)
   return info.webSocketDebuggerUrl
 }
 
@@ -34,17 +59,32 @@ async function browserEndpoint(cdp: string): Promise<string> {
 async function connectBrowser(endpoint: string, onClose: () => Promise<void>): Promise<TestBrowser> {
   const cri = await loadCri()
   const browser = await cri({ target: endpoint, local: true })
+  const guard = await createTargetGuard(browser)
   const base = endpoint.replace(/\/devtools\/browser\/.*$/, '')
   return {
-    async openTab() {
-      const { targetId } = await command(browser, 'Target.createTarget', { url: 'about:blank' })
-      const client = await cri({ target: `${base}/devtools/page/${targetId}`, local: true })
-      return {
-        client,
-        close: async () => {
-          await client.close().catch(noop)
-          await command(browser, 'Target.closeTarget', { targetId }).catch(noop)
-        },
+    async openTab(rule) {
+      // A guarded tab gets a context of its own; a live one opens where the browser's session is
+      // (with --cdp: the user's cookies, so a page behind a login is tested as the user sees it).
+      const context = rule
+        ? (await command(browser, 'Target.createBrowserContext', { disposeOnDetach: true })).browserContextId
+        : undefined
+      if (context) guard.watch(context, rule)
+      let targetId: string | undefined
+      const close = async (client?: CdpClient) => {
+        await client?.close().catch(noop)
+        if (context) await command(browser, 'Target.disposeBrowserContext', { browserContextId: context }).catch(noop)
+        else if (targetId) await command(browser, 'Target.closeTarget', { targetId }).catch(noop)
+        if (context) guard.forget(context)
+      }
+      try {
+        const params = { url: 'about:blank', ...(context ? { browserContextId: context } : {}) }
+        targetId = (await command(browser, 'Target.createTarget', params)).targetId
+        await whenReady(guard.ready(targetId))
+        const client = await cri({ target: `${base}/devtools/page/${targetId}`, local: true })
+        return { client, close: () => close(client) }
+      } catch (error) {
+        await close()
+        throw error
       }
     },
     async close() {

@@ -27,9 +27,7 @@ export function judge(c: ExampleCase, value: unknown): Failure | undefined {
 /** A failed call: `timeout`, or `tool-error` with the runtime's code. Anything else is a bug and rethrown. */
 export function callFailure(error: unknown): Failure {
   if (isSiteToolError(error, 'timeout')) return { kind: 'timeout', message: error.message }
-  if (isSiteToolError(error)) {
-    const where = error.file ? ` (${error.file}${error.line ? `:${error.line}` : ''})` : ''
-    return { kind: 'tool-error', message: `${error.code}: ${error.message}${where}` }
-  }
+  // The message already ends with the tool's file and line when the error has them.
+  if (isSiteToolError(error)) return { kind: 'tool-error', message: `${error.code}: ${error.message}` }
   throw error
 }

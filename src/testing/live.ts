@@ -48,7 +48,7 @@ async function runLivePage(c: ExampleCase, api: SiteSkills, browser: TestBrowser
     }
     const contract = checkContract(c, value)
     if (contract) return contract
-    const drift = findDrift(fixtureValue, value)
+    const drift = findDrift(fixtureValue, value, c.tool.returns)
     if (drift.length)
       return {
         kind: 'selector-drift',

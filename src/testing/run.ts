@@ -7,7 +7,8 @@ import { isFixtureHeaderProblem } from '../compiler/fixture-header'
 import { parseRecording } from '../compiler/fixture-recording'
 import type { TestBrowser } from './browser'
 import { callFailure, judge } from './judge'
-import { serveFixture } from './serve'
+import { type ExampleNetwork, withoutNetwork } from './node-network'
+import { fixtureRule, navigate } from './serve'
 import type { ExampleCase, ExampleResult, Failure, Outcome } from './types'
 
 const CONTENT_TYPES: Record<string, string> = {
@@ -57,35 +58,44 @@ async function servedBy(fixture: string, path: string, url: string | undefined):
 }
 
 /**
- * The `ctx` of a Node tool example: `fetch` answers what the fixture serves and fails every other
- * request (no network); `url` and `baseUrl` (its origin) tell the tool where it is.
+ * What a Node tool example reaches: `fetch` answers what the fixture serves and fails every other
+ * request (no network); the process's own `fetch`, `http` and `https` do the same while the
+ * example runs, and every other way out is refused (see `withoutNetwork`).
  */
-async function nodeContext(c: ExampleCase): Promise<Record<string, unknown>> {
+async function exampleNetwork(c: ExampleCase): Promise<ExampleNetwork> {
   const { url, fixture, fixturePath } = c.example
   const served: Served = fixture && fixturePath ? await servedBy(fixture, fixturePath, url) : new Map()
-  const fetchFixture = async (input: string | URL | Request) => {
+  const known = served.size ? [...served.keys()].join(', ') : 'nothing'
+  const refuse = (asked: string) =>
+    new TypeError(`fetch failed: site-skills test serves only ${known} (no network; asked for ${asked})`)
+  const answer = (asked: string) => served.get(asked)
+  const fetch = async (input: string | URL | Request) => {
     const asked = input instanceof Request ? input.url : new URL(String(input), url).href
-    const found = served.get(asked)
+    const found = answer(asked)
     if (found) return new Response(found.body, { status: 200, headers: { 'Content-Type': found.type } })
-    const known = served.size ? [...served.keys()].join(', ') : 'nothing'
-    throw new TypeError(`fetch failed: site-skills test serves only ${known} (no network; asked for ${asked})`)
+    throw refuse(asked)
   }
-  return { fetch: fetchFixture, ...(url ? { url, baseUrl: new URL(url).origin } : {}) }
+  return { fetch, answer, refuse }
 }
 
 async function callNode(c: ExampleCase, api: SiteSkills): Promise<Outcome> {
+  const network = await exampleNetwork(c)
+  const { url } = c.example
+  // `url` and `baseUrl` (its origin) tell the tool where it is.
+  const ctx = { fetch: network.fetch, ...(url ? { url, baseUrl: new URL(url).origin } : {}) }
   try {
-    return { value: await api.runTool(c.siteId, c.tool.name, c.example.args, await nodeContext(c)) }
+    return { value: await withoutNetwork(network, () => api.runTool(c.siteId, c.tool.name, c.example.args, ctx)) }
   } catch (error) {
     return { failure: callFailure(error) }
   }
 }
 
-/** Runs a browser example in a tab of its own, on its fixture served under its `url`. */
+/** Runs a browser example in a tab of its own, on its fixture served under its `url` (and nothing else). */
 export async function callOnFixture(c: ExampleCase, api: SiteSkills, browser: TestBrowser): Promise<Outcome> {
-  const tab = await browser.openTab()
+  const url = c.example.url!
+  const tab = await browser.openTab(fixtureRule(url, await readFile(c.example.fixturePath!)))
   try {
-    const loaded = await serveFixture(tab.client, c.example.url!, await readFile(c.example.fixturePath!))
+    const loaded = await navigate(tab.client, url)
     if (loaded.errorText || loaded.timedOut) {
       const why = loaded.errorText ?? 'it did not load in time'
       return { failure: { kind: loaded.timedOut ? 'timeout' : 'tool-error', message: `fixture not served: ${why}` } }

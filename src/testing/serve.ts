@@ -1,4 +1,5 @@
 import { type CdpClient, command, listen } from '../../runtime/internal'
+import type { Answer, RequestRule } from './guard'
 
 /** How long a page may take to load before the example fails with `timeout`. */
 const LOAD_TIMEOUT_MS = 15_000
@@ -55,29 +56,33 @@ export async function navigate(client: CdpClient, url: string, timeoutMs = LOAD_
 }
 
 /**
- * Answers the request for `url` with `body` and fails every other request (no network is
- * touched), then loads `url`. The interception stays on for the tab's life: requests the tool
- * makes fail too.
+ * What a fixture is served with: its type, and a policy under which no script of the page runs
+ * (inline, `srcdoc` and `data:` frames, `javascript:` URLs, event handler attributes, workers:
+ * frames of the page inherit it). A browser tool still runs: CDP evaluation is not subject to it.
  */
-export async function serveFixture(
-  client: CdpClient,
-  url: string,
-  body: Buffer,
-  contentType = 'text/html; charset=utf-8',
-): Promise<Loaded> {
-  const wanted = withoutHash(url)
-  listen(client, 'Fetch.requestPaused', (event) => {
-    const answer =
-      withoutHash(event.request.url) === wanted
-        ? command(client, 'Fetch.fulfillRequest', {
-            requestId: event.requestId,
-            responseCode: 200,
-            responseHeaders: [{ name: 'Content-Type', value: contentType }],
-            body: body.toString('base64'),
-          })
-        : command(client, 'Fetch.failRequest', { requestId: event.requestId, errorReason: 'BlockedByClient' })
-    answer.catch(noop)
-  })
-  await command(client, 'Fetch.enable', { patterns: [{ urlPattern: '*', requestStage: 'Request' }] })
-  return navigate(client, url)
+function fixtureHeaders(contentType: string): Answer['headers'] {
+  return [
+    { name: 'Content-Type', value: contentType },
+    { name: 'Content-Security-Policy', value: "script-src 'none'; object-src 'none'" },
+    { name: 'Cache-Control', value: 'no-store' },
+  ]
+}
+
+/**
+ * The addresses a page at `url` may be requested under: itself, and for an `http:` URL its
+ * `https:` twin, which Chromium asks for instead when it upgrades the navigation (HTTPS-Upgrades).
+ */
+function servedAddresses(url: string): string[] {
+  const plain = withoutHash(url)
+  const parsed = new URL(plain)
+  if (parsed.protocol !== 'http:') return [plain]
+  parsed.protocol = 'https:'
+  return [plain, parsed.href]
+}
+
+/** Answers a request for the page at `url` with `body`; every other request fails (no network is touched). */
+export function fixtureRule(url: string, body: Buffer, contentType = 'text/html; charset=utf-8'): RequestRule {
+  const addresses = new Set(servedAddresses(url))
+  const answer = { body, headers: fixtureHeaders(contentType) }
+  return (requested) => (addresses.has(withoutHash(requested)) ? answer : undefined)
 }

@@ -75,7 +75,8 @@ const COMMANDS: [argv: string[], code: number][] = [
   [['context', '--json', SHOP], 0],
   [['run', 'shop', 'double', '--args', '{"n":21}'], 0],
   [['run', 'shop', 'nope'], 1],
-  [['test'], 0],
+  // The skill has no examples: test says so and exits 1 (no example ran).
+  [['test'], 1],
   [['check'], 0],
 ]
 

@@ -1,13 +1,15 @@
-import { existsSync } from 'node:fs'
-import { mkdir, writeFile } from 'node:fs/promises'
-import { dirname, join, relative } from 'node:path'
+import { existsSync, lstatSync, mkdirSync, realpathSync } from 'node:fs'
+import { join, relative } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { checkDomainPattern } from '../../compiler/validate/domains'
 import { toPosix } from '../../compiler/paths'
+import { fsReason, isWriteFailure, writeFileInside } from '../../compiler/write-inside'
 import { type CliIO, type ParsedArgs, UsageError, displayRoot, rootsOf, writeLine } from '../args'
+import { CommandFailure, reportFailure } from '../failure'
 
 const NEW_USAGE = 'site-skills new ID --domain DOMAIN [--domain DOMAIN...]'
-const ID_RE = /^[a-z0-9][a-z0-9-]*$/
+/** Lowercase words and dashes, at most 128 characters (a model tool name's limit; every file system takes it). */
+const ID_RE = /^[a-z0-9][a-z0-9-]{0,127}$/
 const SCHEMA_URL = 'https://unpkg.com/unplugin-site-skills/manifest.schema.json'
 
 /** A file's text from its lines, each ending with a newline. */
@@ -77,14 +79,16 @@ function shellWord(text: string): string {
   return /^[\w@%+=:,./-]+$/.test(text) ? text : `'${text.replaceAll("'", "'\\''")}'`
 }
 
-/** `site-skills new ID --domain D`: scaffolds a skill that validates clean. */
-export async function newCommand(args: ParsedArgs, io: CliIO): Promise<number> {
+/** The checked id and domains of `new`, or a usage error. */
+function parseNew(args: ParsedArgs): { id: string; domains: string[] } {
   const [id, ...rest] = args.positionals
   if (!id || rest.length) throw new UsageError(`new takes one skill id: ${NEW_USAGE}`)
-  if (!ID_RE.test(id))
-    throw new UsageError(
-      `invalid skill id ${JSON.stringify(id)}: use lowercase letters, digits and dashes (e.g. "x-com")`,
-    )
+  if (!ID_RE.test(id)) {
+    const long = id.length > 128
+    const shown = long ? `${JSON.stringify(id.slice(0, 60))}... (${id.length} characters)` : JSON.stringify(id)
+    const limit = long ? ', at most 128 characters' : ''
+    throw new UsageError(`invalid skill id ${shown}: use lowercase letters, digits and dashes${limit} (e.g. "x-com")`)
+  }
   if (args.domain.length === 0) throw new UsageError('pass at least one --domain (e.g. --domain example.com)')
   const domains = args.domain.map((raw) => {
     const checked = checkDomainPattern(raw)
@@ -93,18 +97,45 @@ export async function newCommand(args: ParsedArgs, io: CliIO): Promise<number> {
     if (!error) throw new UsageError(`invalid domain ${JSON.stringify(raw)}`)
     throw new UsageError(error.hint ? `${error.message}. ${error.hint}` : error.message)
   })
-  const [root] = rootsOf(args, io)
-  const dir = join(root!, id)
-  if (existsSync(dir)) {
-    writeLine(io.stderr, `error: ${displayRoot(dir, io.cwd)} already exists`)
-    return 1
+  return { id, domains }
+}
+
+/** Makes the new skill's folder (its root too, when missing); anything already there, even a dangling symlink, is kept. */
+function makeSkillFolder(dir: string, shown: string): string {
+  let existing: unknown
+  try {
+    existing = lstatSync(dir, { throwIfNoEntry: false })
+  } catch {
+    // Not a path that can exist (a file on the way): mkdir says why below.
   }
-  for (const [rel, content] of Object.entries(files(id, domains, schemaRef(dir, io.cwd)))) {
-    await mkdir(dirname(join(dir, rel)), { recursive: true })
-    await writeFile(join(dir, rel), content, { flag: 'wx' })
+  if (existing)
+    throw new CommandFailure('skill-exists', `${shown} already exists: pick another id, or remove the folder`)
+  try {
+    mkdirSync(join(dir, '..'), { recursive: true })
+    mkdirSync(dir)
+    return realpathSync.native(dir)
+  } catch (error) {
+    throw new CommandFailure('file-unwritable', `cannot create ${shown}: ${fsReason(error)}`)
   }
-  const check = validateCommandFor(args, root!, io)
-  if (args.json) writeLine(io.stdout, JSON.stringify({ created: toPosix(dir), id, domains }))
-  else writeLine(io.stdout, `created ${displayRoot(dir, io.cwd)} (validate it with: ${check})`)
-  return 0
+}
+
+/** `site-skills new ID --domain D`: scaffolds a skill that validates clean. */
+export async function newCommand(args: ParsedArgs, io: CliIO): Promise<number> {
+  const { id, domains } = parseNew(args)
+  try {
+    const [root] = rootsOf(args, io)
+    const dir = join(root!, id)
+    const shown = displayRoot(dir, io.cwd)
+    const realDir = makeSkillFolder(dir, shown)
+    for (const [rel, content] of Object.entries(files(id, domains, schemaRef(dir, io.cwd)))) {
+      const written = writeFileInside(realDir, rel, content, shown)
+      if (isWriteFailure(written)) throw new CommandFailure(written.code, written.message)
+    }
+    const check = validateCommandFor(args, root!, io)
+    if (args.json) writeLine(io.stdout, JSON.stringify({ created: toPosix(dir), id, domains }))
+    else writeLine(io.stdout, `created ${shown} (validate it with: ${check})`)
+    return 0
+  } catch (error) {
+    return reportFailure(io, error)
+  }
 }

@@ -1,19 +1,18 @@
-import { mkdir, writeFile } from 'node:fs/promises'
 import { join, relative } from 'node:path'
-import { SiteToolError, isSiteToolError, urlMatchesDomains } from '../../../runtime/index'
+import { SiteToolError, urlMatchesDomains } from '../../../runtime/index'
 import { type TargetInfo, command, loadCri } from '../../../runtime/internal'
-import { toPosix } from '../../compiler/paths'
-import { current } from '../../nobuild/api'
 import { formatFixture } from '../../compiler/fixture-header'
-import { CAPTURE_EXPRESSION } from '../../testing/fixture'
+import { toPosix } from '../../compiler/paths'
+import { isWriteFailure, writeFileInside } from '../../compiler/write-inside'
+import { current } from '../../nobuild/api'
+import { CAPTURE_EXPRESSION, SNAPSHOT_CHANGES } from '../../testing/fixture'
 import { type CliIO, type ParsedArgs, UsageError, writeLine } from '../args'
-import { existingRoots } from '../session'
 import { compatOf } from '../args'
+import { CommandFailure, reportFailure } from '../failure'
+import { existingRoots } from '../session'
 
 const USAGE = 'site-skills snapshot URL --site ID [--name NAME] --cdp HOST:PORT'
 const HOST_PORT_RE = /^(\[[^\]]+\]|[^:/\s]+):(\d+)$/
-/** What `snapshot` leaves out of the page, as the header says. */
-const SNAPSHOT_CHANGES = 'scripts and on* event handler attributes removed; form values written into attributes'
 const NAME_RE = /^[A-Za-z0-9][A-Za-z0-9._-]{0,79}$/
 
 /** A fixture name from a URL: its last path segment, else its host, as lowercase words joined by "-". */
@@ -28,19 +27,26 @@ function nameFromUrl(url: string): string {
   return slug.slice(0, 60) || 'page'
 }
 
-/** The page tab whose URL is `url`, else the first that starts with it, else one that contains it. */
-async function findTab(host: string, port: number, url: string): Promise<TargetInfo> {
+/**
+ * The page tab on the skill's domains whose URL is `url`, else the first that starts with it, else
+ * one that contains it (a tab on another site whose URL merely contains the text is never taken).
+ */
+async function findTab(host: string, port: number, url: string, domains: readonly string[]): Promise<TargetInfo> {
   const where = `${host}:${port}`
   const response = await fetch(`http://${where}/json/list`).catch((cause: unknown) => {
     throw new SiteToolError('disconnected', `cannot reach ${where}`, { cause })
   })
-  const pages = ((await response.json()) as TargetInfo[]).filter((t) => t.type === 'page')
+  const list = await response.json().catch(() => undefined)
+  if (!Array.isArray(list))
+    throw new SiteToolError('disconnected', `${where} is not a DevTools endpoint (no /json/list)`)
+  const all = (list as TargetInfo[]).filter((t) => t?.type === 'page' && typeof t.url === 'string')
+  const pages = all.filter((t) => urlMatchesDomains(t.url, domains))
   const found =
     pages.find((t) => t.url === url) ??
     pages.find((t) => t.url.startsWith(url)) ??
     pages.find((t) => t.url.includes(url))
   if (found?.webSocketDebuggerUrl) return found
-  const open = pages.map((t) => t.url).join(', ') || 'none'
+  const open = all.map((t) => t.url).join(', ') || 'none'
   throw new SiteToolError('target-not-found', `no tab at ${url} in the browser at ${where} (open: ${open})`)
 }
 
@@ -70,26 +76,37 @@ function parseOptions(args: ParsedArgs): { url: string; siteId: string; host: st
   return { url, siteId: args.site, host: hostPort[1]!.replace(/^\[|\]$/g, ''), port: Number(hostPort[2]) }
 }
 
+/** Where the tab really was when read: on the skill's domains, or the capture is refused. */
+function checkCaptured(page: { url: string }, siteId: string, patterns: readonly string[]): void {
+  if (!urlMatchesDomains(page.url, patterns))
+    throw new SiteToolError(
+      'domain-mismatch',
+      `the tab is at ${page.url}, which does not match ${siteId}'s domains (${patterns.join(', ')}): nothing was written`,
+    )
+}
+
 /**
  * `site-skills snapshot URL --site ID [--name NAME] --cdp HOST:PORT`: saves the rendered DOM of the
  * tab at URL as `fixtures/NAME.html` of the skill and prints the example stanza to paste.
  */
 export async function snapshotCommand(args: ParsedArgs, io: CliIO): Promise<number> {
   const { url, siteId, host, port } = parseOptions(args)
-  const { result } = await current({ roots: await existingRoots(args, io), compat: compatOf(args), watch: false })
-  const record = result.records.find((r) => r.folder.id === siteId)
-  if (!record) throw new UsageError(`no skill ${JSON.stringify(siteId)} in the roots`)
-  const patterns = record.domainSites.map((s) => s.pattern)
   try {
+    const { result } = await current({ roots: await existingRoots(args, io), compat: compatOf(args), watch: false })
+    const record = result.records.find((r) => r.folder.id === siteId)
+    if (!record) throw new UsageError(`no skill ${JSON.stringify(siteId)} in the roots`)
+    const patterns = record.domainSites.map((s) => s.pattern)
     if (!urlMatchesDomains(url, patterns))
       throw new SiteToolError('domain-mismatch', `${url} does not match ${siteId}'s domains (${patterns.join(', ')})`)
-    const page = await capture(await findTab(host, port, url))
+    const page = await capture(await findTab(host, port, url, patterns))
+    checkCaptured(page, siteId, patterns)
     const name = args.name ?? nameFromUrl(page.url)
     const fixture = `fixtures/${name}.html`
     const file = join(record.folder.dir, fixture)
     const captured = new Date().toISOString()
-    await mkdir(join(record.folder.dir, 'fixtures'), { recursive: true })
-    await writeFile(file, formatFixture({ url: page.url, captured, changes: SNAPSHOT_CHANGES }, page.html))
+    const text = formatFixture({ url: page.url, captured, changes: SNAPSHOT_CHANGES }, page.html)
+    const written = writeFileInside(record.folder.realDir, fixture, text, toPosix(relative(io.cwd, record.folder.dir)))
+    if (isWriteFailure(written)) throw new CommandFailure(written.code, written.message)
     const example = { name, args: {}, url: page.url, fixture }
     if (args.json)
       writeLine(io.stdout, JSON.stringify({ file: toPosix(file), url: page.url, captured, example }, null, 2))
@@ -100,8 +117,6 @@ export async function snapshotCommand(args: ParsedArgs, io: CliIO): Promise<numb
     }
     return 0
   } catch (error) {
-    if (!isSiteToolError(error)) throw error
-    writeLine(io.stderr, `site-skills: ${error.code}: ${error.message}`)
-    return 1
+    return reportFailure(io, error)
   }
 }

@@ -1,14 +1,16 @@
-import { isSiteToolError } from '../../../runtime/index'
 import type { SiteSkills } from '../../../runtime/index'
+import type { CompileResult } from '../../compiler/compile'
 import { current } from '../../nobuild/api'
 import { type TestBrowser, openTestBrowser } from '../../testing/browser'
 import { runLive } from '../../testing/live'
 import { collectCases, resultOf, runOffline } from '../../testing/run'
 import type { ExampleCase, ExampleResult } from '../../testing/types'
-import { type CliIO, type ParsedArgs, UsageError, writeLine } from '../args'
+import { type CliIO, type ParsedArgs, UsageError, displayRoot, writeLine } from '../args'
+import { compatOf } from '../args'
+import { reportFailure } from '../failure'
 import { type Style, createStyle, plural } from '../format'
 import { existingRoots } from '../session'
-import { compatOf } from '../args'
+import { jsonReport } from './validate'
 
 const CDP_RE = /^(?:(?:\[[^\]]+\]|[^:/\s]+):\d+|wss?:\/\/[^/]+\/devtools\/browser\/\S+)$/
 
@@ -31,10 +33,54 @@ async function runCases(cases: ExampleCase[], args: ParsedArgs, api: SiteSkills,
   }
 }
 
+/** What decides the run besides the examples: the chosen skills' errors, and the chosen skills without examples. */
+interface Scope {
+  /** The errors of the chosen skills (of every skill when none is named), as `validate --json` lists them. */
+  diagnostics: ReturnType<typeof jsonReport>['diagnostics']
+  /** Chosen valid skills that have no example, with where their manifest is. */
+  noExamples: { id: string; manifest: string }[]
+}
+
+function scopeOf(result: CompileResult, chosen: readonly string[], cwd: string): Scope {
+  const counts = (id: string) => chosen.length === 0 || chosen.includes(id)
+  const diagnostics = jsonReport(result, cwd).diagnostics.filter((d) => d.severity === 'error' && counts(d.siteId))
+  const noExamples = result.skills
+    .filter(({ model }) => counts(model.id) && !model.tools.some((t) => t.examples?.length))
+    .map(({ model }) => ({ id: model.id, manifest: `${displayRoot(model.dir, cwd)}/manifest.json` }))
+  return { diagnostics, noExamples }
+}
+
+/** The lines that say why the run failed although no example did, or what it left untested (stderr). */
+function scopeLines(scope: Scope): string[] {
+  const out: string[] = []
+  const bySkill = new Map<string, number>()
+  for (const d of scope.diagnostics) bySkill.set(d.siteId, (bySkill.get(d.siteId) ?? 0) + 1)
+  for (const [id, n] of bySkill)
+    out.push(
+      id
+        ? `site-skills: ${id} has ${plural(n, 'error')}, so its examples did not run; see site-skills validate`
+        : `site-skills: ${plural(n, 'error')} in the roots; see site-skills validate`,
+    )
+  const [one, ...more] = scope.noExamples
+  if (one && more.length === 0)
+    out.push(
+      `site-skills: ${one.id} has no examples: add "examples" to a tool in ${one.manifest} ` +
+        `(site-skills snapshot URL --site ${one.id} --cdp HOST:PORT saves the page an example runs on)`,
+    )
+  else if (one)
+    out.push(
+      `site-skills: no examples in ${scope.noExamples.map((s) => s.id).join(', ')}: add "examples" to their tools ` +
+        '(site-skills snapshot URL --site ID --cdp HOST:PORT saves the page an example runs on)',
+    )
+  return out
+}
+
 /**
  * `site-skills test [SITE...]`: runs every example of the chosen skills (all by default) on its
- * fixture (`--live`: on the live page too), one line per example and a summary; exit 1 on any
- * failure or a skill that does not compile.
+ * fixture (`--live`: on the live page too), one line per example and a summary. Exit 0 when every
+ * example passed; 1 when one failed, when a chosen skill has errors (its examples cannot run), or
+ * when no example ran at all (as test runners do when they find no test); 2 on bad usage. Only the
+ * chosen skills decide: a broken skill that was not named does not.
  */
 export async function testCommand(args: ParsedArgs, io: CliIO): Promise<number> {
   const roots = await existingRoots(args, io)
@@ -43,33 +89,35 @@ export async function testCommand(args: ParsedArgs, io: CliIO): Promise<number> 
     throw new UsageError(
       `--cdp must be HOST:PORT or ws://HOST:PORT/devtools/browser/..., not ${JSON.stringify(args.cdp)}`,
     )
-  const { result, api } = await current(options)
-  const known = new Set(result.records.map((r) => r.folder.id))
-  const unknown = args.positionals.filter((id) => !known.has(id))
-  if (unknown.length)
-    throw new UsageError(`no skill ${unknown.map((id) => JSON.stringify(id)).join(', ')} in the roots`)
-  const cases = collectCases(result, args.positionals)
-  const style = createStyle(io.stdout as NodeJS.WriteStream)
-  const results: ExampleResult[] = []
   try {
-    await runCases(cases, args, api, (r) => {
+    const { result, api } = await current(options)
+    const known = new Set(result.records.map((r) => r.folder.id))
+    const unknown = args.positionals.filter((id) => !known.has(id))
+    if (unknown.length)
+      throw new UsageError(`no skill ${unknown.map((id) => JSON.stringify(id)).join(', ')} in the roots`)
+    const scope = scopeOf(result, args.positionals, io.cwd)
+    const style = createStyle(io.stdout as NodeJS.WriteStream)
+    const results: ExampleResult[] = []
+    await runCases(collectCases(result, args.positionals), args, api, (r) => {
       results.push(r)
       if (!args.json) writeLine(io.stdout, line(r, style))
     })
+    const failed = results.filter((r) => r.status === 'fail').length
+    const ok = failed === 0 && scope.diagnostics.length === 0 && results.length > 0
+    if (args.json) {
+      // The keys beyond { ok, results } are there when they say why ok is false or what was left out.
+      const extra = {
+        ...(scope.diagnostics.length ? { diagnostics: scope.diagnostics } : {}),
+        ...(scope.noExamples.length ? { noExamples: scope.noExamples.map((s) => s.id) } : {}),
+      }
+      writeLine(io.stdout, JSON.stringify({ ok, results, ...extra }, null, 2))
+    } else {
+      const summary = `${results.length - failed} passed, ${failed} failed (${plural(results.length, 'example')})`
+      writeLine(io.stdout, ok ? summary : style.red(summary))
+      for (const text of scopeLines(scope)) writeLine(io.stderr, text)
+    }
+    return ok ? 0 : 1
   } catch (error) {
-    // The browser could not be started or reached: no example can run.
-    if (!isSiteToolError(error)) throw error
-    writeLine(io.stderr, `site-skills: ${error.code}: ${error.message}`)
-    return 1
+    return reportFailure(io, error)
   }
-  const failed = results.filter((r) => r.status === 'fail').length
-  const ok = failed === 0 && result.errors === 0
-  if (args.json) writeLine(io.stdout, JSON.stringify({ ok, results }, null, 2))
-  else {
-    const summary = `${results.length - failed} passed, ${failed} failed (${plural(results.length, 'example')})`
-    writeLine(io.stdout, failed ? style.red(summary) : summary)
-  }
-  if (result.errors)
-    writeLine(io.stderr, `site-skills: ${plural(result.errors, 'error')} in the skills; see site-skills validate`)
-  return ok ? 0 : 1
 }
