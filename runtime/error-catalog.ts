@@ -130,12 +130,13 @@ export const SITE_TOOL_ERRORS = {
     hint: 'Pass a plain JSON object that matches the tool\'s "args".',
     message: argsMessage,
   }),
-  'invalid-result': entry<Cdp | { problem: ResultProblem }>({
+  'invalid-result': entry<Cdp | { json: string } | { problem: ResultProblem }>({
     title: 'Invalid result',
     hint:
       'Return JSON data (no DOM nodes, functions or cycles) that matches the tool\'s "returns"; ' +
       'if the site changed, fix the tool, or the manifest ("nullable", "required").',
-    message: (d) => ('cdp' in d ? cdpMessage(d) : resultMessage(d.problem)),
+    message: (d) =>
+      'cdp' in d ? cdpMessage(d) : 'json' in d ? `the result is not JSON data: ${d.json}` : resultMessage(d.problem),
   }),
   'tool-threw': entry<{ thrown: string } | { message: string }>({
     title: 'The tool threw',
@@ -151,6 +152,11 @@ export const SITE_TOOL_ERRORS = {
         : 'within' in d
           ? `did not finish within ${d.within} ms`
           : `timed out after ${d.after} ms`,
+  }),
+  'never-settled': entry<object>({
+    title: 'The tool never finished',
+    hint: 'Settle or reject every promise the tool returns, and give it a "timeoutMs".',
+    message: () => 'returned a promise that can never settle: nothing is left to run that could settle it',
   }),
   'domain-mismatch': entry<{ url: unknown; patterns: string }>({
     title: "Page is not on the skill's domains",

@@ -1,4 +1,6 @@
 import { type CliIO, type ParsedArgs, UsageError, parseCliArgs, writeLine } from './args'
+import { failureLine } from './format'
+import { guardProcess } from './guard'
 import { packageVersion } from './version'
 
 type Command = (args: ParsedArgs, io: CliIO) => Promise<number>
@@ -70,14 +72,14 @@ export async function main(argv: string[], io: CliIO): Promise<number> {
       writeLine(io.stderr, `site-skills: ${error.message} ${HELP_POINTER}`)
       return 2
     }
-    writeLine(io.stderr, `site-skills: ${(error as Error).stack ?? String(error)}`)
+    writeLine(io.stderr, `site-skills: ${failureLine(error)}`)
+    if (io.env.SITE_SKILLS_DEBUG && error instanceof Error && error.stack) writeLine(io.stderr, error.stack)
     return 1
   }
 }
 
 export function runCli(): void {
   const io: CliIO = { stdout: process.stdout, stderr: process.stderr, cwd: process.cwd(), env: process.env }
-  main(process.argv.slice(2), io).then((code) => {
-    process.exitCode = code
-  })
+  const finish = guardProcess(io)
+  main(process.argv.slice(2), io).then(finish)
 }
