@@ -154,9 +154,9 @@ export const SITE_TOOL_ERRORS = {
           : `timed out after ${d.after} ms`,
   }),
   'never-settled': entry<object>({
-    title: 'The tool never finished',
-    hint: 'Settle or reject every promise the tool returns, and give it a "timeoutMs".',
-    message: () => 'returned a promise that can never settle: nothing is left to run that could settle it',
+    title: 'Never settled',
+    hint: 'Settle every promise the tool returns, and set its "timeoutMs".',
+    message: () => 'returned a promise that nothing is left to settle',
   }),
   'domain-mismatch': entry<{ url: unknown; patterns: string }>({
     title: "Page is not on the skill's domains",
@@ -167,6 +167,11 @@ export const SITE_TOOL_ERRORS = {
     title: 'The page navigated',
     hint: 'Call the tool again once the page has loaded.',
     message: cdpMessage,
+  }),
+  'page-crashed': entry<{ earlier?: boolean }>({
+    title: 'The page crashed',
+    hint: 'Reload the tab, then call the tool again.',
+    message: (d) => `the page crashed ${d.earlier ? 'before the call (reload it)' : 'during the call'}`,
   }),
   disconnected: entry<Cdp | { reach: string } | { connect: string }>({
     title: 'Browser not reachable',

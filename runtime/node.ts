@@ -12,19 +12,20 @@ export interface NodeCall {
   file?: string
 }
 
-/** Fails of calls that have no timer; called when the event loop runs dry (nothing left could settle them). */
+/** How calls without a timer fail once the event loop runs dry: then nothing is left that could settle them. */
 const idle = new Set<() => void>()
+let watching = false
 
 function onIdle(fail: () => void): () => void {
   const p = globalThis.process
-  if (typeof p?.on !== 'function') return () => {}
-  if (!idle.size) p.on('beforeExit', failIdle)
+  if (!watching && typeof p?.on === 'function') {
+    watching = true
+    p.on('beforeExit', () => {
+      for (const f of idle) f()
+    })
+  }
   idle.add(fail)
-  return () => idle.delete(fail) && !idle.size && p.off('beforeExit', failIdle)
-}
-
-function failIdle(): void {
-  for (const fail of idle) fail()
+  return () => idle.delete(fail)
 }
 
 /**
