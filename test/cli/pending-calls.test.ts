@@ -77,7 +77,9 @@ describe('a tool call that never settles keeps the process until it is decided (
 
   it('run: a Node tool without a timeout that nothing can settle is never-settled, exit 1', async () => {
     const run = await bin(['run', 'slow', 'never', '--json'])
-    expectFailure(run, [/^site-skills: never-settled: slow -> never: returned a promise that nothing is left to settle/])
+    expectFailure(run, [
+      /^site-skills: never-settled: slow -> never: returned a promise that nothing is left to settle/,
+    ])
   })
 
   it('test: each pending example fails with its kind next to the passing one, exit 1', async () => {
