@@ -1,6 +1,8 @@
+import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { runNode } from '../helpers/spawn'
 import { type SpawnRun, spawnCli } from '../helpers/spawn-bin'
-import { makeTempDir, writeTree } from '../helpers/tmp'
+import { makeTempDir, REPO_ROOT, writeTree } from '../helpers/tmp'
 
 const NUMBER = { type: 'integer', description: 'A number.' }
 const node = (callable: string, extra: object = {}) => ({
@@ -107,5 +109,19 @@ describe('a tool call that never settles keeps the process until it is decided (
       expect.stringMatching(/^✖ slow › hang › page {2}timeout: /),
       '1 passed, 3 failed (4 examples)',
     ])
+  })
+})
+
+describe('a script on the no-build API, with nothing else alive', () => {
+  it('gets timeout and never-settled errors for calls that never settle, then exits 0 on its own', async () => {
+    const script = [
+      `import { runNodeSiteTool } from ${JSON.stringify(join(REPO_ROOT, 'dist/index.js'))}`,
+      "const options = { root: 'learnings', watch: false }",
+      "for (const tool of ['forever', 'never'])",
+      "  await runNodeSiteTool('slow', tool, {}, {}, options).then(() => console.log('settled'), (e) => console.log(e.code))",
+    ].join('\n')
+    const run = await runNode(['--input-type=module', '-e', script], { cwd: tmp.dir })
+    expect(run.killed, run.stderr).toBe(false)
+    expect(run).toMatchObject({ code: 0, stdout: 'timeout\nnever-settled\n' })
   })
 })
