@@ -64,7 +64,13 @@ export function resultJson(value: unknown, from: ResultOf, indent?: number): str
   try {
     return JSON.stringify(value ?? null, null, indent)
   } catch (error) {
-    const json = findProblem(value, 'result', []) ?? messageOf(error).split('\n')[0]!
+    let json: Problem
+    try {
+      json = findProblem(value, 'result', [])
+    } catch {
+      // Nested past the stack (as JSON.stringify found too): the engine's words say it.
+    }
+    json ??= messageOf(error).split('\n')[0]!
     throw siteToolError('invalid-result', { json }, { ...from, cause: error })
   }
 }

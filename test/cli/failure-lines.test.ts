@@ -128,6 +128,9 @@ describe('resultJson', () => {
         },
       }),
     ).toBe('s -> t: the result is not JSON data: result.when threw when read: bad date')
+    let deep: unknown = 1
+    for (let i = 0; i < 100_000; i++) deep = [deep]
+    expect(error(deep)).toBe('s -> t: the result is not JSON data: Maximum call stack size exceeded')
     const hidden = new Proxy(
       {},
       {
