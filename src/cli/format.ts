@@ -1,5 +1,4 @@
 import { join } from 'node:path'
-import { messageOf } from '../../runtime/internal'
 import type { Diagnostic } from '../compiler/diagnostics/catalog'
 import { codeFrame, displayFile, readQuietly } from '../compiler/diagnostics/report'
 
@@ -43,16 +42,4 @@ export function formatDiagnostic(d: Diagnostic, root: string, cwd: string, style
 
 export function plural(n: number, word: string): string {
   return `${n} ${word}${n === 1 ? '' : 's'}`
-}
-
-/**
- * A command's failure as one line with a code: a SiteToolError or a Node system error
- * (`EACCES`, `ENAMETOOLONG`) by its own code, anything else as `internal-error` (or `code`);
- * never a stack (`SITE_SKILLS_DEBUG=1` prints it after the line).
- */
-export function failureLine(error: unknown, code = 'internal-error', why = 'a bug'): string {
-  const own = (error as { code?: unknown } | null)?.code
-  const message = messageOf(error).replace(/\s*\n\s*/g, ' ')
-  if (typeof own !== 'string' || !own) return `${code}: ${message} (${why}; SITE_SKILLS_DEBUG=1 prints the stack)`
-  return message.startsWith(`${own}:`) ? message : `${own}: ${message}`
 }

@@ -1,9 +1,30 @@
 import { type CliIO, writeLine } from './args'
-import { failureLine } from './format'
 
 const UNFINISHED =
   'unfinished: the command stopped with work pending that nothing could finish (a promise that never settled); ' +
   'this is a bug in site-skills or in a tool'
+
+/** What a thrown value says; never throws (it runs when all else failed). */
+function messageText(error: unknown): string {
+  try {
+    const message = (error as Error | null)?.message
+    return typeof message === 'string' ? message : String(error)
+  } catch {
+    return `[unprintable ${typeof error}]`
+  }
+}
+
+/**
+ * A command's failure as one line with a code: a SiteToolError or a Node system error
+ * (`EACCES`, `ENAMETOOLONG`) by its own code, anything else as `internal-error` (or `code`);
+ * never a stack (`SITE_SKILLS_DEBUG=1` prints it after the line).
+ */
+export function failureLine(error: unknown, code = 'internal-error', why = 'a bug'): string {
+  const own = (error as { code?: unknown } | null)?.code
+  const message = messageText(error).replace(/\s*\n\s*/g, ' ')
+  if (typeof own !== 'string' || !own) return `${code}: ${message} (${why}; SITE_SKILLS_DEBUG=1 prints the stack)`
+  return message.startsWith(`${own}:`) ? message : `${own}: ${message}`
+}
 
 /**
  * Keeps the promise of the CLI's one line per failure for what no command can catch: an error

@@ -1,6 +1,5 @@
 import { type CliIO, type ParsedArgs, UsageError, parseCliArgs, writeLine } from './args'
-import { failureLine } from './format'
-import { guardProcess } from './guard'
+import { failureLine, guardProcess } from './guard'
 import { packageVersion } from './version'
 
 type Command = (args: ParsedArgs, io: CliIO) => Promise<number>
