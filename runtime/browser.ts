@@ -48,11 +48,18 @@ interface SessionState {
   main?: Promise<string> | string
   isolated?: Promise<string> | string
   pageEnabled?: boolean
+  /** The page's renderer crashed and the page has not been reloaded since. */
+  crashed?: boolean
+  /** Runs whose page work is watched (see Run), oldest first. */
+  watched: Set<Run>
 }
 
 /**
  * One call: `pending` while our callFunctionOn is unanswered, `over` once the caller has its
  * answer; `phase` as the page signals it: `s` the tool started, `y` its synchronous part is over.
+ * `done` ends the watch over the page (dialogs, crash, deadline), which lasts until the tool's
+ * page work is over, or the deadline: after the caller's answer too (a dialog fails the call at
+ * once, but the tool goes on and may open another).
  */
 interface Run extends CallInfo {
   call: BrowserCall
@@ -60,6 +67,10 @@ interface Run extends CallInfo {
   pending: boolean
   over: boolean
   phase?: string
+  /** The execution context the run's first signal came from; later ones must come from it too. */
+  context?: number
+  fail: (error: SiteToolError) => void
+  done: () => void
 }
 
 type CallResponse = CommandResult<'Runtime.callFunctionOn'>
@@ -68,10 +79,11 @@ const HANDLE_GROUP = 'site-skills-handle'
 const WORLD_NAME = 'site-skills'
 // Marks the guard's refusal; random, so that no tool result can pass for one.
 const NONCE = `site-skills:${Math.random().toString(36).slice(2)}`
-// The page calls it when a tool starts and when its synchronous part ends (see DOMAIN_GUARD).
+// The page calls it when a tool starts and when its synchronous part ends (see DOMAIN_GUARD). Every
+// page the runtime touched can see its name; each call's signals carry a secret of that call.
 const BINDING = `__siteSkills${NONCE.slice(12)}`
 const sessions = new WeakMap<CdpSendable, SessionState>()
-/** Unanswered calls, by their object group, which the page's signals name. */
+/** Unanswered calls, by the secret their page's signals carry (sent only to the page the call runs in). */
 const running = new Map<string, Run>()
 let groups = 0
 
@@ -80,7 +92,7 @@ const noop = () => {}
 function stateOf(session: CdpSendable): SessionState {
   let state = sessions.get(session)
   if (!state) {
-    state = {}
+    state = { watched: new Set() }
     sessions.set(session, state)
   }
   return state
@@ -121,30 +133,61 @@ function handleOf(session: CdpSendable, state: SessionState, world: World): Prom
   return fresh
 }
 
+const secret = () => Math.random().toString(36).slice(2) + Math.random().toString(36).slice(2)
+
 /**
- * Dialog events need the Page domain (enabling it is queued ahead of the call, so it costs no
- * round trip); the page's start signals come as binding calls.
+ * Listens to one session's page, once. Dialog events need the Page domain, crash events the
+ * Inspector domain (enabling them is queued ahead of the call, so it costs no round trip; a page
+ * that crashed before is reported on enable). A dialog is dismissed while a run is watched (it
+ * would block the page), and fails the run that opened it: the one in its synchronous part, else
+ * the oldest that started (a call still queued behind it, or on another connection, is not to
+ * blame). A crash fails every watched run at once. The page's start signals come as binding
+ * calls, taken only from the session and the context the run was sent to.
  */
 function prepare(session: CdpSendable, state: SessionState): void {
   if (!session.on || state.pageEnabled) return
   state.pageEnabled = true
   command(session, 'Page.enable').catch(noop)
-  listen(session, 'Runtime.bindingCalled', ({ name, payload }) => {
+  command(session, 'Inspector.enable').catch(noop)
+  listen(session, 'Page.javascriptDialogOpening', ({ type, message }) => {
+    if (!state.watched.size) return
+    command(session, 'Page.handleJavaScriptDialog', { accept: false }).catch(noop)
+    const started = [...state.watched].filter((r) => r.phase)
+    const owner = started.find((r) => r.phase === 's') ?? started[0]
+    owner?.fail(siteToolError('dialog-blocking', { type, text: message }, owner))
+  })
+  listen(session, 'Inspector.targetCrashed', () => {
+    state.crashed = true
+    state.main = undefined
+    state.isolated = undefined
+    for (const run of state.watched) {
+      // A session opened to a tab that crashed before hears of it now, before its call is sent.
+      run.fail(siteToolError('page-crashed', { earlier: !run.pending }, run))
+      run.done()
+    }
+  })
+  listen(session, 'Inspector.targetReloadedAfterCrash', () => {
+    state.crashed = false
+  })
+  listen(session, 'Runtime.bindingCalled', ({ name, payload, executionContextId }) => {
     const run = name === BINDING && running.get(payload.slice(1))
-    if (run) run.phase = payload[0]
+    if (!run || run.session !== session) return
+    run.context ??= executionContextId
+    if (run.context === executionContextId) run.phase = payload[0]
   })
 }
 
 async function send(run: Run, session: CdpSendable, objectId: string): Promise<CallResponse> {
   if (run.over) throw new Error('cancelled')
   const objectGroup = `site-skills-${++groups}`
+  const token = secret()
   const release = () => void command(session, 'Runtime.releaseObjectGroup', { objectGroup }).catch(noop)
   run.pending = true
-  running.set(objectGroup, run)
+  running.set(token, run)
   const sent = command(session, 'Runtime.callFunctionOn', {
     functionDeclaration: wrapToolSource(run.call.code.source, run.url),
     objectId,
-    arguments: [run.call.args, run.call.domains, NONCE, BINDING, objectGroup].map((value) => ({ value })),
+    arguments: [run.call.args, run.call.domains, NONCE, BINDING, token].map((value) => ({ value })),
     returnByValue: true,
     awaitPromise: true,
     silent: true,
@@ -158,7 +201,8 @@ async function send(run: Run, session: CdpSendable, objectId: string): Promise<C
     return await sent
   } finally {
     run.pending = false
-    running.delete(objectGroup)
+    running.delete(token)
+    if (run.over) run.done()
   }
 }
 
@@ -184,6 +228,7 @@ async function invoke(run: Run, session: CdpSendable): Promise<unknown> {
   const state = stateOf(session)
   const world: World = run.call.isolatedWorld ? 'isolated' : 'main'
   prepare(session, state)
+  if (state.crashed) throw siteToolError('page-crashed', { earlier: true }, run)
   for (let attempt = 0; ; attempt++) {
     const handle = handleOf(session, state, world)
     try {
@@ -195,20 +240,19 @@ async function invoke(run: Run, session: CdpSendable): Promise<unknown> {
   }
 }
 
-/** Dismisses a dialog opened during the call (it would block the page) and fails the call. */
-function watchDialogs(run: Run, session: CdpSendable, fail: (error: SiteToolError) => void): () => void {
-  if (!session.on) return noop
-  return listen(session, 'Page.javascriptDialogOpening', (dialog) => {
-    command(session, 'Page.handleJavaScriptDialog', { accept: false }).catch(noop)
-    fail(siteToolError('dialog-blocking', { type: dialog.type, text: dialog.message }, run))
+/**
+ * Races the call against the deadline, dialogs and a crash (see prepare); a session that is still
+ * opening counts too. Calls `watched` once the watch over the page is over (see Run).
+ */
+async function race(
+  run: Run,
+  target: OpenedTarget | Promise<OpenedTarget>,
+  deadline: number,
+  watched: () => void,
+): Promise<unknown> {
+  const stopped = new Promise<never>((_, reject) => {
+    run.fail = reject
   })
-}
-
-/** Races the call against the deadline and dialogs; a session that is still opening counts too. */
-async function race(run: Run, target: OpenedTarget | Promise<OpenedTarget>, deadline: number): Promise<unknown> {
-  let fail: (error: SiteToolError) => void = noop
-  let unwatch = noop
-  const stopped = new Promise<never>((_, reject) => (fail = reject))
   const timer = setTimeout(
     () => {
       // Only while this tool's synchronous part runs (as the page signalled; without events, while
@@ -217,22 +261,28 @@ async function race(run: Run, target: OpenedTarget | Promise<OpenedTarget>, dead
       if (session && (session.on ? run.phase === 's' : run.pending)) {
         command(session, 'Runtime.terminateExecution').catch(noop)
       }
-      fail(siteToolError('timeout', { within: run.call.timeoutMs ?? DEFAULT_TIMEOUT_MS }, run))
+      run.fail(siteToolError('timeout', { within: run.call.timeoutMs ?? DEFAULT_TIMEOUT_MS }, run))
+      run.done()
     },
     Math.max(0, deadline - Date.now()),
   )
+  run.done = () => {
+    run.done = noop
+    clearTimeout(timer)
+    if (run.session) stateOf(run.session).watched.delete(run)
+    watched()
+  }
   const start = (opened: OpenedTarget) => {
     if (run.over) throw new Error('cancelled')
     run.session = opened.session
-    unwatch = watchDialogs(run, opened.session, fail)
+    stateOf(opened.session).watched.add(run)
     return invoke(run, opened.session)
   }
   try {
     return await Promise.race([target instanceof Promise ? target.then(start) : start(target), stopped])
   } finally {
     run.over = true
-    clearTimeout(timer)
-    unwatch()
+    if (!run.pending) run.done()
   }
 }
 
@@ -242,21 +292,27 @@ async function race(run: Run, target: OpenedTarget | Promise<OpenedTarget>, dead
  * `Runtime.callFunctionOn`: the page's URL is checked against `domains`, then the tool runs with
  * `args`. Connections opened here (address, URL) are closed afterwards; a given session is not.
  * Fails with a SiteToolError: `domain-mismatch`, `tool-threw` (with the tool's file and line),
- * `timeout`, `context-lost`, `disconnected`, `dialog-blocking`, `target-not-found`, ...
+ * `timeout`, `context-lost`, `disconnected`, `dialog-blocking`, `page-crashed`, `target-not-found`, ...
  */
 export async function callBrowserTool(target: BrowserTarget, call: BrowserCall): Promise<unknown> {
   call = { ...call, args: copyArgs(call.args, { siteId: call.siteId, tool: call.tool }) }
   const deadline = Date.now() + (call.timeoutMs ?? DEFAULT_TIMEOUT_MS)
   const { siteId, tool, file, code } = call
-  const run: Run = { siteId, tool, file, map: code.map, url: toolUrl(siteId, tool), call, pending: false, over: false }
+  const url = toolUrl(siteId, tool)
+  const run: Run = { siteId, tool, file, map: code.map, url, call, pending: false, over: false, fail: noop, done: noop }
   // No await before the command is sent: work queued meanwhile would add to the latency.
-  if (isSendable(target)) return race(run, { session: target }, deadline)
+  if (isSendable(target)) return race(run, { session: target }, deadline, noop)
   let opened: OpenedTarget | undefined
   const opening = openTarget(target).then((o) => (opened = o))
-  try {
-    return await race(run, opening, deadline)
-  } finally {
-    if (opened) await opened.close?.().catch(noop)
+  // A connection opened here is closed once the page is no longer watched: with the answer, or after it.
+  let closing: Promise<unknown> | undefined
+  const close = () => {
+    if (opened) closing = opened.close?.().catch(noop)
     else opening.then((late) => late.close?.()).catch(noop)
+  }
+  try {
+    return await race(run, opening, deadline, close)
+  } finally {
+    await closing
   }
 }

@@ -130,12 +130,13 @@ export const SITE_TOOL_ERRORS = {
     hint: 'Pass a plain JSON object that matches the tool\'s "args".',
     message: argsMessage,
   }),
-  'invalid-result': entry<Cdp | { problem: ResultProblem }>({
+  'invalid-result': entry<Cdp | { json: string } | { problem: ResultProblem }>({
     title: 'Invalid result',
     hint:
       'Return JSON data (no DOM nodes, functions or cycles) that matches the tool\'s "returns"; ' +
       'if the site changed, fix the tool, or the manifest ("nullable", "required").',
-    message: (d) => ('cdp' in d ? cdpMessage(d) : resultMessage(d.problem)),
+    message: (d) =>
+      'cdp' in d ? cdpMessage(d) : 'json' in d ? `the result is not JSON data: ${d.json}` : resultMessage(d.problem),
   }),
   'tool-threw': entry<{ thrown: string } | { message: string }>({
     title: 'The tool threw',
@@ -152,6 +153,11 @@ export const SITE_TOOL_ERRORS = {
           ? `did not finish within ${d.within} ms`
           : `timed out after ${d.after} ms`,
   }),
+  'never-settled': entry<object>({
+    title: 'Never settled',
+    hint: 'Settle every promise the tool returns, and set its "timeoutMs".',
+    message: () => 'returned a promise that nothing is left to settle',
+  }),
   'domain-mismatch': entry<{ url: unknown; patterns: string }>({
     title: "Page is not on the skill's domains",
     hint: 'Navigate the page to a site the skill declares in "domains" first.',
@@ -161,6 +167,11 @@ export const SITE_TOOL_ERRORS = {
     title: 'The page navigated',
     hint: 'Call the tool again once the page has loaded.',
     message: cdpMessage,
+  }),
+  'page-crashed': entry<{ earlier?: boolean }>({
+    title: 'The page crashed',
+    hint: 'Reload the tab, then call the tool again.',
+    message: (d) => `the page crashed ${d.earlier ? 'before the call (reload it)' : 'during the call'}`,
   }),
   disconnected: entry<Cdp | { reach: string } | { connect: string }>({
     title: 'Browser not reachable',

@@ -12,30 +12,52 @@ export interface NodeCall {
   file?: string
 }
 
-/** Races a promise against a timer; the timer never keeps the process alive. */
-function withTimeout<T>(work: Promise<T>, ms: number | undefined, onTimeout: () => Error): Promise<T> {
-  if (!ms) return work
-  let timer: ReturnType<typeof setTimeout> | undefined
+/** How calls without a timer fail once the event loop runs dry: then nothing is left that could settle them. */
+const idle = new Set<() => void>()
+let watching = false
+
+function onIdle(fail: () => void): () => void {
+  const p = globalThis.process
+  if (!watching && typeof p?.on === 'function') {
+    watching = true
+    p.on('beforeExit', () => {
+      for (const f of idle) f()
+    })
+  }
+  idle.add(fail)
+  return () => idle.delete(fail)
+}
+
+/**
+ * Races a call against its limit: a timer, which keeps the process alive while the call is pending;
+ * without one, the moment nothing is left to run that could settle it.
+ */
+function withLimit<T>(work: Promise<T>, ms: number | undefined, fail: (late: boolean) => Error): Promise<T> {
+  let stop = () => {}
   const limit = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(onTimeout()), ms)
-    ;(timer as { unref?: () => void }).unref?.()
+    if (!ms) stop = onIdle(() => reject(fail(false)))
+    else {
+      const timer = setTimeout(() => reject(fail(true)), ms)
+      stop = () => clearTimeout(timer)
+    }
   })
-  return Promise.race([work, limit]).finally(() => clearTimeout(timer))
+  return Promise.race([work, limit]).finally(() => stop())
 }
 
 /**
  * Calls a Node tool as `fn(ctx, args)` with a copy of `args`; failures become SiteToolErrors naming
  * the site and tool. A tool that overruns `timeoutMs` is a `timeout`, even a synchronous one that
- * finished late.
+ * finished late; one whose promise can never settle (the process has nothing left to run) is `never-settled`.
  */
 export async function callNodeTool(call: NodeCall): Promise<unknown> {
   const { siteId, tool, file, timeoutMs } = call
   const at = { siteId, tool, file }
   const args = copyArgs(call.args, at)
   const late = () => siteToolError('timeout', { after: timeoutMs ?? 0 }, at)
+  const fail = (timed: boolean) => (timed ? late() : siteToolError('never-settled', {}, at))
   const started = Date.now()
   try {
-    const result = await withTimeout((async () => call.fn(call.ctx, args))(), timeoutMs, late)
+    const result = await withLimit((async () => call.fn(call.ctx, args))(), timeoutMs, fail)
     if (timeoutMs && Date.now() - started > timeoutMs) throw late()
     return result
   } catch (error) {

@@ -1,4 +1,6 @@
 import { type CliIO, type ParsedArgs, UsageError, parseCliArgs, writeLine } from './args'
+import { reportFailure } from './failure'
+import { guardProcess } from './guard'
 import { MissingPeerError, loadWithPeers } from './peers'
 import { packageVersion } from './version'
 
@@ -77,14 +79,12 @@ export async function main(argv: string[], io: CliIO): Promise<number> {
       writeLine(io.stderr, `site-skills: ${error.message}`)
       return 2
     }
-    writeLine(io.stderr, `site-skills: ${(error as Error).stack ?? String(error)}`)
-    return 1
+    return reportFailure(io, error)
   }
 }
 
 export function runCli(): void {
   const io: CliIO = { stdout: process.stdout, stderr: process.stderr, cwd: process.cwd(), env: process.env }
-  main(process.argv.slice(2), io).then((code) => {
-    process.exitCode = code
-  })
+  const finish = guardProcess(io)
+  main(process.argv.slice(2), io).then(finish)
 }

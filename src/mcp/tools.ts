@@ -5,6 +5,7 @@ import { assignToolNames, isSiteToolError, SiteToolError, type ToolRef } from '.
 import type { SkillMeta, ToolMeta } from '../../runtime/index'
 import { messageOf } from '../../runtime/internal'
 import type { LiveState } from './skills'
+import { resultJson } from '../cli/result-json'
 import { nodeThrowLocation } from './where'
 
 /** The key under `_meta` of an error result: `{ code, siteId?, tool?, file?, line?, column? }`. */
@@ -92,8 +93,17 @@ function checkerFor(schema: object): JsonSchemaValidator<unknown> {
   return check
 }
 
-/** A tool's return value as `structuredContent` (non-objects under `result`), checked against its outputSchema. */
+/**
+ * A tool's return value as `structuredContent` (non-objects under `result`), checked against its
+ * outputSchema; a value JSON cannot hold is an `invalid-result` error.
+ */
 export function toolResult(tool: SiteTool, value: unknown): CallToolResult {
+  let text: string
+  try {
+    text = resultJson(value, { ...tool.ref, file: tool.meta.file }, 2)
+  } catch (error) {
+    return errorResult(error)
+  }
   const structured = tool.meta.returns.type === 'object' ? value : { result: value ?? null }
   const checked = checkerFor(tool.def.outputSchema ?? {})(structured)
   if (!checked.valid) {
@@ -104,7 +114,6 @@ export function toolResult(tool: SiteTool, value: unknown): CallToolResult {
     )
     return errorResult(error)
   }
-  const text = JSON.stringify(value ?? null, null, 2)
   return { content: [{ type: 'text', text }], structuredContent: structured as Record<string, unknown> }
 }
 

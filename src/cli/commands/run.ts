@@ -1,6 +1,14 @@
-import { type BrowserTarget, isSiteToolError, isWsUrl, parseHostPort, targetProblem } from '../../../runtime/index'
+import {
+  type BrowserTarget,
+  type ToolMeta,
+  isSiteToolError,
+  isWsUrl,
+  parseHostPort,
+  targetProblem,
+} from '../../../runtime/index'
 import { type SkillsOptions, listSiteSkills, runBrowserSiteTool, runNodeSiteTool } from '../../nobuild/api'
 import { type CliIO, type ParsedArgs, UsageError, compatOf, writeLine } from '../args'
+import { resultJson } from '../result-json'
 import { existingRoots } from '../session'
 
 const RUN_USAGE = 'site-skills run SITE TOOL --args JSON [--cdp ws://...|HOST:PORT] [--target ID|URL-substring]'
@@ -43,7 +51,8 @@ export async function runCommand(args: ParsedArgs, io: CliIO): Promise<number> {
   // One compile, no watching: the command ends when the tool returns.
   const options = { roots: await existingRoots(args, io), compat: compatOf(args), watch: false }
   try {
-    const kind = await kindOf(siteId, tool, options)
+    const meta = await metaOf(siteId, tool, options)
+    const kind = meta?.kind
     if (kind === 'browser' && !target)
       throw new UsageError(`${siteId} -> ${tool} is a browser tool: pass --cdp ws://... or --cdp HOST:PORT`)
     // A Node tool gets the page too, when one is given, so it can drive the browser.
@@ -51,7 +60,7 @@ export async function runCommand(args: ParsedArgs, io: CliIO): Promise<number> {
       kind === 'browser'
         ? await runBrowserSiteTool(siteId, tool, toolArgs, target!, options)
         : await runNodeSiteTool(siteId, tool, toolArgs, { cdp: target, fetch: globalThis.fetch }, options)
-    writeLine(io.stdout, args.json ? JSON.stringify(result ?? null) : JSON.stringify(result ?? null, null, 2))
+    writeLine(io.stdout, resultJson(result, { siteId, tool, file: meta?.file }, args.json ? undefined : 2))
     return 0
   } catch (error) {
     if (!isSiteToolError(error)) throw error
@@ -60,7 +69,7 @@ export async function runCommand(args: ParsedArgs, io: CliIO): Promise<number> {
   }
 }
 
-async function kindOf(siteId: string, tool: string, options: SkillsOptions): Promise<'node' | 'browser' | undefined> {
+async function metaOf(siteId: string, tool: string, options: SkillsOptions): Promise<ToolMeta | undefined> {
   const skill = (await listSiteSkills(options)).find((s) => s.id === siteId)
-  return skill && Object.hasOwn(skill.tools, tool) ? skill.tools[tool]!.kind : undefined
+  return skill && Object.hasOwn(skill.tools, tool) ? skill.tools[tool] : undefined
 }
