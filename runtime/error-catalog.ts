@@ -193,6 +193,12 @@ export const SITE_TOOL_ERRORS = {
     hint: 'The browser refused a command; the cause holds its own error.',
     message: cdpMessage,
   }),
+  'root-missing': entry<{ root: string; error?: string }>({
+    title: 'Root not found',
+    hint: 'Create the folder, or pass the folder that holds your skill folders ({ root }, --root).',
+    message: (d) =>
+      d.error ? `cannot read the learnings folder ${q(d.root)}: ${d.error}` : `no learnings folder at ${q(d.root)}`,
+  }),
 }
 
 /** Stable codes of every error the runtime throws. Never renamed; new ones are added. */

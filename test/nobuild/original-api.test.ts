@@ -317,12 +317,26 @@ describe('finding skills and folders', () => {
     expect((await checkLearningExists('../root-1/example', { root })).exists).toBe(false)
   })
 
+  it('checkLearningExists and checkDomainLearningExists answer exists: false before the root is created', async () => {
+    const root = join(tmp.dir, 'not-yet')
+    expect(await checkLearningExists('example', root)).toMatchObject({ exists: false, root })
+    expect(await checkDomainLearningExists('example.com', { root })).toEqual({
+      exists: false,
+      hostname: 'example.com',
+      root,
+      matches: [],
+    })
+  })
+
   it('learningsRoot is siteSkillsRoot, and iterLearningDirs lists skill folders in name order', async () => {
     expect(learningsRoot('/ws')).toBe('/ws/learnings')
     expect(learningsRoot('/ws')).toBe(siteSkillsRoot('/ws'))
     const root = await rootWith({ 'b/x': '', 'a/x': '', '_template/x': '', 'file.txt': '' })
     expect(await iterLearningDirs(root)).toEqual([join(root, 'a'), join(root, 'b')])
-    expect(await iterLearningDirs(join(root, 'missing'))).toEqual([])
+    expect(await iterLearningDirs({ root })).toEqual([join(root, 'a'), join(root, 'b')])
+    // Not the original's []: a mistyped root must not read as "no skills".
+    const missing = await caught(iterLearningDirs(join(root, 'missing')))
+    expect(isSiteToolError(missing, 'root-missing')).toBe(true)
   })
 })
 
