@@ -4,7 +4,7 @@
  */
 
 /** The most characters of a value (a target, a URL, a list of ids) that a message shows. */
-export const SHOWN_MAX = 200
+const SHOWN_MAX = 200
 
 /** `text` cut to SHOWN_MAX characters, saying how long it was: a message never carries a whole value. */
 export function clip(text: string, max = SHOWN_MAX): string {
