@@ -1,6 +1,6 @@
 import { execFile } from 'node:child_process'
 import { existsSync } from 'node:fs'
-import { readFile } from 'node:fs/promises'
+import { cp, readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { promisify } from 'node:util'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -35,7 +35,19 @@ describe('site-skills validate', () => {
     expect(run.stdout).toContain('> 4 |   "domains": ["a.example.com"],')
     expect(run.stdout).toContain('error domain-port  test/fixtures/rules/domain-port/patterns/manifest.json:6:5')
     expect(run.stdout).toContain('hint: manifest.json is strict JSON')
-    expect(run.stdout.trimEnd().split('\n').at(-1)).toBe('10 errors, 0 warnings in 8 skills')
+    expect(run.stdout.trimEnd().split('\n').at(-1)).toBe('14 errors, 0 warnings in 9 skills')
+  })
+
+  it('reports every JSON syntax error of a manifest, each at its position, as invalid JSON', async () => {
+    const root = join(tmp.dir, 'json-errors')
+    await cp(join(RULES, 'manifest-parse/two-errors'), join(root, 'two-errors'), { recursive: true })
+    const run = await runCli(['validate'], tmp.dir, { SITE_SKILLS_ROOT: root })
+    expect(run.code).toBe(1)
+    const file = 'json-errors/two-errors/manifest.json'
+    expect(run.stdout).toContain(`error manifest-parse  ${file}:4:3\n    invalid JSON: comma expected at`)
+    expect(run.stdout).toContain(`error manifest-parse  ${file}:5:13\n    invalid JSON: invalid symbol at "tru"`)
+    expect(run.stdout).not.toContain('invalid or missing')
+    expect(run.stdout.trimEnd().split('\n').at(-1)).toBe('2 errors, 0 warnings in 1 skill')
   })
 
   it('--json prints only the machine output', async () => {
