@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { manifestSchema } from '../../src/compiler/validate/schema'
 import { runCli } from '../helpers/cli'
 import { RULES } from '../helpers/compile'
-import { REPO_ROOT, makeTempDir } from '../helpers/tmp'
+import { REPO_ROOT, makeTempDir, writeTree } from '../helpers/tmp'
 
 let tmp: Awaited<ReturnType<typeof makeTempDir>>
 beforeAll(async () => {
@@ -48,6 +48,49 @@ describe('site-skills validate', () => {
     expect(run.stdout).toContain(`error manifest-parse  ${file}:5:13\n    invalid JSON: invalid symbol at "tru"`)
     expect(run.stdout).not.toContain('invalid or missing')
     expect(run.stdout.trimEnd().split('\n').at(-1)).toBe('2 errors, 0 warnings in 1 skill')
+  })
+
+  it('says what a browser tool file holds instead of one function, in plain words, at its position', async () => {
+    const root = join(tmp.dir, 'tool-shapes')
+    const tool = (file: string) => ({
+      description: 'x',
+      path: `browser-tools/${file}`,
+      args: {},
+      returns: { type: 'string', description: 'x' },
+    })
+    await writeTree(root, {
+      's/manifest.json': {
+        id: 's',
+        name: 'S',
+        domains: ['s.example.com'],
+        browserTools: {
+          script: tool('script.js'),
+          member: tool('member.js'),
+          number: tool('number.js'),
+          typed: tool('typed.ts'),
+        },
+      },
+      's/browser-tools/script.js': 'const title = document.title\nconsole.log(title)\n',
+      's/browser-tools/member.js': 'document.title\n',
+      's/browser-tools/number.js': '// the tool\nexport default 42\n',
+      's/browser-tools/typed.ts': 'const title: string = document.title\n',
+    })
+    const run = await runCli(['validate', '--json', root], REPO_ROOT)
+    expect(run.code).toBe(1)
+    const found = (
+      JSON.parse(run.stdout).diagnostics as { file: string; line: number; column: number; message: string }[]
+    )
+      .map((d) => `${d.file}:${d.line}:${d.column} ${d.message}`)
+      .sort()
+    const one = 'must contain a single function expression, found'
+    const wrap = 'wrap the code in async function (args) { ... }'
+    expect(found).toEqual([
+      `s/browser-tools/member.js:1:1 "browser-tools/member.js" ${one} a property read \`document.title\``,
+      `s/browser-tools/number.js:2:16 the default export of "browser-tools/number.js" must be a function, found a number \`42\``,
+      `s/browser-tools/script.js:1:1 "browser-tools/script.js" ${one} 2 statements, the first a \`const\` declaration \`const title = document.title\`: ${wrap}`,
+      `s/browser-tools/typed.ts:1:1 "browser-tools/typed.ts" ${one} a \`const\` declaration \`const title = document.title;\`: ${wrap}`,
+    ])
+    expect(run.stdout).not.toMatch(/Expression|Unexpected token"/)
   })
 
   it('--json prints only the machine output', async () => {

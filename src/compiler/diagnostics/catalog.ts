@@ -55,7 +55,8 @@ type ToolNameData =
   | { problem: 'invisible'; map: string; name: string; char: string }
 type ToolParseData =
   | { problem: 'node-syntax' | 'syntax' | 'shape'; path: string; reason: string }
-  | { problem: 'no-default' | 'default-not-function'; path: string }
+  | { problem: 'no-default'; path: string }
+  | { problem: 'default-not-function'; path: string; found?: string }
   | { problem: 'bundle'; tool: string; reason: string }
 type PathEscapeData =
   | { via: 'manifest' }
@@ -89,7 +90,7 @@ function toolParseMessage(d: ToolParseData): string {
     case 'no-default':
       return `${q(d.path)} must export a default function`
     case 'default-not-function':
-      return `the default export of ${q(d.path)} must be a function`
+      return `the default export of ${q(d.path)} must be a function${d.found ? `, ${d.found}` : ''}`
     case 'bundle':
       return `browser tool ${q(d.tool)}: ${d.reason}`
   }
