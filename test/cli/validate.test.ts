@@ -93,6 +93,27 @@ describe('site-skills validate', () => {
     expect(run.stdout).not.toMatch(/Expression|Unexpected token"/)
   })
 
+  it('validates a skill folder given as the root as that one skill, and says which root it belongs to', async () => {
+    const root = join(tmp.dir, 'skill-folder/learnings')
+    await writeTree(root, {
+      'broken/manifest.json': { id: 'broken', name: 'Broken', domains: ['*.com'], notes: ['notes/gone.md'] },
+      'broken/notes/a.md': '# a\n',
+      'broken/browser-tools/read.js': 'async function () { return 1 }\n',
+      'good/manifest.json': { id: 'good', name: 'Good', domains: ['good.example.com'] },
+    })
+    const run = await runCli(['validate', 'learnings/broken'], join(tmp.dir, 'skill-folder'))
+    expect(run.code).toBe(1)
+    expect(run.stdout).not.toContain('manifest-missing')
+    expect(run.stdout).toContain('✖ broken  learnings/broken')
+    expect(run.stdout).toContain('error domain-public-suffix  learnings/broken/manifest.json:5:5')
+    expect(run.stdout).toContain('error note-missing  learnings/broken/manifest.json:8:5')
+    expect(run.stdout).toContain('learnings/broken is a skill folder: checked as the skill of root learnings')
+    expect(run.stdout.trimEnd().split('\n').at(-1)).toBe('2 errors, 0 warnings in 1 skill')
+    const good = await runCli(['validate', '--json', join(root, 'good')], REPO_ROOT)
+    expect(good.code).toBe(0)
+    expect(JSON.parse(good.stdout)).toEqual({ ok: true, skills: 1, diagnostics: [] })
+  })
+
   it('--json prints only the machine output', async () => {
     const run = await runCli(['validate', '--json', '--root', join(RULES, 'domain-unicode')], REPO_ROOT)
     expect(run.code).toBe(0)
