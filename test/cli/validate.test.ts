@@ -6,6 +6,7 @@ import { promisify } from 'node:util'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { manifestSchema } from '../../src/compiler/validate/schema'
 import { runCli } from '../helpers/cli'
+import { runBin } from '../helpers/spawn'
 import { RULES } from '../helpers/compile'
 import { REPO_ROOT, makeTempDir, writeTree } from '../helpers/tmp'
 
@@ -41,7 +42,8 @@ describe('site-skills validate', () => {
   it('reports every JSON syntax error of a manifest, each at its position, as invalid JSON', async () => {
     const root = join(tmp.dir, 'json-errors')
     await cp(join(RULES, 'manifest-parse/two-errors'), join(root, 'two-errors'), { recursive: true })
-    const run = await runCli(['validate'], tmp.dir, { SITE_SKILLS_ROOT: root })
+    const run = await runBin(['validate', '--root', 'json-errors'], tmp.dir)
+    expect(run.killed).toBe(false)
     expect(run.code).toBe(1)
     const file = 'json-errors/two-errors/manifest.json'
     expect(run.stdout).toContain(`error manifest-parse  ${file}:4:3\n    invalid JSON: comma expected at`)
@@ -75,7 +77,8 @@ describe('site-skills validate', () => {
       's/browser-tools/number.js': '// the tool\nexport default 42\n',
       's/browser-tools/typed.ts': 'const title: string = document.title\n',
     })
-    const run = await runCli(['validate', '--json', root], REPO_ROOT)
+    const run = await runBin(['validate', '--json', root], REPO_ROOT)
+    expect(run.killed).toBe(false)
     expect(run.code).toBe(1)
     const found = (
       JSON.parse(run.stdout).diagnostics as { file: string; line: number; column: number; message: string }[]
@@ -101,7 +104,8 @@ describe('site-skills validate', () => {
       'broken/browser-tools/read.js': 'async function () { return 1 }\n',
       'good/manifest.json': { id: 'good', name: 'Good', domains: ['good.example.com'] },
     })
-    const run = await runCli(['validate', 'learnings/broken'], join(tmp.dir, 'skill-folder'))
+    const run = await runBin(['validate', 'learnings/broken'], join(tmp.dir, 'skill-folder'))
+    expect(run.killed).toBe(false)
     expect(run.code).toBe(1)
     expect(run.stdout).not.toContain('manifest-missing')
     expect(run.stdout).toContain('✖ broken  learnings/broken')
@@ -109,7 +113,7 @@ describe('site-skills validate', () => {
     expect(run.stdout).toContain('error note-missing  learnings/broken/manifest.json:8:5')
     expect(run.stdout).toContain('learnings/broken is a skill folder: checked as the skill of root learnings')
     expect(run.stdout.trimEnd().split('\n').at(-1)).toBe('2 errors, 0 warnings in 1 skill')
-    const good = await runCli(['validate', '--json', join(root, 'good')], REPO_ROOT)
+    const good = await runBin(['validate', '--json', join(root, 'good')], REPO_ROOT)
     expect(good.code).toBe(0)
     expect(JSON.parse(good.stdout)).toEqual({ ok: true, skills: 1, diagnostics: [] })
   })
