@@ -82,10 +82,13 @@ export interface SiteSkills {
   sites: Record<string, Record<string, ToolStub>>
 }
 
-/** The original's example text, with names JSON-quoted. */
+/**
+ * How to call a tool with this API (`virtual:site-skills`): the original's example text, with the
+ * functions this module exports in place of ego-lite's `site` object, names JSON-quoted.
+ */
 function example(siteId: string, tool: string, kind: 'node' | 'browser'): string {
-  const method = kind === 'node' ? 'runTool' : 'runBrowserTool'
-  return `await site.${method}(${JSON.stringify(siteId)}, ${JSON.stringify(tool)}, { ... })`
+  const call = kind === 'node' ? 'runTool' : 'runBrowserTool'
+  return `await ${call}(${JSON.stringify(siteId)}, ${JSON.stringify(tool)}, { ... }, ${kind === 'node' ? 'ctx' : 'target'})`
 }
 
 /** A browser tool's code: compiled into the chunk, or compiled now by the chunk's loader. */

@@ -150,9 +150,21 @@ export async function listSiteSkills(options?: SkillsInput): Promise<readonly Sk
   return (await current(options)).api.skills
 }
 
-/** Notes and tool signatures for a URL, as an agent puts them in its prompt. */
+/**
+ * Notes and tool signatures for a URL, as an agent puts them in its prompt; each tool's `example`
+ * calls it with this API (`runNodeSiteTool`, `runBrowserSiteTool`).
+ */
 export async function loadLearnedContext(url: string | URL, options?: SkillsInput): Promise<LearnedContext> {
-  return (await current(options)).api.loadLearnedContext(url)
+  const context = await (await current(options)).api.loadLearnedContext(url)
+  const tools = context.tools.map((t) => {
+    const call = t.toolType === 'node' ? 'runNodeSiteTool' : 'runBrowserSiteTool'
+    const last = t.toolType === 'node' ? 'ctx' : 'target'
+    return {
+      ...t,
+      example: `await ${call}(${JSON.stringify(t.siteId)}, ${JSON.stringify(t.toolName)}, { ... }, ${last})`,
+    }
+  })
+  return { ...context, tools }
 }
 
 /** Model tool definitions (MCP, Anthropic, OpenAI) of the tools that match a URL. */

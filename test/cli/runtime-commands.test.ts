@@ -62,7 +62,7 @@ describe('site-skills match and context', () => {
     expect(context).toMatchObject({ exists: true, siteId: 'demo-shop', domain: '127.0.0.1' })
     expect(context.knowledge[0]).toMatchObject({ siteId: 'demo-shop', fileName: 'overview.md' })
     expect(context.tools.map((t: { example: string }) => t.example)).toContain(
-      'await site.runTool("demo-shop", "search_catalog", { ... })',
+      'await runNodeSiteTool("demo-shop", "search_catalog", { ... }, ctx)',
     )
     expect(Object.keys(context.toolDefinitions)).toEqual(['mcp', 'anthropic', 'openai', 'names'])
     const human = await runCli(['context', 'http://127.0.0.1:8080/x'], REPO_ROOT)

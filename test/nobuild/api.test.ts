@@ -59,8 +59,9 @@ describe('the original API, built on the compiler', () => {
         content: '# ext\n\nThe search box is `input[name=q]`.\n',
       },
     ])
-    expect(context.tools.map((t) => t.example)).toContain('await site.runTool("ext", "search", { ... })')
-    expect(context.tools.map((t) => t.example)).toContain('await site.runBrowserTool("ext", "read", { ... })')
+    // Calls of this API: there is no `site` object here.
+    expect(context.tools.map((t) => t.example)).toContain('await runNodeSiteTool("ext", "search", { ... }, ctx)')
+    expect(context.tools.map((t) => t.example)).toContain('await runBrowserSiteTool("ext", "read", { ... }, target)')
     expect(context.tools.findIndex((t) => t.toolType === 'browser')).toBe(4)
     expect(context.toolDefinitions.anthropic.map((t) => t.name)).toContain('ext__search')
     const none = await loadLearnedContext('about:blank', { root })
