@@ -13,14 +13,27 @@ const SCHEMA_URL = 'https://unpkg.com/unplugin-site-skills/manifest.schema.json'
 /** A file's text from its lines, each ending with a newline. */
 const lines = (...text: string[]) => text.map((line) => `${line}\n`).join('')
 
-/** `$schema` for a new manifest: the installed package's file when it is reachable, else the URL. */
+const INSTALLED_SCHEMA = 'node_modules/unplugin-site-skills/manifest.schema.json'
+
+/** The installed package's schema as Node finds a package: in `node_modules` of the folder or of a parent. */
+function installedSchema(from: string): string | undefined {
+  for (let dir = from; ; dir = dirname(dir)) {
+    if (existsSync(join(dir, INSTALLED_SCHEMA))) return join(dir, INSTALLED_SCHEMA)
+    if (dirname(dir) === dir) return undefined
+  }
+}
+
+/**
+ * `$schema` for a new manifest: the installed package's file, relative to the skill folder (so a
+ * copied skill finds the package of the project it is copied into), else this package's own file
+ * when it lies inside the project, else the URL.
+ */
 function schemaRef(skillDir: string, cwd: string): string {
-  const candidates = [
-    join(cwd, 'node_modules/unplugin-site-skills/manifest.schema.json'),
+  const own = [
     fileURLToPath(new URL('../../manifest.schema.json', import.meta.url)),
     fileURLToPath(new URL('../../../manifest.schema.json', import.meta.url)),
-  ]
-  const found = candidates.find((c) => existsSync(c) && !relative(cwd, c).startsWith('..'))
+  ].find((c) => existsSync(c) && !relative(cwd, c).startsWith('..'))
+  const found = installedSchema(dirname(skillDir)) ?? installedSchema(cwd) ?? own
   return found ? toPosix(relative(skillDir, found)) : SCHEMA_URL
 }
 
