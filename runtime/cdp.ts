@@ -23,11 +23,16 @@ export interface CdpAddress {
   target?: string
 }
 
+/** An object that holds a session of one page: a page of `launchBrowser()` (`{ targetId, client, close }`). */
+export interface CdpSessionHolder {
+  client: CdpSendable
+}
+
 /**
- * Where a browser tool runs: an open session, an address, a `ws://` URL (of a page, or of the
- * browser: then its first page), or `"HOST:PORT"`.
+ * Where a browser tool runs: an open session, an object holding one (a page `launchBrowser().newPage()`
+ * returns), an address, a `ws://` URL (of a page, or of the browser: then its first page), or `"HOST:PORT"`.
  */
-export type BrowserTarget = CdpSendable | CdpAddress | string
+export type BrowserTarget = CdpSendable | CdpSessionHolder | CdpAddress | string
 
 /** A chrome-remote-interface client (the subset used here). */
 export interface CdpClient extends CdpSendable {
@@ -58,8 +63,14 @@ export interface OpenedTarget {
 }
 
 /** Whether the target is an open session rather than an address. */
-export function isSendable(target: BrowserTarget): target is CdpSendable {
+export function isSendable(target: unknown): target is CdpSendable {
   return typeof (target as CdpSendable | undefined)?.send === 'function'
+}
+
+/** The session an object holds (see CdpSessionHolder), when it is one that holds a session. */
+export function heldSession(target: unknown): CdpSendable | undefined {
+  const client = (target as Partial<CdpSessionHolder> | null | undefined)?.client
+  return target && typeof target === 'object' && isSendable(client) ? client : undefined
 }
 
 type Commands = ProtocolMapping.Commands

@@ -2,7 +2,15 @@
  * Connecting by address (`{ host, port, target }`, a `ws://` URL, `"HOST:PORT"`) with
  * chrome-remote-interface. Loaded only for those targets, so the runtime entry stays small.
  */
-import { type BrowserTarget, type CdpAddress, type Cri, isSendable, type OpenedTarget, type TargetInfo } from './cdp'
+import {
+  type BrowserTarget,
+  type CdpAddress,
+  type Cri,
+  heldSession,
+  isSendable,
+  type OpenedTarget,
+  type TargetInfo,
+} from './cdp'
 import { type SiteToolError, siteToolError } from './errors'
 
 const HOST_PORT_RE = /^(\[[^\]]+\]|[^:/\s]+):(\d+)$/
@@ -22,14 +30,18 @@ export async function loadCri(): Promise<Cri> {
   }
 }
 
+/** A target as a message shows it: a string as JSON, an object by its keys (never its whole content). */
+function describeTarget(target: unknown): string {
+  if (typeof target === 'string') return JSON.stringify(target)
+  if (!target || typeof target !== 'object') return String(target)
+  const { host, port } = target as Partial<CdpAddress>
+  if (port !== undefined)
+    return `{ host: ${JSON.stringify(host) ?? 'undefined'}, port: ${JSON.stringify(port) ?? typeof port} }`
+  return `an object with keys ${Object.keys(target).join(', ') || '(none)'}`
+}
+
 function invalid(target: unknown, why: 'expected' | 'port' | 'url' | 'host'): SiteToolError {
-  let shown: string
-  try {
-    shown = JSON.stringify(target)
-  } catch {
-    shown = typeof target
-  }
-  return siteToolError('invalid-target', { shown, why })
+  return siteToolError('invalid-target', { shown: describeTarget(target), why })
 }
 
 /** Whether a target is a `ws://` (or `wss://`) URL. */
@@ -66,7 +78,8 @@ function parseTarget(target: string): CdpAddress | string {
 function checkTarget(target: CdpAddress | string): CdpAddress | string {
   const parsed = typeof target === 'string' ? parseTarget(target) : target
   if (typeof parsed === 'string') return parsed
-  if (!parsed || typeof parsed !== 'object') throw invalid(target, 'expected')
+  // An object without a port is not an address: say what a target is, not that its port is wrong.
+  if (!parsed || typeof parsed !== 'object' || !('port' in parsed)) throw invalid(target, 'expected')
   const { host, port } = parsed
   if (!(Number.isInteger(port) && port > 0 && port < 65536)) throw invalid(target, 'port')
   if (host !== undefined && typeof host !== 'string') throw invalid(target, 'host')
@@ -76,7 +89,7 @@ function checkTarget(target: CdpAddress | string): CdpAddress | string {
 /** What is wrong with a target (see checkTarget), or undefined: for callers that report it their own way. */
 export function targetProblem(target: BrowserTarget): string | undefined {
   try {
-    if (!isSendable(target)) checkTarget(target)
+    if (!isSendable(target) && !heldSession(target)) checkTarget(target as CdpAddress | string)
   } catch (error) {
     return (error as Error).message
   }
@@ -101,9 +114,14 @@ async function resolveAddress(cri: Cri, address: CdpAddress): Promise<string> {
   throw siteToolError('target-not-found', { target: address.target ?? '', where })
 }
 
-/** Opens a connection to an address or URL (checked first, see checkTarget); the caller closes it. */
-export async function openTarget(target: CdpAddress | string): Promise<OpenedTarget> {
-  const parsed = checkTarget(target)
+/**
+ * Opens a connection to an address or URL (checked first, see checkTarget); the caller closes it.
+ * An object holding a session (a page of launchBrowser()) gives that session, which its owner closes.
+ */
+export async function openTarget(target: Exclude<BrowserTarget, string> | string): Promise<OpenedTarget> {
+  const held = heldSession(target)
+  if (held) return { session: held }
+  const parsed = checkTarget(target as CdpAddress | string)
   const cri = await loadCri()
   const url = typeof parsed === 'string' ? parsed : await resolveAddress(cri, parsed)
   const client = await cri({ target: url, local: true }).catch((cause: unknown) => {

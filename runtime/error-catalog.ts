@@ -3,7 +3,15 @@
  * becomes its message. Codes are permanent: add new ones, never rename.
  */
 
-const q = (value: unknown) => JSON.stringify(value)
+/** The most characters of a value (a target, a URL, a list of ids) that a message shows. */
+const SHOWN_MAX = 200
+
+/** `text` cut to SHOWN_MAX characters, saying how long it was: a message never carries a whole value. */
+export function clip(text: string, max = SHOWN_MAX): string {
+  return text.length <= max ? text : `${text.slice(0, max)}… (${text.length} characters)`
+}
+
+const q = (value: unknown) => clip(JSON.stringify(value) ?? String(value))
 /** `typeof`, with `null` and `array` told apart. */
 export const typeOf = (v: unknown) => (v === null ? 'null' : Array.isArray(v) ? 'array' : typeof v)
 
@@ -84,7 +92,8 @@ function resultMessage([path, expected, actual]: ResultProblem): string {
 }
 
 const TARGET_WORDS = {
-  expected: 'expected ws://..., HOST:PORT or { host, port, target }',
+  expected:
+    'expected ws://..., HOST:PORT or { host, port, target }, or a CDP session (with send) or a page of launchBrowser() (with client)',
   port: 'port must be an integer from 1 to 65535',
   url: 'not a valid ws:// URL',
   host: 'host must be a string',
@@ -102,12 +111,12 @@ const UNAVAILABLE_WORDS = {
 } as const
 
 function unavailableMessage(d: UnavailableData): string {
-  if ('module' in d) return `cannot load ${d.module}`
+  if ('module' in d) return `cannot load ${clip(d.module)}`
   if ('start' in d) return `the browser did not start (${d.start})${d.log ? `:\n${d.log}` : ''}`
   return UNAVAILABLE_WORDS[d.missing]
 }
 
-const listed = (known: readonly string[]) => `(known: ${known.join(', ') || 'none'})`
+const listed = (known: readonly string[]) => `(known: ${clip(known.join(', ')) || 'none'})`
 
 export const SITE_TOOL_ERRORS = {
   'skill-not-found': entry<{ known?: readonly string[] }>({
@@ -141,7 +150,7 @@ export const SITE_TOOL_ERRORS = {
   'tool-threw': entry<{ thrown: string } | { message: string }>({
     title: 'The tool threw',
     hint: "The error's file and line point at the tool's own code.",
-    message: (d) => ('thrown' in d ? `threw ${d.thrown}` : d.message),
+    message: (d) => ('thrown' in d ? `threw ${clip(d.thrown)}` : d.message),
   }),
   timeout: entry<Cdp | { within: number } | { after: number }>({
     title: 'Timed out',
@@ -161,7 +170,7 @@ export const SITE_TOOL_ERRORS = {
   'domain-mismatch': entry<{ url: unknown; patterns: string }>({
     title: "Page is not on the skill's domains",
     hint: 'Navigate the page to a site the skill declares in "domains" first.',
-    message: (d) => `refused to run on ${d.url}: it does not match ${d.patterns}`,
+    message: (d) => `refused to run on ${clip(String(d.url))}: it does not match ${clip(d.patterns)}`,
   }),
   'context-lost': entry<Cdp>({
     title: 'The page navigated',
@@ -177,7 +186,11 @@ export const SITE_TOOL_ERRORS = {
     title: 'Browser not reachable',
     hint: 'Start the browser with --remote-debugging-port and pass that address.',
     message: (d) =>
-      'cdp' in d ? cdpMessage(d) : 'reach' in d ? `cannot reach ${d.reach}` : `cannot connect to ${d.connect}`,
+      'cdp' in d
+        ? cdpMessage(d)
+        : 'reach' in d
+          ? `cannot reach ${clip(d.reach)}`
+          : `cannot connect to ${clip(d.connect)}`,
   }),
   'dialog-blocking': entry<{ type: string; text: string }>({
     title: 'A dialog blocked the page',
@@ -187,12 +200,12 @@ export const SITE_TOOL_ERRORS = {
   'target-not-found': entry<{ target: string; where: string }>({
     title: 'No such page',
     hint: 'Pass a target id or a substring of the URL of an open page.',
-    message: (d) => `no page ${q(d.target)} at ${d.where}`,
+    message: (d) => `no page ${q(d.target)} at ${clip(d.where)}`,
   }),
   'invalid-target': entry<{ shown: string; why: keyof typeof TARGET_WORDS }>({
     title: 'Invalid CDP target',
     hint: 'Pass a CDP client or session, { host, port, target }, a ws:// URL or "HOST:PORT".',
-    message: (d) => `bad CDP target ${d.shown}: ${TARGET_WORDS[d.why]}`,
+    message: (d) => `bad CDP target ${clip(d.shown)}: ${TARGET_WORDS[d.why]}`,
   }),
   unavailable: entry<UnavailableData>({
     title: 'Not available here',
@@ -203,6 +216,12 @@ export const SITE_TOOL_ERRORS = {
     title: 'CDP command failed',
     hint: 'The browser refused a command; the cause holds its own error.',
     message: cdpMessage,
+  }),
+  'root-missing': entry<{ root: string; error?: string }>({
+    title: 'Root not found',
+    hint: 'Create the folder, or pass the folder that holds your skill folders ({ root }, --root).',
+    message: (d) =>
+      d.error ? `cannot read the learnings folder ${q(d.root)}: ${d.error}` : `no learnings folder at ${q(d.root)}`,
   }),
 }
 

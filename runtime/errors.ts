@@ -1,4 +1,4 @@
-import { type SiteToolErrorCode, type SiteToolErrorData, errorMessage } from './error-catalog'
+import { type SiteToolErrorCode, type SiteToolErrorData, clip, errorMessage } from './error-catalog'
 
 export type { SiteToolErrorCode } from './error-catalog'
 
@@ -23,7 +23,7 @@ export class SiteToolError extends Error {
   readonly column?: number
 
   constructor(code: SiteToolErrorCode, message: string, init: SiteToolErrorInit = {}) {
-    const where = init.siteId ? `${init.siteId}${init.tool ? ` -> ${init.tool}` : ''}: ` : ''
+    const where = init.siteId ? `${clip(init.siteId)}${init.tool ? ` -> ${clip(init.tool)}` : ''}: ` : ''
     const at = init.file
       ? ` (${init.file}${init.line ? `:${init.line}${init.column ? `:${init.column}` : ''}` : ''})`
       : ''

@@ -3,6 +3,7 @@
  * Small on purpose; never imports the compiler (esbuild, ajv, unplugin).
  */
 export { callBrowserTool, type BrowserCall, type BrowserTarget, type CdpAddress, type CdpSendable } from './browser'
+export type { CdpSessionHolder } from './cdp'
 export {
   assignToolNames,
   createToolDefinitions,

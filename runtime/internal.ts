@@ -6,7 +6,7 @@
  */
 export { checkArgs, checkResult } from './check'
 export { type CdpClient, type TargetInfo, command, listen } from './cdp'
-export { loadCri } from './connect'
+export { loadCri, openTarget } from './connect'
 export { typeOf } from './error-catalog'
 export { messageOf, siteToolError } from './errors'
 export { type LaunchedBrowser, launchBrowser } from './launch'

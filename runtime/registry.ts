@@ -82,10 +82,13 @@ export interface SiteSkills {
   sites: Record<string, Record<string, ToolStub>>
 }
 
-/** The original's example text, with names JSON-quoted. */
+/**
+ * How to call a tool with this API (`virtual:site-skills`): the original's example text, with the
+ * functions this module exports in place of ego-lite's `site` object, names JSON-quoted.
+ */
 function example(siteId: string, tool: string, kind: 'node' | 'browser'): string {
-  const method = kind === 'node' ? 'runTool' : 'runBrowserTool'
-  return `await site.${method}(${JSON.stringify(siteId)}, ${JSON.stringify(tool)}, { ... })`
+  const call = kind === 'node' ? 'runTool' : 'runBrowserTool'
+  return `await ${call}(${JSON.stringify(siteId)}, ${JSON.stringify(tool)}, { ... }, ${kind === 'node' ? 'ctx' : 'target'})`
 }
 
 /** A browser tool's code: compiled into the chunk, or compiled now by the chunk's loader. */
@@ -98,6 +101,26 @@ function codeOf(chunk: SkillChunk, tool: string): BrowserToolCode | Promise<Brow
 /** The check of a tool's result against its `returns`, when it has a usable one. */
 const returnsCheck = ({ returns }: ToolMeta) =>
   checkable(returns) ? (value: unknown) => checkResult(returns, value) : undefined
+
+/** Keys a caller may read without meaning a skill or tool: promise and JSON probes, Object's own methods. */
+const PROBES = new Set(['then', 'toJSON', ...Object.getOwnPropertyNames(Object.prototype)])
+
+/**
+ * A read-only view of `record` whose unknown keys throw (through `missing`, which throws the
+ * catalog's error) instead of reading as undefined: `sites['typo'].tool()` is a `skill-not-found`
+ * naming the known ids, not a TypeError. Symbols and the probes above read as usual.
+ */
+function strictRecord<T extends object>(record: T, missing: (key: string) => unknown): T {
+  return new Proxy(record, {
+    get(target, key) {
+      if (typeof key === 'string' && !Object.hasOwn(target, key) && !PROBES.has(key)) missing(key)
+      return Reflect.get(target, key)
+    },
+    set: () => false,
+    defineProperty: () => false,
+    deleteProperty: () => false,
+  })
+}
 
 /** Builds the runtime API over compiled data and lazy per-skill loaders. */
 export function createSiteSkills(
@@ -251,7 +274,7 @@ export function createSiteSkills(
   for (const skill of data.skills) {
     const stubs: Record<string, ToolStub> = Object.create(null)
     for (const tool of Object.keys(skill.tools)) stubs[tool] = (args, ctx) => runTool(skill.id, tool, args, ctx)
-    sites[skill.id] = stubs
+    sites[skill.id] = strictRecord(stubs, (tool) => meta(skill.id, tool))
   }
 
   return {
@@ -271,6 +294,6 @@ export function createSiteSkills(
     },
     toolDefinitions,
     dispatchToolCall,
-    sites,
+    sites: strictRecord(sites, (siteId) => meta(siteId, '')),
   }
 }

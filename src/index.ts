@@ -17,6 +17,7 @@ export {
   wrapBrowserTool,
   type LearningEntry,
   type ManifestTool,
+  type SkillsInput,
   type SkillsOptions,
 } from './nobuild/api'
 export {

@@ -20,6 +20,8 @@ export interface ParsedArgs {
   args?: string
   cdp?: string
   target?: string
+  /** `run --url URL`: the page a Node tool is about (`ctx.url`, `ctx.baseUrl`). */
+  url?: string
   domain: string[]
   /** `test --live`: run the examples against their live pages. */
   live: boolean
@@ -63,6 +65,7 @@ export function parseCliArgs(argv: string[]): ParsedArgs {
         args: { type: 'string' },
         cdp: { type: 'string' },
         target: { type: 'string' },
+        url: { type: 'string' },
         domain: { type: 'string', multiple: true },
         live: { type: 'boolean' },
         site: { type: 'string' },

@@ -1,7 +1,5 @@
 import type { LearnedToolSignature, ValueSchema } from '../../runtime/index'
 
-const IDENTIFIER_RE = /^[A-Za-z_$][\w$]*$/
-
 /** A value of the declared type to show in an example: the first enum value, `"…"` for a string. */
 function placeholder(schema: ValueSchema): string {
   if (schema.enum?.length) return JSON.stringify(schema.enum[0])
@@ -20,18 +18,20 @@ function placeholder(schema: ValueSchema): string {
   }
 }
 
+const PLAIN_WORD_RE = /^[\w@%+=:,./-]+$/
+/** A word for a POSIX shell: as it is when plain, else in single quotes (each single quote written as '\\''). */
+const shellWord = (text: string) => (PLAIN_WORD_RE.test(text) ? text : `'${text.replaceAll("'", "'\\''")}'`)
+
 /**
- * The call an agent script makes, naming the tool's real arguments (required first):
- * `await site.runTool("demo-shop", "search", { query: "…" })`. The `example` field of a
- * LearnedContext keeps the original's exact text (`{ ... }`), which ego-lite users compare against;
- * the CLI's text output shows this one instead.
+ * The command that runs the tool, naming its real arguments (required first):
+ * `npx site-skills run demo-shop search --args '{"query":"…"}'`, with `--cdp HOST:PORT` for a
+ * browser tool. The `example` field of a LearnedContext (`--json`) is the no-build API's call.
  */
 export function callExample(tool: LearnedToolSignature): string {
   const entries = Object.entries(tool.args)
   const ordered = [...entries.filter(([, s]) => s.required), ...entries.filter(([, s]) => !s.required)]
-  const key = (name: string) => (IDENTIFIER_RE.test(name) ? name : JSON.stringify(name))
-  const fields = ordered.map(([name, schema]) => `${key(name)}: ${placeholder(schema)}`)
-  const args = fields.length ? `{ ${fields.join(', ')} }` : '{}'
-  const method = tool.toolType === 'node' ? 'runTool' : 'runBrowserTool'
-  return `await site.${method}(${JSON.stringify(tool.siteId)}, ${JSON.stringify(tool.toolName)}, ${args})`
+  const fields = ordered.map(([name, schema]) => `${JSON.stringify(name)}:${placeholder(schema)}`)
+  const args = shellWord(`{${fields.join(',')}}`)
+  const cdp = tool.toolType === 'browser' ? ' --cdp HOST:PORT' : ''
+  return `npx site-skills run ${shellWord(tool.siteId)} ${shellWord(tool.toolName)} --args ${args}${cdp}`
 }

@@ -35,6 +35,7 @@ commands:
   match URL...                 which skills apply to each URL
   context URL                  notes and tool signatures for a URL, as an agent gets them
   run SITE TOOL --args JSON    run a Node or browser tool (--cdp ws://...|HOST:PORT, --target ID|URL)
+                               (--url URL: the page a Node tool is about; default: the --target page's)
   types [--out FILE]           write the declarations of virtual:site-skills (- for stdout)
   check [--out FILE] [--watch] validate, write the declarations, type-check every tool against its manifest
   schema                       print the manifest JSON Schema

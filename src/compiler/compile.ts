@@ -298,10 +298,10 @@ export function createCompiler(options: CompilerOptions): Compiler {
     }
     for (const scan of roots) {
       if (scan.exists) continue
+      // An error, not "no skills": a mistyped root must fail the build, not ship an empty agent.
       const missing = createDiagnostic('', '.', {
         code: 'root-missing',
         data: { root: scan.root, ...(scan.error ? { error: scan.error } : {}) },
-        severity: scan.error ? 'error' : 'warning',
       })
       diagnostics.push(missing)
       reports.push({ id: '', root: scan.root, diagnostics: [missing] })

@@ -1,5 +1,5 @@
 import { readdir } from 'node:fs/promises'
-import { join } from 'node:path'
+import { basename, dirname, join } from 'node:path'
 import { inspectPath, plainPathInside } from './paths'
 import { effectiveRoot } from './roots'
 
@@ -20,12 +20,31 @@ export interface SkillFolder {
 export interface RootScan {
   root: string
   exists: boolean
+  /**
+   * The root given was itself a skill folder (it holds manifest.json): `root` is its parent and
+   * `folders` that one skill, so `validate learnings/github` checks the skill, not its subfolders.
+   */
+  skillFolder?: boolean
   /** Why an existing root could not be read. */
   error?: string
   folders: SkillFolder[]
 }
 
 const SKIPPED_RE = /^[_.]|^node_modules$/
+const MANIFEST = 'manifest.json'
+
+/** A root that holds manifest.json: the one skill of its parent folder. */
+async function asSkillFolder(dir: string): Promise<RootScan> {
+  const state = await inspectPath(dir)
+  const realDir = state.kind === 'missing' ? dir : state.real
+  const root = dirname(dir)
+  return {
+    root,
+    exists: true,
+    skillFolder: true,
+    folders: [{ id: basename(dir), root, dir, realDir, symlinked: false }],
+  }
+}
 
 /** Lists the skill folders of a root in directory-name order, following symlinked folders. */
 export async function scanRoot(input: string): Promise<RootScan> {
@@ -43,6 +62,7 @@ export async function scanRoot(input: string): Promise<RootScan> {
       ...(code === 'ENOENT' || code === 'ENOTDIR' ? {} : { error: `${code ?? 'error'}: ${(error as Error).message}` }),
     }
   }
+  if (entries.some((e) => e.name === MANIFEST && !e.isDirectory())) return asSkillFolder(root)
   const candidates = entries
     .filter((e) => !SKIPPED_RE.test(e.name) && (e.isDirectory() || e.isSymbolicLink()))
     .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))

@@ -16,9 +16,12 @@ export interface JsonDocument {
   duplicateKeys: { path: JsonPath; position: Position }[]
 }
 
+/** Where a JSON text fails: the first syntax error, and the ones after it. */
 export interface JsonFailure {
   message: string
   position: Position
+  /** The other syntax errors found after the first (an error that follows from the one before is left out). */
+  more: { message: string; position: Position }[]
 }
 
 const MAX_JSON_DEPTH = 64
@@ -118,19 +121,33 @@ function countParsedKeys(value: unknown): number {
   return count
 }
 
-/** Where strict parsing fails, with jsonc-parser's position (JSON.parse's messages vary). */
-function describeFailure(text: string, toPosition: (offset: number) => Position, fallback: unknown): JsonFailure {
+/**
+ * The syntax errors jsonc-parser finds, without those that only follow from the one before: an
+ * error that starts where (or before) the previous one ends (`tru,` is an invalid symbol, and then
+ * a missing value at the comma) says nothing new.
+ */
+function syntaxErrors(text: string): ParseError[] {
   const errors: ParseError[] = []
   parseTree(text, errors, { disallowComments: true, allowTrailingComma: false, allowEmptyContent: false })
-  const first = errors[0]
-  if (first) {
-    const { message, offset } = describeParseError(first, text)
-    return { message, position: toPosition(offset) }
+  const kept: ParseError[] = []
+  for (const error of errors) {
+    const last = kept.at(-1)
+    if (!last || error.offset > last.offset + last.length) kept.push(error)
   }
+  return kept
+}
+
+/** Where strict parsing fails, every syntax error with jsonc-parser's position (JSON.parse's messages vary). */
+function describeFailure(text: string, toPosition: (offset: number) => Position, fallback: unknown): JsonFailure {
+  const [first, ...rest] = syntaxErrors(text).map((error) => {
+    const { message, offset } = describeParseError(error, text)
+    return { message, position: toPosition(offset) }
+  })
+  if (first) return { ...first, more: rest }
   // jsonc-parser is more lenient than JSON.parse in a few corners (control characters in strings).
   const message = fallback instanceof Error ? fallback.message : 'empty file'
   const at = /position (\d+)/.exec(message)
-  return { message, position: toPosition(at ? Number(at[1]) : 0) }
+  return { message, position: toPosition(at ? Number(at[1]) : 0), more: [] }
 }
 
 /**
@@ -146,7 +163,8 @@ export function parseJsonDocument(source: string): JsonDocument | JsonFailure {
     return index(offset)
   }
   const { deep, keys } = scanJson(text, MAX_JSON_DEPTH)
-  if (deep >= 0) return { message: `JSON nests deeper than ${MAX_JSON_DEPTH} levels`, position: toPosition(deep) }
+  if (deep >= 0)
+    return { message: `JSON nests deeper than ${MAX_JSON_DEPTH} levels`, position: toPosition(deep), more: [] }
   let value: unknown
   try {
     value = JSON.parse(text)

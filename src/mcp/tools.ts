@@ -47,8 +47,9 @@ function lenientOutput(schema: Schema): Schema {
   return out
 }
 
+/** The manifest's title, else `Site name: tool` (a site name often has parentheses of its own). */
 function titleOf(skill: SkillMeta, tool: string, meta: ToolMeta): string {
-  return meta.annotations?.title ?? `${tool} (${skill.name})`
+  return meta.annotations?.title ?? `${skill.name}: ${tool}`
 }
 
 /** The tools of the skills that match `url` (none without a URL), as MCP lists them. */

@@ -9,6 +9,7 @@ import {
   type SkillMeta,
   type ValidateReturns,
 } from '../../runtime/index'
+import { siteToolError } from '../../runtime/internal'
 import type { Compat } from '../compiler/compat'
 import type { CompileResult } from '../compiler/compile'
 import type { ManifestTool, SkillModel } from '../compiler/model'
@@ -50,6 +51,17 @@ export interface LearningEntry {
 
 export type { ManifestTool }
 
+/**
+ * Where a no-build function reads skills: a root folder (`'learnings'`, as the original's
+ * validateSiteSkills takes it) or the options object (`{ root }`, `{ roots }`, `{ agentWorkspace }`).
+ */
+export type SkillsInput = string | SkillsOptions
+
+/** The options object a SkillsInput stands for (a string is its `root`). */
+function optionsOf(input?: SkillsInput): SkillsOptions {
+  return typeof input === 'string' ? { root: input } : (input ?? {})
+}
+
 const sessions = new Map<string, Session>()
 
 /** The original's siteSkillsRoot: `<workspace>/learnings`, defaulting from the environment. */
@@ -61,7 +73,8 @@ export function siteSkillsRoot(agentWorkspace?: string): string {
  * The absolute roots an options object names (for the original's other functions); roots the CLI
  * already resolved are taken as they are. @internal
  */
-export function rootsOf(options: SkillsOptions = {}): readonly string[] {
+export function rootsOf(input?: SkillsInput): readonly string[] {
+  const options = optionsOf(input)
   const cwd = process.cwd()
   if (options.roots?.length) return resolveRoots(options.roots, cwd)
   if (options.root) return resolveRoots(options.root, cwd)
@@ -69,11 +82,12 @@ export function rootsOf(options: SkillsOptions = {}): readonly string[] {
   return resolveRoots(undefined, cwd)
 }
 
-function sessionFor(options: SkillsOptions | undefined, checkOnly: boolean): Session {
+function sessionFor(input: SkillsInput | undefined, checkOnly: boolean): Session {
+  const options = optionsOf(input)
   const roots = rootsOf(options)
-  const compat = options?.compat
-  const watch = options?.watch !== false
-  const validateReturns = options?.validateReturns
+  const compat = options.compat
+  const watch = options.watch !== false
+  const validateReturns = options.validateReturns
   const key = JSON.stringify([roots, compat ?? null, watch, checkOnly, validateReturns ?? 'warn'])
   const known = sessions.get(key)
   if (known) return known
@@ -82,12 +96,23 @@ function sessionFor(options: SkillsOptions | undefined, checkOnly: boolean): Ses
   return session
 }
 
+/** A root that is not there: an error, so that a typo never reads as "no skills" (the CLI exits 2). */
+function missingRoot(result: CompileResult): SiteToolError | undefined {
+  const scan = result.roots.find((r) => !r.exists)
+  if (!scan) return undefined
+  return siteToolError('root-missing', { root: scan.root, ...(scan.error ? { error: scan.error } : {}) })
+}
+
 /**
  * The current compile of the roots an options object names. Browser tools are compiled when first
- * called; `checkOnly` (validation) bundles ES-module tools up front to check their imports. @internal
+ * called; `checkOnly` (validation) bundles ES-module tools up front to check their imports. A root
+ * that does not exist is a SiteToolError `root-missing`. @internal
  */
-export async function current(options?: SkillsOptions, checkOnly = false): Promise<SessionState> {
-  return sessionFor(options, checkOnly).current()
+export async function current(input?: SkillsInput, checkOnly = false): Promise<SessionState> {
+  const state = await sessionFor(input, checkOnly).current()
+  const missing = missingRoot(state.result)
+  if (missing) throw missing
+  return state
 }
 
 function toEntry(model: SkillModel): LearningEntry {
@@ -115,23 +140,35 @@ function toEntry(model: SkillModel): LearningEntry {
 }
 
 /** The skills whose domains match a URL, in directory order (the original's shape). */
-export async function siteSkillsForUrl(url: string | URL, options?: SkillsOptions): Promise<LearningEntry[]> {
+export async function siteSkillsForUrl(url: string | URL, options?: SkillsInput): Promise<LearningEntry[]> {
   const { api, models } = await current(options)
   return api.siteSkillsForUrl(url).map((meta) => toEntry(models.get(meta.id)!))
 }
 
 /** Metadata of every valid skill (id, name, domains, tool signatures), in directory order. */
-export async function listSiteSkills(options?: SkillsOptions): Promise<readonly SkillMeta[]> {
+export async function listSiteSkills(options?: SkillsInput): Promise<readonly SkillMeta[]> {
   return (await current(options)).api.skills
 }
 
-/** Notes and tool signatures for a URL, as an agent puts them in its prompt. */
-export async function loadLearnedContext(url: string | URL, options?: SkillsOptions): Promise<LearnedContext> {
-  return (await current(options)).api.loadLearnedContext(url)
+/**
+ * Notes and tool signatures for a URL, as an agent puts them in its prompt; each tool's `example`
+ * calls it with this API (`runNodeSiteTool`, `runBrowserSiteTool`).
+ */
+export async function loadLearnedContext(url: string | URL, options?: SkillsInput): Promise<LearnedContext> {
+  const context = await (await current(options)).api.loadLearnedContext(url)
+  const tools = context.tools.map((t) => {
+    const call = t.toolType === 'node' ? 'runNodeSiteTool' : 'runBrowserSiteTool'
+    const last = t.toolType === 'node' ? 'ctx' : 'target'
+    return {
+      ...t,
+      example: `await ${call}(${JSON.stringify(t.siteId)}, ${JSON.stringify(t.toolName)}, { ... }, ${last})`,
+    }
+  })
+  return { ...context, tools }
 }
 
 /** Model tool definitions (MCP, Anthropic, OpenAI) of the tools that match a URL. */
-export async function toolDefinitionsForUrl(url: string | URL, options?: SkillsOptions): Promise<ToolDefinitions> {
+export async function toolDefinitionsForUrl(url: string | URL, options?: SkillsInput): Promise<ToolDefinitions> {
   return (await current(options)).api.toolDefinitions(url)
 }
 
@@ -140,7 +177,7 @@ export async function dispatchToolCall(
   name: string,
   args: Record<string, unknown> | null | undefined,
   ctxOrTarget?: unknown,
-  options?: SkillsOptions,
+  options?: SkillsInput,
 ): Promise<unknown> {
   return (await current(options)).api.dispatchToolCall(name, args, ctxOrTarget)
 }
@@ -167,7 +204,7 @@ export function notFound(
   )
 }
 
-async function toolOf(siteId: string, tool: string, kind: 'node' | 'browser', options?: SkillsOptions) {
+async function toolOf(siteId: string, tool: string, kind: 'node' | 'browser', options?: SkillsInput) {
   const state = await current(options)
   const model = state.models.get(siteId)
   if (!model) throw notFound(state.result, siteId, rootsOf(options), { name: tool, kind })
@@ -189,7 +226,7 @@ export async function runNodeSiteTool(
   tool: string,
   args: Record<string, unknown> = {},
   ctx?: unknown,
-  options?: SkillsOptions,
+  options?: SkillsInput,
 ): Promise<unknown> {
   return (await toolOf(siteId, tool, 'node', options)).api.runTool(siteId, tool, args, ctx)
 }
@@ -200,9 +237,10 @@ export async function runBrowserSiteTool(
   tool: string,
   args: Record<string, unknown> | undefined,
   target: BrowserTarget,
-  options?: SkillsOptions & BrowserRunOptions,
+  options?: string | (SkillsOptions & BrowserRunOptions),
 ): Promise<unknown> {
-  return (await toolOf(siteId, tool, 'browser', options)).api.runBrowserTool(siteId, tool, args, target, options)
+  const run = typeof options === 'string' ? {} : options
+  return (await toolOf(siteId, tool, 'browser', options)).api.runBrowserTool(siteId, tool, args, target, run)
 }
 
 /**
@@ -210,7 +248,7 @@ export async function runBrowserSiteTool(
  * own text, as the original returns it (ending in a newline, so that a trailing `//` comment
  * cannot swallow what wrapBrowserTool adds); otherwise the module bundled and minified.
  */
-export async function loadBrowserToolSource(siteId: string, tool: string, options?: SkillsOptions): Promise<string> {
+export async function loadBrowserToolSource(siteId: string, tool: string, options?: SkillsInput): Promise<string> {
   const found = await toolOf(siteId, tool, 'browser', options)
   if (found.tool.module || !found.tool.absPath.endsWith('.js')) return found.api.browserToolSource(siteId, tool)
   const text = await readFile(found.tool.absPath, 'utf8')
@@ -225,11 +263,15 @@ export function wrapBrowserTool(source: string, args: Record<string, unknown> | 
 
 /**
  * The original's validateSiteSkills (also named validateLearnings): the errors of every skill
- * under `root` (default: siteSkillsRoot()) as `<siteId>: <message>` in the original's words and
- * check order, `[]` when all are valid.
+ * under the root (a path, or `{ root }` / `{ roots }` as every function here takes; default:
+ * siteSkillsRoot()) as `<siteId>: <message>` in the original's words and check order, `[]` when
+ * all are valid. A root that does not exist throws a SiteToolError `root-missing`.
  */
-export async function validateSiteSkills(root?: string, options: Omit<SkillsOptions, 'root'> = {}): Promise<string[]> {
-  return originalReportErrors((await current({ ...options, root }, true)).result)
+export async function validateSiteSkills(
+  root?: SkillsInput,
+  options: Omit<SkillsOptions, 'root'> = {},
+): Promise<string[]> {
+  return originalReportErrors((await current({ ...options, ...optionsOf(root) }, true)).result)
 }
 
 /** Forgets every cached session and stops its watchers (never needed for a process to exit). */

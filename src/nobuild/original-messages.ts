@@ -118,7 +118,8 @@ export function originalErrors(siteId: string, siteDir: string, diagnostics: rea
     if (d.severity !== 'error') continue
     const message = originalMessage(d, siteDir)
     const text = siteId ? `${siteId}: ${message}` : message
-    if (d.code === 'temp-ref' && seen.has(`${d.file}\0${text}`)) continue
+    // The original reports a temporary ref once per file, and a manifest's JSON once (JSON.parse stops at the first).
+    if ((d.code === 'temp-ref' || d.code === 'manifest-parse') && seen.has(`${d.file}\0${text}`)) continue
     seen.add(`${d.file}\0${text}`)
     const section = sectionOf(d, message)
     let note = 0

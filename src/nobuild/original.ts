@@ -1,12 +1,12 @@
 import { readFile } from 'node:fs/promises'
 import { basename, dirname, join } from 'node:path'
 import { urlHost } from '../../runtime/index'
+import { siteToolError } from '../../runtime/internal'
 import { scanRoot } from '../compiler/discover'
 import { stripBom } from '../compiler/parse'
 import { inspectPath, resolveUserPath } from '../compiler/paths'
-import { resolveRoots } from '../compiler/roots'
 import { validateSkill } from '../compiler/validate/skill'
-import { type LearningEntry, type SkillsOptions, current, notFound, rootsOf } from './api'
+import { type LearningEntry, type SkillsInput, current, notFound, rootsOf } from './api'
 import { siteSkillsForUrl, siteSkillsRoot, validateSiteSkills } from './api'
 import { originalErrors } from './original-messages'
 
@@ -18,9 +18,14 @@ import { originalErrors } from './original-messages'
 /** The original's learningsRoot: `<workspace>/learnings` (siteSkillsRoot is the same function). */
 export const learningsRoot: (agentWorkspace?: string) => string = siteSkillsRoot
 
-/** The skill folders of a root, in directory-name order, as the compiler discovers them. */
-export async function iterLearningDirs(root: string): Promise<string[]> {
-  const scan = await scanRoot(resolveRoots(root, process.cwd())[0]!)
+/**
+ * The skill folders of a root (a path or `{ root }`), in directory-name order, as the compiler
+ * discovers them. A root that does not exist throws a SiteToolError `root-missing`.
+ */
+export async function iterLearningDirs(root?: SkillsInput): Promise<string[]> {
+  const scan = await scanRoot(rootsOf(root)[0]!)
+  if (!scan.exists)
+    throw siteToolError('root-missing', { root: scan.root, ...(scan.error ? { error: scan.error } : {}) })
   return scan.folders.map((f) => f.dir)
 }
 
@@ -55,7 +60,7 @@ export interface FoundSiteSkill {
  * The original's findSiteSkill: the valid skill with this id, or a `skill-not-found` error saying
  * where it looked (or, for an invalid skill, its first error).
  */
-export async function findSiteSkill(siteId: string, options?: SkillsOptions): Promise<FoundSiteSkill> {
+export async function findSiteSkill(siteId: string, options?: SkillsInput): Promise<FoundSiteSkill> {
   const { result, models } = await current(options)
   const model = models.get(siteId)
   if (!model) throw notFound(result, siteId, rootsOf(options))
@@ -81,14 +86,20 @@ export interface DomainLearningCheck {
   matches: LearningEntry[]
 }
 
-/** The original's checkDomainLearningExists: which skills claim a URL or a bare host name. */
+/**
+ * The original's checkDomainLearningExists: which skills claim a URL or a bare host name. Asked
+ * before an agent writes its first skill, so a root that does not exist yet answers `exists: false`
+ * (naming the root) rather than throwing.
+ */
 export async function checkDomainLearningExists(
   urlOrDomain: string | URL,
-  options?: SkillsOptions,
+  options?: SkillsInput,
 ): Promise<DomainLearningCheck> {
   const hostname = urlHostname(urlOrDomain)
-  const matches = hostname ? await siteSkillsForUrl(`https://${hostname}/`, options) : []
-  return { exists: matches.length > 0, hostname, root: rootsOf(options)[0]!, matches }
+  const root = rootsOf(options)[0]!
+  const there = (await inspectPath(root)).kind !== 'missing'
+  const matches = hostname && there ? await siteSkillsForUrl(`https://${hostname}/`, options) : []
+  return { exists: matches.length > 0, hostname, root, matches }
 }
 
 /** The original's checkLearningExists result. */
@@ -100,7 +111,7 @@ export interface LearningCheck {
 }
 
 /** The original's checkLearningExists: whether `<root>/<siteId>/manifest.json` is there (valid or not). */
-export async function checkLearningExists(siteId: string, options?: SkillsOptions): Promise<LearningCheck> {
+export async function checkLearningExists(siteId: string, options?: SkillsInput): Promise<LearningCheck> {
   const root = rootsOf(options)[0]!
   const siteDir = join(root, siteId)
   const manifestPath = join(siteDir, 'manifest.json')

@@ -251,21 +251,22 @@ describe('site-skills match and context', () => {
     expect(text.stdout).toBe('http://localhost:5173/  ->  demo-shop\n')
   })
 
-  it('context names the real arguments in text; --json keeps the original example string', async () => {
+  it('context names the real arguments in text as a run command; --json has the no-build call', async () => {
     const [text, json, none] = await spawnEach([
       ['context', 'http://127.0.0.1:8080/'],
       ['context', '--json', 'http://127.0.0.1:8080/'],
       ['context', 'https://example.org/'],
     ])
     expectExit(text, 0)
-    expect(text.stdout).toContain('await site.runTool("demo-shop", "price_summary", { items: [], currency: "…" })')
-    const addToCart = 'await site.runBrowserTool("demo-shop", "add_to_cart", { productId: "…", quantity: 1 })'
+    expect(text.stdout).toContain(`npx site-skills run demo-shop price_summary --args '{"items":[],"currency":"…"}'`)
+    const addToCart = `npx site-skills run demo-shop add_to_cart --args '{"productId":"…","quantity":1}' --cdp HOST:PORT`
     expect(text.stdout).toContain(addToCart)
     expect(text.stdout).not.toContain('{ ... }')
     expectExit(json, 0)
     const context = JSON.parse(json.stdout)
     const examples = context.tools.map((t: { example: string }) => t.example)
-    expect(examples).toContain('await site.runTool("demo-shop", "price_summary", { ... })')
+    expect(examples).toContain('await runNodeSiteTool("demo-shop", "price_summary", { ... }, ctx)')
+    expect(json.stdout).not.toContain('site.run')
     expectExit(none, 0)
     expect(none.stdout).toBe('no site skill matches example.org\n')
   })

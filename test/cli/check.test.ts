@@ -94,6 +94,12 @@ describe('site-skills check', { timeout: 180_000 }, () => {
     expect(failing.stdout).toContain('bad/shop/browser-tools/read.js:5:35')
     expect(failing.stdout).toContain("Type 'string' is not assignable to type 'number'")
     expect(failing.stdout).not.toContain('plain.js')
+    // Grouped under the skill's header, as validate prints its findings.
+    const header = failing.stdout.split('\n').findIndex((line) => /^✖ shop {2}\S*bad\/shop$/.test(line))
+    expect(header, failing.stdout).toBeGreaterThanOrEqual(0)
+    expect(failing.stdout.indexOf('bad/shop/tools/search.ts:2:23')).toBeGreaterThan(
+      failing.stdout.split('\n').slice(0, header).join('\n').length,
+    )
     expect(failing.stdout).toContain('2 type errors')
     expect(fixed.timedOut).toBe(false)
     expect(fixed.stdout).toContain('0 type errors')

@@ -4,7 +4,17 @@ import { type LaunchedBrowser, launchBrowser } from '../../runtime/launch'
 import { type StaticServer, serveFolder } from '../../playground/serve'
 import { closeSiteSkills } from '../../src/index'
 import { runCli } from '../helpers/cli'
-import { REPO_ROOT } from '../helpers/tmp'
+import { runBin } from '../helpers/spawn'
+import { REPO_ROOT, makeTempDir, writeTree } from '../helpers/tmp'
+
+/** A Node tool that reports the ctx it was given (what the README's table of hosts says `run` passes). */
+const CTX_TOOL = `export async function where(ctx) {
+  const title = ctx.cdp
+    ? (await ctx.cdp.send('Runtime.evaluate', { expression: 'document.title', returnByValue: true })).result.value
+    : null
+  return { host: ctx.host, url: ctx.url ?? null, baseUrl: ctx.baseUrl ?? null, title, fetch: typeof ctx.fetch }
+}
+`
 
 let site: StaticServer
 let browser: LaunchedBrowser
@@ -52,7 +62,7 @@ describe('site-skills match and context', () => {
     expect(context).toMatchObject({ exists: true, siteId: 'demo-shop', domain: '127.0.0.1' })
     expect(context.knowledge[0]).toMatchObject({ siteId: 'demo-shop', fileName: 'overview.md' })
     expect(context.tools.map((t: { example: string }) => t.example)).toContain(
-      'await site.runTool("demo-shop", "search_catalog", { ... })',
+      'await runNodeSiteTool("demo-shop", "search_catalog", { ... }, ctx)',
     )
     expect(Object.keys(context.toolDefinitions)).toEqual(['mcp', 'anthropic', 'openai', 'names'])
     const human = await runCli(['context', 'http://127.0.0.1:8080/x'], REPO_ROOT)
@@ -112,5 +122,60 @@ describe('site-skills run', () => {
     expect((await runCli(['run', 'demo-shop', 'page_info'], REPO_ROOT)).code).toBe(2)
     expect((await runCli(['run', 'demo-shop', 'price_summary', '--args', '{oops'], REPO_ROOT)).code).toBe(2)
     expect((await runCli(['run', 'demo-shop'], REPO_ROOT)).code).toBe(2)
+  })
+})
+
+describe('site-skills run: the ctx of a Node tool', () => {
+  let tmp: Awaited<ReturnType<typeof makeTempDir>>
+  beforeAll(async () => {
+    tmp = await makeTempDir('run-ctx-')
+    await writeTree(tmp.dir, {
+      'package.json': '{ "type": "module" }\n',
+      'learnings/local/manifest.json': {
+        id: 'local',
+        name: 'Local',
+        domains: ['127.0.0.1', 'shop.example.com'],
+        nodeTools: {
+          where: {
+            description: 'Says what ctx holds.',
+            path: 'tools/where.js',
+            callable: 'where',
+            args: {},
+            returns: { type: 'object', description: 'ctx, as data.' },
+          },
+        },
+      },
+      'learnings/local/tools/where.js': CTX_TOOL,
+    })
+  })
+  afterAll(() => tmp?.cleanup())
+
+  it('holds url and baseUrl of the --target page, a CDP session to it, and fetch', async () => {
+    const argv = ['run', 'local', 'where', '--json', '--cdp', `127.0.0.1:${browser.port}`, '--target', 'q=lamp']
+    const run = await runBin(argv, tmp.dir, 20_000)
+    expect(run.killed).toBe(false)
+    expect(run.stderr).toBe('')
+    expect(JSON.parse(run.stdout)).toEqual({
+      host: 'site-skills run',
+      url: `${site.url}?q=lamp`,
+      baseUrl: new URL(site.url).origin,
+      title: 'Demo Shop',
+      fetch: 'function',
+    })
+  })
+
+  it('takes --url over the page, and gives url and baseUrl without a browser', async () => {
+    const run = await runBin(['run', 'local', 'where', '--json', '--url', 'https://shop.example.com/cart?x=1'], tmp.dir)
+    expect(run.code).toBe(0)
+    expect(JSON.parse(run.stdout)).toEqual({
+      host: 'site-skills run',
+      url: 'https://shop.example.com/cart?x=1',
+      baseUrl: 'https://shop.example.com',
+      title: null,
+      fetch: 'function',
+    })
+    const bad = await runBin(['run', 'local', 'where', '--url', 'not a url'], tmp.dir)
+    expect(bad.code).toBe(2)
+    expect(bad.stderr).toContain('--url must be an http(s) URL')
   })
 })

@@ -1,13 +1,14 @@
 import { execFile } from 'node:child_process'
 import { existsSync } from 'node:fs'
-import { readFile } from 'node:fs/promises'
+import { cp, readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { promisify } from 'node:util'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { manifestSchema } from '../../src/compiler/validate/schema'
 import { runCli } from '../helpers/cli'
+import { runBin } from '../helpers/spawn'
 import { RULES } from '../helpers/compile'
-import { REPO_ROOT, makeTempDir } from '../helpers/tmp'
+import { REPO_ROOT, makeTempDir, writeTree } from '../helpers/tmp'
 
 let tmp: Awaited<ReturnType<typeof makeTempDir>>
 beforeAll(async () => {
@@ -35,7 +36,86 @@ describe('site-skills validate', () => {
     expect(run.stdout).toContain('> 4 |   "domains": ["a.example.com"],')
     expect(run.stdout).toContain('error domain-port  test/fixtures/rules/domain-port/patterns/manifest.json:6:5')
     expect(run.stdout).toContain('hint: manifest.json is strict JSON')
-    expect(run.stdout.trimEnd().split('\n').at(-1)).toBe('10 errors, 0 warnings in 8 skills')
+    expect(run.stdout.trimEnd().split('\n').at(-1)).toBe('14 errors, 0 warnings in 9 skills')
+  })
+
+  it('reports every JSON syntax error of a manifest, each at its position, as invalid JSON', async () => {
+    const root = join(tmp.dir, 'json-errors')
+    await cp(join(RULES, 'manifest-parse/two-errors'), join(root, 'two-errors'), { recursive: true })
+    const run = await runBin(['validate', '--root', 'json-errors'], tmp.dir)
+    expect(run.killed).toBe(false)
+    expect(run.code).toBe(1)
+    const file = 'json-errors/two-errors/manifest.json'
+    expect(run.stdout).toContain(`error manifest-parse  ${file}:4:3\n    invalid JSON: comma expected at`)
+    expect(run.stdout).toContain(`error manifest-parse  ${file}:5:13\n    invalid JSON: invalid symbol at "tru"`)
+    expect(run.stdout).not.toContain('invalid or missing')
+    expect(run.stdout.trimEnd().split('\n').at(-1)).toBe('2 errors, 0 warnings in 1 skill')
+  })
+
+  it('says what a browser tool file holds instead of one function, in plain words, at its position', async () => {
+    const root = join(tmp.dir, 'tool-shapes')
+    const tool = (file: string) => ({
+      description: 'x',
+      path: `browser-tools/${file}`,
+      args: {},
+      returns: { type: 'string', description: 'x' },
+    })
+    await writeTree(root, {
+      's/manifest.json': {
+        id: 's',
+        name: 'S',
+        domains: ['s.example.com'],
+        browserTools: {
+          script: tool('script.js'),
+          member: tool('member.js'),
+          number: tool('number.js'),
+          typed: tool('typed.ts'),
+        },
+      },
+      's/browser-tools/script.js': 'const title = document.title\nconsole.log(title)\n',
+      's/browser-tools/member.js': 'document.title\n',
+      's/browser-tools/number.js': '// the tool\nexport default 42\n',
+      's/browser-tools/typed.ts': 'const title: string = document.title\n',
+    })
+    const run = await runBin(['validate', '--json', root], REPO_ROOT)
+    expect(run.killed).toBe(false)
+    expect(run.code).toBe(1)
+    const found = (
+      JSON.parse(run.stdout).diagnostics as { file: string; line: number; column: number; message: string }[]
+    )
+      .map((d) => `${d.file}:${d.line}:${d.column} ${d.message}`)
+      .sort()
+    const one = 'must contain a single function expression, found'
+    const wrap = 'wrap the code in async function (args) { ... }'
+    expect(found).toEqual([
+      `s/browser-tools/member.js:1:1 "browser-tools/member.js" ${one} a property read \`document.title\``,
+      `s/browser-tools/number.js:2:16 the default export of "browser-tools/number.js" must be a function, found a number \`42\``,
+      `s/browser-tools/script.js:1:1 "browser-tools/script.js" ${one} 2 statements, the first a \`const\` declaration \`const title = document.title\`: ${wrap}`,
+      `s/browser-tools/typed.ts:1:1 "browser-tools/typed.ts" ${one} a \`const\` declaration \`const title = document.title;\`: ${wrap}`,
+    ])
+    expect(run.stdout).not.toMatch(/Expression|Unexpected token"/)
+  })
+
+  it('validates a skill folder given as the root as that one skill, and says which root it belongs to', async () => {
+    const root = join(tmp.dir, 'skill-folder/learnings')
+    await writeTree(root, {
+      'broken/manifest.json': { id: 'broken', name: 'Broken', domains: ['*.com'], notes: ['notes/gone.md'] },
+      'broken/notes/a.md': '# a\n',
+      'broken/browser-tools/read.js': 'async function () { return 1 }\n',
+      'good/manifest.json': { id: 'good', name: 'Good', domains: ['good.example.com'] },
+    })
+    const run = await runBin(['validate', 'learnings/broken'], join(tmp.dir, 'skill-folder'))
+    expect(run.killed).toBe(false)
+    expect(run.code).toBe(1)
+    expect(run.stdout).not.toContain('manifest-missing')
+    expect(run.stdout).toContain('✖ broken  learnings/broken')
+    expect(run.stdout).toContain('error domain-public-suffix  learnings/broken/manifest.json:5:5')
+    expect(run.stdout).toContain('error note-missing  learnings/broken/manifest.json:8:5')
+    expect(run.stdout).toContain('learnings/broken is a skill folder: checked as the skill of root learnings')
+    expect(run.stdout.trimEnd().split('\n').at(-1)).toBe('2 errors, 0 warnings in 1 skill')
+    const good = await runBin(['validate', '--json', join(root, 'good')], REPO_ROOT)
+    expect(good.code).toBe(0)
+    expect(JSON.parse(good.stdout)).toEqual({ ok: true, skills: 1, diagnostics: [] })
   })
 
   it('--json prints only the machine output', async () => {

@@ -20,7 +20,7 @@ export const BROKEN_DIAGNOSTICS = [
     file: 'learnings/alpha/manifest.json',
     line: 6,
     column: 18,
-    head: 'learnings/alpha/manifest.json:6:18  error manifest-parse  invalid or missing manifest.json: trailing comma',
+    head: 'learnings/alpha/manifest.json:6:18  error manifest-parse  invalid JSON: trailing comma',
     frame: ['> 6 |   "nodeTools": {},', `  |${' '.repeat(18)}^`],
     hint: 'hint: manifest.json is strict JSON: no comments, no trailing commas, double-quoted keys.',
   },

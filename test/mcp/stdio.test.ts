@@ -57,7 +57,8 @@ describe('site-skills mcp over stdio', () => {
     expect(read.annotations).toMatchObject({ readOnlyHint: true, openWorldHint: false })
     expect(read.inputSchema).toMatchObject({ type: 'object', required: ['prefix'] })
     expect(read.outputSchema).toMatchObject({ type: 'object', properties: { title: { type: 'string' } } })
-    expect(tools.find((t) => t.name === 'alpha__where')!.title).toBe('where (Alpha)')
+    // The site name first: a name with parentheses of its own never nests them ("x (Demo Shop (local))").
+    expect(tools.find((t) => t.name === 'alpha__where')!.title).toBe('Alpha: where')
   })
 
   it('runs a browser tool in the page and a Node tool with the tab in ctx, as structuredContent plus text', async () => {

@@ -59,8 +59,9 @@ describe('the original API, built on the compiler', () => {
         content: '# ext\n\nThe search box is `input[name=q]`.\n',
       },
     ])
-    expect(context.tools.map((t) => t.example)).toContain('await site.runTool("ext", "search", { ... })')
-    expect(context.tools.map((t) => t.example)).toContain('await site.runBrowserTool("ext", "read", { ... })')
+    // Calls of this API: there is no `site` object here.
+    expect(context.tools.map((t) => t.example)).toContain('await runNodeSiteTool("ext", "search", { ... }, ctx)')
+    expect(context.tools.map((t) => t.example)).toContain('await runBrowserSiteTool("ext", "read", { ... }, target)')
     expect(context.tools.findIndex((t) => t.toolType === 'browser')).toBe(4)
     expect(context.toolDefinitions.anthropic.map((t) => t.name)).toContain('ext__search')
     const none = await loadLearnedContext('about:blank', { root })
@@ -160,6 +161,49 @@ describe('live changes without a restart', () => {
 })
 
 describe('roots', () => {
+  const broken = join(REPO_ROOT, 'test/fixtures/rules/id-mismatch')
+  const nowhere = join(REPO_ROOT, 'test/.tmp/no-such-learnings-folder')
+
+  it('validateSiteSkills takes the root as a path or as { root } / { roots }, with the same findings', async () => {
+    const expected = [
+      'folder-name: manifest id must match directory name',
+      'no-id: manifest id must match directory name',
+    ]
+    expect(await validateSiteSkills(broken)).toEqual(expected)
+    expect(await validateSiteSkills({ root: broken })).toEqual(expected)
+    expect(await validateSiteSkills({ roots: [broken] })).toEqual(expected)
+  })
+
+  it('a root that does not exist is a root-missing error from every function, never an empty answer', async () => {
+    const calls: [string, () => Promise<unknown>][] = [
+      ['validateSiteSkills(path)', () => validateSiteSkills(nowhere)],
+      ['validateSiteSkills({ root })', () => validateSiteSkills({ root: nowhere })],
+      ['siteSkillsForUrl', () => siteSkillsForUrl('https://ext.example.com/', { root: nowhere })],
+      ['siteSkillsForUrl(url, path)', () => siteSkillsForUrl('https://ext.example.com/', nowhere)],
+      ['loadLearnedContext', () => loadLearnedContext('https://ext.example.com/', { root: nowhere })],
+      ['toolDefinitionsForUrl', () => toolDefinitionsForUrl('https://ext.example.com/', { root: nowhere })],
+      ['runNodeSiteTool', () => runNodeSiteTool('ext', 'search', { query: 'q' }, {}, { root: nowhere })],
+      ['loadBrowserToolSource', () => loadBrowserToolSource('ext', 'read', nowhere)],
+      ['dispatchToolCall', () => dispatchToolCall('ext__search', { query: 'q' }, {}, { roots: [root, nowhere] })],
+    ]
+    for (const [name, call] of calls) {
+      const error = await caught(call())
+      expect(isSiteToolError(error, 'root-missing'), name).toBe(true)
+      expect((error as Error).message, name).toBe(`no learnings folder at ${JSON.stringify(nowhere)}`)
+    }
+  })
+
+  it('every function takes the root as a path string as well as { root }', async () => {
+    expect((await siteSkillsForUrl('https://ext.example.com/', root)).map((s) => s.id)).toEqual(['ext'])
+    expect((await loadLearnedContext('https://ext.example.com/', root)).siteId).toBe('ext')
+    expect(await runNodeSiteTool('ext', 'search', { query: 'q' }, {}, root)).toEqual(['q'])
+    expect((await toolDefinitionsForUrl('https://ext.example.com/', root)).names.ext__search).toBeDefined()
+    expect(await dispatchToolCall('ext__search', { query: 'z' }, {}, root)).toEqual(['z'])
+    expect(await loadBrowserToolSource('ext', 'module', root)).toBe(
+      await loadBrowserToolSource('ext', 'module', { root }),
+    )
+  })
+
   it('siteSkillsRoot reads the workspace like the original, with ~ expanded properly', () => {
     expect(siteSkillsRoot('/ws')).toBe('/ws/learnings')
     expect(siteSkillsRoot('~/ws')).toBe(join(process.env.HOME!, 'ws/learnings'))

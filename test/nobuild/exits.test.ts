@@ -34,6 +34,16 @@ const after = await runNodeSiteTool('shop', 'double', { n: 4 }, {}, { root })
 console.log(JSON.stringify({ before, after }))
 `
 
+/** A CI step written from the README: fail on any finding of the root given as \`{ root }\`. */
+const CI_CHECK = `import { validateSiteSkills } from 'unplugin-site-skills'
+const errors = await validateSiteSkills({ root: process.argv[2] })
+if (errors.length > 0) {
+  console.error(errors.join('\\n'))
+  process.exit(1)
+}
+console.log('skills ok')
+`
+
 const TOOLS = { nodeTools: { double: DOUBLE } }
 
 let tmp: Awaited<ReturnType<typeof makeTempDir>>
@@ -45,6 +55,7 @@ beforeAll(async () => {
     'package.json': '{ "type": "module" }\n',
     'one-shot.mjs': ONE_SHOT,
     'live.mjs': LIVE,
+    'ci-check.mjs': CI_CHECK,
   })
 })
 afterAll(() => tmp.cleanup())
@@ -77,5 +88,26 @@ describe('a script that uses the no-build API exits on its own', () => {
     const run = await runNode(['live.mjs', root], { cwd: tmp.dir })
     expectExit(run)
     expect(JSON.parse(run.stdout)).toEqual({ before: 8, after: 80 })
+  })
+})
+
+describe('a CI script that checks the skills with validateSiteSkills({ root })', () => {
+  it('passes on valid skills, fails on a broken skill and on a root that does not exist', async () => {
+    await writeSkill()
+    const clean = await runNode(['ci-check.mjs', root], { cwd: tmp.dir })
+    expectExit(clean)
+    expect(clean.stdout).toContain('skills ok')
+
+    await writeFile(join(root, 'shop/manifest.json'), '{ "id": "shop", "name": "Shop", "domains": ["*.com"] }\n')
+    const broken = await runNode(['ci-check.mjs', root], { cwd: tmp.dir })
+    expect(broken.killed).toBe(false)
+    expect(broken.code).toBe(1)
+    expect(broken.stderr).toContain('shop: invalid domain "*.com"')
+
+    const missing = await runNode(['ci-check.mjs', join(tmp.dir, 'no-such-folder')], { cwd: tmp.dir })
+    expect(missing.killed).toBe(false)
+    expect(missing.code).toBe(1)
+    expect(missing.stderr).toContain(`no learnings folder at "${join(tmp.dir, 'no-such-folder')}"`)
+    expect(missing.stderr).toContain("code: 'root-missing'")
   })
 })

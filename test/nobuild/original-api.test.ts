@@ -45,6 +45,15 @@ const caught = (p: Promise<unknown>) =>
     (e: unknown) => e,
   )
 const ret = (type: string, description: string) => ({ type, description })
+/** JSON.parse's message for a text. */
+function caughtParse(text: string): string {
+  try {
+    JSON.parse(text)
+    return ''
+  } catch (error) {
+    return (error as Error).message
+  }
+}
 
 /** A fresh root holding the given files (a new root per case, as the original's tests do). */
 async function rootWith(files: Record<string, unknown>): Promise<string> {
@@ -273,6 +282,10 @@ describe('validateLearning, in the original words', () => {
     expect(await validateLearning(missing)).toEqual([`empty: invalid or missing manifest.json: ${enoent}`])
     const list = await site('site', '[1, 2, 3]')
     expect(await validateLearning(list)).toEqual(['site: manifest.json must contain a JSON object'])
+    // Two syntax errors (validate reports both): the original's one JSON.parse message, once.
+    const twice = '{ "id": "twice" "name": [tru] }'
+    const two = await site('twice', twice)
+    expect(await validateLearning(two)).toEqual([`twice: invalid or missing manifest.json: ${caughtParse(twice)}`])
   })
 
   it('validates a folder the scan leaves out (_template) when asked for it by path', async () => {
@@ -317,12 +330,26 @@ describe('finding skills and folders', () => {
     expect((await checkLearningExists('../root-1/example', { root })).exists).toBe(false)
   })
 
+  it('checkLearningExists and checkDomainLearningExists answer exists: false before the root is created', async () => {
+    const root = join(tmp.dir, 'not-yet')
+    expect(await checkLearningExists('example', root)).toMatchObject({ exists: false, root })
+    expect(await checkDomainLearningExists('example.com', { root })).toEqual({
+      exists: false,
+      hostname: 'example.com',
+      root,
+      matches: [],
+    })
+  })
+
   it('learningsRoot is siteSkillsRoot, and iterLearningDirs lists skill folders in name order', async () => {
     expect(learningsRoot('/ws')).toBe('/ws/learnings')
     expect(learningsRoot('/ws')).toBe(siteSkillsRoot('/ws'))
     const root = await rootWith({ 'b/x': '', 'a/x': '', '_template/x': '', 'file.txt': '' })
     expect(await iterLearningDirs(root)).toEqual([join(root, 'a'), join(root, 'b')])
-    expect(await iterLearningDirs(join(root, 'missing'))).toEqual([])
+    expect(await iterLearningDirs({ root })).toEqual([join(root, 'a'), join(root, 'b')])
+    // Not the original's []: a mistyped root must not read as "no skills".
+    const missing = await caught(iterLearningDirs(join(root, 'missing')))
+    expect(isSiteToolError(missing, 'root-missing')).toBe(true)
   })
 })
 

@@ -27,8 +27,19 @@ function userEnv(): NodeJS.ProcessEnv {
  * Runs `command args` in `cwd` as a user would from a shell, without one. Kills the process tree
  * after `timeoutMs` and reports `timedOut`, so a hang fails the test instead of stalling it.
  */
-export function run(command: string, args: string[], cwd: string, timeoutMs: number): Promise<Finished> {
-  const child = spawn(command, args, { cwd, env: userEnv(), stdio: ['ignore', 'pipe', 'pipe'], detached: true })
+export function run(
+  command: string,
+  args: string[],
+  cwd: string,
+  timeoutMs: number,
+  env: Record<string, string> = {},
+): Promise<Finished> {
+  const child = spawn(command, args, {
+    cwd,
+    env: { ...userEnv(), ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+    detached: true,
+  })
   const killGroup = () => {
     try {
       if (child.pid !== undefined) process.kill(-child.pid, 'SIGKILL')

@@ -136,9 +136,33 @@ describe('bad CDP targets (issue 11.3)', () => {
     ['ws://', NOT_URL],
     ['ws://127.0.0.1:0/devtools/page/x', PORT],
     ['not a target', EXPECTED],
-    [{} as never, PORT],
+    // An object without a port is not an address with a bad port: the message says what a target is.
+    [{} as never, EXPECTED],
     [null as never, EXPECTED],
   ]
+
+  it('runs on the page object launchBrowser().newPage() returns, which holds its client', async () => {
+    expect(await call(page, 'title')).toBe('/home')
+    expect(await call({ client: page.client }, 'title')).toBe('/home')
+  })
+
+  it('shows a target of any size in at most a few hundred characters, by its keys', async () => {
+    // The client under another key: JSON of it would be the whole protocol (730,000 characters).
+    const error = await failure(
+      call({ targetId: page.targetId, session: page.client } as never, 'title'),
+      'invalid-target',
+    )
+    expect(error.message).toBe(
+      `bad CDP target an object with keys targetId, session: ${EXPECTED}, or a CDP session (with send) or a page of launchBrowser() (with client)`,
+    )
+    const long = await failure(call('x'.repeat(100_000), 'title'), 'invalid-target')
+    expect(long.message.length).toBeLessThan(400)
+    expect(long.message).toContain('… (100002 characters)')
+    const unreachable = await failure(call(`ws://${'x'.repeat(100_000)}`, 'title'), 'disconnected')
+    expect(unreachable.message.length).toBeLessThan(400)
+    const port = await failure(call({ host: 'h'.repeat(5000), port: 70000 }, 'title'), 'invalid-target')
+    expect(port.message.length).toBeLessThan(400)
+  })
 
   it('rejects each with invalid-target before connecting, and the process lives on', async () => {
     for (const [target, hint] of BAD) {

@@ -134,10 +134,11 @@ describe('runtime registry', () => {
     const context = await api.loadLearnedContext('https://a.shop.example.com/x')
     expect(context).toMatchObject({ exists: true, siteId: 'shop', siteName: 'Shop', domain: 'a.shop.example.com' })
     expect(context.tools.map((t) => t.example)).toEqual([
-      'await site.runTool("shop", "slow", { ... })',
-      'await site.runTool("shop", "fails", { ... })',
-      'await site.runTool("shop", "echo", { ... })',
-      'await site.runBrowserTool("shop", "odd name!", { ... })',
+      // The functions of virtual:site-skills (ego-lite's `site` object does not exist here).
+      'await runTool("shop", "slow", { ... }, ctx)',
+      'await runTool("shop", "fails", { ... }, ctx)',
+      'await runTool("shop", "echo", { ... }, ctx)',
+      'await runBrowserTool("shop", "odd name!", { ... }, target)',
     ])
     const defs = context.toolDefinitions
     expect(Object.keys(defs.names)).toEqual(['shop__slow', 'shop__fails', 'shop__echo', 'shop__odd_name_'])

@@ -60,7 +60,7 @@ describe('hostile input', () => {
     const result = await compileRoots([root])
     expect(result.skills.map((s) => s.model.id)).toEqual(['ok'])
     expect(result.diagnostics.map((d) => `${d.file} ${d.code} ${d.message}`)).toEqual([
-      'deep/manifest.json manifest-parse invalid or missing manifest.json: JSON nests deeper than 64 levels',
+      'deep/manifest.json manifest-parse invalid JSON: JSON nests deeper than 64 levels',
     ])
   })
 

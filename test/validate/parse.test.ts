@@ -30,6 +30,7 @@ describe('parseJsonDocument: the one pass that counts keys and nesting', () => {
     expect(isJsonFailure(doc) && doc).toEqual({
       message: 'JSON nests deeper than 64 levels',
       position: { line: 1, column: 70 },
+      more: [],
     })
     expect(isJsonFailure(parseJsonDocument(`{"x": ${'['.repeat(63)}${']'.repeat(63)}}`))).toBe(false)
   })

@@ -44,6 +44,6 @@ describe('quick exports (es-module-lexer and V8) against acorn', () => {
 
   it('leaves every syntax error to acorn, whose position is reported', () => {
     const code = 'export async function search() {\n  const x = ;\n}\n'
-    expect(parseExports(code)).toEqual({ message: 'Unexpected token', line: 2, column: 13 })
+    expect(parseExports(code)).toEqual({ message: 'Unexpected token `;`', line: 2, column: 13 })
   })
 })

@@ -51,14 +51,14 @@ describe('bare browser tools: the quick shape check (V8) against acorn', () => {
 
   it("keeps acorn's message and position for what it leaves", async () => {
     expect(await checkFunctionExpression('function () {}()', 'tool.js')).toEqual({
-      message: 'must contain a single function expression, found a call',
+      message: 'must contain a single function expression, found a function call `function () {}()`',
       line: 1,
       column: 1,
     })
     expect(await checkFunctionExpression('function () {}\nfoo()', 'tool.js')).toEqual({
-      message: 'must contain a single function expression; code follows the function',
-      line: 1,
-      column: 15,
+      message: 'must contain a single function expression; code follows the function: `foo()`',
+      line: 2,
+      column: 1,
     })
   })
 })

@@ -1,4 +1,4 @@
-import { dirname, resolve } from 'node:path'
+import { dirname, resolve, sep } from 'node:path'
 import { toolTargets } from '../../check/harness'
 import { type TypeCheck, type TypeProblem, createToolTypeChecker } from '../../check/typecheck'
 import { TypeScriptMissingError, loadTypeScript } from '../../check/typescript'
@@ -6,6 +6,7 @@ import { type WatchedRun, watchChecks } from '../../check/watch'
 import { generateDts } from '../../codegen/dts'
 import { writeIfChanged } from '../../codegen/write'
 import { type CompileResult, createCompiler } from '../../compiler/compile'
+import type { SkillModel } from '../../compiler/model'
 import { codeFrame, readQuietly } from '../../compiler/diagnostics/report'
 import { foldersOf } from '../../nobuild/watch'
 import { DEFAULT_DTS } from '../../ids'
@@ -25,6 +26,29 @@ function printProblem(p: TypeProblem, io: CliIO, style: Style): void {
   if (frame) writeLine(io.stdout, frame.replace(/^/gm, '    '))
 }
 
+/** The skill whose folder holds a file, for grouping type errors as validate groups its findings. */
+function skillOf(result: CompileResult, file: string | undefined) {
+  if (!file) return undefined
+  return result.skills.find(({ model }) => [model.dir, model.realDir].some((dir) => file.startsWith(dir + sep)))?.model
+}
+
+/** Type errors grouped by skill, each group under the header validate prints (`✖ id  root/id`). */
+function printProblems(result: CompileResult, problems: readonly TypeProblem[], io: CliIO, style: Style): void {
+  const groups = new Map<SkillModel | undefined, TypeProblem[]>()
+  for (const p of problems) {
+    const model = skillOf(result, p.file)
+    groups.set(model, [...(groups.get(model) ?? []), p])
+  }
+  for (const [model, list] of groups) {
+    const title = model
+      ? `${style.bold(model.id)}${style.dim(`  ${displayRoot(model.root, io.cwd)}/${model.id}`)}`
+      : style.bold('types')
+    writeLine(io.stdout, `${style.red('✖')} ${title}`)
+    for (const p of list) printProblem(p, io, style)
+    writeLine(io.stdout)
+  }
+}
+
 function printHuman(result: CompileResult, typed: TypeCheck | undefined, dts: string, io: CliIO): void {
   const style = createStyle(io.stdout as NodeJS.WriteStream)
   printReports(result, io)
@@ -32,7 +56,7 @@ function printHuman(result: CompileResult, typed: TypeCheck | undefined, dts: st
     writeLine(io.stdout, style.red(`${plural(result.errors, 'error')} in ${plural(result.records.length, 'skill')}`))
     return
   }
-  for (const p of typed.problems) printProblem(p, io, style)
+  printProblems(result, typed.problems, io, style)
   const tools = plural(toolTargets(result.skills).length, 'tool')
   const summary = `${plural(typed.problems.length, 'type error')} in ${tools} of ${plural(result.skills.length, 'skill')}`
   writeLine(io.stdout, typed.problems.length ? style.red(summary) : `${style.bold('✔')} ${summary} (types: ${dts})`)

@@ -1,5 +1,5 @@
 import { existsSync, lstatSync, mkdirSync, realpathSync } from 'node:fs'
-import { join, relative } from 'node:path'
+import { dirname, join, relative } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { checkDomainPattern } from '../../compiler/validate/domains'
 import { toPosix } from '../../compiler/paths'
@@ -15,22 +15,66 @@ const SCHEMA_URL = 'https://unpkg.com/unplugin-site-skills/manifest.schema.json'
 /** A file's text from its lines, each ending with a newline. */
 const lines = (...text: string[]) => text.map((line) => `${line}\n`).join('')
 
-/** `$schema` for a new manifest: the installed package's file when it is reachable, else the URL. */
+const INSTALLED_SCHEMA = 'node_modules/unplugin-site-skills/manifest.schema.json'
+
+/** The installed package's schema as Node finds a package: in `node_modules` of the folder or of a parent. */
+function installedSchema(from: string): string | undefined {
+  for (let dir = from; ; dir = dirname(dir)) {
+    if (existsSync(join(dir, INSTALLED_SCHEMA))) return join(dir, INSTALLED_SCHEMA)
+    if (dirname(dir) === dir) return undefined
+  }
+}
+
+/**
+ * `$schema` for a new manifest: the installed package's file, relative to the skill folder (so a
+ * copied skill finds the package of the project it is copied into), else this package's own file
+ * when it lies inside the project, else the URL.
+ */
 function schemaRef(skillDir: string, cwd: string): string {
-  const candidates = [
-    join(cwd, 'node_modules/unplugin-site-skills/manifest.schema.json'),
+  const own = [
     fileURLToPath(new URL('../../manifest.schema.json', import.meta.url)),
     fileURLToPath(new URL('../../../manifest.schema.json', import.meta.url)),
-  ]
-  const found = candidates.find((c) => existsSync(c) && !relative(cwd, c).startsWith('..'))
+  ].find((c) => existsSync(c) && !relative(cwd, c).startsWith('..'))
+  const found = installedSchema(dirname(skillDir)) ?? installedSchema(cwd) ?? own
   return found ? toPosix(relative(skillDir, found)) : SCHEMA_URL
 }
 
+/** The address of the example page: the first domain's home page (`*.x.com` as `www.x.com`; http for local hosts). */
+function exampleUrl(domains: string[]): string {
+  const host = domains[0]!.replace(/^\*\./, 'www.')
+  const local = host === 'localhost' || /^[\d.]+$/.test(host) || host.startsWith('[')
+  return `${local ? 'http' : 'https'}://${host}/`
+}
+
+/**
+ * A page to run the browser tool on: a fixture, in the format `snapshot` writes, that `site-skills
+ * test` serves under the example's url in headless Chromium, and that an agent can serve itself.
+ */
+function examplePage(name: string, url: string): string {
+  const header = { url, captured: 'written by site-skills new: an example page, replace it with a snapshot' }
+  return lines(
+    '<!-- site-skills fixture',
+    JSON.stringify(header, null, 2),
+    '-->',
+    '<!doctype html>',
+    `<html lang="en"><head><meta charset="utf-8"><title>${name}</title></head>`,
+    '<body>',
+    `  <h1>${name}</h1>`,
+    '  <h2>Getting started</h2>',
+    '  <p>A page to try the browser tool on: site-skills test runs it here.</p>',
+    '  <h2>Next steps</h2>',
+    '  <p>Save a real page of the site with site-skills snapshot URL --site ID.</p>',
+    '</body></html>',
+  )
+}
+
 function files(id: string, domains: string[], schema: string): Record<string, string> {
+  const name = id.replace(/(^|-)([a-z0-9])/g, (_, dash: string, c: string) => `${dash ? ' ' : ''}${c.toUpperCase()}`)
+  const url = exampleUrl(domains)
   const manifest = {
     $schema: schema,
     id,
-    name: id.replace(/(^|-)([a-z0-9])/g, (_, dash: string, c: string) => `${dash ? ' ' : ''}${c.toUpperCase()}`),
+    name,
     domains,
     notes: ['notes/overview.md'],
     nodeTools: {},
@@ -46,6 +90,7 @@ function files(id: string, domains: string[], schema: string): Record<string, st
           description: 'Headings in document order.',
           items: { type: 'object', properties: { level: { type: 'integer' }, text: { type: 'string' } } },
         },
+        examples: [{ name: 'home', args: {}, url, fixture: 'fixtures/home.html', expect: [{ level: 1, text: name }] }],
       },
     },
   }
@@ -57,6 +102,7 @@ function files(id: string, domains: string[], schema: string): Record<string, st
       `What an agent should know about ${domains.join(', ')}: the main pages and their URLs, stable`,
       'selectors (ids, roles, data attributes), and what to avoid. A map of the site, not a diary of a task.',
     ),
+    'fixtures/home.html': examplePage(name, url),
     'browser-tools/page-headings.js': lines(
       'async function (args) {',
       '  const max = Number.isInteger(args.maxHeadings) ? args.maxHeadings : 50',

@@ -1,17 +1,78 @@
 import {
   type BrowserTarget,
+  type CdpSendable,
   type ToolMeta,
   isSiteToolError,
   isWsUrl,
   parseHostPort,
   targetProblem,
 } from '../../../runtime/index'
+import { command, openTarget } from '../../../runtime/internal'
 import { type SkillsOptions, listSiteSkills, runBrowserSiteTool, runNodeSiteTool } from '../../nobuild/api'
 import { type CliIO, type ParsedArgs, UsageError, compatOf, writeLine } from '../args'
 import { resultJson } from '../result-json'
 import { existingRoots } from '../session'
 
-const RUN_USAGE = 'site-skills run SITE TOOL --args JSON [--cdp ws://...|HOST:PORT] [--target ID|URL-substring]'
+const RUN_USAGE =
+  'site-skills run SITE TOOL --args JSON [--cdp ws://...|HOST:PORT] [--target ID|URL-substring] [--url URL]'
+
+/** What a Node tool gets as `ctx` under `site-skills run` (the README's table of hosts). */
+interface RunContext {
+  host: 'site-skills run'
+  /** `--url`, else the URL of the `--cdp`/`--target` page. */
+  url?: string
+  /** The origin of `url`. */
+  baseUrl?: string
+  /** A CDP session to the `--cdp`/`--target` page (`send`, `on`, `off`). */
+  cdp?: CdpSendable
+  fetch: typeof fetch
+}
+
+function parsedUrl(text: string): URL | undefined {
+  try {
+    return new URL(text)
+  } catch {
+    return undefined
+  }
+}
+
+/** `--url`: an http(s) URL, else a usage error. */
+function urlOf(args: ParsedArgs): URL | undefined {
+  if (args.url === undefined) return undefined
+  const url = parsedUrl(args.url)
+  if (!url || !/^https?:$/.test(url.protocol))
+    throw new UsageError(`--url must be an http(s) URL, not ${JSON.stringify(args.url)}`)
+  return url
+}
+
+/** The page's own URL, read over its session. */
+async function pageUrl(session: CdpSendable): Promise<string | undefined> {
+  const { result } = await command(session, 'Runtime.evaluate', { expression: 'location.href', returnByValue: true })
+  return typeof result.value === 'string' ? result.value : undefined
+}
+
+/** Runs a Node tool with the ctx of this command: the page's session and URL (or `--url`), and `fetch`. */
+async function runNode(
+  siteId: string,
+  tool: string,
+  toolArgs: Record<string, unknown>,
+  args: ParsedArgs,
+  options: SkillsOptions,
+) {
+  const given = urlOf(args)
+  const target = targetOf(args)
+  const opened = target ? await openTarget(target) : undefined
+  try {
+    const url = given?.href ?? (opened ? await pageUrl(opened.session) : undefined)
+    const origin = url ? parsedUrl(url)?.origin : undefined
+    const ctx: RunContext = { host: 'site-skills run', fetch: globalThis.fetch }
+    if (url) Object.assign(ctx, { url, ...(origin && origin !== 'null' ? { baseUrl: origin } : {}) })
+    if (opened) ctx.cdp = opened.session
+    return await runNodeSiteTool(siteId, tool, toolArgs, ctx, options)
+  } finally {
+    await opened?.close?.()
+  }
+}
 
 function parseToolArgs(text: string | undefined): Record<string, unknown> {
   if (text === undefined) return {}
@@ -46,6 +107,7 @@ export async function runCommand(args: ParsedArgs, io: CliIO): Promise<number> {
   const [siteId, tool, ...rest] = args.positionals
   if (!siteId || !tool || rest.length) throw new UsageError(`run takes a skill id and a tool name: ${RUN_USAGE}`)
   const toolArgs = parseToolArgs(args.args)
+  urlOf(args)
   const target = targetOf(args)
   if (target && targetProblem(target)) throw new UsageError(`--cdp: ${targetProblem(target)}`)
   // One compile, no watching: the command ends when the tool returns.
@@ -59,7 +121,7 @@ export async function runCommand(args: ParsedArgs, io: CliIO): Promise<number> {
     const result =
       kind === 'browser'
         ? await runBrowserSiteTool(siteId, tool, toolArgs, target!, options)
-        : await runNodeSiteTool(siteId, tool, toolArgs, { cdp: target, fetch: globalThis.fetch }, options)
+        : await runNode(siteId, tool, toolArgs, args, options)
     writeLine(io.stdout, resultJson(result, { siteId, tool, file: meta?.file }, args.json ? undefined : 2))
     return 0
   } catch (error) {

@@ -13,6 +13,11 @@ export async function validateCommand(args: ParsedArgs, io: CliIO): Promise<numb
   }
   printReports(result, io)
   const style = createStyle(io.stdout as NodeJS.WriteStream)
+  for (const scan of result.roots.filter((r) => r.skillFolder)) {
+    const [folder] = scan.folders
+    const shown = displayRoot(scan.root, io.cwd)
+    writeLine(io.stdout, style.dim(`${shown}/${folder?.id} is a skill folder: checked as the skill of root ${shown}`))
+  }
   const counts = `${plural(result.errors, 'error')}, ${plural(result.warnings, 'warning')}`
   const summary = `${counts} in ${plural(result.records.length, 'skill')}`
   writeLine(io.stdout, result.errors ? style.red(summary) : `${style.bold('✔')} ${summary}`)

@@ -40,7 +40,6 @@ export type NoData = Record<string, never>
 
 const q = (value: unknown) => JSON.stringify(value)
 const entry = <D = NoData>(e: CatalogEntry<D>): CatalogEntry<D> => e
-const MANIFEST_INVALID = 'invalid or missing manifest.json'
 const SYMLINK_OUT = 'resolves outside the skill folder (a symlink leads out of it)'
 const NODE_HINT = 'A Node tool is an ES module: export async function name(ctx, args) { ... }.'
 const TOOL_PATH_WORDS = {
@@ -56,7 +55,8 @@ type ToolNameData =
   | { problem: 'invisible'; map: string; name: string; char: string }
 type ToolParseData =
   | { problem: 'node-syntax' | 'syntax' | 'shape'; path: string; reason: string }
-  | { problem: 'no-default' | 'default-not-function'; path: string }
+  | { problem: 'no-default'; path: string }
+  | { problem: 'default-not-function'; path: string; found?: string }
   | { problem: 'bundle'; tool: string; reason: string }
 type PathEscapeData =
   | { via: 'manifest' }
@@ -90,7 +90,7 @@ function toolParseMessage(d: ToolParseData): string {
     case 'no-default':
       return `${q(d.path)} must export a default function`
     case 'default-not-function':
-      return `the default export of ${q(d.path)} must be a function`
+      return `the default export of ${q(d.path)} must be a function${d.found ? `, ${d.found}` : ''}`
     case 'bundle':
       return `browser tool ${q(d.tool)}: ${d.reason}`
   }
@@ -146,14 +146,13 @@ export const DIAGNOSTIC_CATALOG = {
     severity: 'error',
     title: 'No manifest.json',
     hint: 'Every skill folder needs a manifest.json. Prefix a folder with "_" to keep it out of the skills.',
-    message: (d) =>
-      `${MANIFEST_INVALID}: ${d.directory ? 'manifest.json is a directory' : 'no manifest.json in this folder'}`,
+    message: (d) => (d.directory ? 'manifest.json is a directory, not a file' : 'no manifest.json in this folder'),
   }),
   'manifest-parse': entry<{ reason: string }>({
     severity: 'error',
     title: 'Manifest is not valid JSON',
     hint: 'manifest.json is strict JSON: no comments, no trailing commas, double-quoted keys.',
-    message: (d) => `${MANIFEST_INVALID}: ${d.reason}`,
+    message: (d) => `invalid JSON: ${d.reason}`,
   }),
   'manifest-too-large': entry<{ size: number; limit: number }>({
     severity: 'error',

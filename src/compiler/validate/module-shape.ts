@@ -1,4 +1,5 @@
 import {
+  type AnyNode,
   type AnonymousClassDeclaration,
   type AnonymousFunctionDeclaration,
   type Declaration,
@@ -45,10 +46,17 @@ export function looksLikeModule(source: string): boolean {
   return MODULE_SYNTAX_RE.test(source)
 }
 
-function acornError(error: unknown): SourceError {
-  const e = error as { message: string; loc?: { line: number; column: number } }
-  return { message: e.message.replace(/ \(\d+:\d+\)$/, ''), line: e.loc?.line ?? 1, column: (e.loc?.column ?? 0) + 1 }
+/** acorn's error at its position; a bare "Unexpected token" names the token (`Unexpected token \`)\``). */
+function acornError(error: unknown, code: string): SourceError {
+  const e = error as { message: string; pos?: number; loc?: { line: number; column: number } }
+  let message = e.message.replace(/ \(\d+:\d+\)$/, '')
+  const token = e.pos === undefined ? undefined : TOKEN_RE.exec(code.slice(e.pos))?.[0]
+  if (message === 'Unexpected token' && token) message += ` \`${token}\``
+  return { message, line: e.loc?.line ?? 1, column: (e.loc?.column ?? 0) + 1 }
 }
+
+/** A word, a string's opening quote or one character: enough to name the token acorn stopped at. */
+const TOKEN_RE = /^(?:[\w$]+|\S)/
 
 /** Strips TypeScript with esbuild (no code runs); syntax errors come back with their position. */
 async function stripTypes(source: string, file: string): Promise<string | SourceError> {
@@ -152,7 +160,7 @@ export function parseExports(code: string): ModuleExports | SourceError {
   try {
     return collectExports(parse(code, ACORN))
   } catch (error) {
-    return acornError(error)
+    return acornError(error, code)
   }
 }
 
@@ -172,7 +180,8 @@ function onlyTriviaAfter(code: string, offset: number): boolean {
 
 /**
  * Checks that a bare browser tool is exactly one function expression (function, async
- * function, arrow). TypeScript is stripped first. Returns an error or undefined.
+ * function, arrow). TypeScript is stripped first. Returns an error or undefined; an error says
+ * what the file holds instead, in plain words, at the position of that code.
  */
 export async function checkFunctionExpression(source: string, file: string): Promise<SourceError | undefined> {
   let code = source
@@ -181,7 +190,8 @@ export async function checkFunctionExpression(source: string, file: string): Pro
   if (typescript) {
     // Wrapped so the bare expression is a valid statement; the wrapper's first line is not counted.
     const stripped = await stripTypes(`(\n${source}\n)`, file)
-    if (typeof stripped !== 'string') return { ...stripped, line: Math.max(1, stripped.line - 1) }
+    if (typeof stripped !== 'string')
+      return (await typedStatements(source, file)) ?? { ...stripped, line: Math.max(1, stripped.line - 1) }
     code = stripped
   }
   // Positions in stripped TypeScript are not the file's: point at its start instead.
@@ -190,23 +200,54 @@ export async function checkFunctionExpression(source: string, file: string): Pro
     const node: Node = typescript ? soleExpression(code) : parseExpressionAt(code, 0, { ecmaVersion: 'latest' })
     if (node.type !== 'FunctionExpression' && node.type !== 'ArrowFunctionExpression') {
       const start = positionAt(code, node.start)
-      return {
-        message: `must contain a single function expression, found ${describeNode(node)}`,
-        ...at(start.line, start.column),
-      }
+      return { message: `${NOT_ONE_FUNCTION}, found ${describeNode(node, code)}`, ...at(start.line, start.column) }
     }
     if (!typescript && !onlyTriviaAfter(code, node.end)) {
-      const after = positionAt(code, node.end)
+      const next = node.end + (LEADING_TRIVIA_RE.exec(code.slice(node.end))?.[0].length ?? 0)
+      const after = positionAt(code, next)
       return {
-        message: 'must contain a single function expression; code follows the function',
+        message: `${NOT_ONE_FUNCTION}; code follows the function: ${describeCode(code, next)}`,
         ...at(after.line, after.column),
       }
     }
     return undefined
   } catch (error) {
-    const e = acornError(error)
+    const e = acornError(error, code)
+    const statements = statementsInstead(code)
+    if (statements) return { ...statements, ...at(statements.line, statements.column) }
     return { message: e.message, ...at(e.line, e.column) }
   }
+}
+
+const NOT_ONE_FUNCTION = 'must contain a single function expression'
+/** Whitespace, comments and semicolons at the start of a text. */
+const LEADING_TRIVIA_RE = /^(?:\s|;|\/\/[^\n\r\u2028\u2029]*|\/\*[\s\S]*?\*\/)*/
+
+/** A TypeScript file of statements rather than one function: said as for JavaScript, at its first statement. */
+async function typedStatements(source: string, file: string): Promise<SourceError | undefined> {
+  const stripped = await stripTypes(source, file)
+  const found = typeof stripped === 'string' ? statementsInstead(stripped) : undefined
+  if (!found) return undefined
+  return { ...found, ...positionAt(source, LEADING_TRIVIA_RE.exec(source)?.[0].length ?? 0) }
+}
+
+/**
+ * When the file is not an expression but a script of statements (`const title = document.title`),
+ * what its first statement is, where it starts; undefined when it is not a script either.
+ */
+function statementsInstead(code: string): SourceError | undefined {
+  let program: Program
+  try {
+    program = parse(code, { ecmaVersion: 'latest', sourceType: 'script', allowReturnOutsideFunction: true })
+  } catch {
+    return undefined
+  }
+  const [first] = program.body
+  if (!first) return undefined
+  const start = positionAt(code, first.start)
+  const count = program.body.length
+  const what = count > 1 ? `${count} statements, the first ${describeNode(first, code)}` : describeNode(first, code)
+  return { message: `${NOT_ONE_FUNCTION}, found ${what}: wrap the code in async function (args) { ... }`, ...start }
 }
 
 /** esbuild prints the wrapped expression as one statement `(expr);`. */
@@ -218,20 +259,87 @@ function soleExpression(code: string): Node {
     : (statement ?? program)
 }
 
-function describeNode(node: Node): string {
-  const names: Record<string, string> = {
-    ObjectExpression: 'an object',
-    ArrayExpression: 'an array',
-    Literal: 'a literal',
-    Identifier: 'an identifier',
-    CallExpression: 'a call',
-    ClassExpression: 'a class',
-    SequenceExpression: 'several expressions',
-  }
-  return names[node.type] ?? `a ${node.type}`
+const NODE_WORDS: Record<string, string> = {
+  ObjectExpression: 'an object',
+  ArrayExpression: 'an array',
+  Identifier: 'a name',
+  CallExpression: 'a function call',
+  NewExpression: 'a `new` expression',
+  ClassExpression: 'a class',
+  ClassDeclaration: 'a class',
+  SequenceExpression: 'several expressions separated by commas',
+  MemberExpression: 'a property read',
+  ChainExpression: 'a property read',
+  AssignmentExpression: 'an assignment',
+  BinaryExpression: 'an operation',
+  LogicalExpression: 'an operation',
+  UnaryExpression: 'an operation',
+  UpdateExpression: 'an operation',
+  ConditionalExpression: 'a conditional (a ? b : c)',
+  TemplateLiteral: 'a template string',
+  TaggedTemplateExpression: 'a tagged template',
+  AwaitExpression: 'an `await` expression',
+  ThisExpression: '`this`',
+  ExpressionStatement: 'an expression',
+  IfStatement: 'an `if` statement',
+  ReturnStatement: 'a `return` statement',
+  BlockStatement: 'a block { ... }',
+  ThrowStatement: 'a `throw` statement',
+  TryStatement: 'a `try` statement',
+  ForStatement: 'a loop',
+  ForOfStatement: 'a loop',
+  ForInStatement: 'a loop',
+  WhileStatement: 'a loop',
+  DoWhileStatement: 'a loop',
+}
+
+/** What a node is, in the words of someone who writes JavaScript, and the start of its code. */
+function describeNode(node: Node, code: string): string {
+  return `${kindOf(node)} ${describeCode(code, node.start, node.end)}`
+}
+
+function kindOf(node: Node): string {
+  const n = node as AnyNode
+  if (n.type === 'VariableDeclaration') return `a \`${n.kind}\` declaration`
+  if (n.type === 'Literal')
+    return n.value === null ? '`null`' : n.regex ? 'a regular expression' : `a ${typeof n.value}`
+  if (n.type === 'ExpressionStatement') return kindOf(n.expression)
+  return NODE_WORDS[n.type] ?? (n.type.endsWith('Statement') ? 'a statement' : 'an expression')
+}
+
+/** The code from `start` (to `end`) on one line, at most 40 characters, in backticks. */
+function describeCode(code: string, start: number, end = code.length): string {
+  const text = code.slice(start, end).replace(/\s+/g, ' ').trim()
+  return `\`${text.length > 40 ? `${text.slice(0, 40)}…` : text}\``
 }
 
 function positionAt(code: string, offset: number): { line: number; column: number } {
   const before = code.slice(0, offset).split('\n')
   return { line: before.length, column: before.at(-1)!.length + 1 }
+}
+
+/**
+ * What a module's `export default` holds when it is not a function (`42`, a class, an object),
+ * and where: for a default-not-function error that points at the value rather than at 1:1.
+ */
+export async function describeDefaultExport(source: string, file: string): Promise<SourceError | undefined> {
+  if (isTypeScript(file)) {
+    const at = /^[ \t]*export\s+default\s+/m.exec(source)
+    return at
+      ? {
+          message: `found ${describeCode(source, at.index + at[0].length)}`,
+          ...positionAt(source, at.index + at[0].length),
+        }
+      : undefined
+  }
+  let program: Program
+  try {
+    program = parse(source, ACORN)
+  } catch {
+    return undefined
+  }
+  const statement = program.body.find((s) => s.type === 'ExportDefaultDeclaration')
+  if (!statement) return undefined
+  const value = statement.declaration as Node
+  return { message: `found ${describeNode(value, source)}`, ...positionAt(source, value.start) }
 }

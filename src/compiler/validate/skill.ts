@@ -70,7 +70,10 @@ async function readManifest(
     return problem({ code: 'manifest-parse', data: { reason: 'not UTF-8 text' } })
   }
   const doc = parseJsonDocument(text)
-  if (isJsonFailure(doc)) return problem({ code: 'manifest-parse', data: { reason: doc.message }, ...doc.position })
+  if (isJsonFailure(doc))
+    return [doc, ...doc.more].flatMap((e) =>
+      problem({ code: 'manifest-parse', data: { reason: e.message }, ...e.position }),
+    )
   return { doc, real, bom: text.startsWith(BOM) }
 }
 

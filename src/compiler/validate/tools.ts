@@ -9,6 +9,7 @@ import {
   type SourceError,
   analyzeModule,
   checkFunctionExpression,
+  describeDefaultExport,
   looksLikeModule,
 } from './module-shape'
 import type { ToolMapKey } from './schema'
@@ -148,9 +149,14 @@ async function checkBrowserToolFile(
     return { ok: false, module: true }
   }
   const kind = await findExport(check, real, 'default')
-  if (kind === 'missing' || kind === 'other') {
-    const problem = kind === 'missing' ? 'no-default' : 'default-not-function'
-    report(check, path, { code: 'tool-parse', data: { problem, path } })
+  if (kind === 'missing') {
+    report(check, path, { code: 'tool-parse', data: { problem: 'no-default', path } })
+    return { ok: false, module: true }
+  }
+  if (kind === 'other') {
+    const found = await describeDefaultExport(text, real)
+    const data = { problem: 'default-not-function', path, found: found?.message } as const
+    report(check, path, { code: 'tool-parse', data, line: found?.line, column: found?.column })
     return { ok: false, module: true }
   }
   return { ok: true, module: true }
