@@ -190,6 +190,8 @@ describe('site-skills new: every failure is one line with a code', () => {
       expect((await readdir(join(dir, 'root/fresh'), { recursive: true })).sort()).toEqual([
         'browser-tools',
         'browser-tools/page-headings.js',
+        'fixtures',
+        'fixtures/home.html',
         'manifest.json',
         'notes',
         'notes/overview.md',

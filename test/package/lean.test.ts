@@ -109,14 +109,18 @@ describe('a lean install: the packed tarball with --omit=dev into an empty proje
   it("builds the README's Vite agent with vite installed beside it, and the agent runs", async () => {
     const vite = await run('npm', ['i', '-D', `vite@${installed('vite')}`, ...FLAGS], project, 240_000)
     expectSuccess(vite, 'npm i -D vite')
-    await writeFile(join(project, 'vite.config.ts'), readmeFile('vite.config.ts'))
-    await writeFile(join(project, 'agent.ts'), readmeFile('agent.ts'))
+    // Getting started's steps: the scaffolded skill, then the agent that serves its page and reads it.
+    const [scaffold] = readmeCommands('npx site-skills new my-site --domain localhost')
+    const bin = join(project, 'node_modules/.bin/site-skills')
+    expectSuccess(await run(bin, words(scaffold ?? '')[1].slice(1), project, 20_000), scaffold ?? '')
+    for (const file of ['vite.config.ts', 'serve.ts', 'agent.ts'])
+      await writeFile(join(project, file), readmeFile(file))
     const [build, start] = readmeCommands('vite build --ssr agent.ts')
     const [command, args] = words(build ?? '')
     expectSuccess(await run(command, args, project, 120_000), build ?? '')
-    const agent = await run('node', ['dist/agent.js'], project, 20_000)
+    const agent = await run('node', ['dist/agent.js'], project, 60_000)
     expectSuccess(agent, start ?? '')
-    expect(agent.stdout).toContain('average price 4')
+    expect(agent.stdout).toContain("[ 'my-site' ]\n# My Site\n")
   })
 
   it('mcp without the MCP SDK exits 2 with one line naming the npm i -D to run, and starts nothing', async () => {

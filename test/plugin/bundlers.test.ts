@@ -53,10 +53,10 @@ const APP_RESULT = {
 const TOOL_PARSE_ERRORS = [
   'bad/browser-tools/badimport.js:1:25',
   'bad/browser-tools/nodefault.js:1:1',
-  'bad/browser-tools/notfn.js:1:1',
+  'bad/browser-tools/notfn.js:1:16',
   'bad/browser-tools/object.js:1:2',
   'bad/browser-tools/syntax.js:2:13',
-  'bad/browser-tools/trailing.js:3:2',
+  'bad/browser-tools/trailing.js:4:1',
   'bad/browser-tools/tssyntax.ts:3:1',
   'bad/tools/search.js:3:1',
 ].map((at) => `tool-parse/${at}`)
