@@ -234,6 +234,29 @@ describe('names', () => {
     ])
   })
 
+  it('rejects line separators and lone surrogates at the name, and keeps what the original accepts (issue 24.1)', async () => {
+    const root = join(tmp.dir, 'separators')
+    const tool = { description: 'Search.', path: 'tools/search.js', callable: 'search', args: {}, returns: RETURNS }
+    const exploit = 'a\u2028,(globalThis.__pwned=location.href),window'
+    await writeTree(root, {
+      ...skill('pwn', { [exploit]: tool, 'b\ud800': tool }),
+      ...skill('para\u2029id'),
+      // Spaces, quotes and letters of any script: the original accepts them, so do we.
+      ...skill('fine', { 'lire la "page" d’accueil': tool, "it's ü": tool, 名前: tool }),
+    })
+    const run = await validate(root)
+    expect(run.code).toBe(1)
+    const found = run.report.diagnostics.map((d) => `${d.file}:${d.line}:${d.column} ${d.code} ${d.message}`)
+    expect(found.sort()).toEqual([
+      'para\u2029id/manifest.json:2:3 id-invalid skill id "para\\u2029id" (its folder name) contains U+2029, a line or paragraph separator (it ends a line of JavaScript)',
+      'pwn/manifest.json:21:5 tool-name nodeTools contains tool name "a\\u2028,(globalThis.__pwned=location.href),window" with U+2028, a line or paragraph separator (it ends a line of JavaScript)',
+      'pwn/manifest.json:31:5 tool-name nodeTools contains tool name "b\\ud800" with U+D800, a lone surrogate (no character)',
+    ])
+    const hints = run.report.diagnostics.map((d) => (d as { hint?: string }).hint)
+    expect(hints.every((h) => h && /visible characters/.test(h))).toBe(true)
+    expect(run.report.skills).toBe(3)
+  })
+
   it('dispatches a model tool name to the tool it names, whatever characters the tool name holds', async () => {
     const tool = (file: string) => ({
       kind: 'node' as const,

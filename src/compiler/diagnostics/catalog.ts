@@ -5,6 +5,8 @@ import {
   domainHint,
   domainReason,
   quoteName,
+  type NameCharacter,
+  describeCharacter,
   subjectLabel,
   valueProblem,
 } from './messages'
@@ -53,7 +55,7 @@ const TOOL_PATH_WORDS = {
 type ToolNameData =
   | { problem: 'pattern'; map: string; name: string }
   | { problem: 'both'; name: string }
-  | { problem: 'invisible'; map: string; name: string; char: string }
+  | ({ problem: 'invisible'; map: string; name: string } & NameCharacter)
 type ToolParseData =
   | { problem: 'node-syntax' | 'syntax' | 'shape'; path: string; reason: string }
   | { problem: 'no-default' | 'default-not-function'; path: string }
@@ -115,8 +117,7 @@ function pathEscapeMessage(d: PathEscapeData): string {
 
 function toolNameMessage(d: ToolNameData): string {
   if (d.problem === 'both') return `tool name ${q(d.name)} is declared in both nodeTools and browserTools`
-  if (d.problem === 'invisible')
-    return `${d.map} contains tool name ${quoteName(d.name)} with ${d.char}, a control or format character`
+  if (d.problem === 'invisible') return `${d.map} contains tool name ${quoteName(d.name)} with ${describeCharacter(d)}`
   return `${d.map} contains invalid tool name ${q(d.name)}`
 }
 
@@ -285,7 +286,7 @@ export const DIAGNOSTIC_CATALOG = {
       d.problem === 'both'
         ? 'Tool names share one namespace (sites[id][tool]); rename one of them.'
         : d.problem === 'invisible'
-          ? 'Use visible characters only: snake_case names such as "search_users".'
+          ? 'Use visible characters on one line: snake_case names such as "search_users".'
           : undefined,
   }),
   'tool-schema': entry<{ tool: string; field?: string; detail?: string }>({
@@ -386,13 +387,13 @@ export const DIAGNOSTIC_CATALOG = {
     'Notes and tool files are limited to 4 MiB each: split a long note into several, and import large ' +
       'code from a package.',
   ),
-  'id-invalid': entry<{ id: string; char: string }>({
+  'id-invalid': entry<{ id: string } & NameCharacter>({
     severity: 'error',
     title: 'Invalid skill id',
     hint:
       'The folder name is the skill id, used in file paths, module ids and model tool names: use visible ' +
       'characters, e.g. "news-site".',
-    message: (d) => `skill id ${quoteName(d.id)} (its folder name) contains ${d.char}, a control or format character`,
+    message: (d) => `skill id ${quoteName(d.id)} (its folder name) contains ${describeCharacter(d)}`,
   }),
   'id-case-collision': entry<{ id: string; first: string }>({
     severity: 'warning',

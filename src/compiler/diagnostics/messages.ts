@@ -1,11 +1,28 @@
 /** Wording shared by several catalog entries: how a file, a domain problem or a value schema problem is said. */
 
 const q = (value: unknown) => JSON.stringify(value)
-const INVISIBLE_ALL_RE = /[\p{Cc}\p{Cf}]/gu
+const INVISIBLE_ALL_RE = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}]/gu
 
-/** A name quoted for a message, control and format characters escaped so that they show. */
+/** A name quoted for a message, control, format and line separator characters escaped so that they show. */
 export function quoteName(name: string): string {
   return JSON.stringify(name).replace(INVISIBLE_ALL_RE, (c) => `\\u${c.codePointAt(0)!.toString(16).padStart(4, '0')}`)
+}
+
+/** A character a skill id or tool name may not hold: `U+XXXX`, and what it is. */
+export interface NameCharacter {
+  char: string
+  what: 'invisible' | 'separator' | 'surrogate'
+}
+
+const CHARACTER_WORDS: Record<NameCharacter['what'], string> = {
+  invisible: 'a control or format character',
+  separator: 'a line or paragraph separator (it ends a line of JavaScript)',
+  surrogate: 'a lone surrogate (no character)',
+}
+
+/** `U+2028, a line or paragraph separator (...)`. */
+export function describeCharacter(c: NameCharacter): string {
+  return `${c.char}, ${CHARACTER_WORDS[c.what]}`
 }
 
 /** The file a finding is about, as messages name it. */
