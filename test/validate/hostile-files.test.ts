@@ -33,7 +33,15 @@ interface Run {
   report: {
     ok: boolean
     skills: number
-    diagnostics: { code: string; file: string; siteId: string; message: string }[]
+    diagnostics: {
+      code: string
+      file: string
+      line: number
+      column: number
+      siteId: string
+      message: string
+      hint?: string
+    }[]
   }
 }
 
@@ -252,7 +260,7 @@ describe('names', () => {
       'pwn/manifest.json:21:5 tool-name nodeTools contains tool name "a\\u2028,(globalThis.__pwned=location.href),window" with U+2028, a line or paragraph separator (it ends a line of JavaScript)',
       'pwn/manifest.json:31:5 tool-name nodeTools contains tool name "b\\ud800" with U+D800, a lone surrogate (no character)',
     ])
-    const hints = run.report.diagnostics.map((d) => (d as { hint?: string }).hint)
+    const hints = run.report.diagnostics.map((d) => d.hint)
     expect(hints.every((h) => h && /visible characters/.test(h))).toBe(true)
     expect(run.report.skills).toBe(3)
   })
