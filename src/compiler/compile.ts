@@ -229,7 +229,9 @@ export function createCompiler(options: CompilerOptions): Compiler {
     const checked = bySlice.flat()
     validated(checked)
     const results = new Map((await Promise.all(pending)).flatMap((batch) => [...batch]))
-    const bundled = new Map<CheckedSkill, Bundled>(checked.map((s) => [s, { diagnostics: [], files: [], browser: {} }]))
+    const bundled = new Map<CheckedSkill, Bundled>(
+      checked.map((s) => [s, { diagnostics: [], files: [], browser: Object.create(null) }]),
+    )
     for (const [request, skill] of requests) {
       const result = results.get(request)!
       const found = bundled.get(skill)!

@@ -66,7 +66,7 @@ function browserToolLoader(compiler: Compiler, model: SkillModel): (tool: string
 function chunkLoader(compiler: Compiler, skill: CompiledSkill): () => Promise<SkillChunk> {
   return async () => {
     const { model, browser } = skill
-    const nodeTools: SkillChunk['nodeTools'] = {}
+    const nodeTools: SkillChunk['nodeTools'] = Object.create(null)
     for (const tool of model.tools) {
       if (tool.kind !== 'node') continue
       let loaded: Promise<NodeToolFunction> | undefined
