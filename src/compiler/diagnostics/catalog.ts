@@ -60,13 +60,14 @@ type ToolParseData =
   | { problem: 'node-syntax' | 'syntax' | 'shape'; path: string; reason: string }
   | { problem: 'no-default' | 'default-not-function'; path: string }
   | { problem: 'bundle'; tool: string; reason: string }
+  | { problem: 'import-meta'; tool: string }
 type PathEscapeData =
   | { via: 'manifest' }
   | { via: 'symlink'; file: string }
   | { via: 'note'; note: string }
   | { via: 'tool-path'; tool: string }
   | { via: 'fixture'; example: string }
-  | { via: 'import'; tool: string; file: string }
+  | { via: 'import'; tool: string; file: string; symlink?: boolean }
 type CompatData = { problem: 'bom' | 'symlink' } | { problem: 'extension' | 'module'; tool: string }
 /** An error in a tool's `examples`: the README's examples section says how to write one. */
 const exampleError = <D>(title: string, hint: string, message: (data: D) => string) =>
@@ -95,6 +96,8 @@ function toolParseMessage(d: ToolParseData): string {
       return `the default export of ${q(d.path)} must be a function`
     case 'bundle':
       return `browser tool ${q(d.tool)}: ${d.reason}`
+    case 'import-meta':
+      return `browser tool ${q(d.tool)} uses import.meta, which only a module has: a browser tool runs as a function in the page`
   }
 }
 
@@ -111,7 +114,9 @@ function pathEscapeMessage(d: PathEscapeData): string {
     case 'fixture':
       return `${d.example}: fixture must stay inside the skill folder`
     case 'import':
-      return `browser tool ${q(d.tool)} imports ${q(d.file)}, which is outside the skill folder`
+      return d.symlink
+        ? `browser tool ${q(d.tool)} imports ${q(d.file)}, which ${SYMLINK_OUT}`
+        : `browser tool ${q(d.tool)} imports ${q(d.file)}, which is outside the skill folder`
   }
 }
 
@@ -344,13 +349,23 @@ export const DIAGNOSTIC_CATALOG = {
     title: 'Tool does not parse',
     hint: 'A browser tool is one function expression (async function (args) { ... }) or a module whose default export is that function.',
     message: toolParseMessage,
-    hintFor: (d) => (d.problem === 'node-syntax' ? NODE_HINT : undefined),
+    hintFor: (d) =>
+      d.problem === 'node-syntax'
+        ? NODE_HINT
+        : d.problem === 'import-meta'
+          ? "Read the page's address from location.href or document.baseURI; pass anything else as an argument."
+          : undefined,
   }),
   'path-escape': entry<PathEscapeData>({
     severity: 'error',
     title: 'Path leaves the skill folder',
     hint: 'Keep every file of a skill inside its folder; symlinks out of it are rejected.',
     message: pathEscapeMessage,
+    hintFor: (d) =>
+      d.via === 'import'
+        ? "Import the skill's own files by a relative path, and packages by name (installed in the project's " +
+          "node_modules or the skill's own)."
+        : undefined,
   }),
   'args-invalid': entry<{ tool: string } | { tool: string; argName: unknown }>({
     severity: 'error',
@@ -375,8 +390,8 @@ export const DIAGNOSTIC_CATALOG = {
   }),
   'file-not-regular': fileError(
     'Not a regular file',
-    'Manifests, notes and tools must be regular files; a named pipe, device or socket is never read. Put ' +
-      'a file there.',
+    'Manifests, notes, tools, the files tools import, their package.json files and fixtures must be ' +
+      'regular files; a named pipe, device or socket is never read. Put a file there.',
   ),
   'file-unreadable': fileError(
     'File cannot be read',
