@@ -179,16 +179,19 @@ export function createBundleGuard(options: GuardOptions): BundleGuard {
   /** A `./x` or `/x` import of a skill's file: it must stay inside that skill, symlinks resolved. */
   function checkPath(args: OnResolveArgs, skill: string) {
     const target = resolve(args.resolveDir, withoutSuffix(args.path))
-    if (!isInside(skill, target)) return fail({ kind: 'escape', file: target }, 'outside the skill folder')
-    if (!isInside(skill, realOfExisting(target)))
-      return fail({ kind: 'escape', file: target, symlink: true }, 'a symlink leads out of the skill folder')
+    if (!options.anywhere) {
+      if (!isInside(skill, target)) return fail({ kind: 'escape', file: target }, 'outside the skill folder')
+      if (!isInside(skill, realOfExisting(target)))
+        return fail({ kind: 'escape', file: target, symlink: true }, 'a symlink leads out of the skill folder')
+    }
     const problem = aroundTarget(target)
     return problem ? fail(problem, 'a folder esbuild resolves in is unsafe') : undefined
   }
 
   /** A package import: a package name, and the folders esbuild may look it up in hold no unsafe package.json. */
   function checkPackage(args: OnResolveArgs) {
-    if (badPackageSpecifier(args.path)) return fail({ kind: 'escape', file: args.path }, 'not a package name')
+    if (!options.anywhere && badPackageSpecifier(args.path))
+      return fail({ kind: 'escape', file: args.path }, 'not a package name')
     const path = withoutSuffix(args.path)
     for (let dir = args.resolveDir; ; dir = dirname(dir)) {
       const problem = aroundTarget(join(dir, 'node_modules', path))
@@ -198,7 +201,7 @@ export function createBundleGuard(options: GuardOptions): BundleGuard {
   }
 
   function onResolve(args: OnResolveArgs) {
-    if (args.kind === 'entry-point' || options.anywhere || !args.importer) return undefined
+    if (args.kind === 'entry-point' || !args.importer) return undefined
     const skill = skillOf(args.importer)
     // A package's own imports are the package's business (its files are still read only here).
     if (!skill) return undefined

@@ -36,12 +36,13 @@ export interface Session {
 
 /** Imports a Node tool; the version query changes only with its content, so a change is imported once. */
 async function importNodeTool(
-  siteId: string,
+  model: SkillModel,
   tool: string,
   absPath: string,
   callable: string,
 ): Promise<NodeToolFunction> {
-  const file = await compileNodeTool(absPath)
+  const siteId = model.id
+  const file = await compileNodeTool(absPath, model.realDir)
   const mod = (await import(`${pathToFileURL(file).href}?v=${await fileVersion(absPath)}`)) as Record<string, unknown>
   const fn = mod[callable]
   if (typeof fn !== 'function')
@@ -70,7 +71,7 @@ function chunkLoader(compiler: Compiler, skill: CompiledSkill): () => Promise<Sk
     for (const tool of model.tools) {
       if (tool.kind !== 'node') continue
       let loaded: Promise<NodeToolFunction> | undefined
-      nodeTools[tool.name] = () => (loaded ??= importNodeTool(model.id, tool.name, tool.absPath, tool.callable!))
+      nodeTools[tool.name] = () => (loaded ??= importNodeTool(model, tool.name, tool.absPath, tool.callable!))
     }
     const loadBrowserTool = browserToolLoader(compiler, model)
     return { notes: notesOf(model), nodeTools, browserTools: browser, loadBrowserTool }

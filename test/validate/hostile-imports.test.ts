@@ -74,6 +74,16 @@ beforeAll(async () => {
       'projpkg',
       "import { shout } from 'fine-pkg'\nexport default async function () {\n  return { s: shout('a') }\n}\n",
     ),
+    'nodets/manifest.json': {
+      id: 'nodets',
+      name: 'Node TS',
+      domains: ['nodets.example.com'],
+      nodeTools: {
+        run: { description: 'Runs.', path: 'tools/run.ts', callable: 'run', args: {}, returns: RETURNS },
+      },
+    },
+    'nodets/tools/run.ts':
+      "import data from './data.txt'\nexport async function run(): Promise<object> {\n  return { data }\n}\n",
     ...skill(
       'meta',
       "import { where } from './lib/where.ts'\nexport default async function () {\n  return { at: import.meta.url, where }\n}\n",
@@ -83,6 +93,8 @@ beforeAll(async () => {
     ),
   })
   mkfifo(join(root, 'fifo/browser-tools/data.txt'))
+  // A Node tool's imports are Node's business, but a TypeScript one is compiled by esbuild first.
+  mkfifo(join(root, 'nodets/tools/data.txt'))
   await symlink('/dev/zero', join(root, 'zero/browser-tools/data.txt'))
   await truncate(join(root, 'big/browser-tools/big.txt'), 5 * 1024 * 1024)
   mkfifo(join(root, 'pkgjson/browser-tools/package.json'))
@@ -133,8 +145,8 @@ describe('files an ES-module browser tool imports (issue 24.2, 24.4, 24.12)', ()
     const leaving = report.diagnostics.find((d) => d.file.startsWith('relative/'))!
     expect(leaving.hint).toContain("packages by name (installed in the project's node_modules")
     expect(report.diagnostics.find((d) => d.file.startsWith('meta/'))!.hint).toContain('location.href')
-    // tsconfig, ownpkg and projpkg are valid; 13 skills in all.
-    expect(report.skills).toBe(13)
+    // tsconfig, ownpkg, projpkg and nodets are valid; 14 skills in all.
+    expect(report.skills).toBe(14)
   })
 
   // The FIFO note is validation's own finding; the build must also not hand it to esbuild to watch.
@@ -168,12 +180,14 @@ describe('files an ES-module browser tool imports (issue 24.2, 24.4, 24.12)', ()
 
   it('the no-build API answers a call of such a tool with the diagnostic, within seconds', async () => {
     const script = [
-      `import { loadBrowserToolSource } from ${JSON.stringify(pathToFileURL(join(REPO_ROOT, 'dist/index.js')).href)}`,
+      `import { loadBrowserToolSource, runNodeSiteTool } from ${JSON.stringify(pathToFileURL(join(REPO_ROOT, 'dist/index.js')).href)}`,
       `const root = ${JSON.stringify(root)}`,
       "for (const id of ['fifo', 'zero', 'ownpkg']) {",
       "  const out = await loadBrowserToolSource(id, 'read', { root }).then((s) => 'compiled ' + s.length, (e) => e.message)",
       "  console.log(id + ': ' + out.split('\\n')[0])",
       '}',
+      "const ran = await runNodeSiteTool('nodets', 'run', {}, {}, { root }).then(JSON.stringify, (e) => e.code + ' ' + e.message)",
+      "console.log('nodets: ' + ran)",
     ].join('\n')
     const run = await runNode(['--input-type=module', '-e', script], { cwd: project, limitMs: KILL_AFTER_MS })
     expect(run.killed).toBe(false)
@@ -187,5 +201,8 @@ describe('files an ES-module browser tool imports (issue 24.2, 24.4, 24.12)', ()
       'zero: zero: site skill is invalid: zero/browser-tools/read.js:1:18 browser tool "read" imports "zero/browser-tools/data.txt", which resolves outside the skill folder (a symlink leads out of it)',
     )
     expect(lines[2]).toMatch(/^ownpkg: compiled \d+/)
+    expect(lines[3]).toMatch(
+      /^nodets: unavailable Node tool ".*run\.ts" cannot be compiled: .*is a named pipe \(FIFO\)/,
+    )
   })
 })
