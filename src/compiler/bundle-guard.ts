@@ -2,7 +2,15 @@ import { type BigIntStats, existsSync, lstatSync, realpathSync, statSync } from 
 import { dirname, isAbsolute, join, resolve } from 'node:path'
 import type { OnLoadArgs, OnResolveArgs, PartialMessage, Plugin } from 'esbuild'
 import type { Finding } from './diagnostics/catalog'
-import { FILE_LIMITS, READ_FAILURE_CODES, type ReadFailure, isReadFailure, readRegularFile } from './files'
+import {
+  FILE_LIMITS,
+  READ_FAILURE_CODES,
+  type ReadFailure,
+  describeKind,
+  isReadFailure,
+  readRegularFile,
+  tooLargeMessage,
+} from './files'
 import { isInside } from './paths'
 
 /*
@@ -128,21 +136,11 @@ function resolverFileProblem(path: string, skillOf: (p: string) => string | unde
   const info = statOf(path)
   if (!info) return { problem: 'unreadable', message: 'cannot be read (a dangling symlink or no permission)' }
   if (info.isDirectory()) return undefined
-  if (!info.isFile()) return { problem: 'not-regular', message: `is ${kindOf(info)}, not a regular file` }
-  if (info.size > FILE_LIMITS.manifest)
-    return {
-      problem: 'too-large',
-      message: `is ${info.size} bytes; the limit is ${FILE_LIMITS.manifest} bytes (1 MiB)`,
-    }
+  if (!info.isFile()) return { problem: 'not-regular', message: `is ${describeKind(info)}, not a regular file` }
+  const size = Number(info.size)
+  if (size > FILE_LIMITS.manifest)
+    return { problem: 'too-large', message: tooLargeMessage(size, FILE_LIMITS.manifest), size }
   return undefined
-}
-
-function kindOf(info: BigIntStats): string {
-  if (info.isFIFO()) return 'a named pipe (FIFO)'
-  if (info.isCharacterDevice()) return 'a character device'
-  if (info.isBlockDevice()) return 'a block device'
-  if (info.isSocket()) return 'a socket'
-  return 'not a regular file'
 }
 
 /** Creates the guard for one esbuild build over tools of the given skill folders. */

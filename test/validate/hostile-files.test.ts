@@ -141,6 +141,47 @@ describe('files that are not regular files', () => {
     )
   })
 
+  it('reports a FIFO or oversized fixture, and `site-skills test` exits on its own (issue 24.7)', async () => {
+    const root = join(tmp.dir, 'fixtures')
+    const files = skill('fix')
+    const manifest = files['fix/manifest.json'] as {
+      nodeTools: Record<string, Record<string, unknown>>
+      browserTools: Record<string, Record<string, unknown>>
+    }
+    const url = 'https://x-fix.example.com/'
+    manifest.browserTools.read!.examples = [
+      { args: {}, url, fixture: 'fixtures/page.html' },
+      { args: {}, url, fixture: 'fixtures/page.html' },
+      { args: {}, url, fixture: 'fixtures/huge.html' },
+    ]
+    manifest.nodeTools.search!.examples = [{ args: {}, url, fixture: 'fixtures/data.json' }]
+    await writeTree(root, { ...files, 'fix/fixtures/huge.html': '' })
+    mkfifo(join(root, 'fix/fixtures/page.html'))
+    mkfifo(join(root, 'fix/fixtures/data.json'))
+    await truncate(join(root, 'fix/fixtures/huge.html'), FILE_LIMITS.fixture + 1)
+    const run = await validate(root)
+    expect(run.ms).toBeLessThan(WITHIN_MS)
+    expect(run.code).toBe(1)
+    expect(run.report.diagnostics.map((d) => `${d.file}:${d.line}:${d.column} ${d.code} ${d.message}`)).toEqual([
+      'fix/fixtures/data.json:1:1 file-not-regular fixture "fixtures/data.json" is a named pipe (FIFO), not a regular file',
+      `fix/fixtures/huge.html:1:1 file-too-large fixture "fixtures/huge.html" is ${FILE_LIMITS.fixture + 1} bytes; the limit is ${FILE_LIMITS.fixture} bytes (16 MiB)`,
+      'fix/fixtures/page.html:1:1 file-not-regular fixture "fixtures/page.html" is a named pipe (FIFO), not a regular file',
+    ])
+    const started = Date.now()
+    const test = await exec(process.execPath, [BIN, 'test', '--root', root, '--json'], {
+      cwd: REPO_ROOT,
+      timeout: KILL_AFTER_MS,
+      killSignal: 'SIGKILL',
+    }).then(
+      () => ({ code: 0, stderr: '', signal: null }),
+      (e: { code: number | null; stderr: string; signal: string | null }) => e,
+    )
+    expect(test.signal).toBeNull()
+    expect(Date.now() - started).toBeLessThan(WITHIN_MS)
+    expect(test.code).toBe(1)
+    expect(test.stderr).toContain('3 errors in the skills')
+  })
+
   it('never reads a device inside a skill folder, and rejects a symlink to /dev/zero as leaving the folder', async () => {
     const root = join(tmp.dir, 'device')
     await writeTree(root, { ...skill('dev'), ...skill('link'), ...skill('good') })

@@ -28,18 +28,20 @@ export function describeCharacter(c: NameCharacter): string {
 /** The file a finding is about, as messages name it. */
 export type Subject =
   | { kind: 'manifest' }
-  | { kind: 'note' | 'node' | 'browser'; name: string }
+  | { kind: 'note' | 'node' | 'browser' | 'fixture'; name: string }
   /** A module a browser tool imports (`name`: the tool). */
   | { kind: 'import'; name: string; file: string }
   /** A package.json esbuild reads to resolve a browser tool's imports (`name`: the tool). */
   | { kind: 'resolver'; name: string; file: string }
+
+const SUBJECT_LABELS = { note: 'note', node: 'Node tool', browser: 'browser tool', fixture: 'fixture' } as const
 
 export function subjectLabel(subject: Subject): string {
   if (subject.kind === 'manifest') return 'manifest.json'
   if (subject.kind === 'import') return `${q(subject.file)}, imported by browser tool ${q(subject.name)},`
   if (subject.kind === 'resolver')
     return `${q(subject.file)}, which esbuild reads to resolve the imports of browser tool ${q(subject.name)},`
-  const label = subject.kind === 'note' ? 'note' : subject.kind === 'node' ? 'Node tool' : 'browser tool'
+  const label = SUBJECT_LABELS[subject.kind]
   return `${label} ${q(subject.name)}`
 }
 
