@@ -1,9 +1,10 @@
 import { execFileSync } from 'node:child_process'
-import { mkdir, symlink, truncate } from 'node:fs/promises'
+import { mkdir, rm, symlink, truncate, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { BUNDLERS, buildApp } from '../helpers/bundlers'
+import { createServer } from 'vite'
+import { BUNDLERS, buildApp, vitePlugin } from '../helpers/bundlers'
 import { runBin, runNode } from '../helpers/spawn'
 import { REPO_ROOT, makeTempDir, writeTree } from '../helpers/tmp'
 
@@ -204,5 +205,49 @@ describe('files an ES-module browser tool imports (issue 24.2, 24.4, 24.12)', ()
     expect(lines[3]).toMatch(
       /^nodets: unavailable Node tool ".*run\.ts" cannot be compiled: .*is a named pipe \(FIFO\)/,
     )
+  })
+
+  it('the Vite dev server reports a FIFO import within seconds, and serves the tool once it is a file', async () => {
+    const devRoot = join(tmp.dir, 'dev-root')
+    await writeTree(devRoot, skill('fifo', importing('./data.txt')))
+    mkfifo(join(devRoot, 'fifo/browser-tools/data.txt'))
+    const server = await createServer({
+      root: project,
+      configFile: false,
+      logLevel: 'silent',
+      plugins: [vitePlugin({ roots: devRoot, dts: false })],
+      server: { port: 0, host: '127.0.0.1', hmr: false },
+    })
+    try {
+      await server.listen()
+      const started = Date.now()
+      const error = await server.ssrLoadModule('virtual:site-skills').then(
+        () => undefined,
+        (e: Error) => e,
+      )
+      expect(Date.now() - started).toBeLessThan(WITHIN_MS)
+      expect(error?.message).toContain('file-not-regular')
+      expect(error?.message).toContain('fifo/browser-tools/read.js:1:18')
+      // The pipe replaced by a file: the next load compiles the tool (the pipe was among its inputs).
+      await rm(join(devRoot, 'fifo/browser-tools/data.txt'))
+      await writeFile(join(devRoot, 'fifo/browser-tools/data.txt'), 'now a file\n')
+      let source = ''
+      for (
+        const start = Date.now();
+        !source && Date.now() - start < WITHIN_MS;
+        await new Promise((r) => setTimeout(r, 50))
+      ) {
+        const loaded = await server.ssrLoadModule('virtual:site-skills').catch(() => undefined)
+        source = loaded
+          ? await (loaded as { browserToolSource: (s: string, t: string) => Promise<string> }).browserToolSource(
+              'fifo',
+              'read',
+            )
+          : ''
+      }
+      expect(source).toContain('now a file')
+    } finally {
+      await server.close()
+    }
   })
 })
