@@ -1,5 +1,5 @@
-import { type BigIntStats, existsSync, lstatSync, realpathSync, statSync } from 'node:fs'
-import { dirname, isAbsolute, join, resolve } from 'node:path'
+import { type BigIntStats, existsSync, lstatSync, readdirSync, realpathSync, statSync } from 'node:fs'
+import { dirname, isAbsolute, join, resolve, sep } from 'node:path'
 import type { OnLoadArgs, OnResolveArgs, PartialMessage, Plugin } from 'esbuild'
 import type { Finding } from './diagnostics/catalog'
 import {
@@ -11,7 +11,7 @@ import {
   readRegularFile,
   tooLargeMessage,
 } from './files'
-import { isInside } from './paths'
+import type { StampLog } from './stamp'
 
 /*
  * esbuild reads files itself: every module a tool imports, and the package.json (and tsconfig.json)
@@ -24,11 +24,8 @@ import { isInside } from './paths'
 
 /** Why the guard refused a file: carried in the `detail` of esbuild's message, made a diagnostic by the bundler. */
 export type GuardProblem =
-  /**
-   * A module outside the skill folder and outside the project's packages (`file`: absolute, or the
-   * specifier); `symlink` when the path is inside but a symlink on the way leads out.
-   */
-  | { kind: 'escape'; file: string; symlink?: boolean }
+  /** A module outside the skill folder and outside the project's packages (`file`: its real path, or the specifier). */
+  | { kind: 'escape'; file: string }
   /** A module that is not a regular file, too large or unreadable. */
   | { kind: 'module'; file: string; failure: ReadFailure }
   /** A package.json (or tsconfig.json) esbuild would read that is not a regular file, too large or unreadable. */
@@ -45,14 +42,21 @@ export interface GuardOptions {
    * reads them; browser tools are compiled without).
    */
   anywhere?: boolean
+  /** Gets the stamp of each module read (see StampLog). */
+  stamps?: StampLog
+  /** Called with each module's bytes as read (the bundler's cache digests them instead of reading them again). */
+  onRead?: (file: string, content: Buffer) => void
 }
 
 export interface BundleGuard {
   plugin: Plugin
   /** A file that lies in one of the project's node_modules folders (real paths). */
   isPackageFile: (file: string) => boolean
-  /** Why esbuild may not resolve in `dir` (a package.json on the way up is no regular file, ...), or undefined. */
-  resolverProblem: (dir: string) => GuardProblem | undefined
+  /**
+   * Why esbuild may not compile tools of the skill folder `skill`: a package.json in it or above it
+   * is no regular file, too large or unreadable. Undefined when it may.
+   */
+  skillProblem: (skill: string) => GuardProblem | undefined
 }
 
 /** Files esbuild reads in every folder it resolves in, and above it. */
@@ -60,12 +64,19 @@ const RESOLVER_FILES = ['package.json']
 const NODE_RESOLVER_FILES = ['package.json', 'tsconfig.json', 'jsconfig.json']
 /** Installed packages' files: larger than a tool's, but bounded. */
 const PACKAGE_FILE_LIMIT = 32 * 1024 * 1024
-/** `./x`, `../x`, `.`, `..`, `/x`: a path, not a package name. */
-const PATH_SPECIFIER_RE = /^(?:\.\.?(?:[/\\]|$)|[/\\])/
+/** What esbuild resolves as a package name: not `./x`, `../x`, `.`, `..` or `/x` (esbuild filters in Go: no lookahead). */
+const BARE_FILTER = /^(?:[^./]|\.[^./]|\.\.[^/])/
 /** `name` or `@scope/name`, then any subpath: how a package is imported by name. */
 const PACKAGE_SPECIFIER_RE = /^(?:@[^/\\.][^/\\]*\/)?[^/\\._][^/\\]*(?:\/.*)?$/
 /** A URL scheme (`data:`, `https:`) or a Windows drive: not a package name either. */
 const SCHEME_RE = /^[a-z][a-z0-9+.-]*:/i
+
+/**
+ * `path` is `dir` or below it: both absolute and normalized (esbuild's paths, resolved ones, real
+ * folders), so a prefix says it, with no `relative` (thousands of calls a build).
+ */
+const within = (dir: string, path: string) =>
+  path.startsWith(dir) && (path.length === dir.length || dir.endsWith(sep) || path[dir.length] === sep)
 
 const fail = (problem: GuardProblem, text: string): { errors: PartialMessage[] } => ({
   errors: [{ text, detail: problem }],
@@ -104,17 +115,6 @@ function statOf(path: string): BigIntStats | undefined {
   }
 }
 
-/** The real path of `path`, or of the nearest folder above it that exists (symlinks on the way resolved). */
-function realOfExisting(path: string): string {
-  for (let at = path; ; at = dirname(at)) {
-    try {
-      return realpathSync.native(at)
-    } catch {
-      if (dirname(at) === at) return path
-    }
-  }
-}
-
 /** A path's own stats, or undefined when nothing is there (a missing folder on the way, or a file where a folder would be). */
 function lstatOf(path: string): BigIntStats | undefined {
   try {
@@ -131,7 +131,7 @@ function resolverFileProblem(path: string, skillOf: (p: string) => string | unde
   const skill = skillOf(path)
   if (link.isSymbolicLink() && skill) {
     const real = statOf(path) && realpathSync.native(path)
-    if (real && !isInside(skill, real)) return { problem: 'not-regular', message: 'resolves outside the skill folder' }
+    if (real && !within(skill, real)) return { problem: 'not-regular', message: 'resolves outside the skill folder' }
   }
   const info = statOf(path)
   if (!info) return { problem: 'unreadable', message: 'cannot be read (a dangling symlink or no permission)' }
@@ -151,8 +151,15 @@ export function createBundleGuard(options: GuardOptions): BundleGuard {
   /** Folders already looked at, with what was wrong up their chain. */
   const checked = new Map<string, GuardProblem | undefined>()
 
-  const skillOf = (path: string) => skillDirs.find((dir) => isInside(dir, path))
-  const isPackageFile = (file: string) => packages.some((folder) => isInside(folder, file))
+  const skills = new Set(skillDirs)
+  /** The skill folder a path lies in: its folders looked up from the deepest (a build has hundreds of skills). */
+  const skillOf = (path: string) => {
+    for (let dir = path; ; dir = dirname(dir)) {
+      if (skills.has(dir)) return dir
+      if (dirname(dir) === dir) return undefined
+    }
+  }
+  const isPackageFile = (file: string) => packages.some((folder) => within(folder, file))
 
   function resolverProblem(dir: string): GuardProblem | undefined {
     if (checked.has(dir)) return checked.get(dir)
@@ -174,16 +181,46 @@ export function createBundleGuard(options: GuardOptions): BundleGuard {
   /** The folders esbuild will resolve `target` in: its own (when a folder) and its parent's. */
   const aroundTarget = (target: string) => resolverProblem(target) ?? resolverProblem(dirname(target))
 
-  /** A `./x` or `/x` import of a skill's file: it must stay inside that skill, symlinks resolved. */
-  function checkPath(args: OnResolveArgs, skill: string) {
-    const target = resolve(args.resolveDir, withoutSuffix(args.path))
-    if (!options.anywhere) {
-      if (!isInside(skill, target)) return fail({ kind: 'escape', file: target }, 'outside the skill folder')
-      if (!isInside(skill, realOfExisting(target)))
-        return fail({ kind: 'escape', file: target, symlink: true }, 'a symlink leads out of the skill folder')
+  /** Skill folders already walked, with the first unsafe resolver file found in them. */
+  const walked = new Map<string, GuardProblem | undefined>()
+
+  /**
+   * A skill's folders, walked once: esbuild may resolve in any of them (a relative import, a
+   * package.json's `main` or `browser` field leading elsewhere), so every resolver file in the
+   * skill is looked at before esbuild starts, and those of the folders above it up the chain.
+   */
+  function skillProblem(skill: string): GuardProblem | undefined {
+    if (!walked.has(skill)) walked.set(skill, walk(skill) ?? resolverProblem(dirname(skill)))
+    return walked.get(skill)
+  }
+
+  function walk(dir: string): GuardProblem | undefined {
+    let entries: import('node:fs').Dirent[]
+    try {
+      entries = readdirSync(dir, { withFileTypes: true })
+    } catch {
+      return undefined
     }
-    const problem = aroundTarget(target)
-    return problem ? fail(problem, 'a folder esbuild resolves in is unsafe') : undefined
+    for (const entry of entries) {
+      const path = join(dir, entry.name)
+      if (names.includes(entry.name)) {
+        const failure = resolverFileProblem(path, skillOf)
+        if (failure) return { kind: 'resolver', file: path, failure }
+      }
+      const problem = entry.isDirectory() ? walk(path) : entry.isSymbolicLink() ? linkedFolderProblem(path) : undefined
+      if (problem) return problem
+    }
+    return undefined
+  }
+
+  /** A symlink to a folder: its own resolver files (what it leads to is not walked; imports through it out of the skill are refused at load). */
+  function linkedFolderProblem(path: string): GuardProblem | undefined {
+    if (!statOf(path)?.isDirectory()) return undefined
+    for (const name of names) {
+      const failure = resolverFileProblem(join(path, name), skillOf)
+      if (failure) return { kind: 'resolver', file: join(path, name), failure }
+    }
+    return undefined
   }
 
   /** A package import: a package name, and the folders esbuild may look it up in hold no unsafe package.json. */
@@ -198,36 +235,35 @@ export function createBundleGuard(options: GuardOptions): BundleGuard {
     }
   }
 
+  /** Package imports of the skills' files (a package's own imports are the package's business; its files are still read only here). */
   function onResolve(args: OnResolveArgs) {
-    if (args.kind === 'entry-point' || !args.importer) return undefined
-    const skill = skillOf(args.importer)
-    // A package's own imports are the package's business (its files are still read only here).
-    if (!skill) return undefined
-    if (PATH_SPECIFIER_RE.test(args.path) || isAbsolute(args.path)) return checkPath(args, skill)
-    if (SCHEME_RE.test(args.path)) return undefined
+    if (!args.importer || isAbsolute(args.path) || SCHEME_RE.test(args.path) || !skillOf(args.importer))
+      return undefined
     return checkPackage(args)
   }
 
   function onLoad(args: OnLoadArgs) {
     const file = args.path
-    const inSkill = skillOf(file) !== undefined
+    const skill = skillOf(file)
+    const inSkill = skill !== undefined
     if (!inSkill && !isPackageFile(file) && !options.anywhere)
       return fail({ kind: 'escape', file }, 'outside the skill folder')
-    const problem = resolverProblem(dirname(file))
+    const problem = skill ? skillProblem(skill) : resolverProblem(dirname(file))
     if (problem) return fail(problem, 'a folder esbuild resolves in is unsafe')
-    const read = readRegularFile(file, inSkill ? FILE_LIMITS.tool : PACKAGE_FILE_LIMIT)
+    const read = readRegularFile(file, inSkill ? FILE_LIMITS.tool : PACKAGE_FILE_LIMIT, options.stamps)
     if (isReadFailure(read)) return fail({ kind: 'module', file, failure: read }, read.message)
+    options.onRead?.(file, read)
     return { contents: read, loader: 'default' as const }
   }
 
   const plugin: Plugin = {
     name: 'site-skills-guard',
     setup(build) {
-      build.onResolve({ filter: /.*/, namespace: 'file' }, onResolve)
+      build.onResolve({ filter: BARE_FILTER, namespace: 'file' }, onResolve)
       build.onLoad({ filter: /.*/, namespace: 'file' }, onLoad)
     },
   }
-  return { plugin, isPackageFile, resolverProblem }
+  return { plugin, isPackageFile, skillProblem }
 }
 
 /**
@@ -237,7 +273,7 @@ export function createBundleGuard(options: GuardOptions): BundleGuard {
 export function guardFinding(problem: GuardProblem, tool: string, display: (abs: string) => string): Finding {
   if (problem.kind === 'escape') {
     const file = isAbsolute(problem.file) ? display(problem.file) : problem.file
-    return { code: 'path-escape', data: { via: 'import', tool, file, ...(problem.symlink ? { symlink: true } : {}) } }
+    return { code: 'path-escape', data: { via: 'import', tool, file } }
   }
   const subject = { kind: problem.kind === 'module' ? 'import' : 'resolver', name: tool, file: display(problem.file) }
   const code = READ_FAILURE_CODES[problem.failure.problem]

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto'
-import { dirname, isAbsolute, relative, resolve } from 'node:path'
+import { isAbsolute, relative, resolve } from 'node:path'
 import { type BuildOptions, type Message, type Metafile, type Plugin, build } from 'esbuild'
 import type { BrowserToolCode } from '../../runtime/index'
 import { type BundleGuard, createBundleGuard, guardFinding, guardProblemOf } from './bundle-guard'
@@ -106,17 +106,20 @@ function realInput(path: string, cwd: string): string {
   return resolve(cwd, path)
 }
 
-/**
- * Where a source or error file is shown: relative to the skill's root, else a node_modules path
- * (`packages`: false for a file that is no package of the project, which is shown from the root too).
- */
-function displayPath(request: BundleRequest, abs: string, packages = true): string {
+/** Where a source or error file is shown: relative to the skill's root, else a node_modules path. */
+function displayPath(request: BundleRequest, abs: string): string {
   const dir = request.realDir
   const below = pathBelow(dir, abs)
   if (below !== undefined) return toPosix(`${request.siteId}/${below}`)
   const nm = toPosix(abs).lastIndexOf('/node_modules/')
-  if (nm >= 0 && packages) return toPosix(abs).slice(nm + 1)
+  if (nm >= 0) return toPosix(abs).slice(nm + 1)
   return toPosix(relative(resolve(dir, '..'), abs))
+}
+
+/** A file a tool may not import, as messages show it: from the root when near it, else its whole real path. */
+function escapedPath(request: BundleRequest, abs: string): string {
+  const rel = toPosix(relative(resolve(request.realDir, '..'), abs))
+  return rel.startsWith('../../../') ? toPosix(abs) : rel
 }
 
 /**
@@ -128,7 +131,9 @@ function toDiagnostic(request: BundleRequest, message: Message, cwd: string): Di
   const problem = guardProblemOf(message.detail)
   const abs = loc ? realInput(loc.file, cwd) : problem && isAbsolute(problem.file) ? problem.file : request.absPath
   const finding = problem
-    ? guardFinding(problem, request.tool, (file) => displayPath(request, file, problem.kind !== 'escape'))
+    ? guardFinding(problem, request.tool, (file) =>
+        problem.kind === 'escape' ? escapedPath(request, file) : displayPath(request, file),
+      )
     : ({ code: 'tool-parse', data: { problem: 'bundle', tool: request.tool, reason: message.text } } as const)
   return createDiagnostic(request.siteId, displayPath(request, abs), {
     ...finding,
@@ -183,7 +188,7 @@ function finish(
     .map((file) =>
       createDiagnostic(request.siteId, displayPath(request, request.absPath), {
         code: 'path-escape',
-        data: { via: 'import', tool: request.tool, file: displayPath(request, file, false) },
+        data: { via: 'import', tool: request.tool, file: escapedPath(request, file) },
       }),
     )
   const diagnostics = [...escapes, ...importMetaDiagnostics(request, context.warnings, inputs, context.cwd)]
@@ -298,23 +303,35 @@ function failed(request: BundleRequest, messages: readonly Message[], cwd: strin
   return { diagnostics: messages.map((m) => toDiagnostic(request, m, cwd)), inputs }
 }
 
-/** A tool whose own folder esbuild may not resolve in (a package.json there or above is a pipe, ...), refused before esbuild starts. */
+/** A tool of a skill esbuild may not resolve in (a package.json in it or above it is a pipe, ...), refused before esbuild starts. */
 function refused(request: BundleRequest, guard: BundleGuard): BundleResult | undefined {
-  const problem = guard.resolverProblem(dirname(request.absPath))
+  const problem = guard.skillProblem(request.realDir)
   if (!problem) return undefined
   const finding = guardFinding(problem, request.tool, (file) => displayPath(request, file))
   const diagnostic = createDiagnostic(request.siteId, displayPath(request, problem.file), finding)
   return { diagnostics: [diagnostic], inputs: [request.absPath, problem.file] }
 }
 
+/** What the files read while compiling leave for the cache: their stamps and content digests. */
+interface Reads {
+  stamps: StampLog
+  hashes: Map<string, string>
+}
+
 /** ES-module tools are bundled in one esbuild call; a failure is retried tool by tool to know which. */
 async function bundleModules(
   requests: readonly BundleRequest[],
   options: BrowserBundlerOptions,
+  reads: Reads,
 ): Promise<Map<BundleRequest, BundleResult>> {
   const cwd = process.cwd()
   const results = new Map<BundleRequest, BundleResult>()
-  const guard = createBundleGuard({ skillDirs: [...new Set(requests.map((r) => r.realDir))], project: options.project })
+  const guard = createBundleGuard({
+    skillDirs: [...new Set(requests.map((r) => r.realDir))],
+    project: options.project,
+    stamps: reads.stamps,
+    onRead: (file, content) => reads.hashes.set(file, contentDigest(content)),
+  })
   const ready = requests.filter((r) => {
     const refusal = refused(r, guard)
     if (refusal) results.set(r, refusal)
@@ -330,7 +347,7 @@ async function bundleModules(
     if (!errors) throw error
     if (ready.length === 1) results.set(ready[0]!, failed(ready[0]!, errors, cwd))
     else
-      for (const part of await Promise.all(ready.map((r) => bundleModules([r], options))))
+      for (const part of await Promise.all(ready.map((r) => bundleModules([r], options, reads))))
         for (const [r, v] of part) results.set(r, v)
   }
   return results
@@ -354,13 +371,14 @@ interface Queues {
   transforms: <R>(fn: () => Promise<R>) => Promise<R>
 }
 
-/** Compiles the requests; `hashes` gets the content digest of each file read here (so the cache need not read it again). */
+/** Compiles the requests; `reads` gets the stamp and content digest of each file read here (so the cache need not read it again). */
 async function run(
   requests: readonly BundleRequest[],
   options: BrowserBundlerOptions,
   queues: Queues,
-  hashes: Map<string, string>,
+  reads: Reads,
 ): Promise<Map<BundleRequest, BundleResult>> {
+  const hashes = reads.hashes
   const expressions = requests.filter((r) => !r.module)
   const loaders = [
     expressions.filter((r) => !isTypeScript(r.absPath)),
@@ -372,7 +390,7 @@ async function run(
     MODULE_BATCH,
   )
   const [modules, compiled] = await Promise.all([
-    Promise.all(batches.map((batch) => queues.builds(() => bundleModules(batch, options)))),
+    Promise.all(batches.map((batch) => queues.builds(() => bundleModules(batch, options, reads)))),
     Promise.all(groups.map((group) => queues.transforms(() => transformExpressions(group, options, hashes)))),
   ])
   const results = new Map(modules.flatMap((m) => [...m]))
@@ -449,9 +467,9 @@ export function createBrowserBundler(options: BrowserBundlerOptions): BrowserBun
       })
       if (misses.length === 0) return results
       compiled += misses.length
-      const hashes = new Map<string, string>()
-      const fresh = await run(misses, options, queues, hashes)
-      for (const r of misses) remember(r, fresh.get(r)!, hashes, stamps)
+      const reads: Reads = { stamps: stamps ?? new Map(), hashes: new Map() }
+      const fresh = await run(misses, options, queues, reads)
+      for (const r of misses) remember(r, fresh.get(r)!, reads.hashes, reads.stamps)
       for (const r of misses) results.set(r, fresh.get(r)!)
       return results
     },

@@ -67,6 +67,8 @@ beforeAll(async () => {
     ...skill('absolute', importing(join(outside, 'node_modules/secret/secret.txt'))),
     ...skill('dotted', importing('fine-pkg/../../../outside/node_modules/secret/secret.txt')),
     ...skill('rootpkg', importing('leak-pkg')),
+    // Another skill's file: inside the build, not inside this skill.
+    ...skill('cross', importing('../../tsconfig/browser-tools/x.js')),
     ...skill('ownpkg', importing('own-pkg'), {
       'node_modules/own-pkg/package.json': { name: 'own-pkg', version: '1.0.0', main: 'index.js' },
       'node_modules/own-pkg/index.js': 'export default "own"\n',
@@ -133,21 +135,22 @@ describe('files an ES-module browser tool imports (issue 24.2, 24.4, 24.12)', ()
     expect(at(report).sort()).toEqual([
       'absolute/browser-tools/read.js:1:18 path-escape: browser tool "read" imports "../../outside/node_modules/secret/secret.txt", which is outside the skill folder',
       'big/browser-tools/read.js:1:18 file-too-large: "big/browser-tools/big.txt", imported by browser tool "read", is 5242880 bytes; the limit is 4194304 bytes (4 MiB)',
+      'cross/browser-tools/read.js:1:18 path-escape: browser tool "read" imports "tsconfig/browser-tools/x.js", which is outside the skill folder',
       'dotted/browser-tools/read.js:1:18 path-escape: browser tool "read" imports "fine-pkg/../../../outside/node_modules/secret/secret.txt", which is outside the skill folder',
       'fifo/browser-tools/read.js:1:18 file-not-regular: "fifo/browser-tools/data.txt", imported by browser tool "read", is a named pipe (FIFO), not a regular file',
-      'libpkg/browser-tools/read.js:1:18 file-not-regular: "libpkg/browser-tools/lib/package.json", which esbuild reads to resolve the imports of browser tool "read", is a named pipe (FIFO), not a regular file',
+      'libpkg/browser-tools/lib/package.json:1:1 file-not-regular: "libpkg/browser-tools/lib/package.json", which esbuild reads to resolve the imports of browser tool "read", is a named pipe (FIFO), not a regular file',
       'meta/browser-tools/lib/where.ts:1:37 tool-parse: browser tool "read" uses import.meta, which only a module has: a browser tool runs as a function in the page',
       'meta/browser-tools/read.js:3:16 tool-parse: browser tool "read" uses import.meta, which only a module has: a browser tool runs as a function in the page',
       'pkgjson/browser-tools/package.json:1:1 file-not-regular: "pkgjson/browser-tools/package.json", which esbuild reads to resolve the imports of browser tool "read", is a named pipe (FIFO), not a regular file',
       'relative/browser-tools/read.js:1:18 path-escape: browser tool "read" imports "../../outside/node_modules/secret/secret.txt", which is outside the skill folder',
       'rootpkg/browser-tools/read.js:1:18 path-escape: browser tool "read" imports "node_modules/leak-pkg/index.js", which is outside the skill folder',
-      'zero/browser-tools/read.js:1:18 path-escape: browser tool "read" imports "zero/browser-tools/data.txt", which resolves outside the skill folder (a symlink leads out of it)',
+      'zero/browser-tools/read.js:1:18 path-escape: browser tool "read" imports "/dev/zero", which is outside the skill folder',
     ])
     const leaving = report.diagnostics.find((d) => d.file.startsWith('relative/'))!
     expect(leaving.hint).toContain("packages by name (installed in the project's node_modules")
     expect(report.diagnostics.find((d) => d.file.startsWith('meta/'))!.hint).toContain('location.href')
-    // tsconfig, ownpkg, projpkg and nodets are valid; 14 skills in all.
-    expect(report.skills).toBe(14)
+    // tsconfig, ownpkg, projpkg and nodets are valid; 15 skills in all.
+    expect(report.skills).toBe(15)
   })
 
   // The FIFO note is validation's own finding; the build must also not hand it to esbuild to watch.
@@ -199,7 +202,7 @@ describe('files an ES-module browser tool imports (issue 24.2, 24.4, 24.12)', ()
       'fifo: fifo: site skill is invalid: fifo/browser-tools/read.js:1:18 "fifo/browser-tools/data.txt", imported by browser tool "read", is a named pipe (FIFO), not a regular file',
     )
     expect(lines[1]).toBe(
-      'zero: zero: site skill is invalid: zero/browser-tools/read.js:1:18 browser tool "read" imports "zero/browser-tools/data.txt", which resolves outside the skill folder (a symlink leads out of it)',
+      'zero: zero: site skill is invalid: zero/browser-tools/read.js:1:18 browser tool "read" imports "/dev/zero", which is outside the skill folder',
     )
     expect(lines[2]).toMatch(/^ownpkg: compiled \d+/)
     expect(lines[3]).toMatch(

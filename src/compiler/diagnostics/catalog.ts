@@ -67,7 +67,7 @@ type PathEscapeData =
   | { via: 'note'; note: string }
   | { via: 'tool-path'; tool: string }
   | { via: 'fixture'; example: string }
-  | { via: 'import'; tool: string; file: string; symlink?: boolean }
+  | { via: 'import'; tool: string; file: string }
 type CompatData = { problem: 'bom' | 'symlink' } | { problem: 'extension' | 'module'; tool: string }
 /** An error in a tool's `examples`: the README's examples section says how to write one. */
 const exampleError = <D>(title: string, hint: string, message: (data: D) => string) =>
@@ -114,9 +114,7 @@ function pathEscapeMessage(d: PathEscapeData): string {
     case 'fixture':
       return `${d.example}: fixture must stay inside the skill folder`
     case 'import':
-      return d.symlink
-        ? `browser tool ${q(d.tool)} imports ${q(d.file)}, which ${SYMLINK_OUT}`
-        : `browser tool ${q(d.tool)} imports ${q(d.file)}, which is outside the skill folder`
+      return `browser tool ${q(d.tool)} imports ${q(d.file)}, which is outside the skill folder`
   }
 }
 
