@@ -18,7 +18,7 @@ const SURROGATE_RE = /\p{Cs}/u
 const codePoint = (char: string) => `U+${char.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}`
 
 /** The first refused character of a name, as `U+XXXX` with what it is, or undefined. */
-export function refusedCharacter(name: string): NameCharacter | undefined {
+function refusedCharacter(name: string): NameCharacter | undefined {
   const match = REFUSED_RE.exec(name)
   if (!match) return undefined
   const char = match[0]
