@@ -79,9 +79,9 @@ const extraSchema = (extra: boolean | ValueSchema, strict: boolean) =>
   typeof extra === 'boolean' ? extra : toJsonSchema(extra, strict)
 
 function objectSchema(fields: Record<string, ValueSchema>, strict: boolean, extra?: boolean | ValueSchema): JsonSchema {
-  const properties: Record<string, JsonSchema> = {}
-  for (const [name, field] of Object.entries(fields))
-    properties[name] = toJsonSchema(field, strict, strict && !field.required)
+  const properties: Record<string, JsonSchema> = Object.fromEntries(
+    Object.entries(fields).map(([name, field]) => [name, toJsonSchema(field, strict, strict && !field.required)]),
+  )
   const required = Object.keys(fields).filter((name) => strict || fields[name]!.required)
   const additionalProperties = extra === undefined ? false : extraSchema(extra, strict)
   return { type: 'object', properties, required, additionalProperties }
@@ -96,11 +96,12 @@ function outputSchema(returns: ValueSchema | undefined): JsonSchema {
 /** Model-facing definitions of the given tools in the MCP, Anthropic and OpenAI shapes. */
 export function createToolDefinitions(tools: readonly (ToolRef & { name: string; meta: ToolMeta })[]): ToolDefinitions {
   const defs: ToolDefinitions = { mcp: [], anthropic: [], openai: [], names: {} }
+  const names: [string, ToolRef][] = []
   for (const { siteId, tool, name, meta } of tools) {
     const description = meta.description
     const input = objectSchema(meta.args, false)
     const strict = Object.values(meta.args).every(isStrictable)
-    defs.names[name] = { siteId, tool }
+    names.push([name, { siteId, tool }])
     defs.mcp.push({ name, description, inputSchema: input, outputSchema: outputSchema(meta.returns) })
     defs.anthropic.push({ name, description, input_schema: input })
     defs.openai.push({
@@ -108,5 +109,6 @@ export function createToolDefinitions(tools: readonly (ToolRef & { name: string;
       function: { name, description, parameters: strict ? objectSchema(meta.args, true) : input, strict },
     })
   }
+  defs.names = Object.fromEntries(names)
   return defs
 }

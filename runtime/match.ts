@@ -16,24 +16,27 @@ export interface DomainTable {
 
 /** Builds the serializable table from each skill's normalized patterns, in skill order. */
 export function createDomainTableData(domainsBySkill: readonly (readonly string[])[]): DomainTableData {
-  const exact: Record<string, number[]> = {}
-  const wildcard: Record<string, number[]> = {}
+  // Maps, not objects: a host such as `__proto__` or `constructor` is a key like any other.
+  const exact = new Map<string, number[]>()
+  const wildcard = new Map<string, number[]>()
   domainsBySkill.forEach((domains, index) => {
     for (const pattern of domains) {
       const [bucket, key] = pattern.startsWith('*.') ? [wildcard, pattern.slice(2)] : [exact, pattern]
-      if (!Object.hasOwn(bucket, key)) bucket[key] = []
-      const list = bucket[key]!
+      const list = bucket.get(key) ?? []
+      if (list.length === 0) bucket.set(key, list)
       if (!list.includes(index)) list.push(index)
     }
   })
   return { exact: sortKeys(exact), wildcard: sortKeys(wildcard) }
 }
 
-/** The same record with its keys in code-unit order: generated data must not depend on insertion order. */
-export function sortKeys<T>(record: Record<string, T>): Record<string, T> {
-  // fromEntries defines own properties: a key such as `__proto__` stays data.
-  const keys = Object.keys(record).sort()
-  return Object.fromEntries(keys.map((key) => [key, record[key]!]))
+/**
+ * The same record (or map) as a record with its keys in code-unit order: generated data must not
+ * depend on insertion order. `fromEntries` defines own properties: a key such as `__proto__` stays data.
+ */
+export function sortKeys<T>(record: Record<string, T> | ReadonlyMap<string, T>): Record<string, T> {
+  const entries = record instanceof Map ? [...record] : Object.entries(record)
+  return Object.fromEntries(entries.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
 }
 
 export function createDomainTable(data: DomainTableData): DomainTable {

@@ -32,15 +32,38 @@ const WRAP_START = `function(){return(${DOMAIN_GUARD})(arguments,this,`
 /** V8 compiles a `callFunctionOn` declaration as `(` + declaration + `)`: one extra column on line 0. */
 export const LINE0_SHIFT = WRAP_START.length + 1
 
-/** The URL stack traces show for a tool. */
+/** Lone surrogates have no UTF-8 form (`encodeURIComponent` throws on them): U+FFFD stands in. */
+const LONE_SURROGATE_RE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g
+/** What `encodeURIComponent` leaves that V8 would not take in a sourceURL (quotes) or that is not plain. */
+const URI_EXTRA_RE = /[!'()*]/g
+/** Anything but printable ASCII other than quotes: a sourceURL is one token of those. */
+const NOT_URL_TOKEN_RE = /[^\x21\x23-\x26\x28-\x7E]/gu
+
+const percent = (c: string) => `%${c.charCodeAt(0).toString(16).toUpperCase().padStart(2, '0')}`
+
+/** One segment of a tool's URL: its UTF-8 bytes percent-encoded but for letters, digits and `-._~`. */
+function urlSegment(name: string): string {
+  return encodeURIComponent(name.replace(LONE_SURROGATE_RE, '\uFFFD')).replace(URI_EXTRA_RE, percent)
+}
+
+/**
+ * The URL stack traces show for a tool: `site-skills://<siteId>/<tool>.js`, each name
+ * percent-encoded, so the URL is one token of printable ASCII whatever the names hold.
+ */
 export function toolUrl(siteId: string, tool: string): string {
-  return `site-skills://${siteId}/${tool}.js`
+  return `site-skills://${urlSegment(siteId)}/${urlSegment(tool)}.js`
 }
 
 /**
  * The function declaration for `Runtime.callFunctionOn`. Lines of `source` keep their numbers;
- * the sourceURL comment needs a line break after it, or it would swallow V8's closing `)`.
+ * the sourceURL comment needs a line break after it, or it would swallow V8's closing `)`. The URL
+ * goes into a `//` comment: any character that could end the comment (a line or paragraph
+ * separator, a newline) or that V8 would not read as part of the URL is percent-encoded here too,
+ * so a URL made elsewhere can never put code after the comment.
  */
 export function wrapToolSource(source: string, url: string): string {
-  return `${WRAP_START}${source})}\n//# sourceURL=${url}\n`
+  const token = url
+    .replace(LONE_SURROGATE_RE, '\uFFFD')
+    .replace(NOT_URL_TOKEN_RE, (c) => encodeURIComponent(c).replace(URI_EXTRA_RE, percent))
+  return `${WRAP_START}${source})}\n//# sourceURL=${token}\n`
 }

@@ -145,7 +145,7 @@ export function createSiteSkills(
   function load(siteId: string): Promise<SkillChunk> {
     let chunk = chunks.get(siteId)
     if (!chunk) {
-      const loader = loaders[siteId]
+      const loader = Object.hasOwn(loaders, siteId) ? loaders[siteId] : undefined
       if (!loader) return Promise.reject(siteToolError('skill-not-found', {}, { siteId }))
       chunk = loader()
       chunk.catch(() => chunks.delete(siteId))
@@ -202,7 +202,7 @@ export function createSiteSkills(
     if (m.kind === 'browser') return runBrowserTool(siteId, tool, args, ctx as BrowserTarget)
     const chunk = await load(siteId)
     const value = checkedArgs(siteId, tool, args)
-    const loadFn = chunk.nodeTools[tool]
+    const loadFn = Object.hasOwn(chunk.nodeTools, tool) ? chunk.nodeTools[tool] : undefined
     if (!loadFn) throw siteToolError('unavailable', { missing: 'node-tools' }, { siteId, tool })
     const fn = await loadFn()
     const result = await callNodeTool({ siteId, tool, fn, ctx, args: value, timeoutMs: m.timeoutMs, file: m.file })
@@ -266,7 +266,8 @@ export function createSiteSkills(
     }
     // OpenAI strict mode sends optional arguments as null: treat them as absent.
     const entries = Object.entries(copyArgs(value, { siteId, tool }))
-    const cleaned = Object.fromEntries(entries.filter(([k, v]) => !(v === null && !declared[k]?.required)))
+    const optional = (k: string) => !Object.hasOwn(declared, k) || !declared[k]!.required
+    const cleaned = Object.fromEntries(entries.filter(([k, v]) => !(v === null && optional(k))))
     return runTool(siteId, tool, cleaned, ctx)
   }
 

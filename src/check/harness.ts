@@ -1,6 +1,7 @@
 import { dirname, join } from 'node:path'
 import type { Node, Program, SourceFile } from 'typescript'
 import type { CompiledSkill } from '../compiler/compile'
+import { jsValue } from '../codegen/literal'
 import { isTypeScript, toPosix } from '../compiler/paths'
 import type { TypeScriptApi } from './typescript'
 
@@ -50,10 +51,10 @@ export interface Harness {
 export function createHarness(dtsFile: string, targets: readonly ToolTarget[]): Harness {
   const file = toPosix(join(dirname(dtsFile), '__site-skills-check__.ts'))
   const head = "import type { BrowserTool, NodeTool } from 'unplugin-site-skills/tool'"
-  const imports = targets.map((t, i) => `import * as t${i} from ${JSON.stringify(t.file)}`)
+  const imports = targets.map((t, i) => `import * as t${i} from ${jsValue(t.file)}`)
   const checks = targets.map((t, i) => {
     const type = t.kind === 'node' ? 'NodeTool' : 'BrowserTool'
-    return `void (t${i}[${JSON.stringify(t.exportName)}] satisfies ${type}<${JSON.stringify(t.siteId)}, ${JSON.stringify(t.tool)}>)`
+    return `void (t${i}[${jsValue(t.exportName)}] satisfies ${type}<${jsValue(t.siteId)}, ${jsValue(t.tool)}>)`
   })
   const text = [head, ...imports, ...checks, ''].join('\n')
   return { file, text, lines: [...targets], firstLine: 1 + imports.length }

@@ -68,7 +68,7 @@ export async function main(argv: string[], io: CliIO): Promise<number> {
       writeLine(io.stderr, `${SHORT_USAGE}\ncommands: ${Object.keys(COMMANDS).join(', ')} ${HELP_POINTER}`)
       return 2
     }
-    const load = COMMANDS[name]
+    const load = Object.hasOwn(COMMANDS, name) ? COMMANDS[name] : undefined
     if (!load) throw new UsageError(`unknown command ${JSON.stringify(name)}`)
     return await (await load())({ ...args, positionals }, io)
   } catch (error) {

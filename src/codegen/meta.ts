@@ -23,8 +23,8 @@ function toolMeta(skill: CompiledSkill['model'], tool: ToolModel): ToolMeta {
 
 /** Metadata of a skill: no notes, no code, no absolute paths. Tools keep the original's order. */
 function toSkillMeta({ model }: CompiledSkill): SkillMeta {
-  const tools: Record<string, ToolMeta> = {}
-  for (const tool of model.tools) tools[tool.name] = toolMeta(model, tool)
+  // Own properties by fromEntries: a tool named `__proto__` (were one to get this far) is a key like any other.
+  const tools: Record<string, ToolMeta> = Object.fromEntries(model.tools.map((t) => [t.name, toolMeta(model, t)]))
   return { id: model.id, name: model.name, domains: model.domains, notes: model.notes.map((n) => n.path), tools }
 }
 

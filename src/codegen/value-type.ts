@@ -1,20 +1,24 @@
 import type { ValueSchema } from '../../runtime/index'
+import { jsValue } from './literal'
 
 /*
  * How a value schema is written as a TypeScript type: the one printer, for the generated d.ts and
  * the skills explorer. Pure and without Node imports, so the explorer's page can load it too.
  */
 
-const q = (value: unknown) => JSON.stringify(value)
+const q = jsValue
 const IDENTIFIER_RE = /^[A-Za-z_$][\w$]*$/
 
-/** A description as one line of a JSDoc comment (most are one already: no pattern runs for them). */
+/** What could end a JSDoc comment or its line: `*` then `/`, and every line terminator. */
+const DOC_BREAK_RE = /\*\/|[\n\r\u2028\u2029]/
+
+/** A description as one line of a JSDoc comment (most are one already: no replacement runs for them). */
 export const docLine = (text: string) =>
-  !text.includes('\n') && !text.includes('*/')
+  !DOC_BREAK_RE.test(text)
     ? text.trim()
     : text
         .replace(/\*\//g, '*\\/')
-        .replace(/\s*\n\s*/g, ' ')
+        .replace(/\s*[\n\r\u2028\u2029]\s*/g, ' ')
         .trim()
 
 function doc(text: string | undefined, indent: string): string {

@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto'
-import { relative, resolve } from 'node:path'
+import { isAbsolute, relative, resolve } from 'node:path'
 import { type BuildOptions, type Message, type Metafile, type Plugin, build } from 'esbuild'
 import type { BrowserToolCode } from '../../runtime/index'
+import { type BundleGuard, createBundleGuard, guardFinding, guardProblemOf } from './bundle-guard'
 import { createDiagnostic, type Diagnostic } from './diagnostics/catalog'
 import { compileExpressions, EXPORT_CLAUSE_RE, type ExpressionInput } from './expressions'
 import { FILE_LIMITS, READ_FAILURE_CODES, type ReadFailure, isReadFailure, readRegularFile } from './files'
@@ -34,6 +35,8 @@ export interface BrowserBundlerOptions {
   minify: boolean
   /** Source maps for the runtime to map errors to the tool's lines. @default true */
   sourcemap?: boolean
+  /** Where packages a tool imports by name are installed (its node_modules and its ancestors'). @default process.cwd() */
+  project?: string
 }
 
 export interface BrowserBundler {
@@ -72,6 +75,7 @@ const inlineHelpers: Plugin = {
 function buildOptions(
   requests: readonly BundleRequest[],
   { minify, sourcemap = true }: BrowserBundlerOptions,
+  guard: BundleGuard,
 ): BuildOptions {
   return {
     entryPoints: Object.fromEntries(requests.map((r, i) => [`t${i}`, r.absPath])),
@@ -85,7 +89,12 @@ function buildOptions(
     sourcemap: sourcemap ? 'external' : false,
     sourcesContent: false,
     metafile: true,
-    plugins: [inlineHelpers],
+    plugins: [inlineHelpers, guard.plugin],
+    // No tsconfig.json is read: the output does not depend on folders above the skill, and esbuild
+    // reads nothing (a pipe, an `extends` anywhere) the guard has not seen.
+    tsconfigRaw: {},
+    // Reported (not emitted): a tool runs as a function, where import.meta is a syntax error.
+    supported: { 'import-meta': false },
     outdir: OUTDIR,
     legalComments: 'none',
     charset: 'utf8',
@@ -107,15 +116,50 @@ function displayPath(request: BundleRequest, abs: string): string {
   return toPosix(relative(resolve(dir, '..'), abs))
 }
 
+/** A file a tool may not import, as messages show it: from the root when near it, else its whole real path. */
+function escapedPath(request: BundleRequest, abs: string): string {
+  const rel = toPosix(relative(resolve(request.realDir, '..'), abs))
+  return rel.startsWith('../../../') ? toPosix(abs) : rel
+}
+
+/**
+ * An esbuild message as a diagnostic at its place: the guard's findings with their own codes (at the
+ * import that led to the file, else at the file), anything else as `tool-parse`.
+ */
 function toDiagnostic(request: BundleRequest, message: Message, cwd: string): Diagnostic {
   const loc = message.location
-  const abs = loc ? realInput(loc.file, cwd) : request.absPath
+  const problem = guardProblemOf(message.detail)
+  const abs = loc ? realInput(loc.file, cwd) : problem && isAbsolute(problem.file) ? problem.file : request.absPath
+  const finding = problem
+    ? guardFinding(problem, request.tool, (file) =>
+        problem.kind === 'escape' ? escapedPath(request, file) : displayPath(request, file),
+      )
+    : ({ code: 'tool-parse', data: { problem: 'bundle', tool: request.tool, reason: message.text } } as const)
   return createDiagnostic(request.siteId, displayPath(request, abs), {
-    code: 'tool-parse',
-    data: { problem: 'bundle', tool: request.tool, reason: message.text },
+    ...finding,
     line: loc?.line ?? 1,
     column: (loc?.column ?? 0) + 1,
   })
+}
+
+/** `import.meta` in a file of the tool (esbuild reports each one, as the target has none): at its place. */
+function importMetaDiagnostics(
+  request: BundleRequest,
+  warnings: readonly Message[],
+  inputs: readonly string[],
+  cwd: string,
+) {
+  const files = new Set(inputs)
+  return warnings
+    .filter((w) => w.id === 'empty-import-meta' && w.location && files.has(realInput(w.location.file, cwd)))
+    .map((w) =>
+      createDiagnostic(request.siteId, displayPath(request, realInput(w.location!.file, cwd)), {
+        code: 'tool-parse',
+        data: { problem: 'import-meta', tool: request.tool },
+        line: w.location!.line,
+        column: w.location!.column + 1,
+      }),
+    )
 }
 
 /** The function the runtime calls: the compiled body, then a call of `local`; the map moves down a line. */
@@ -124,15 +168,30 @@ function wrap(body: string, local: string, map?: { sources: string[]; mappings: 
   return map ? { source, map: { sources: map.sources, mappings: `;${map.mappings}` } } : { source }
 }
 
-function finish(request: BundleRequest, js: string, mapText: string | undefined, inputs: string[]): BundleResult {
-  const diagnostics = inputs
-    .filter((file) => !isInside(request.realDir, file) && !toPosix(file).includes('/node_modules/'))
+/** What one build's output is checked with: its guard, esbuild's warnings, the working directory. */
+interface BuildContext {
+  guard: BundleGuard
+  warnings: readonly Message[]
+  cwd: string
+}
+
+function finish(
+  request: BundleRequest,
+  js: string,
+  mapText: string | undefined,
+  inputs: string[],
+  context: BuildContext,
+): BundleResult {
+  // The guard let in files of every skill of the build: each tool's own must be of its own skill.
+  const escapes = inputs
+    .filter((file) => !isInside(request.realDir, file) && !context.guard.isPackageFile(file))
     .map((file) =>
       createDiagnostic(request.siteId, displayPath(request, request.absPath), {
         code: 'path-escape',
-        data: { via: 'import', tool: request.tool, file: displayPath(request, file) },
+        data: { via: 'import', tool: request.tool, file: escapedPath(request, file) },
       }),
     )
+  const diagnostics = [...escapes, ...importMetaDiagnostics(request, context.warnings, inputs, context.cwd)]
   const clause = EXPORT_CLAUSE_RE.exec(js)
   if (!clause) throw new Error(`site-skills: unexpected esbuild output for ${request.absPath}`)
   const body = js.slice(0, clause.index).trimEnd()
@@ -160,8 +219,9 @@ function collect(
   requests: readonly BundleRequest[],
   outputs: { path: string; text: string }[],
   metafile: Metafile,
-  cwd: string,
+  context: BuildContext,
 ): Map<BundleRequest, BundleResult> {
+  const cwd = context.cwd
   const byPath = new Map(outputs.map((o) => [o.path, o.text]))
   const results = new Map<BundleRequest, BundleResult>()
   requests.forEach((request, i) => {
@@ -169,7 +229,7 @@ function collect(
     const entry = metafile.outputs[toPosix(relative(cwd, jsPath))]?.entryPoint
     const graph = (entry ? reachableInputs(metafile, entry) : []).filter((p) => !p.startsWith(`${HELPER_NAMESPACE}:`))
     const inputs = [request.absPath, ...graph.map((p) => realInput(p, cwd)).filter((p) => p !== request.absPath)]
-    results.set(request, finish(request, byPath.get(jsPath) ?? '', byPath.get(`${jsPath}.map`), inputs))
+    results.set(request, finish(request, byPath.get(jsPath) ?? '', byPath.get(`${jsPath}.map`), inputs, context))
   })
   return results
 }
@@ -236,29 +296,61 @@ async function transformExpressions(
   return results
 }
 
+/** A failed tool's result: its diagnostics, with the files that caused them among its inputs (fixing one recompiles). */
+function failed(request: BundleRequest, messages: readonly Message[], cwd: string): BundleResult {
+  const culprits = messages.map((m) => guardProblemOf(m.detail)?.file).filter((f) => f !== undefined && isAbsolute(f))
+  const inputs = [...new Set([request.absPath, ...culprits])] as string[]
+  return { diagnostics: messages.map((m) => toDiagnostic(request, m, cwd)), inputs }
+}
+
+/** A tool of a skill esbuild may not resolve in (a package.json in it or above it is a pipe, ...), refused before esbuild starts. */
+function refused(request: BundleRequest, guard: BundleGuard): BundleResult | undefined {
+  const problem = guard.skillProblem(request.realDir)
+  if (!problem) return undefined
+  const finding = guardFinding(problem, request.tool, (file) => displayPath(request, file))
+  const diagnostic = createDiagnostic(request.siteId, displayPath(request, problem.file), finding)
+  return { diagnostics: [diagnostic], inputs: [request.absPath, problem.file] }
+}
+
+/** What the files read while compiling leave for the cache: their stamps and content digests. */
+interface Reads {
+  stamps: StampLog
+  hashes: Map<string, string>
+}
+
 /** ES-module tools are bundled in one esbuild call; a failure is retried tool by tool to know which. */
 async function bundleModules(
   requests: readonly BundleRequest[],
   options: BrowserBundlerOptions,
+  reads: Reads,
 ): Promise<Map<BundleRequest, BundleResult>> {
   const cwd = process.cwd()
-  if (requests.length === 0) return new Map()
+  const results = new Map<BundleRequest, BundleResult>()
+  const guard = createBundleGuard({
+    skillDirs: [...new Set(requests.map((r) => r.realDir))],
+    project: options.project,
+    stamps: reads.stamps,
+    onRead: (file, content) => reads.hashes.set(file, contentDigest(content)),
+  })
+  const ready = requests.filter((r) => {
+    const refusal = refused(r, guard)
+    if (refusal) results.set(r, refusal)
+    return !refusal
+  })
+  if (ready.length === 0) return results
   try {
-    const out = await build({ ...buildOptions(requests, options), absWorkingDir: cwd })
-    return collect(requests, out.outputFiles ?? [], out.metafile!, cwd)
+    const out = await build({ ...buildOptions(ready, options, guard), absWorkingDir: cwd })
+    const context = { guard, warnings: out.warnings, cwd }
+    for (const [r, result] of collect(ready, out.outputFiles ?? [], out.metafile!, context)) results.set(r, result)
   } catch (error) {
     const errors = (error as { errors?: Message[] }).errors
     if (!errors) throw error
-    if (requests.length === 1)
-      return new Map([
-        [
-          requests[0]!,
-          { diagnostics: errors.map((m) => toDiagnostic(requests[0]!, m, cwd)), inputs: [requests[0]!.absPath] },
-        ],
-      ])
-    const parts = await Promise.all(requests.map((r) => bundleModules([r], options)))
-    return new Map(parts.flatMap((m) => [...m]))
+    if (ready.length === 1) results.set(ready[0]!, failed(ready[0]!, errors, cwd))
+    else
+      for (const part of await Promise.all(ready.map((r) => bundleModules([r], options, reads))))
+        for (const [r, v] of part) results.set(r, v)
   }
+  return results
 }
 
 /**
@@ -279,13 +371,14 @@ interface Queues {
   transforms: <R>(fn: () => Promise<R>) => Promise<R>
 }
 
-/** Compiles the requests; `hashes` gets the content digest of each file read here (so the cache need not read it again). */
+/** Compiles the requests; `reads` gets the stamp and content digest of each file read here (so the cache need not read it again). */
 async function run(
   requests: readonly BundleRequest[],
   options: BrowserBundlerOptions,
   queues: Queues,
-  hashes: Map<string, string>,
+  reads: Reads,
 ): Promise<Map<BundleRequest, BundleResult>> {
+  const hashes = reads.hashes
   const expressions = requests.filter((r) => !r.module)
   const loaders = [
     expressions.filter((r) => !isTypeScript(r.absPath)),
@@ -297,7 +390,7 @@ async function run(
     MODULE_BATCH,
   )
   const [modules, compiled] = await Promise.all([
-    Promise.all(batches.map((batch) => queues.builds(() => bundleModules(batch, options)))),
+    Promise.all(batches.map((batch) => queues.builds(() => bundleModules(batch, options, reads)))),
     Promise.all(groups.map((group) => queues.transforms(() => transformExpressions(group, options, hashes)))),
   ])
   const results = new Map(modules.flatMap((m) => [...m]))
@@ -374,9 +467,9 @@ export function createBrowserBundler(options: BrowserBundlerOptions): BrowserBun
       })
       if (misses.length === 0) return results
       compiled += misses.length
-      const hashes = new Map<string, string>()
-      const fresh = await run(misses, options, queues, hashes)
-      for (const r of misses) remember(r, fresh.get(r)!, hashes, stamps)
+      const reads: Reads = { stamps: stamps ?? new Map(), hashes: new Map() }
+      const fresh = await run(misses, options, queues, reads)
+      for (const r of misses) remember(r, fresh.get(r)!, reads.hashes, reads.stamps)
       for (const r of misses) results.set(r, fresh.get(r)!)
       return results
     },

@@ -19,6 +19,11 @@ export interface CompilerOptions extends ValidateOptions {
   /** Minify browser tools. @default true */
   minify?: boolean
   /**
+   * The project: packages a browser tool imports by name come from its node_modules (or its
+   * ancestors', or the skill's own). @default process.cwd()
+   */
+  project?: string
+  /**
    * Only check (`site-skills validate`, `types`): ES-module browser tools are still bundled (that
    * is how their imports are checked) but without source maps; bare-function tools, already
    * parsed by the validator and importing nothing, are not compiled at all.
@@ -154,7 +159,11 @@ function crossCheck(records: readonly SkillRecord[]): Map<SkillRecord, Diagnosti
  * reads), compiles browser tools in one esbuild batch, and applies the cross-skill rules.
  */
 export function createCompiler(options: CompilerOptions): Compiler {
-  const bundler = createBrowserBundler({ minify: options.minify ?? true, sourcemap: !options.checkOnly })
+  const bundler = createBrowserBundler({
+    minify: options.minify ?? true,
+    sourcemap: !options.checkOnly,
+    project: options.project,
+  })
   const salt = JSON.stringify({ compat: options.compat ?? null, minify: options.minify ?? true })
   let cache = new Map<string, CacheEntry>()
   const blocks = (d: Diagnostic) => blocksSkill(d, options)
@@ -229,7 +238,9 @@ export function createCompiler(options: CompilerOptions): Compiler {
     const checked = bySlice.flat()
     validated(checked)
     const results = new Map((await Promise.all(pending)).flatMap((batch) => [...batch]))
-    const bundled = new Map<CheckedSkill, Bundled>(checked.map((s) => [s, { diagnostics: [], files: [], browser: {} }]))
+    const bundled = new Map<CheckedSkill, Bundled>(
+      checked.map((s) => [s, { diagnostics: [], files: [], browser: Object.create(null) }]),
+    )
     for (const [request, skill] of requests) {
       const result = results.get(request)!
       const found = bundled.get(skill)!

@@ -7,6 +7,8 @@ export const FILE_LIMITS = {
   manifest: 1024 * 1024,
   note: 4 * 1024 * 1024,
   tool: 4 * 1024 * 1024,
+  /** A saved page or recording of `examples`: `site-skills test` serves it whole. */
+  fixture: 16 * 1024 * 1024,
 } as const
 
 export type FileRole = keyof typeof FILE_LIMITS
@@ -30,7 +32,8 @@ const OPEN_FLAGS = constants.O_RDONLY | (constants.O_NONBLOCK ?? 0)
 /** Opening a symlink fails (ELOOP) rather than opening its target; 0 where the system has no such flag. */
 const NO_FOLLOW = constants.O_NOFOLLOW ?? 0
 
-function describeKind(info: BigIntStats): string {
+/** What a file that is no regular file is, in a message's words. */
+export function describeKind(info: BigIntStats): string {
   if (info.isFIFO()) return 'a named pipe (FIFO)'
   if (info.isCharacterDevice()) return 'a character device'
   if (info.isBlockDevice()) return 'a block device'
@@ -44,7 +47,7 @@ function sizeLabel(bytes: number): string {
 }
 
 /** The message of a file over its limit, naming both sizes. */
-function tooLargeMessage(size: number, limit: number): string {
+export function tooLargeMessage(size: number, limit: number): string {
   return `is ${size} bytes; the limit is ${limit} bytes (${sizeLabel(limit)})`
 }
 
@@ -83,6 +86,13 @@ function readOpened(
   }
 }
 
+/** Why a file did not open, in a message's words. */
+function openFailure(error: unknown): ReadFailure {
+  const code = (error as NodeJS.ErrnoException).code
+  const reason = code === 'EACCES' || code === 'EPERM' ? 'permission denied' : (error as Error).message
+  return { problem: 'unreadable', message: `cannot be read: ${reason}${code ? ` (${code})` : ''}` }
+}
+
 /**
  * The one way a skill's files are read: only regular files (a FIFO would block forever, a device
  * never ends), at most `limit` bytes, and without throwing: what went wrong comes back. `stamps`,
@@ -93,11 +103,31 @@ export function readRegularFile(path: string, limit: number, stamps?: StampLog):
   try {
     fd = openSync(path, OPEN_FLAGS)
   } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code
-    const reason = code === 'EACCES' || code === 'EPERM' ? 'permission denied' : (error as Error).message
-    return { problem: 'unreadable', message: `cannot be read: ${reason}${code ? ` (${code})` : ''}` }
+    return openFailure(error)
   }
   return readOpened(fd, path, limit, stamps)
+}
+
+/**
+ * What `readRegularFile` would refuse about a file, found without reading it (opened as it would
+ * be, then closed): undefined for a readable regular file within `limit`. For files served or read
+ * later, such as fixtures, whose content validation does not need.
+ */
+export function inspectRegularFile(path: string, limit: number): ReadFailure | undefined {
+  let fd: number
+  try {
+    fd = openSync(path, OPEN_FLAGS)
+  } catch (error) {
+    return openFailure(error)
+  }
+  try {
+    const info = fstatSync(fd, { bigint: true })
+    if (!info.isFile()) return { problem: 'not-regular', message: `is ${describeKind(info)}, not a regular file` }
+    const size = Number(info.size)
+    return size > limit ? { problem: 'too-large', message: tooLargeMessage(size, limit), size } : undefined
+  } finally {
+    closeSync(fd)
+  }
 }
 
 /**

@@ -54,6 +54,14 @@ function sitesType(checker: ts.TypeChecker, object: ts.Expression | undefined): 
 }
 
 /**
+ * A property the type itself declares: `getProperty` also answers with the members every object
+ * and function has (`constructor`, `toString`), which are no site and no tool.
+ */
+function ownProperty(checker: ts.TypeChecker, type: ts.Type | undefined, name: string): ts.Symbol | undefined {
+  return type && checker.getPropertiesOfType(type).find((p) => p.name === name)
+}
+
+/**
  * The `sites` member a literal argument of `runTool('site', 'tool')` (and the other site calls) names:
  * `sites[site]` for the first argument, `sites[site][tool]` for the second. `name` overrides the
  * literal's text (a completion entry being looked at).
@@ -73,9 +81,9 @@ function documentedAt(t: TS, program: ts.Program, fileName: string, position: nu
   const sites = sitesType(checker, target.object)
   const siteArg = call.arguments[0]
   const siteId = index === 0 ? (name ?? literal.text) : siteArg && t.isStringLiteralLike(siteArg) ? siteArg.text : ''
-  const site = sites?.getProperty(siteId)
+  const site = ownProperty(checker, sites, siteId)
   if (!site || index === 0) return site && { symbol: site, checker, literal, role: 'site' as const }
-  const tool = checker.getTypeOfSymbol(site).getProperty(name ?? literal.text)
+  const tool = ownProperty(checker, checker.getTypeOfSymbol(site), name ?? literal.text)
   return tool && { symbol: tool, checker, literal, role: 'tool' as const }
 }
 

@@ -1,4 +1,3 @@
-import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import {
   type BrowserTarget,
@@ -10,8 +9,10 @@ import {
   type ValidateReturns,
 } from '../../runtime/index'
 import { siteToolError } from '../../runtime/internal'
+import { jsValue } from '../codegen/literal'
 import type { Compat } from '../compiler/compat'
 import type { CompileResult } from '../compiler/compile'
+import { FILE_LIMITS, isReadFailure, readRegularFile } from '../compiler/files'
 import type { ManifestTool, SkillModel } from '../compiler/model'
 import { resolveRoots, workspaceRoot } from '../compiler/roots'
 import { type ToolRef, invalidSkill } from './invalid'
@@ -115,28 +116,30 @@ export async function current(input?: SkillsInput, checkOnly = false): Promise<S
   return state
 }
 
+function manifestTool(t: SkillModel['tools'][number]): ManifestTool {
+  return {
+    description: t.description,
+    path: t.path,
+    ...(t.callable ? { callable: t.callable } : {}),
+    args: t.args,
+    returns: t.returns,
+    ...(t.timeoutMs ? { timeoutMs: t.timeoutMs } : {}),
+  }
+}
+
 function toEntry(model: SkillModel): LearningEntry {
-  const entry: LearningEntry = {
+  // Tool maps by fromEntries: every name is an own property, whatever it is.
+  const map = (kind: 'node' | 'browser') =>
+    Object.fromEntries(model.tools.filter((t) => t.kind === kind).map((t) => [t.name, manifestTool(t)]))
+  return {
     id: model.id,
     name: model.name,
     path: model.dir,
     domains: model.domains,
     notes: model.notes.map((n) => join(model.dir, n.path)),
-    nodeTools: {},
-    browserTools: {},
+    nodeTools: map('node'),
+    browserTools: map('browser'),
   }
-  for (const t of model.tools) {
-    const tool: ManifestTool = {
-      description: t.description,
-      path: t.path,
-      ...(t.callable ? { callable: t.callable } : {}),
-      args: t.args,
-      returns: t.returns,
-      ...(t.timeoutMs ? { timeoutMs: t.timeoutMs } : {}),
-    }
-    ;(t.kind === 'node' ? entry.nodeTools : entry.browserTools)[t.name] = tool
-  }
-  return entry
 }
 
 /** The skills whose domains match a URL, in directory order (the original's shape). */
@@ -251,13 +254,17 @@ export async function runBrowserSiteTool(
 export async function loadBrowserToolSource(siteId: string, tool: string, options?: SkillsInput): Promise<string> {
   const found = await toolOf(siteId, tool, 'browser', options)
   if (found.tool.module || !found.tool.absPath.endsWith('.js')) return found.api.browserToolSource(siteId, tool)
-  const text = await readFile(found.tool.absPath, 'utf8')
+  // Read as validation read it: a file swapped for a pipe or a huge one since is an error, not a hang.
+  const read = readRegularFile(found.tool.absPath, FILE_LIMITS.tool)
+  if (isReadFailure(read))
+    throw new SiteToolError('unavailable', `browser tool ${jsValue(tool)} ${read.message}`, { siteId, tool })
+  const text = read.toString('utf8')
   return text.endsWith('\n') ? text : `${text}\n`
 }
 
 /** The original's wrapper: an expression that calls the tool source with the args pasted in. */
 export function wrapBrowserTool(source: string, args: Record<string, unknown> | null = {}): string {
-  const call = `return await __egoBrowserTool(${JSON.stringify(args || {})});`
+  const call = `return await __egoBrowserTool(${jsValue(args || {})});`
   return `(async () => { const __egoBrowserTool = ${source}; ${call} })()`
 }
 

@@ -36,12 +36,13 @@ export interface Session {
 
 /** Imports a Node tool; the version query changes only with its content, so a change is imported once. */
 async function importNodeTool(
-  siteId: string,
+  model: SkillModel,
   tool: string,
   absPath: string,
   callable: string,
 ): Promise<NodeToolFunction> {
-  const file = await compileNodeTool(absPath)
+  const siteId = model.id
+  const file = await compileNodeTool(absPath, model.realDir)
   const mod = (await import(`${pathToFileURL(file).href}?v=${await fileVersion(absPath)}`)) as Record<string, unknown>
   const fn = mod[callable]
   if (typeof fn !== 'function')
@@ -66,11 +67,11 @@ function browserToolLoader(compiler: Compiler, model: SkillModel): (tool: string
 function chunkLoader(compiler: Compiler, skill: CompiledSkill): () => Promise<SkillChunk> {
   return async () => {
     const { model, browser } = skill
-    const nodeTools: SkillChunk['nodeTools'] = {}
+    const nodeTools: SkillChunk['nodeTools'] = Object.create(null)
     for (const tool of model.tools) {
       if (tool.kind !== 'node') continue
       let loaded: Promise<NodeToolFunction> | undefined
-      nodeTools[tool.name] = () => (loaded ??= importNodeTool(model.id, tool.name, tool.absPath, tool.callable!))
+      nodeTools[tool.name] = () => (loaded ??= importNodeTool(model, tool.name, tool.absPath, tool.callable!))
     }
     const loadBrowserTool = browserToolLoader(compiler, model)
     return { notes: notesOf(model), nodeTools, browserTools: browser, loadBrowserTool }

@@ -140,6 +140,7 @@ export function createSiteSkillsContext(
       roots: options.roots,
       compat: options.compat,
       minify: options.minify,
+      project: options.root,
       onValidated,
     }))
 

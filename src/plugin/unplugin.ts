@@ -18,7 +18,7 @@ import { type SiteSkillsContext, UNAVAILABLE, createSiteSkillsContext } from './
 import { attachDevServer } from './dev-server'
 import type { Options } from './options'
 import { tidyViteBuildErrors } from './vite-build'
-import { isBuildError, toEsbuildMessages } from './bundlers/esbuild'
+import { isBuildError, toEsbuildMessages, watchableFiles } from './bundlers/esbuild'
 
 /** Compiles TypeScript skill files for bundlers that cannot (Rollup, webpack). */
 async function compileTypeScript(code: string, id: string) {
@@ -43,7 +43,7 @@ function resolveFilesForEsbuild(build: PluginBuild, ctx: SiteSkillsContext): voi
     path: RESOLVED_ID,
     namespace: PLUGIN_NAME,
     watchDirs: ctx.watchDirs(),
-    watchFiles: ctx.watchFiles(),
+    watchFiles: watchableFiles(ctx.watchFiles()),
   }))
   build.onResolve({ filter: RUNTIME_ID_RE }, () => ({ path: ctx.resolveId(RUNTIME_ID)! }))
   build.onResolve({ filter: /.*/, namespace: PLUGIN_NAME }, (args) =>

@@ -61,6 +61,16 @@ runTool('hacker-news', '⟨ownTool⟩get_item')
 pick('⟨pickArg⟩get_item')
 `)
 
+// Names of Object's and Function's own members: no site or tool has them, so the plugin has nothing to say.
+const PROTOS = markPositions(`import { runTool } from 'virtual:site-skills'
+// @ts-expect-error: no such site
+void runTool('⟨ctorSite⟩constructor', '⟨ctorTool⟩toString')
+// @ts-expect-error: no such tool
+void runTool('hacker-news', '⟨hnTool⟩toString')
+// @ts-expect-error: no such tool
+void runTool('hacker-news', '⟨hnProto⟩__proto__')
+`)
+
 const MISTAKES = `import { runTool, runBrowserTool, loadNotes } from 'virtual:site-skills'
 void runTool('hacker-news', 'serach', { query: 'x' })
 void runTool('hacker-nwes', 'search', { query: 'x' })
@@ -107,13 +117,14 @@ beforeAll(async () => {
   await writeFile(join(tmp.dir, 'use.ts'), CONSUMER.text)
   await writeFile(join(tmp.dir, 'mistakes.ts'), MISTAKES)
   await writeFile(join(tmp.dir, 'others.ts'), OTHERS.text)
+  await writeFile(join(tmp.dir, 'protos.ts'), PROTOS.text)
   editor = createEditor(tmp.dir, ['site-skills.d.ts', 'use.ts', 'mistakes.ts'])
   // The built plugin, loaded as tsserver loads it: `require`, then its factory, then `create` over the service.
   const init = createRequire(import.meta.url)(join(REPO_ROOT, 'dist/ts-plugin.cjs')) as ts.server.PluginModuleFactory
   const logger = { info: () => undefined }
   const info = (service: ts.LanguageService) =>
     ({ languageService: service, project: { projectService: { logger } } }) as unknown as ts.server.PluginCreateInfo
-  plugged = createEditor(tmp.dir, ['site-skills.d.ts', 'use.ts', 'others.ts'], (service) =>
+  plugged = createEditor(tmp.dir, ['site-skills.d.ts', 'use.ts', 'others.ts', 'protos.ts'], (service) =>
     init({ typescript: ts }).create(info(service)),
   )
 })
@@ -246,5 +257,26 @@ describe('an editor with the plugin unplugin-site-skills/ts-plugin', () => {
       documentation: '',
     })
     expect(plugged.diagnostics('others.ts')).toEqual([])
+  })
+
+  it("runTool('constructor', 'toString'): only the generated sites and tools count, not Object's members (issue 24.14)", () => {
+    for (const name of ['ctorSite', 'ctorTool', 'hnTool', 'hnProto']) {
+      const position = PROTOS.at[name]! + 2
+      const hover = plugged.hover('protos.ts', position)
+      expect(hover?.text ?? '', name).not.toMatch(/^\((?:site|tool)\)/)
+      expect(hover?.documentation ?? '', name).toBe('')
+    }
+    for (const [marker, entry] of [
+      ['ctorSite', 'constructor'],
+      ['ctorTool', 'toString'],
+      ['hnTool', 'toString'],
+      ['hnTool', 'hasOwnProperty'],
+    ] as const) {
+      const details = plugged.details('protos.ts', PROTOS.at[marker]!, entry)
+      expect(details?.documentation ?? '', `${marker} ${entry}`).toBe('')
+    }
+    // The same service still documents the real ones.
+    expect(plugged.hover('use.ts', at('toolArg') + 2)?.documentation).toBe(getItemDoc())
+    expect(plugged.diagnostics('protos.ts')).toEqual([])
   })
 })

@@ -32,7 +32,15 @@ interface Run {
   report: {
     ok: boolean
     skills: number
-    diagnostics: { code: string; file: string; siteId: string; message: string }[]
+    diagnostics: {
+      code: string
+      file: string
+      line: number
+      column: number
+      siteId: string
+      message: string
+      hint?: string
+    }[]
   }
 }
 
@@ -128,6 +136,47 @@ describe('files that are not regular files', () => {
     expect(run.report.diagnostics.find((d) => d.siteId === 'note')!.message).toBe(
       'note "notes/a.md" is a named pipe (FIFO), not a regular file',
     )
+  })
+
+  it('reports a FIFO or oversized fixture, and `site-skills test` exits on its own (issue 24.7)', async () => {
+    const root = join(tmp.dir, 'fixtures')
+    const files = skill('fix')
+    const manifest = files['fix/manifest.json'] as {
+      nodeTools: Record<string, Record<string, unknown>>
+      browserTools: Record<string, Record<string, unknown>>
+    }
+    const url = 'https://x-fix.example.com/'
+    manifest.browserTools.read!.examples = [
+      { args: {}, url, fixture: 'fixtures/page.html' },
+      { args: {}, url, fixture: 'fixtures/page.html' },
+      { args: {}, url, fixture: 'fixtures/huge.html' },
+    ]
+    manifest.nodeTools.search!.examples = [{ args: {}, url, fixture: 'fixtures/data.json' }]
+    await writeTree(root, { ...files, 'fix/fixtures/huge.html': '' })
+    mkfifo(join(root, 'fix/fixtures/page.html'))
+    mkfifo(join(root, 'fix/fixtures/data.json'))
+    await truncate(join(root, 'fix/fixtures/huge.html'), FILE_LIMITS.fixture + 1)
+    const run = await validate(root)
+    expect(run.ms).toBeLessThan(WITHIN_MS)
+    expect(run.code).toBe(1)
+    expect(run.report.diagnostics.map((d) => `${d.file}:${d.line}:${d.column} ${d.code} ${d.message}`)).toEqual([
+      'fix/fixtures/data.json:1:1 file-not-regular fixture "fixtures/data.json" is a named pipe (FIFO), not a regular file',
+      `fix/fixtures/huge.html:1:1 file-too-large fixture "fixtures/huge.html" is ${FILE_LIMITS.fixture + 1} bytes; the limit is ${FILE_LIMITS.fixture} bytes (16 MiB)`,
+      'fix/fixtures/page.html:1:1 file-not-regular fixture "fixtures/page.html" is a named pipe (FIFO), not a regular file',
+    ])
+    const started = Date.now()
+    const test = await exec(process.execPath, [BIN, 'test', '--root', root, '--json'], {
+      cwd: REPO_ROOT,
+      timeout: KILL_AFTER_MS,
+      killSignal: 'SIGKILL',
+    }).then(
+      () => ({ code: 0, stderr: '', signal: null }),
+      (e: { code: number | null; stderr: string; signal: string | null }) => e,
+    )
+    expect(test.signal).toBeNull()
+    expect(Date.now() - started).toBeLessThan(WITHIN_MS)
+    expect(test.code).toBe(1)
+    expect(test.stderr).toContain('3 errors in the skills')
   })
 
   it('never reads a device inside a skill folder, and rejects a symlink to /dev/zero as leaving the folder', async () => {
@@ -232,6 +281,29 @@ describe('names', () => {
       'rtl tool-name nodeTools contains tool name "x\\u202ey" with U+202E, a control or format character',
       'zw\u200bid id-invalid skill id "zw\\u200bid" (its folder name) contains U+200B, a control or format character',
     ])
+  })
+
+  it('rejects line separators and lone surrogates at the name, and keeps what the original accepts (issue 24.1)', async () => {
+    const root = join(tmp.dir, 'separators')
+    const tool = { description: 'Search.', path: 'tools/search.js', callable: 'search', args: {}, returns: RETURNS }
+    const exploit = 'a\u2028,(globalThis.__pwned=location.href),window'
+    await writeTree(root, {
+      ...skill('pwn', { [exploit]: tool, 'b\ud800': tool }),
+      ...skill('para\u2029id'),
+      // Spaces, quotes and letters of any script: the original accepts them, so do we.
+      ...skill('fine', { 'lire la "page" d’accueil': tool, "it's ü": tool, 名前: tool }),
+    })
+    const run = await validate(root)
+    expect(run.code).toBe(1)
+    const found = run.report.diagnostics.map((d) => `${d.file}:${d.line}:${d.column} ${d.code} ${d.message}`)
+    expect(found.sort()).toEqual([
+      'para\u2029id/manifest.json:2:3 id-invalid skill id "para\\u2029id" (its folder name) contains U+2029, a line or paragraph separator (it ends a line of JavaScript)',
+      'pwn/manifest.json:21:5 tool-name nodeTools contains tool name "a\\u2028,(globalThis.__pwned=location.href),window" with U+2028, a line or paragraph separator (it ends a line of JavaScript)',
+      'pwn/manifest.json:31:5 tool-name nodeTools contains tool name "b\\ud800" with U+D800, a lone surrogate (no character)',
+    ])
+    const hints = run.report.diagnostics.map((d) => d.hint)
+    expect(hints.every((h) => h && /visible characters/.test(h))).toBe(true)
+    expect(run.report.skills).toBe(3)
   })
 
   it('dispatches a model tool name to the tool it names, whatever characters the tool name holds', async () => {

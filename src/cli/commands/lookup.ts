@@ -7,9 +7,11 @@ import { existingRoots } from '../session'
 export async function matchCommand(args: ParsedArgs, io: CliIO): Promise<number> {
   if (args.positionals.length === 0) throw new UsageError('match needs at least one URL: site-skills match URL...')
   const roots = await existingRoots(args, io)
-  const out: Record<string, string[]> = {}
   const options = { roots, compat: compatOf(args), watch: false }
-  for (const url of args.positionals) out[url] = (await siteSkillsForUrl(url, options)).map((s) => s.id)
+  const found: [string, string[]][] = []
+  for (const url of args.positionals) found.push([url, (await siteSkillsForUrl(url, options)).map((s) => s.id)])
+  // Own properties: a URL such as `__proto__` is printed like any other.
+  const out = Object.fromEntries(found)
   if (args.json) writeLine(io.stdout, JSON.stringify(out, null, 2))
   else
     for (const [url, ids] of Object.entries(out))

@@ -5,6 +5,8 @@ import {
   domainHint,
   domainReason,
   quoteName,
+  type NameCharacter,
+  describeCharacter,
   subjectLabel,
   valueProblem,
 } from './messages'
@@ -52,12 +54,13 @@ const TOOL_PATH_WORDS = {
 type ToolNameData =
   | { problem: 'pattern'; map: string; name: string }
   | { problem: 'both'; name: string }
-  | { problem: 'invisible'; map: string; name: string; char: string }
+  | ({ problem: 'invisible'; map: string; name: string } & NameCharacter)
 type ToolParseData =
   | { problem: 'node-syntax' | 'syntax' | 'shape'; path: string; reason: string }
   | { problem: 'no-default'; path: string }
   | { problem: 'default-not-function'; path: string; found?: string }
   | { problem: 'bundle'; tool: string; reason: string }
+  | { problem: 'import-meta'; tool: string }
 type PathEscapeData =
   | { via: 'manifest' }
   | { via: 'symlink'; file: string }
@@ -93,6 +96,8 @@ function toolParseMessage(d: ToolParseData): string {
       return `the default export of ${q(d.path)} must be a function${d.found ? `, ${d.found}` : ''}`
     case 'bundle':
       return `browser tool ${q(d.tool)}: ${d.reason}`
+    case 'import-meta':
+      return `browser tool ${q(d.tool)} uses import.meta, which only a module has: a browser tool runs as a function in the page`
   }
 }
 
@@ -115,8 +120,7 @@ function pathEscapeMessage(d: PathEscapeData): string {
 
 function toolNameMessage(d: ToolNameData): string {
   if (d.problem === 'both') return `tool name ${q(d.name)} is declared in both nodeTools and browserTools`
-  if (d.problem === 'invisible')
-    return `${d.map} contains tool name ${quoteName(d.name)} with ${d.char}, a control or format character`
+  if (d.problem === 'invisible') return `${d.map} contains tool name ${quoteName(d.name)} with ${describeCharacter(d)}`
   return `${d.map} contains invalid tool name ${q(d.name)}`
 }
 
@@ -284,7 +288,7 @@ export const DIAGNOSTIC_CATALOG = {
       d.problem === 'both'
         ? 'Tool names share one namespace (sites[id][tool]); rename one of them.'
         : d.problem === 'invisible'
-          ? 'Use visible characters only: snake_case names such as "search_users".'
+          ? 'Use visible characters on one line: snake_case names such as "search_users".'
           : undefined,
   }),
   'tool-schema': entry<{ tool: string; field?: string; detail?: string }>({
@@ -342,13 +346,23 @@ export const DIAGNOSTIC_CATALOG = {
     title: 'Tool does not parse',
     hint: 'A browser tool is one function expression (async function (args) { ... }) or a module whose default export is that function.',
     message: toolParseMessage,
-    hintFor: (d) => (d.problem === 'node-syntax' ? NODE_HINT : undefined),
+    hintFor: (d) =>
+      d.problem === 'node-syntax'
+        ? NODE_HINT
+        : d.problem === 'import-meta'
+          ? "Read the page's address from location.href or document.baseURI; pass anything else as an argument."
+          : undefined,
   }),
   'path-escape': entry<PathEscapeData>({
     severity: 'error',
     title: 'Path leaves the skill folder',
     hint: 'Keep every file of a skill inside its folder; symlinks out of it are rejected.',
     message: pathEscapeMessage,
+    hintFor: (d) =>
+      d.via === 'import'
+        ? "Import the skill's own files by a relative path, and packages by name (installed in the project's " +
+          "node_modules or the skill's own)."
+        : undefined,
   }),
   'args-invalid': entry<{ tool: string } | { tool: string; argName: unknown }>({
     severity: 'error',
@@ -373,8 +387,8 @@ export const DIAGNOSTIC_CATALOG = {
   }),
   'file-not-regular': fileError(
     'Not a regular file',
-    'Manifests, notes and tools must be regular files; a named pipe, device or socket is never read. Put ' +
-      'a file there.',
+    'Manifests, notes, tools, the files tools import, their package.json files and fixtures must be ' +
+      'regular files; a named pipe, device or socket is never read. Put a file there.',
   ),
   'file-unreadable': fileError(
     'File cannot be read',
@@ -385,13 +399,13 @@ export const DIAGNOSTIC_CATALOG = {
     'Notes and tool files are limited to 4 MiB each: split a long note into several, and import large ' +
       'code from a package.',
   ),
-  'id-invalid': entry<{ id: string; char: string }>({
+  'id-invalid': entry<{ id: string } & NameCharacter>({
     severity: 'error',
     title: 'Invalid skill id',
     hint:
       'The folder name is the skill id, used in file paths, module ids and model tool names: use visible ' +
       'characters, e.g. "news-site".',
-    message: (d) => `skill id ${quoteName(d.id)} (its folder name) contains ${d.char}, a control or format character`,
+    message: (d) => `skill id ${quoteName(d.id)} (its folder name) contains ${describeCharacter(d)}`,
   }),
   'id-case-collision': entry<{ id: string; first: string }>({
     severity: 'warning',

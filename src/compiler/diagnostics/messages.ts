@@ -1,19 +1,47 @@
 /** Wording shared by several catalog entries: how a file, a domain problem or a value schema problem is said. */
 
 const q = (value: unknown) => JSON.stringify(value)
-const INVISIBLE_ALL_RE = /[\p{Cc}\p{Cf}]/gu
+const INVISIBLE_ALL_RE = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}]/gu
 
-/** A name quoted for a message, control and format characters escaped so that they show. */
+/** A name quoted for a message, control, format and line separator characters escaped so that they show. */
 export function quoteName(name: string): string {
   return JSON.stringify(name).replace(INVISIBLE_ALL_RE, (c) => `\\u${c.codePointAt(0)!.toString(16).padStart(4, '0')}`)
 }
 
+/** A character a skill id or tool name may not hold: `U+XXXX`, and what it is. */
+export interface NameCharacter {
+  char: string
+  what: 'invisible' | 'separator' | 'surrogate'
+}
+
+const CHARACTER_WORDS: Record<NameCharacter['what'], string> = {
+  invisible: 'a control or format character',
+  separator: 'a line or paragraph separator (it ends a line of JavaScript)',
+  surrogate: 'a lone surrogate (no character)',
+}
+
+/** `U+2028, a line or paragraph separator (...)`. */
+export function describeCharacter(c: NameCharacter): string {
+  return `${c.char}, ${CHARACTER_WORDS[c.what]}`
+}
+
 /** The file a finding is about, as messages name it. */
-export type Subject = { kind: 'manifest' } | { kind: 'note' | 'node' | 'browser'; name: string }
+export type Subject =
+  | { kind: 'manifest' }
+  | { kind: 'note' | 'node' | 'browser' | 'fixture'; name: string }
+  /** A module a browser tool imports (`name`: the tool). */
+  | { kind: 'import'; name: string; file: string }
+  /** A package.json esbuild reads to resolve a browser tool's imports (`name`: the tool). */
+  | { kind: 'resolver'; name: string; file: string }
+
+const SUBJECT_LABELS = { note: 'note', node: 'Node tool', browser: 'browser tool', fixture: 'fixture' } as const
 
 export function subjectLabel(subject: Subject): string {
   if (subject.kind === 'manifest') return 'manifest.json'
-  const label = subject.kind === 'note' ? 'note' : subject.kind === 'node' ? 'Node tool' : 'browser tool'
+  if (subject.kind === 'import') return `${q(subject.file)}, imported by browser tool ${q(subject.name)},`
+  if (subject.kind === 'resolver')
+    return `${q(subject.file)}, which esbuild reads to resolve the imports of browser tool ${q(subject.name)},`
+  const label = SUBJECT_LABELS[subject.kind]
   return `${label} ${q(subject.name)}`
 }
 

@@ -4,7 +4,8 @@ import { checkArgs } from '../../../runtime/internal'
 import type { ExampleModel } from '../model'
 import type { JsonPath } from '../parse'
 import { unsafeRelativePath } from '../paths'
-import { type SkillCheck, reportAt, resolveSkillFile } from './context'
+import { FILE_LIMITS, READ_FAILURE_CODES, inspectRegularFile } from '../files'
+import { type SkillCheck, report, reportAt, resolveSkillFile } from './context'
 import { type FixtureUse, checkFixtureHeaders } from './fixture-headers'
 import { type SchemaFinding, TOOL_KINDS, type ToolMapKey } from './schema'
 
@@ -81,6 +82,16 @@ async function checkFixture(check: SkillCheck, tool: ToolExamples, at: JsonPath,
   }))
   if (typeof real !== 'string') {
     reportAt(check, where, real)
+    return { ok: false }
+  }
+  // `test` serves it whole: a regular file within its limit, as every file of a skill (a pipe would hang it).
+  const failure = inspectRegularFile(real, FILE_LIMITS.fixture)
+  if (failure) {
+    const data = { subject: { kind: 'fixture', name: fixture } as const, reason: failure.message }
+    // A fixture used by several examples is reported once.
+    const code = READ_FAILURE_CODES[failure.problem]
+    if (!check.diagnostics.some((d) => d.code === code && d.file === `${check.folder.id}/${fixture}`))
+      report(check, fixture, { code, data })
     return { ok: false }
   }
   return { ok: true, fixture, fixturePath: real }

@@ -1,9 +1,22 @@
+import { statSync } from 'node:fs'
 import { relative } from 'node:path'
 import type { PartialMessage } from 'esbuild'
 import { PLUGIN_NAME } from '../../ids'
 import type { BuildError, LocatedDiagnostic } from '../../compiler/diagnostics/report'
 import { linesOf, readQuietly } from '../../compiler/diagnostics/report'
 import { toPosix } from '../../compiler/paths'
+
+/**
+ * The files esbuild may be given to watch: esbuild reads each one (to see later whether it
+ * changed), so a named pipe, a device or a socket among the skills' files (reported by validation)
+ * would block or never end. Missing files stay: their creation is a change to notice.
+ */
+export function watchableFiles(files: readonly string[]): string[] {
+  return files.filter((file) => {
+    const info = statSync(file, { throwIfNoEntry: false })
+    return !info || info.isFile()
+  })
+}
 
 /** Whether an error is the report of invalid learnings. */
 export const isBuildError = (error: unknown): error is BuildError =>
