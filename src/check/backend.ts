@@ -28,7 +28,7 @@ export interface DeclarationPlace {
 }
 
 /** The outcome of one program. */
-export interface ProgramCheck {
+interface ProgramCheck {
   errors: CompilerError[]
   /** The user's own files of the program (no declaration file, nothing from a package), forward slashes. */
   files: string[]

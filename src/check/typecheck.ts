@@ -31,7 +31,7 @@ const EXPORT_DEFAULT = 'export default '
 const SPACE_RE = /\s/
 
 /** Where the code of a text starts: past its leading comments and the blank space after them. */
-export function afterLeadingComments(text: string): number {
+function afterLeadingComments(text: string): number {
   let at = 0
   let end = 0
   for (;;) {

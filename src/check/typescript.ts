@@ -12,7 +12,7 @@ const FIRST_MAJOR = 5
 const NATIVE_MAJOR = 7
 
 /** The line that installs what `check` needs, as the error says it. */
-export const INSTALL_TYPESCRIPT = 'npm i -D typescript'
+const INSTALL_TYPESCRIPT = 'npm i -D typescript'
 
 /** The project has no TypeScript (or one `check` cannot drive): exit 2 with what to install. */
 export class TypeScriptSetupError extends Error {}
