@@ -74,7 +74,7 @@ const RETURNS = {
 }
 
 /** A skill with a TypeScript Node tool and two bare browser tools, one under `// @ts-check`. */
-export const CHECK_MANIFEST = {
+const CHECK_MANIFEST = {
   id: 'shop',
   name: 'Shop',
   domains: ['shop.example'],
