@@ -37,4 +37,15 @@ export {
 } from './registry'
 export type { ValidateReturns } from './results'
 export type * from './types'
-export type { LooseSiteSkills, SiteSkillsModule, ToolRegistry, ToolSpec, TypedSiteSkills } from './typed'
+export type {
+  LooseSiteSkills,
+  RunToolRest,
+  RunToolSite,
+  RunToolTool,
+  SiteSkillsModule,
+  ToolOverload,
+  ToolParams,
+  ToolRegistry,
+  ToolSpec,
+  TypedSiteSkills,
+} from './typed'
