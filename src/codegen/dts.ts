@@ -69,7 +69,8 @@ function toolTags(tool: ToolModel): string[] {
   if (fields.length)
     tags.push(
       '@param args',
-      ...fields.map(([name, f]) => `- ${code(name)}${f.description ? `: ${docLine(f.description)}` : ''}`),
+      // docLine keeps a name or description that holds `*/` inside the comment.
+      ...fields.map(([name, f]) => docLine(`- ${code(name)}${f.description ? `: ${f.description}` : ''}`)),
     )
   if (tool.returns.description) tags.push(`@returns ${docLine(tool.returns.description)}`)
   return tags

@@ -214,6 +214,10 @@ describe.each([
   })
 
   it('texts that could end a comment stay inside it', () => {
+    expect(editor.tags('use.ts', at('oddTool'))).toEqual([
+      '@param args - `odd-name`: Ends a comment *\\/ here.',
+      '@returns What it found.',
+    ])
     const site = editor.details('use.ts', at('siteKey'), 'odd-site')
     expect(site?.documentation).toBe('Odd *\\/ site\n\nDomains: `odd.example`')
     expect(editor.hover('use.ts', at('oddTool'))).toEqual({
