@@ -40,6 +40,7 @@ export type * from './types'
 export type {
   LooseSiteSkills,
   RunToolRest,
+  RunToolSignature,
   RunToolSite,
   RunToolTool,
   SiteSkillsModule,

@@ -53,6 +53,12 @@ type NoCall = [never, never, never, never, never, never, never, never, never, ne
 export type ToolOverload<R, H, S, T, Site extends keyof R, Tool extends keyof R[Site]> = [S, T] extends [Site, Tool]
   ? ToolParams<Spec<R, Site, Tool>, H>
   : NoCall
+/** `runTool` as one generic signature: what the d.ts gives it above its limit of documented overloads. */
+export type RunToolSignature<R, H> = <S extends keyof R & string, T extends keyof R[S]>(
+  siteId: S,
+  tool: T,
+  ...rest: ToolParams<Spec<R, S, T>, H>
+) => Promise<Spec<R, S, T>['returns']>
 /** The site id of the first `runTool` signature: any id is taken, then checked against the registry's. */
 export type RunToolSite<R, S> = S extends keyof R ? S : keyof R & string
 /** Its tool name: any name is taken, then checked against the site's tools. */

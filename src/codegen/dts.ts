@@ -103,6 +103,14 @@ function runToolOverload(skill: CompiledSkill['model'], tool: ToolModel, doc: st
   return `${doc}    <S extends string, T extends string>(siteId: S, tool: T, ...rest: ToolOverload<R, H, S, T, ${pair}>): Promise<${result}>`
 }
 
+/**
+ * Up to this many tools, `runTool` gets one documented overload per tool. Beyond, the editor's work per
+ * call grows with the overloads (TypeScript 6 at 4,000 tools: 13 s for the completions of a tool name,
+ * 7 s for signature help, which lists every signature), so `runTool` keeps one signature (its first,
+ * with the tool's types) and `sites[site][tool]` carries the documentation.
+ */
+const RUN_TOOL_OVERLOADS_MAX = 200
+
 /** The first signature of `runTool`: unknown site ids and tool names, and the completions of both. */
 const RUN_TOOL_HEAD = `    /**
      * Runs a tool of a site: \`runTool(siteId, tool, args, ctx)\` for a Node tool, \`runTool(siteId, tool, args, target)\`
@@ -122,8 +130,9 @@ export function generateDts(skills: readonly Pick<CompiledSkill, 'model'>[], dts
   const fileLink = createFileLinks(dtsFile)
   const registry: string[] = []
   const stubs: string[] = []
+  const documented = skills.reduce((n, s) => n + s.model.tools.length, 0) <= RUN_TOOL_OVERLOADS_MAX
   // An empty registry keeps the loose types of client.d.ts (any site id and tool name).
-  const overloads: string[] = skills.length ? [RUN_TOOL_HEAD] : []
+  const overloads: string[] = skills.length && documented ? [RUN_TOOL_HEAD] : []
   for (const { model } of skills) {
     const siteDoc = docBlock([model.name, `Domains: ${model.domains.map(code).join(', ')}`], '    ')
     const docs = model.tools.map((t) =>
@@ -134,16 +143,17 @@ export function generateDts(skills: readonly Pick<CompiledSkill, 'model'>[], dts
     const members = model.tools.map((t, k) => stubMember(model, t, docs[k]!, printReturnsType(t.returns, '      ')))
     stubs.push(`${siteDoc}    ${q(model.id)}: {\n${members.join('\n')}\n    }`)
     const overloadDocs = docs.map((d) => d.replace(/^ {2}/gm, ''))
-    overloads.push(
-      ...model.tools.map((t, k) => runToolOverload(model, t, overloadDocs[k]!, printReturnsType(t.returns, '    '))),
-    )
+    if (documented)
+      overloads.push(
+        ...model.tools.map((t, k) => runToolOverload(model, t, overloadDocs[k]!, printReturnsType(t.returns, '    '))),
+      )
   }
   return [
     DTS_BANNER,
     '/// <reference types="unplugin-site-skills/client" />',
     "declare module 'virtual:site-skills' {",
     "  import type { SiteSkillsHost } from 'unplugin-site-skills/tool'",
-    "  import type { RunToolRest, RunToolSite, RunToolTool, ToolOverload, ToolParams } from 'unplugin-site-skills/runtime'",
+    "  import type { RunToolRest, RunToolSignature, RunToolSite, RunToolTool, ToolOverload, ToolParams } from 'unplugin-site-skills/runtime'",
     '  type R = SiteSkillRegistry',
     '  type H = SiteSkillsHost',
     '  export interface SiteSkillRegistry {',
@@ -152,7 +162,9 @@ export function generateDts(skills: readonly Pick<CompiledSkill, 'model'>[], dts
     '  export interface SiteSkillSites {',
     ...stubs,
     '  }',
-    '  export interface SiteSkillRunTool {',
+    documented
+      ? '  export interface SiteSkillRunTool {'
+      : '  export interface SiteSkillRunTool extends RunToolSignature<R, H> {',
     ...overloads,
     '  }',
     '}',

@@ -1,11 +1,11 @@
-import { mkdir, symlink, writeFile } from 'node:fs/promises'
+import { mkdir, readFile, symlink, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import ts from 'typescript'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { runCli } from '../helpers/cli'
 import { CONSUMER_OPTIONS } from '../helpers/editor'
 import { runNode } from '../helpers/spawn'
-import { REPO_ROOT, makeTempDir } from '../helpers/tmp'
+import { REPO_ROOT, makeTempDir, writeTree } from '../helpers/tmp'
 import { tscOf } from '../helpers/typescript'
 
 const APP = join(REPO_ROOT, 'test/fixtures/app')
@@ -142,6 +142,54 @@ describe('generated types', () => {
     const same = (list: typeof six) =>
       list.filter((_, i) => i !== missing).map((e) => ({ ...e, message: sortUnions(e.message) }))
     expect(same(seven)).toEqual(same(six))
+  })
+
+  it('above 200 tools, runTool keeps one generic signature (sites stay documented) and checks as before', async () => {
+    const dir = join(tmp.dir, 'many')
+    const tool = (i: number) => ({
+      description: `Tool ${i}.`,
+      path: 'tools/t.js',
+      callable: 't',
+      args: { q: { type: 'string', required: true, description: 'Words.' } },
+      returns: { type: 'string', description: 'Text.' },
+    })
+    const files: Record<string, unknown> = {}
+    for (let k = 0; k < 41; k++) {
+      const nodeTools = Object.fromEntries([0, 1, 2, 3, 4].map((i) => [`tool_${i}`, tool(i)]))
+      files[`learnings/s${k}/manifest.json`] = {
+        id: `s${k}`,
+        name: `S ${k}`,
+        domains: [`s${k}.example`],
+        notes: [],
+        nodeTools,
+      }
+      files[`learnings/s${k}/tools/t.js`] = 'export const t = (ctx, args) => args.q\n'
+    }
+    await writeTree(dir, files)
+    await mkdir(join(dir, 'node_modules'))
+    await symlink(REPO_ROOT, join(dir, 'node_modules/unplugin-site-skills'))
+    expect(
+      (await runCli(['types', '--root', join(dir, 'learnings'), '--out', join(dir, 'site-skills.d.ts')], dir)).code,
+    ).toBe(0)
+    const dts = await readFile(join(dir, 'site-skills.d.ts'), 'utf8')
+    expect(dts).toContain('export interface SiteSkillRunTool extends RunToolSignature<R, H> {\n  }')
+    expect(dts).not.toContain('ToolOverload<R, H, S, T,')
+    expect(dts).toContain('"tool_4"(...rest: ToolParams<R["s40"]["tool_4"], H>): Promise<string>')
+    await writeFile(
+      join(dir, 'use.ts'),
+      [
+        "import { runTool, sites } from 'virtual:site-skills'",
+        "const a: Promise<string> = runTool('s3', 'tool_2', { q: 'x' })",
+        "const b: Promise<string> = sites.s40.tool_4({ q: 'y' })",
+        "void runTool('s3', 'tool_9', { q: 'x' })",
+        'void a; void b',
+        '',
+      ].join('\n'),
+    )
+    const errors = typeErrors(dir, ['site-skills.d.ts', 'use.ts'])
+    expect(errors).toEqual([
+      `use.ts:4 Argument of type '"tool_9"' is not assignable to parameter of type '"tool_0" | "tool_1" | "tool_2" | "tool_3" | "tool_4"'.`,
+    ])
   })
 
   it('is written only when its content changes', async () => {
