@@ -13,6 +13,13 @@ declare module 'virtual:site-skills' {
 
   /** Site id -> tool name -> { kind, args, returns }; declared by the generated site-skills.d.ts. */
   export interface SiteSkillRegistry {}
+  /**
+   * Site id -> tool name -> a stub that runs the tool, each documented with its manifest's words;
+   * declared by the generated site-skills.d.ts (editors show it without a plugin).
+   */
+  export interface SiteSkillSites {}
+  /** The signatures of `runTool`: one per tool, documented; declared by the generated site-skills.d.ts. */
+  export interface SiteSkillRunTool {}
 
   type Api = SiteSkillsModule<SiteSkillRegistry, SiteSkillsHost>
   /** Metadata of every skill: id, name, domains, note paths and tools (no code). */
@@ -23,9 +30,9 @@ declare module 'virtual:site-skills' {
   export const loadLearnedContext: Api['loadLearnedContext']
   /**
    * Runs a tool of a site: `runTool(siteId, tool, args, ctx)` for a Node tool, `runTool(siteId, tool, args, target)`
-   * for a browser tool (a CDP target). Hover `sites[siteId][tool]` for the tool's description.
+   * for a browser tool (a CDP target). A call shows its tool's description, arguments and result.
    */
-  export const runTool: Api['runTool']
+  export const runTool: keyof SiteSkillSites extends never ? Api['runTool'] : SiteSkillRunTool
   /** Runs a browser tool in a page: the target is a CDP client or session (`send()`), `{ host, port }` or a URL. */
   export const runBrowserTool: Api['runBrowserTool']
   /** The compiled source of a browser tool: one self-contained function expression. */
@@ -37,7 +44,7 @@ declare module 'virtual:site-skills' {
   /** Runs a model's tool call by the name `toolDefinitions` gave it. */
   export const dispatchToolCall: Api['dispatchToolCall']
   /** Site id -> tool name -> a typed stub that runs the tool; each carries the manifest's documentation. */
-  export const sites: Api['sites']
+  export const sites: keyof SiteSkillSites extends never ? Api['sites'] : SiteSkillSites
   const api: Api
   export default api
 }

@@ -1,5 +1,5 @@
 /**
- * `npm run bench [-- --quick] [-- --only lookup,build,small,rebuild,cdp,size,memory]`: runs the
+ * `npm run bench [-- --quick] [-- --only lookup,build,small,rebuild,cdp,size,types,memory]`: runs the
  * benchmarks, prints one table and writes bench/results.json. Every figure is a ratio against a
  * baseline measured in the same run (median of the runs, with min and max).
  */
@@ -15,9 +15,10 @@ import { type BuildPeaks, runMemoryBench } from './memory'
 import { runRebuildBench } from './rebuild'
 import { runSizeBench } from './size'
 import { runSmallBench } from './small'
+import { runTypesBench } from './types'
 import { type Figure, errorSummary, renderTable } from './table'
 
-const BENCHES = ['lookup', 'build', 'small', 'rebuild', 'cdp', 'size', 'memory'] as const
+const BENCHES = ['lookup', 'build', 'small', 'rebuild', 'cdp', 'size', 'types', 'memory'] as const
 type BenchName = (typeof BENCHES)[number]
 
 const FULL = {
@@ -26,6 +27,7 @@ const FULL = {
   small: { runs: 5 },
   rebuild: { sessions: 1, cycles: 3 },
   cdp: { runs: 7, calls: 30 },
+  types: { runs: 5 },
   memory: { sizes: [1000, 10_000] },
 }
 
@@ -35,6 +37,7 @@ const QUICK: typeof FULL = {
   small: { runs: 3 },
   rebuild: { sessions: 1, cycles: 1 },
   cdp: { runs: 3, calls: 10 },
+  types: { runs: 2 },
   memory: { sizes: [1000] },
 }
 
@@ -94,6 +97,7 @@ async function main(): Promise<void> {
     rebuild: () => runRebuildBench(config.rebuild),
     cdp: () => runCdpBench(config.cdp),
     size: () => runSizeBench(),
+    types: () => runTypesBench(config.types),
     memory: () => runMemoryBench({ sizes: config.memory.sizes, reuse: buildPeaks ? { 1000: buildPeaks } : undefined }),
   }
   console.log(

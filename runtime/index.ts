@@ -38,4 +38,16 @@ export {
 } from './registry'
 export type { ValidateReturns } from './results'
 export type * from './types'
-export type { LooseSiteSkills, SiteSkillsModule, ToolRegistry, ToolSpec, TypedSiteSkills } from './typed'
+export type {
+  LooseSiteSkills,
+  RunToolRest,
+  RunToolSignature,
+  RunToolSite,
+  RunToolTool,
+  SiteSkillsModule,
+  ToolOverload,
+  ToolParams,
+  ToolRegistry,
+  ToolSpec,
+  TypedSiteSkills,
+} from './typed'

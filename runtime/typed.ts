@@ -29,8 +29,42 @@ type ArgsParam<A> = Record<never, never> extends A ? [args?: A] : [args: A]
 /** A Node tool's `ctx` is the host's type; it may be left out when the host declares no required member. */
 type HostParam<H> = Record<never, never> extends H ? [ctx?: H] : [ctx: H]
 type CtxParam<P extends ToolSpec, H> = P['kind'] extends 'browser' ? [target: BrowserTarget] : HostParam<H>
-/** Any arguments when the spec is `never` (an unknown site id): the error then names the site id, not the arity. */
-type ToolParams<P extends ToolSpec, H> = [P] extends [never] ? unknown[] : [...ArgsParam<P['args']>, ...CtxParam<P, H>]
+/**
+ * What follows the site id and tool name in a call: the arguments (optional when none is required),
+ * then `ctx` or the target. Any arguments when the spec is `never` (an unknown site id): the error
+ * then names the site id, not the arity.
+ */
+export type ToolParams<P extends ToolSpec, H> = [P] extends [never]
+  ? unknown[]
+  : [...ArgsParam<P['args']>, ...CtxParam<P, H>]
+
+/*
+ * The generated d.ts gives `runTool` one documented overload per tool, so that an editor shows the
+ * tool's own description for a call (TypeScript 7's language server loads no plugin). Each overload
+ * takes its site and tool as type parameters; for any other pair its arguments instantiate to more
+ * than a call can have, and TypeScript then skips it silently (a wrong arity is not reported when
+ * another overload has a wrong argument). So a call's errors are those of one signature: its tool's
+ * overload, or, for an unknown site or tool, the first signature (`RunToolTool`, `RunToolRest`), whose
+ * errors name the valid ids. That first signature also gives the completions of the tool name.
+ */
+/** No call has this many arguments. */
+type NoCall = [never, never, never, never, never, never, never, never, never, never, never, never]
+/** The rest of a call of tool `Tool` of `Site` through the overload that documents it; no call for another pair. */
+export type ToolOverload<R, H, S, T, Site extends keyof R, Tool extends keyof R[Site]> = [S, T] extends [Site, Tool]
+  ? ToolParams<Spec<R, Site, Tool>, H>
+  : NoCall
+/** `runTool` as one generic signature: what the d.ts gives it above its limit of documented overloads. */
+export type RunToolSignature<R, H> = <S extends keyof R & string, T extends keyof R[S]>(
+  siteId: S,
+  tool: T,
+  ...rest: ToolParams<Spec<R, S, T>, H>
+) => Promise<Spec<R, S, T>['returns']>
+/** The site id of the first `runTool` signature: any id is taken, then checked against the registry's. */
+export type RunToolSite<R, S> = S extends keyof R ? S : keyof R & string
+/** Its tool name: any name is taken, then checked against the site's tools. */
+export type RunToolTool<R, S, T> = S extends keyof R ? (T extends keyof R[S] ? T : keyof R[S]) : string
+/** Its rest: no call for a known tool (the tool's own overload answers), any arguments otherwise. */
+export type RunToolRest<R, S, T> = S extends keyof R ? (T extends keyof R[S] ? NoCall : unknown[]) : unknown[]
 
 /**
  * `virtual:site-skills` typed by a registry `R`; `H` is what the host passes to Node tools as `ctx`

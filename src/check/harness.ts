@@ -1,9 +1,7 @@
 import { dirname, join } from 'node:path'
-import type { Node, Program, SourceFile } from 'typescript'
 import type { CompiledSkill } from '../compiler/compile'
 import { jsValue } from '../codegen/literal'
 import { isTypeScript, toPosix } from '../compiler/paths'
-import type { TypeScriptApi } from './typescript'
 
 /** One tool to check against its manifest entry. */
 export interface ToolTarget {
@@ -38,13 +36,16 @@ export function isChecked(file: string, text: string): boolean {
   return isTypeScript(file) || TS_CHECK_RE.test(text.replace(/^\uFEFF/, ''))
 }
 
-/** The generated file that holds every checked tool up against its manifest, one line per tool. */
+/** The generated file that holds every checked tool up against its manifest, one statement per tool. */
 export interface Harness {
   file: string
   text: string
-  /** The tool of each line (0-based) from the first tool line on. */
-  lines: ToolTarget[]
-  firstLine: number
+  /** The tool each check statement is about, in order. */
+  targets: ToolTarget[]
+  /** Per check statement: its offset in `text`. */
+  starts: number[]
+  /** Per check statement: the offset of the export's name (inside its quotes), which names the tool's export. */
+  exportAt: number[]
 }
 
 /** Lives next to the generated d.ts, so it resolves `unplugin-site-skills/tool` as the d.ts does. */
@@ -52,39 +53,22 @@ export function createHarness(dtsFile: string, targets: readonly ToolTarget[]): 
   const file = toPosix(join(dirname(dtsFile), '__site-skills-check__.ts'))
   const head = "import type { BrowserTool, NodeTool } from 'unplugin-site-skills/tool'"
   const imports = targets.map((t, i) => `import * as t${i} from ${jsValue(t.file)}`)
-  const checks = targets.map((t, i) => {
+  let text = `${[head, ...imports].join('\n')}\n`
+  const starts: number[] = []
+  const exportAt: number[] = []
+  targets.forEach((t, i) => {
     const type = t.kind === 'node' ? 'NodeTool' : 'BrowserTool'
-    return `void (t${i}[${jsValue(t.exportName)}] satisfies ${type}<${jsValue(t.siteId)}, ${jsValue(t.tool)}>)`
+    const access = `void (t${i}[`
+    starts.push(text.length)
+    exportAt.push(text.length + access.length + 1)
+    text += `${access}${jsValue(t.exportName)}] satisfies ${type}<${jsValue(t.siteId)}, ${jsValue(t.tool)}>)\n`
   })
-  const text = [head, ...imports, ...checks, ''].join('\n')
-  return { file, text, lines: [...targets], firstLine: 1 + imports.length }
+  return { file, text, targets: [...targets], starts, exportAt }
 }
 
-/** The tool a harness position stands for, or undefined for the import lines. */
-export function targetAt(harness: Harness, line0: number): ToolTarget | undefined {
-  return harness.lines[line0 - harness.firstLine]
-}
-
-/** Where the tool's export is declared: its name, else the declaration's start. */
-export function exportDeclaration(
-  ts: TypeScriptApi,
-  program: Program,
-  harness: SourceFile,
-  line0: number,
-): { file: SourceFile; start: number } | undefined {
-  const statement = harness.statements.find((s) => harness.getLineAndCharacterOfPosition(s.getStart()).line === line0)
-  let access: Node | undefined
-  const visit = (n: Node): void => {
-    if (!access && ts.isElementAccessExpression(n)) access = n.argumentExpression
-    else ts.forEachChild(n, visit)
-  }
-  if (statement) visit(statement)
-  if (!access) return undefined
-  const checker = program.getTypeChecker()
-  let symbol = checker.getSymbolAtLocation(access)
-  if (symbol && symbol.flags & ts.SymbolFlags.Alias) symbol = checker.getAliasedSymbol(symbol)
-  const declaration = symbol?.declarations?.[0]
-  if (!declaration) return undefined
-  const name = (declaration as { name?: Node }).name
-  return { file: declaration.getSourceFile(), start: (name ?? declaration).getStart() }
+/** Which check statement an offset of the harness is in, or undefined for the imports. */
+export function statementAt(harness: Harness, offset: number): number | undefined {
+  let index: number | undefined
+  for (let i = 0; i < harness.starts.length && harness.starts[i]! <= offset; i++) index = i
+  return index
 }

@@ -1,7 +1,7 @@
-import type { CompilerHost, CompilerOptions, Diagnostic as TsDiagnostic, Program, SourceFile } from 'typescript'
-import { toPosix } from '../compiler/paths'
-import { type Harness, type ToolTarget, createHarness, exportDeclaration, isChecked, targetAt } from './harness'
-import type { TypeScriptApi } from './typescript'
+import { readFileSync } from 'node:fs'
+import { stripBom } from '../compiler/parse'
+import type { CompilerBackend, CompilerError } from './backend'
+import { type Harness, type ToolTarget, createHarness, isChecked, statementAt } from './harness'
 
 /** One type error, in a tool or a file it imports. */
 export interface TypeProblem {
@@ -17,26 +17,6 @@ export interface TypeProblem {
   message: string
 }
 
-/** What `check` compiles with: strict, both the page's and Node's globals, no output. */
-function compilerOptions(ts: TypeScriptApi): CompilerOptions {
-  return {
-    strict: true,
-    noEmit: true,
-    allowJs: true,
-    // Only JavaScript files that opt in with `// @ts-check` are reported.
-    checkJs: false,
-    skipLibCheck: true,
-    resolveJsonModule: true,
-    allowImportingTsExtensions: true,
-    // Bare-function browser tools are scripts: as modules, their names cannot clash.
-    moduleDetection: ts.ModuleDetectionKind.Force,
-    module: ts.ModuleKind.ESNext,
-    moduleResolution: ts.ModuleResolutionKind.Bundler,
-    target: ts.ScriptTarget.ES2022,
-    lib: ['lib.es2023.d.ts', 'lib.dom.d.ts', 'lib.dom.iterable.d.ts'],
-  }
-}
-
 /**
  * A bare tool as TypeScript reads it: `export default ` inserted before the function, after the
  * leading comments (so `// @ts-check` and a JSDoc `@type` keep their places and meaning).
@@ -48,11 +28,25 @@ interface Rewritten {
 }
 
 const EXPORT_DEFAULT = 'export default '
+const SPACE_RE = /\s/
 
-function rewriteBare(ts: TypeScriptApi, original: string): Rewritten {
-  const comments = ts.getLeadingCommentRanges(original, 0) ?? []
-  let at = comments.at(-1)?.end ?? 0
-  while (at < original.length && /\s/.test(original[at]!)) at++
+/** Where the code of a text starts: past its leading comments and the blank space after them. */
+function afterLeadingComments(text: string): number {
+  let at = 0
+  let end = 0
+  for (;;) {
+    while (at < text.length && SPACE_RE.test(text[at]!)) at++
+    if (text.startsWith('//', at)) at = text.includes('\n', at) ? text.indexOf('\n', at) : text.length
+    else if (text.startsWith('/*', at) && text.includes('*/', at + 2)) at = text.indexOf('*/', at + 2) + 2
+    else break
+    end = at
+  }
+  while (end < text.length && SPACE_RE.test(text[end]!)) end++
+  return end
+}
+
+function rewriteBare(original: string): Rewritten {
+  const at = afterLeadingComments(original)
   return { original, at, text: `${original.slice(0, at)}${EXPORT_DEFAULT}${original.slice(at)}` }
 }
 
@@ -67,61 +61,33 @@ function lineAndColumn(text: string, offset: number): { line: number; column: nu
   return { line: before.length, column: before.at(-1)!.length + 1 }
 }
 
-function toProblem(ts: TypeScriptApi, d: TsDiagnostic, rewritten: Map<string, Rewritten>): TypeProblem {
-  const message = ts.flattenDiagnosticMessageText(d.messageText, '\n')
-  const code = `TS${d.code}`
-  if (!d.file || d.start === undefined) return { file: '', line: 1, column: 1, code, message }
-  return { ...place(d.file, d.start, rewritten), code, message }
-}
-
-/** A position in a source file as a place in the file on disk. */
-function place(file: SourceFile, offset: number, rewritten: Map<string, Rewritten>) {
-  const path = toPosix(file.fileName)
-  const shown = rewritten.get(path)
-  return { file: path, ...lineAndColumn(shown?.original ?? file.text, originalOffset(shown, offset)) }
-}
-
-/**
- * A harness error is the tool's: reported where the tool's export is declared, naming the tool
- * (a tool that cannot be found there keeps the harness's place).
- */
-function harnessProblem(
-  ts: TypeScriptApi,
-  program: Program,
-  harness: Harness,
-  d: TsDiagnostic,
-  rewritten: Map<string, Rewritten>,
-): TypeProblem {
-  const problem = toProblem(ts, d, rewritten)
-  const target = targetAt(harness, problem.line - 1)
-  const at = target && exportDeclaration(ts, program, d.file!, problem.line - 1)
-  if (!target || !at) return problem
-  const what = `${target.kind === 'node' ? 'Node' : 'browser'} tool ${JSON.stringify(target.tool)}`
-  const message = `${what} does not match its manifest (${target.siteId}): ${problem.message}`
-  return { ...problem, ...place(at.file, at.start, rewritten), message }
-}
-
-/** A compiler host that reads bare tools rewritten, everything else as is. */
-function hostFor(
-  ts: TypeScriptApi,
-  options: CompilerOptions,
-  rewritten: Map<string, Rewritten>,
-  harness: Harness,
-): CompilerHost {
-  const host = ts.createCompilerHost(options, true)
-  const read = host.getSourceFile.bind(host)
-  const exists = host.fileExists.bind(host)
-  host.fileExists = (fileName) => toPosix(fileName) === harness.file || exists(fileName)
-  host.getSourceFile = (fileName, language, onError, create) => {
-    if (toPosix(fileName) === harness.file) return ts.createSourceFile(fileName, harness.text, language, true)
-    const shown = rewritten.get(toPosix(fileName))
-    return shown ? ts.createSourceFile(fileName, shown.text, language, true) : read(fileName, language, onError, create)
+/** A file's text as the compiler reads it (a byte-order mark left out), read once per check. */
+function createReader(rewritten: Map<string, Rewritten>) {
+  const texts = new Map<string, string>()
+  return (file: string): string => {
+    const shown = rewritten.get(file)
+    if (shown) return shown.original
+    let text = texts.get(file)
+    if (text === undefined) {
+      text = readText(file) ?? ''
+      texts.set(file, text)
+    }
+    return text
   }
-  return host
 }
 
-const byPlace = (a: TypeProblem, b: TypeProblem) =>
-  a.file.localeCompare(b.file) || a.line - b.line || a.column - b.column || a.code.localeCompare(b.code)
+function readText(file: string): string | undefined {
+  try {
+    return stripBom(readFileSync(file, 'utf8'))
+  } catch {
+    return undefined
+  }
+}
+
+/** An error at its place in the file on disk. */
+function place(file: string, offset: number, rewritten: Map<string, Rewritten>, read: (file: string) => string) {
+  return { file, ...lineAndColumn(read(file), originalOffset(rewritten.get(file), offset)) }
+}
 
 /** The outcome of one type check. */
 export interface TypeCheck {
@@ -132,46 +98,56 @@ export interface TypeCheck {
 
 /** A type checker of tool files against the generated declarations; each run reuses the last program. */
 export interface ToolTypeChecker {
-  check: (dtsFile: string, targets: readonly ToolTarget[]) => TypeCheck
+  check: (dtsFile: string, targets: readonly ToolTarget[]) => Promise<TypeCheck>
 }
 
-export function createToolTypeChecker(ts: TypeScriptApi): ToolTypeChecker {
-  const options = compilerOptions(ts)
-  let previous: Program | undefined
+const byPlace = (a: TypeProblem, b: TypeProblem) =>
+  a.file.localeCompare(b.file) || a.line - b.line || a.column - b.column || a.code.localeCompare(b.code)
+
+/** The tools to check, their rewritten texts, and the harness that holds them up against their manifests. */
+function prepare(dtsFile: string, targets: readonly ToolTarget[]) {
+  const rewritten = new Map<string, Rewritten>()
+  const checked: ToolTarget[] = []
+  for (const target of targets) {
+    const text = readText(target.file)
+    if (text === undefined) continue
+    if (target.bare) rewritten.set(target.file, rewriteBare(text))
+    if (isChecked(target.file, text)) checked.push(target)
+  }
+  const harness = createHarness(dtsFile, checked)
+  const texts = new Map([...rewritten].map(([file, r]) => [file, r.text]))
+  texts.set(harness.file, harness.text)
+  return { rewritten, harness, texts }
+}
+
+export function createToolTypeChecker(compiler: CompilerBackend): ToolTypeChecker {
   return {
-    check(dtsFile, targets) {
-      const rewritten = new Map<string, Rewritten>()
-      const checked: ToolTarget[] = []
-      for (const target of targets) {
-        const text = ts.sys.readFile(target.file)
-        if (text === undefined) continue
-        if (target.bare) rewritten.set(target.file, rewriteBare(ts, text))
-        if (isChecked(target.file, text)) checked.push(target)
-      }
-      const harness = createHarness(dtsFile, checked)
-      const host = hostFor(ts, options, rewritten, harness)
+    async check(dtsFile, targets) {
+      const { rewritten, harness, texts } = prepare(dtsFile, targets)
       const rootNames = [dtsFile, harness.file, ...new Set(targets.map((t) => t.file))]
-      const program = ts.createProgram({ rootNames, options, host, oldProgram: previous })
-      previous = program
-      // The user's code: not a package's, not a declaration file (those are the libraries' and ours).
-      const own = program
-        .getSourceFiles()
-        .filter((f) => !f.isDeclarationFile && !program.isSourceFileFromExternalLibrary(f))
-      const found = [
-        ...program.getOptionsDiagnostics(),
-        ...program.getGlobalDiagnostics(),
-        ...own.flatMap((f) => [...program.getSyntacticDiagnostics(f), ...program.getSemanticDiagnostics(f)]),
-      ]
-      const problems = found
-        .filter((d) => d.category === ts.DiagnosticCategory.Error)
-        .map((d) =>
-          toPosix(d.file?.fileName ?? '') === harness.file
-            ? harnessProblem(ts, program, harness, d, rewritten)
-            : toProblem(ts, d, rewritten),
-        )
-        .sort(byPlace)
-      const files = own.map((f) => f.fileName).filter((f) => toPosix(f) !== harness.file)
-      return { problems, files }
+      const program = await compiler.check({ rootNames, texts })
+      const read = createReader(rewritten)
+      const toProblem = async (e: CompilerError): Promise<TypeProblem> => {
+        const code = `TS${e.code}`
+        if (!e.file || e.start === undefined) return { file: '', line: 1, column: 1, code, message: e.message }
+        const problem = { ...place(e.file, e.start, rewritten, read), code, message: e.message }
+        return e.file === harness.file ? harnessProblem(harness, e.start, problem) : problem
+      }
+      /**
+       * A harness error is the tool's: reported where the tool's export is declared, naming the tool
+       * (a tool that cannot be found there keeps the harness's place).
+       */
+      const harnessProblem = async (h: Harness, offset: number, problem: TypeProblem): Promise<TypeProblem> => {
+        const index = statementAt(h, offset)
+        const target = index === undefined ? undefined : h.targets[index]
+        const at = target && (await program.declarationAt(h.file, h.exportAt[index!]!))
+        if (!target || !at) return problem
+        const what = `${target.kind === 'node' ? 'Node' : 'browser'} tool ${JSON.stringify(target.tool)}`
+        const message = `${what} does not match its manifest (${target.siteId}): ${problem.message}`
+        return { ...problem, ...place(at.file, at.start, rewritten, read), message }
+      }
+      const problems = (await Promise.all(program.errors.map(toProblem))).sort(byPlace)
+      return { problems, files: program.files.filter((f) => f !== harness.file) }
     },
   }
 }

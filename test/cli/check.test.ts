@@ -5,53 +5,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { BIN, cleanEnv, waitForExit } from '../helpers/spawn'
 import { spawnCli } from '../helpers/spawn-bin'
 import { REPO_ROOT, makeTempDir, writeTree } from '../helpers/tmp'
+import { BAD_READ, BAD_SEARCH, GOOD_READ, GOOD_SEARCH, checkSkill } from '../helpers/typescript'
 
 // Type-checking starts TypeScript: more than a plain command needs on a shared machine.
 const DEADLINE = 60_000
-
-const RETURNS = {
-  type: 'object',
-  description: 'The page.',
-  properties: { title: { type: 'string', required: true }, count: { type: 'integer' } },
-}
-const MANIFEST = {
-  id: 'shop',
-  name: 'Shop',
-  domains: ['shop.example'],
-  notes: [],
-  nodeTools: {
-    search: {
-      description: 'Search.',
-      path: 'tools/search.ts',
-      callable: 'search',
-      args: { query: { type: 'string', required: true, description: 'Words.' } },
-      returns: { type: 'array', description: 'Ids.', items: { type: 'string' } },
-    },
-  },
-  browserTools: {
-    read_page: { description: 'Read the page.', path: 'browser-tools/read.js', args: {}, returns: RETURNS },
-    plain: { description: 'Not type-checked.', path: 'browser-tools/plain.js', args: {}, returns: RETURNS },
-  },
-}
-
-// search.ts line 2: the declared return type disagrees with the manifest (ids are strings).
-const BAD_SEARCH = `// A Node tool with no helper: still checked against its manifest.
-export async function search(_ctx: unknown, args: { query: string }): Promise<number[]> {
-  return [args.query.length]
-}
-`
-const GOOD_SEARCH = BAD_SEARCH.replace('Promise<number[]>', 'Promise<string[]>').replace(
-  'args.query.length',
-  'args.query',
-)
-// read.js line 5: a bare function tool under @ts-check returns a count that is a string.
-const BAD_READ = `// @ts-check
-/** @type {import('unplugin-site-skills/tool').BrowserTool<'shop', 'read_page'>} */
-async function (args) {
-  void args
-  return { title: document.title, count: 'many' }
-}
-`
 
 let tmp: Awaited<ReturnType<typeof makeTempDir>>
 let bad: string
@@ -60,15 +17,8 @@ beforeAll(async () => {
   tmp = await makeTempDir('check-')
   bad = join(tmp.dir, 'bad')
   good = join(tmp.dir, 'good')
-  const files = (search: string, read: string) => ({
-    'shop/manifest.json': MANIFEST,
-    'shop/tools/search.ts': search,
-    'shop/browser-tools/read.js': read,
-    // No @ts-check: its wrong return is not reported.
-    'shop/browser-tools/plain.js': 'async function () { return 42 }\n',
-  })
-  await writeTree(bad, files(BAD_SEARCH, BAD_READ))
-  await writeTree(good, files(GOOD_SEARCH, BAD_READ.replace("'many'", '2')))
+  await writeTree(bad, checkSkill(BAD_SEARCH, BAD_READ))
+  await writeTree(good, checkSkill(GOOD_SEARCH, GOOD_READ))
 })
 afterAll(() => tmp.cleanup())
 
@@ -121,12 +71,7 @@ describe('site-skills check', { timeout: 180_000 }, () => {
 
   it('--watch runs again when a tool changes and exits on SIGINT', async () => {
     const dir = join(tmp.dir, 'watched')
-    await writeTree(dir, {
-      'shop/manifest.json': MANIFEST,
-      'shop/tools/search.ts': BAD_SEARCH,
-      'shop/browser-tools/read.js': BAD_READ,
-      'shop/browser-tools/plain.js': 'async function () { return 42 }\n',
-    })
+    await writeTree(dir, checkSkill(BAD_SEARCH, BAD_READ))
     const args = [BIN, 'check', '--watch', '--root', dir, '--out', join(dir, 'site-skills.d.ts')]
     const child = spawn(process.execPath, args, { cwd: REPO_ROOT, env: cleanEnv(), stdio: ['ignore', 'pipe', 'pipe'] })
     const exited = waitForExit(child, DEADLINE * 2)

@@ -2,8 +2,9 @@ import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import ts from 'typescript'
 import { describe, expect, it } from 'vitest'
-import { createHarness, targetAt, toolTargets } from '../../src/check/harness'
+import { createHarness, statementAt, toolTargets } from '../../src/check/harness'
 import { generateDts } from '../../src/codegen/dts'
+import { jsValue } from '../../src/codegen/literal'
 import {
   generateGroupChunk,
   generateGroupMember,
@@ -13,6 +14,8 @@ import {
 import type { CompiledSkill } from '../../src/compiler/compile'
 import type { ToolModel } from '../../src/compiler/model'
 import { REPO_ROOT } from '../helpers/tmp'
+
+const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
 
 /*
  * Names that validation refuses, or that it accepts but that mean something to a parser: generated
@@ -110,7 +113,9 @@ describe('names in generated code (issue 24.1 and 24.13)', () => {
     expect(lineCounts(dts)[0]).toBe(lineCounts(dts)[1])
     const module = file.statements[0] as ts.ModuleDeclaration
     expect(file.statements).toHaveLength(1)
-    const registry = (module.body as ts.ModuleBlock).statements[0] as ts.InterfaceDeclaration
+    const registry = (module.body as ts.ModuleBlock).statements.find(
+      (s): s is ts.InterfaceDeclaration => ts.isInterfaceDeclaration(s) && s.name.text === 'SiteSkillRegistry',
+    )!
     const names = (members: ts.NodeArray<ts.TypeElement>) => members.map((m) => (m.name as ts.StringLiteral).text)
     expect(names(registry.members)).toEqual(ids)
     const first = (registry.members[0] as ts.PropertySignature).type as ts.TypeLiteralNode
@@ -124,14 +129,21 @@ describe('names in generated code (issue 24.1 and 24.13)', () => {
         comments.push(scanner.getTokenText())
     const docs = comments.filter((c) => c.startsWith('/**') && c.endsWith('*/'))
     expect(comments).toHaveLength(2 + docs.length)
-    expect(docs).toHaveLength(skills.length + 2 * skills.length * skills[0]!.model.tools.length)
+    const tools = skills.length * skills[0]!.model.tools.length
+    // SiteSkillRegistry: a skill's, a tool's and its argument's; SiteSkillSites: a skill's and a
+    // tool's; SiteSkillRunTool: the first signature's and one per tool.
+    expect(docs).toHaveLength(skills.length + 2 * tools + (skills.length + tools) + (1 + tools))
   })
 
   it('the type-check harness has one line per tool whatever the names hold', () => {
     const harness = createHarness('/project/site-skills.d.ts', toolTargets(skills.slice(0, 2)))
     expect(lineCounts(harness.text)[0]).toBe(lineCounts(harness.text)[1])
-    const last = harness.lines.length - 1
-    expect(harness.text.split('\n')).toHaveLength(harness.firstLine + harness.lines.length + 1)
-    expect(targetAt(harness, harness.firstLine + last)).toBe(harness.lines[last])
+    const count = harness.targets.length
+    // The import line, an import per tool, a check per tool, and the final newline's empty line.
+    expect(harness.text.split('\n')).toHaveLength(1 + 2 * count + 1)
+    const last = count - 1
+    expect(statementAt(harness, harness.starts[last]!)).toBe(last)
+    const name = harness.targets[last]!.exportName
+    expect(harness.text.slice(harness.exportAt[last]! - 1)).toMatch(new RegExp(`^${escapeRegExp(jsValue(name))}\\]`))
   })
 })

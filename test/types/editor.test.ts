@@ -4,6 +4,7 @@ import { mkdir, symlink, writeFile } from 'node:fs/promises'
 import { createRequire } from 'node:module'
 import { join, relative } from 'node:path'
 import ts from 'typescript'
+import ts5 from 'typescript-5'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createEditor, markPositions } from '../helpers/editor'
 import { REPO_ROOT, makeTempDir, writeTree } from '../helpers/tmp'
@@ -11,6 +12,8 @@ import { REPO_ROOT, makeTempDir, writeTree } from '../helpers/tmp'
 interface ToolEntry {
   description: string
   path: string
+  args: Record<string, { description: string }>
+  returns: { description: string }
 }
 interface Manifest {
   name: string
@@ -52,6 +55,8 @@ void ⟨runToolName⟩runTool('⟨siteArg⟩hacker-news', '⟨toolArg⟩get_item
 void runBrowserTool('hacker-news', '⟨browserArg⟩read_stories', {}, 'localhost:9222')
 void browserToolSource('hacker-news', '⟨sourceArg⟩read_stories')
 void sites['odd-site'].⟨oddTool⟩look_up({ 'odd-name': 'x' })
+void runTool('hacker-news', 'get_item', { ⟨runToolArgs⟩id: 2 })
+void sites['hacker-news'].get_item({ ⟨stubArgs⟩id: 3 })
 `)
 
 // Calls the plugin must leave alone: a function of the user's own named runTool, and any other string union.
@@ -101,9 +106,11 @@ function unionIn(message: string): string[] | undefined {
   return type.split(' | ').map((t) => JSON.parse(t) as string)
 }
 
+type Editor = ReturnType<typeof createEditor>
 let tmp: Awaited<ReturnType<typeof makeTempDir>>
-let editor: ReturnType<typeof createEditor>
-let plugged: ReturnType<typeof createEditor>
+/** TypeScript 6's language service without the plugin, and with it. */
+let editor: Editor
+let plugged: Editor
 beforeAll(async () => {
   tmp = await makeTempDir('editor-')
   await mkdir(join(tmp.dir, 'node_modules'))
@@ -132,7 +139,27 @@ afterAll(() => tmp.cleanup())
 
 const at = (name: string) => CONSUMER.at[name]!
 
-describe('an editor over the generated types', () => {
+const getItem = HN.nodeTools!.get_item!
+const link = (path: string) => relative(tmp.dir, join(REPO_ROOT, 'learnings/hacker-news', path))
+/** The documentation of hacker-news get_item: its description, then its kind and file as a link. */
+const getItemDoc = () => `${getItem.description}\n\nNode tool: [\`hacker-news/${getItem.path}\`](${link(getItem.path)})`
+/** Its tags: each argument's description under `@param args`, and the result's under `@returns`. */
+const getItemTags = () => {
+  const args = Object.entries(getItem.args).map(([name, f]) => `- \`${name}\`: ${f.description}`)
+  return [`@param args ${args.join('\n')}`, `@returns ${getItem.returns.description}`]
+}
+
+// What an editor shows from the d.ts alone, on TypeScript 5 and 6 (TypeScript 7's language server: editor-ts7.test.ts).
+describe.each([
+  ['5', ts5 as unknown as typeof ts],
+  ['6', ts],
+])('an editor over the generated types, no plugin (TypeScript %s)', (major, typescript) => {
+  let editor: Editor
+  beforeAll(() => {
+    expect(typescript.versionMajorMinor.split('.')[0]).toBe(major)
+    editor = createEditor(tmp.dir, ['site-skills.d.ts', 'use.ts', 'mistakes.ts'], undefined, typescript)
+  })
+
   it('loads the package types from dist/ without an error, and the consumer has none', () => {
     const files = editor.service
       .getProgram()!
@@ -162,7 +189,7 @@ describe('an editor over the generated types', () => {
     const expected = `${getItem.description}\n\nNode tool: [\`hacker-news/${getItem.path}\`](${link})`
     const details = editor.details('use.ts', at('toolMember'), 'get_item')
     expect(details?.documentation).toBe(expected)
-    expect(details?.text).toMatch(/^\(property\) "get_item": \(args: \{\n\s+id: number;/)
+    expect(details?.text).toMatch(/^\(method\) "get_item"\(args: \{\n\s+id: number;/)
     expect(editor.hover('use.ts', at('toolMember'))?.documentation).toBe(expected)
     const read = HN.browserTools!.read_stories!
     expect(editor.details('use.ts', at('toolMember'), 'read_stories')?.documentation).toBe(
@@ -178,19 +205,35 @@ describe('an editor over the generated types', () => {
     expect(editor.completions('use.ts', at('sourceArg'))).toEqual(BROWSER_TOOLS)
   })
 
-  it('a runTool call hovers with its documentation and the tool’s own argument and result types', () => {
+  it("a runTool call hovers with the tool's own description, file, arguments and result", () => {
     const hover = editor.hover('use.ts', at('runToolName'))
     expect(hover?.text).toContain('runTool<"hacker-news", "get_item">(siteId: "hacker-news", tool: "get_item", args: {')
     expect(hover?.text).toContain('maxComments?: number;')
-    expect(hover?.documentation).toContain('Runs a tool of a site')
+    expect(hover?.text).toContain('"replies"?: Array<')
+    expect(hover?.documentation).toBe(getItemDoc())
+    expect(editor.tags('use.ts', at('runToolName'))).toEqual(getItemTags())
+  })
+
+  it("signature help in runTool(...) and sites[...](...) shows the tool's description and its arguments'", () => {
+    for (const position of [at('runToolArgs'), at('stubArgs')]) {
+      const help = editor.signature('use.ts', position)
+      expect(help?.text).toContain('args: { id: number; depth?: number; maxComments?: number; }')
+      expect(help?.documentation).toBe([getItemDoc(), ...getItemTags()].join('\n'))
+    }
+    // A stub has one signature; runTool lists its first signature and one per tool, the call's selected.
+    expect(editor.signature('use.ts', at('stubArgs'))?.count).toBe(1)
   })
 
   it('texts that could end a comment stay inside it', () => {
+    expect(editor.tags('use.ts', at('oddTool'))).toEqual([
+      '@param args - `odd-name`: Ends a comment *\\/ here.',
+      '@returns What it found.',
+    ])
     const site = editor.details('use.ts', at('siteKey'), 'odd-site')
     expect(site?.documentation).toBe('Odd *\\/ site\n\nDomains: `odd.example`')
     expect(editor.hover('use.ts', at('oddTool'))).toEqual({
       text:
-        '(property) "look_up": (args: {\n    "odd-name": string;\n}, ctx?: SiteSkillsHost | undefined) => ' +
+        '(method) "look_up"(args: {\n    "odd-name": string;\n}, ctx?: SiteSkillsHost | undefined): ' +
         'Promise<Record<string, unknown>>',
       documentation:
         'Finds `things` *\\/ and more. Second line.\n\nNode tool: [`odd-site/tools/look.js`](./odd/odd-site/tools/look.js)',
@@ -211,16 +254,13 @@ describe('an editor over the generated types', () => {
 })
 
 describe('an editor with the plugin unplugin-site-skills/ts-plugin', () => {
-  const getItem = HN.nodeTools!.get_item!
   const read = HN.browserTools!.read_stories!
-  const link = (path: string) => relative(tmp.dir, join(REPO_ROOT, 'learnings/hacker-news', path))
-  const getItemDoc = () =>
-    `${getItem.description}\n\nNode tool: [\`hacker-news/${getItem.path}\`](${link(getItem.path)})`
   const readDoc = () =>
     `${read.description}\n\nBrowser tool (runs in the page): [\`hacker-news/${read.path}\`](${link(read.path)})`
 
   it("runTool('x', '|'): each completion entry's details carry the tool's description, kind and file", () => {
-    expect(plugged.completions('use.ts', at('toolArg'))).toEqual([...NODE_TOOLS, ...BROWSER_TOOLS])
+    // The order is TypeScript's (a union's members by when each literal type was made); an editor sorts them.
+    expect(plugged.completions('use.ts', at('toolArg')).sort()).toEqual([...NODE_TOOLS, ...BROWSER_TOOLS].sort())
     expect(plugged.details('use.ts', at('toolArg'), 'get_item')).toEqual({
       text: 'get_item',
       documentation: getItemDoc(),
@@ -250,7 +290,7 @@ describe('an editor with the plugin unplugin-site-skills/ts-plugin', () => {
       editor.details('use.ts', at('toolMember'), 'get_item'),
     )
     const own = OTHERS.at.ownTool!
-    expect(plugged.completions('others.ts', own)).toEqual(['get_item', 'search'])
+    expect(plugged.completions('others.ts', own).sort()).toEqual(['get_item', 'search'])
     expect(plugged.details('others.ts', own, 'get_item')).toEqual({ text: 'get_item', documentation: '' })
     expect(plugged.details('others.ts', OTHERS.at.pickArg!, 'get_item')).toEqual({
       text: 'get_item',

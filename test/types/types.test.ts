@@ -1,10 +1,12 @@
-import { mkdir, symlink, writeFile } from 'node:fs/promises'
+import { mkdir, readFile, symlink, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import ts from 'typescript'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { runCli } from '../helpers/cli'
 import { CONSUMER_OPTIONS } from '../helpers/editor'
-import { REPO_ROOT, makeTempDir } from '../helpers/tmp'
+import { runNode } from '../helpers/spawn'
+import { REPO_ROOT, makeTempDir, writeTree } from '../helpers/tmp'
+import { tscOf } from '../helpers/typescript'
 
 const APP = join(REPO_ROOT, 'test/fixtures/app')
 
@@ -37,6 +39,30 @@ const product: Promise<unknown[]> = sites.workspace.docs_open({ url: 'https://do
 const ids: string[] = skills.map((s) => s.id)
 void found; void page; void viaStub; void optional; void product; void ids
 `
+
+/** `tsc --pretty false` errors of bare.ts: place, code, message (with its indented chain). */
+function errorsOf(stdout: string): { place: string; code: string; message: string }[] {
+  return [...stdout.matchAll(/^bare\.ts(\(\d+,\d+\)): error (TS\d+): (.*(?:\n {2}.*)*)/gm)].map((m) => ({
+    place: m[1]!,
+    code: m[2]!,
+    message: m[3]!,
+  }))
+}
+
+/** A message with each union of string literals in alphabetical order. */
+const sortUnions = (message: string) =>
+  message.replace(/'("[^"]*"(?: \| "[^"]*")+)'/g, (_, union: string) => `'${union.split(' | ').sort().join(' | ')}'`)
+
+/** CONSUMER_OPTIONS as a tsconfig says them. */
+const TSCONFIG_OPTIONS = {
+  strict: true,
+  noEmit: true,
+  module: 'esnext',
+  moduleResolution: 'bundler',
+  target: 'es2022',
+  types: [],
+  lib: ['es2023', 'dom'],
+}
 
 const LOOSE = `import { runTool, sites } from 'virtual:site-skills'
 const anything: Promise<unknown> = runTool('any-site', 'any_tool', { any: 1 })
@@ -82,6 +108,88 @@ describe('generated types', () => {
     await writeFile(join(tmp.dir, 'bare.ts'), USAGE.replaceAll('// @ts-expect-error', '//'))
     const errors = typeErrors(tmp.dir, ['site-skills.d.ts', 'bare.ts'])
     expect(errors.length).toBe((USAGE.match(/@ts-expect-error/g) ?? []).length)
+  })
+
+  it('TypeScript 7 reports the errors of 6 at the same places: wrong site, tool, argument, enum value, kind', async () => {
+    // bare.ts (the uses without their directives) as the previous test wrote it, checked by each major's tsc.
+    const config = { compilerOptions: TSCONFIG_OPTIONS, files: ['site-skills.d.ts', 'bare.ts'] }
+    await writeFile(join(tmp.dir, 'tsconfig.json'), JSON.stringify(config))
+    const tsc = (major: 6 | 7) =>
+      runNode([tscOf(major), '-p', tmp.dir, '--pretty', 'false'], { cwd: tmp.dir, limitMs: 120_000 })
+    const [six, seven] = [errorsOf((await tsc(6)).stdout), errorsOf((await tsc(7)).stdout)]
+    expect(six).toHaveLength((USAGE.match(/@ts-expect-error/g) ?? []).length)
+    expect(six.map((e) => e.code)).toEqual([
+      'TS2345', // unknown site id
+      'TS2345', // unknown tool name
+      'TS2322', // wrong argument type
+      'TS2322', // value outside the enum
+      'TS2353', // undeclared argument
+      'TS2345', // a required argument is missing
+      'TS2322', // nested property type
+      'TS2345', // a Node tool is not a browser tool
+      'TS2345', // browserToolSource takes browser tools only
+      'TS2554', // a browser tool needs a CDP target
+    ])
+    expect(seven.map((e) => e.place)).toEqual(six.map((e) => e.place))
+    // Two differences of TypeScript 7's own: it lists a union's members in another order, and for the
+    // missing argument it reports the reason (TS2741) where 6 says TS2345 and then that same reason.
+    const missing = six.findIndex((e) => e.message.startsWith("Argument of type '{}'"))
+    expect(seven[missing]).toEqual({
+      ...six[missing],
+      code: 'TS2741',
+      message: six[missing]!.message.split('\n')[1]!.trim(),
+    })
+    const same = (list: typeof six) =>
+      list.filter((_, i) => i !== missing).map((e) => ({ ...e, message: sortUnions(e.message) }))
+    expect(same(seven)).toEqual(same(six))
+  })
+
+  it('above 200 tools, runTool keeps one generic signature (sites stay documented) and checks as before', async () => {
+    const dir = join(tmp.dir, 'many')
+    const tool = (i: number) => ({
+      description: `Tool ${i}.`,
+      path: 'tools/t.js',
+      callable: 't',
+      args: { q: { type: 'string', required: true, description: 'Words.' } },
+      returns: { type: 'string', description: 'Text.' },
+    })
+    const files: Record<string, unknown> = {}
+    for (let k = 0; k < 41; k++) {
+      const nodeTools = Object.fromEntries([0, 1, 2, 3, 4].map((i) => [`tool_${i}`, tool(i)]))
+      files[`learnings/s${k}/manifest.json`] = {
+        id: `s${k}`,
+        name: `S ${k}`,
+        domains: [`s${k}.example`],
+        notes: [],
+        nodeTools,
+      }
+      files[`learnings/s${k}/tools/t.js`] = 'export const t = (ctx, args) => args.q\n'
+    }
+    await writeTree(dir, files)
+    await mkdir(join(dir, 'node_modules'))
+    await symlink(REPO_ROOT, join(dir, 'node_modules/unplugin-site-skills'))
+    expect(
+      (await runCli(['types', '--root', join(dir, 'learnings'), '--out', join(dir, 'site-skills.d.ts')], dir)).code,
+    ).toBe(0)
+    const dts = await readFile(join(dir, 'site-skills.d.ts'), 'utf8')
+    expect(dts).toContain('export interface SiteSkillRunTool extends RunToolSignature<R, H> {\n  }')
+    expect(dts).not.toContain('ToolOverload<R, H, S, T,')
+    expect(dts).toContain('"tool_4"(...rest: ToolParams<R["s40"]["tool_4"], H>): Promise<string>')
+    await writeFile(
+      join(dir, 'use.ts'),
+      [
+        "import { runTool, sites } from 'virtual:site-skills'",
+        "const a: Promise<string> = runTool('s3', 'tool_2', { q: 'x' })",
+        "const b: Promise<string> = sites.s40.tool_4({ q: 'y' })",
+        "void runTool('s3', 'tool_9', { q: 'x' })",
+        'void a; void b',
+        '',
+      ].join('\n'),
+    )
+    const errors = typeErrors(dir, ['site-skills.d.ts', 'use.ts'])
+    expect(errors).toEqual([
+      `use.ts:4 Argument of type '"tool_9"' is not assignable to parameter of type '"tool_0" | "tool_1" | "tool_2" | "tool_3" | "tool_4"'.`,
+    ])
   })
 
   it('is written only when its content changes', async () => {

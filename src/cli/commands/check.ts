@@ -1,7 +1,8 @@
 import { dirname, resolve, sep } from 'node:path'
 import { toolTargets } from '../../check/harness'
+import type { CompilerBackend } from '../../check/backend'
 import { type TypeCheck, type TypeProblem, createToolTypeChecker } from '../../check/typecheck'
-import { TypeScriptMissingError, loadTypeScript } from '../../check/typescript'
+import { TypeScriptSetupError, startCompiler } from '../../check/typescript'
 import { type WatchedRun, watchChecks } from '../../check/watch'
 import { generateDts } from '../../codegen/dts'
 import { writeIfChanged } from '../../codegen/write'
@@ -71,34 +72,48 @@ function printJson(result: CompileResult, typed: TypeCheck | undefined, dts: str
 
 /**
  * `site-skills check`: validates, writes the d.ts and type-checks every TypeScript tool and every
- * `// @ts-check` JavaScript tool against its manifest. Exit 0 when all is clean, 1 otherwise;
+ * `// @ts-check` JavaScript tool against its manifest, with the project's own TypeScript (5, 6 or 7,
+ * found from the working directory). Exit 0 when all is clean, 1 otherwise, 2 without a TypeScript;
  * `--watch` runs again on every change until interrupted.
  */
 export async function checkCommand(args: ParsedArgs, io: CliIO): Promise<number> {
   const roots = await existingRoots(args, io, args.positionals)
-  let ts: Awaited<ReturnType<typeof loadTypeScript>>
+  let compiler: CompilerBackend
   try {
-    ts = await loadTypeScript([io.cwd, ...roots])
+    compiler = await startCompiler(io.cwd)
   } catch (error) {
-    if (!(error instanceof TypeScriptMissingError)) throw error
+    if (!(error instanceof TypeScriptSetupError)) throw error
     writeLine(io.stderr, `site-skills: ${error.message}`)
-    return 1
+    return 2
   }
-  const compiler = createCompiler({
+  try {
+    return await checkWith(compiler, roots, args, io)
+  } finally {
+    await compiler.close()
+  }
+}
+
+async function checkWith(
+  compiler: CompilerBackend,
+  roots: readonly string[],
+  args: ParsedArgs,
+  io: CliIO,
+): Promise<number> {
+  const skills = createCompiler({
     roots,
     compat: args.compat === 'ego-lite' ? 'ego-lite' : undefined,
     checkOnly: true,
   })
-  const checker = createToolTypeChecker(ts)
+  const checker = createToolTypeChecker(compiler)
   const out = resolve(io.cwd, args.out ?? DEFAULT_DTS)
   const dts = displayRoot(out, io.cwd)
 
   async function run(): Promise<WatchedRun> {
-    const result = await compiler.compile()
+    const result = await skills.compile()
     let typed: TypeCheck | undefined
     if (result.errors === 0) {
       await writeIfChanged(out, generateDts(result.skills, out))
-      typed = checker.check(out, toolTargets(result.skills))
+      typed = await checker.check(out, toolTargets(result.skills))
     }
     if (args.json) printJson(result, typed, dts, io)
     else printHuman(result, typed, dts, io)

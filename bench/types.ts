@@ -1,0 +1,188 @@
+import { execFile } from 'node:child_process'
+import { mkdir, readFile, rm, symlink, writeFile } from 'node:fs/promises'
+import { join, resolve } from 'node:path'
+import ts from 'typescript'
+import { generateDts } from '../src/codegen/dts'
+import { createCompiler } from '../src/compiler/compile'
+import { BUILD_SKILLS } from './build'
+import { TMP, generateSkills, skillId } from './generate'
+import { Samples, rounds, summarize } from './stats'
+import { type Figure, formatValue } from './table'
+
+const REPO = resolve(import.meta.dirname, '..')
+/** The registry a consumer is checked against at the small end. */
+const SMALL_SKILLS = 10
+/** Calls in the consumer file: half `runTool`, half `sites[...]`, over the first ten sites. */
+const CALLS = 100
+/** The README's tsconfig, without the editor plugin (what TypeScript 7's language server sees). */
+const TSCONFIG = {
+  compilerOptions: {
+    target: 'ES2022',
+    module: 'ESNext',
+    moduleResolution: 'Bundler',
+    strict: true,
+    skipLibCheck: true,
+    noEmit: true,
+    types: ['unplugin-site-skills/client'],
+  },
+  include: ['*.ts'],
+}
+
+const ms = (value: number) => formatValue(value, 'ms')
+
+const TSC = {
+  6: join(REPO, 'node_modules/typescript/bin/tsc'),
+  7: join(REPO, 'node_modules/typescript-7/bin/tsc'),
+} as const
+
+function consumer(): string {
+  const lines = ["import { runTool, sites } from 'virtual:site-skills'"]
+  for (let k = 0; k < CALLS / 2; k++) {
+    const site = JSON.stringify(skillId((k % SMALL_SKILLS) + 1))
+    lines.push(`void runTool(${site}, 'search_items', { query: 'q${k}', sort: 'newest' })`)
+    lines.push(`void sites[${site}].get_item({ id: '${k}', fields: ['title'] })`)
+  }
+  return `${lines.join('\n')}\n`
+}
+
+interface TypesProject {
+  dir: string
+  dtsBytes: number
+  manifestBytes: number
+  generateMs: number
+}
+
+/** A consumer project over `n` generated skills: the d.ts as `site-skills types` writes it, the package linked in. */
+async function createProject(n: number): Promise<TypesProject> {
+  const root = await generateSkills(n)
+  const dir = join(TMP, `types-${n}`)
+  await rm(dir, { recursive: true, force: true })
+  await mkdir(join(dir, 'node_modules'), { recursive: true })
+  await symlink(REPO, join(dir, 'node_modules/unplugin-site-skills'))
+  const { skills } = await createCompiler({ roots: [root], checkOnly: true }).compile()
+  const dtsFile = join(dir, 'site-skills.d.ts')
+  const started = performance.now()
+  const dts = generateDts(skills, dtsFile)
+  const generateMs = performance.now() - started
+  await writeFile(dtsFile, dts)
+  await writeFile(join(dir, 'tsconfig.json'), JSON.stringify(TSCONFIG, null, 2))
+  await writeFile(join(dir, 'use.ts'), consumer())
+  const manifests = await Promise.all(skills.map((s) => readFile(join(s.model.dir, 'manifest.json'))))
+  const manifestBytes = manifests.reduce((sum, b) => sum + b.length, 0)
+  return { dir, dtsBytes: Buffer.byteLength(dts), manifestBytes, generateMs }
+}
+
+/** What `tsc --extendedDiagnostics` says it spent (ms), and how many type instantiations it made. */
+interface TscRun {
+  total: number
+  check: number
+  instantiations: number
+}
+
+const figure = (out: string, name: string) => Number(new RegExp(`^${name}:\\s+([\\d.]+)`, 'm').exec(out)?.[1] ?? NaN)
+
+/** `tsc -p DIR` with TypeScript `major`; rejects on any error it reports. */
+function runTsc(major: keyof typeof TSC, dir: string): Promise<TscRun> {
+  return new Promise((done, fail) => {
+    const args = [TSC[major], '-p', dir, '--pretty', 'false', '--extendedDiagnostics']
+    execFile(process.execPath, args, (error, stdout) => {
+      if (error) fail(new Error(`tsc ${major} in ${dir}: ${stdout.split('\n').slice(0, 3).join(' ')}`))
+      const seconds = (name: string) => figure(stdout, name) * 1000
+      done({
+        total: seconds('Total time'),
+        check: seconds('Check time'),
+        instantiations: figure(stdout, 'Instantiations'),
+      })
+    })
+  })
+}
+
+/** An editor's first answers in the consumer: its errors, a hover on a runTool call, tool completions. */
+function editorSession(dir: string): number {
+  const file = join(dir, 'use.ts')
+  const text = ts.sys.readFile(file) ?? ''
+  const parsed = ts.parseJsonConfigFileContent(TSCONFIG, ts.sys, dir)
+  const host: ts.LanguageServiceHost = {
+    getScriptFileNames: () => parsed.fileNames,
+    getScriptVersion: () => '1',
+    getScriptSnapshot: (f) => {
+      const content = ts.sys.readFile(f)
+      return content === undefined ? undefined : ts.ScriptSnapshot.fromString(content)
+    },
+    getCurrentDirectory: () => dir,
+    getCompilationSettings: () => parsed.options,
+    getDefaultLibFileName: ts.getDefaultLibFilePath,
+    fileExists: ts.sys.fileExists,
+    readFile: ts.sys.readFile,
+    readDirectory: ts.sys.readDirectory,
+    directoryExists: ts.sys.directoryExists,
+    getDirectories: ts.sys.getDirectories,
+    realpath: ts.sys.realpath,
+  }
+  const started = performance.now()
+  const service = ts.createLanguageService(host, ts.createDocumentRegistry())
+  const errors = service.getSemanticDiagnostics(file)
+  const hover = service.getQuickInfoAtPosition(file, text.indexOf('runTool(') + 2)
+  const completions = service.getCompletionsAtPosition(file, text.indexOf("'search_items'") + 1, {})
+  const ms = performance.now() - started
+  service.dispose()
+  if (errors.length || !hover || !completions?.entries.length)
+    throw new Error(`editor session in ${dir}: ${errors.length} errors, hover ${Boolean(hover)}`)
+  return ms
+}
+
+/** The generated d.ts at 1,000 skills: its size, and what it costs tsc (TypeScript 6 and 7) and an editor. */
+export async function runTypesBench({ runs }: { runs: number }): Promise<Figure[]> {
+  const big = await createProject(BUILD_SKILLS)
+  const small = await createProject(SMALL_SKILLS)
+  const samples = new Samples()
+  const measures: Record<string, () => Promise<number>> = {}
+  const instantiations: Record<string, number> = {}
+  for (const [label, project] of [
+    ['big', big],
+    ['small', small],
+  ] as const) {
+    for (const major of [6, 7] as const) {
+      measures[`tsc${major}-${label}`] = async () => {
+        const run = await runTsc(major, project.dir)
+        samples.add(`tsc${major}-${label}-total`, run.total)
+        instantiations[`tsc${major}-${label}`] = run.instantiations
+        return run.check
+      }
+    }
+    measures[`editor-${label}`] = async () => editorSession(project.dir)
+  }
+  await rounds(runs, measures, samples)
+  const n = BUILD_SKILLS.toLocaleString('en-US')
+  const vs = (what: string, key: string): Figure => ({
+    bench: 'types',
+    name: `${what}, ${n} vs ${SMALL_SKILLS} skills (${CALLS} calls)`,
+    subject: { label: n, unit: 'ms', value: samples.get(`${key}-big`) },
+    baseline: { label: String(SMALL_SKILLS), unit: 'ms', value: samples.get(`${key}-small`) },
+    ratio: samples.ratio(`${key}-big`, `${key}-small`),
+    ratioText: `the ${SMALL_SKILLS}-skill run`,
+    notes: samples.has(`${key}-big-total`)
+      ? [
+          `total ${ms(samples.get(`${key}-big-total`).median)} vs ${ms(samples.get(`${key}-small-total`).median)} ` +
+            `(parsing the libraries and the d.ts included); ${instantiations[`${key}-big`]} vs ` +
+            `${instantiations[`${key}-small`]} type instantiations; times as tsc --extendedDiagnostics reports them`,
+        ]
+      : undefined,
+  })
+  return [
+    {
+      bench: 'types',
+      name: `generated d.ts, ${n} skills vs their manifests`,
+      subject: { label: 'd.ts', unit: 'bytes', value: summarize([big.dtsBytes]) },
+      baseline: { label: 'manifests', unit: 'bytes', value: summarize([big.manifestBytes]) },
+      ratio: summarize([big.dtsBytes / big.manifestBytes]),
+      ratioText: 'the manifests',
+      notes: [
+        `${formatValue(big.dtsBytes / BUILD_SKILLS, 'bytes')} per skill (4 tools each); generated in ${formatValue(big.generateMs, 'ms')}`,
+      ],
+    },
+    vs('tsc --noEmit check time, TypeScript 6', 'tsc6'),
+    vs('tsc --noEmit check time, TypeScript 7', 'tsc7'),
+    vs('editor (TypeScript 6 language service): errors, a hover and completions', 'editor'),
+  ]
+}
