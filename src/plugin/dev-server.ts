@@ -1,7 +1,7 @@
 import type { ViteDevServer } from 'vite'
 import { LOG_PREFIX, PLUGIN_NAME } from '../ids'
+import type { BuildError } from './build-error'
 import type { SiteSkillsContext } from './context'
-import type { BuildError } from '../compiler/diagnostics/report'
 
 const DEBOUNCE_MS = 30
 /**
@@ -16,32 +16,33 @@ const STAMP_CHECK_MS = 2000
  * Keeps `virtual:site-skills` live in Vite's dev server: watches the roots, recompiles after a
  * burst of changes (only changed skills are revalidated and re-bundled), reloads the generated
  * modules that changed, and shows invalid learnings in the error overlay without stopping.
+ * Warnings and failures go to Vite's logger (there is no plugin context here).
  * Returns what stops it, for the plugin's `closeBundle` (Vite calls it when the server closes).
  */
 export function attachDevServer(server: ViteDevServer, ctx: SiteSkillsContext): () => void {
   const { roots, dts } = ctx.options
+  const { logger } = server.config
   server.watcher.add(dts ? [...roots, dts] : roots)
-  let timer: ReturnType<typeof setTimeout> | undefined
+  let debounce: ReturnType<typeof setTimeout> | undefined
   let running = Promise.resolve()
 
   // One refresh at a time; each one runs even if the one before it failed unexpectedly.
   const flush = () => {
     running = running
       .then(async () => {
-        const { error, skills } = await ctx.refresh()
+        const { error, skills, warnings } = await ctx.refresh()
+        for (const warning of warnings) logger.warn(warning.message)
         if (skills.length === 0) return
         reload(server, ctx, skills)
         if (error) showError(server, error)
       })
       .catch((error: unknown) =>
-        server.config.logger.error(
-          `${LOG_PREFIX} ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`,
-        ),
+        logger.error(`${LOG_PREFIX} ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`),
       )
   }
 
   const stampCheck = setInterval(() => {
-    clearTimeout(timer)
+    clearTimeout(debounce)
     flush()
   }, STAMP_CHECK_MS)
   stampCheck.unref()
@@ -52,12 +53,12 @@ export function attachDevServer(server: ViteDevServer, ctx: SiteSkillsContext): 
       return
     }
     if (!ctx.isWatched(file)) return
-    clearTimeout(timer)
-    timer = setTimeout(flush, DEBOUNCE_MS)
+    clearTimeout(debounce)
+    debounce = setTimeout(flush, DEBOUNCE_MS)
   })
   return () => {
     clearInterval(stampCheck)
-    clearTimeout(timer)
+    clearTimeout(debounce)
   }
 }
 
