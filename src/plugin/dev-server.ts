@@ -3,14 +3,15 @@ import { LOG_PREFIX, PLUGIN_NAME } from '../ids'
 import type { BuildError } from './build-error'
 import type { SiteSkillsContext } from './context'
 
+/** Changes closer together than this make one compile. */
 const DEBOUNCE_MS = 30
 /**
  * Vite's watcher (chokidar) drops a second `change` of one file within 50 ms of the first (its
- * per-file throttle emits no trailing event), so an edit right after another is lost; the dev
- * server test's quick edit of a manifest fails without this check. The compile compares file
- * stamps, so a check when nothing changed costs one stat per file.
+ * per-file throttle emits no trailing event), so an edit right after another would be lost: once a
+ * burst is over and that window with it, one more compile looks again. It compares the files'
+ * stamps (one `stat` per file); nothing else runs while the learnings stay as they are.
  */
-const STAMP_CHECK_MS = 2000
+const RECHECK_MS = 120
 
 /**
  * Keeps `virtual:site-skills` live in Vite's dev server: watches the roots, recompiles after a
@@ -24,6 +25,7 @@ export function attachDevServer(server: ViteDevServer, ctx: SiteSkillsContext): 
   const { logger } = server.config
   server.watcher.add(dts ? [...roots, dts] : roots)
   let debounce: ReturnType<typeof setTimeout> | undefined
+  let recheck: ReturnType<typeof setTimeout> | undefined
   let running = Promise.resolve()
 
   // One refresh at a time; each one runs even if the one before it failed unexpectedly.
@@ -41,12 +43,6 @@ export function attachDevServer(server: ViteDevServer, ctx: SiteSkillsContext): 
       )
   }
 
-  const stampCheck = setInterval(() => {
-    clearTimeout(debounce)
-    flush()
-  }, STAMP_CHECK_MS)
-  stampCheck.unref()
-
   server.watcher.on('all', (event, file) => {
     if (dts && file === dts) {
       if (event === 'unlink') void ctx.writeDts()
@@ -54,11 +50,13 @@ export function attachDevServer(server: ViteDevServer, ctx: SiteSkillsContext): 
     }
     if (!ctx.isWatched(file)) return
     clearTimeout(debounce)
+    clearTimeout(recheck)
     debounce = setTimeout(flush, DEBOUNCE_MS)
+    recheck = setTimeout(flush, RECHECK_MS)
   })
   return () => {
-    clearInterval(stampCheck)
     clearTimeout(debounce)
+    clearTimeout(recheck)
   }
 }
 
