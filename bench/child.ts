@@ -18,6 +18,7 @@ const TASKS: Record<string, () => Promise<Task>> = {
   'vite-alone': async () => (await import('./served')).viteAloneTask,
   rebuild: async () => (await import('./rebuild')).rebuildTask,
   'dev-update': async () => (await import('./dev')).devUpdateTask,
+  'dev-idle': async () => (await import('./idle')).devIdleTask,
   'memory-stages': async () => (await import('./stages')).memoryStagesTask,
   'small-build': async () => (await import('./small-task')).smallBuildTask,
 }

@@ -1,5 +1,5 @@
 /**
- * `npm run bench [-- --quick] [-- --only lookup,build,small,rebuild,cdp,size,types,memory]`: runs the
+ * `npm run bench [-- --quick] [-- --only lookup,build,small,rebuild,idle,cdp,size,types,memory]`: runs the
  * benchmarks, prints one table and writes bench/results.json. Every figure is a ratio against a
  * baseline measured in the same run (median of the runs, with min and max).
  */
@@ -10,6 +10,7 @@ import { join } from 'node:path'
 import { parseArgs } from 'node:util'
 import { runBuildBench } from './build'
 import { runCdpBench } from './cdp'
+import { runIdleBench } from './idle'
 import { runLookupBench } from './lookup'
 import { type BuildPeaks, runMemoryBench } from './memory'
 import { runRebuildBench } from './rebuild'
@@ -18,7 +19,7 @@ import { runSmallBench } from './small'
 import { runTypesBench } from './types'
 import { type Figure, errorSummary, renderTable } from './table'
 
-const BENCHES = ['lookup', 'build', 'small', 'rebuild', 'cdp', 'size', 'types', 'memory'] as const
+const BENCHES = ['lookup', 'build', 'small', 'rebuild', 'idle', 'cdp', 'size', 'types', 'memory'] as const
 type BenchName = (typeof BENCHES)[number]
 
 const FULL = {
@@ -26,6 +27,7 @@ const FULL = {
   build: { runs: 5 },
   small: { runs: 5 },
   rebuild: { sessions: 1, cycles: 3 },
+  idle: { runs: 3 },
   cdp: { runs: 7, calls: 30 },
   types: { runs: 5 },
   memory: { sizes: [1000, 10_000] },
@@ -36,6 +38,7 @@ const QUICK: typeof FULL = {
   build: { runs: 2 },
   small: { runs: 3 },
   rebuild: { sessions: 1, cycles: 1 },
+  idle: { runs: 1 },
   cdp: { runs: 3, calls: 10 },
   types: { runs: 2 },
   memory: { sizes: [1000] },
@@ -95,6 +98,7 @@ async function main(): Promise<void> {
     },
     small: () => runSmallBench(config.small),
     rebuild: () => runRebuildBench(config.rebuild),
+    idle: () => runIdleBench(config.idle),
     cdp: () => runCdpBench(config.cdp),
     size: () => runSizeBench(),
     types: () => runTypesBench(config.types),

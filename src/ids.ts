@@ -20,6 +20,8 @@ export const GENERATED_ID_RE = /^\0virtual:site-skills(?:\/(?:skill|group)\/|$)/
 /** What generated code imports its behaviour from. */
 export const RUNTIME_ID = 'unplugin-site-skills/runtime'
 export const RUNTIME_ID_RE = /^unplugin-site-skills\/runtime$/
+/** Every id the plugin resolves: a generated module's public or resolved id, and the runtime. */
+export const RESOLVABLE_ID_RE = /^(?:\0?virtual:site-skills(?:\/|$)|unplugin-site-skills\/runtime$)/
 export const DEFAULT_DTS = 'site-skills.d.ts'
 export const DEFAULT_ROOT = 'learnings'
 export const PLUGIN_NAME = 'unplugin-site-skills'

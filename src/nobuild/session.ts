@@ -1,4 +1,3 @@
-import { stat } from 'node:fs/promises'
 import { pathToFileURL } from 'node:url'
 import {
   type BrowserToolCode,
@@ -16,6 +15,7 @@ import { invalidSkill } from './invalid'
 import type { SkillModel } from '../compiler/model'
 import { compileNodeTool, fileVersion } from './node-tools'
 import { notesOf } from '../compiler/notes'
+import { acquireEventBarrier } from './barrier'
 import { createFolderWatcher, foldersOf } from './watch'
 
 /** A compile of one set of roots, and what is built on it. */
@@ -88,12 +88,6 @@ export function createSkillsApi(
   return createSiteSkills(createRegistryData(skills), loaders, { validateReturns })
 }
 
-/** Lets pending file-system events reach their watchers before the dirty flag is read. */
-async function flushWatchEvents(root: string): Promise<void> {
-  await stat(root).catch(() => undefined)
-  await new Promise((resolve) => setImmediate(resolve))
-}
-
 /** The same folders with the same (cached, so identical) records: the state built on it still holds. */
 function unchanged(before: CompileResult, after: CompileResult): boolean {
   const sameRoot = (r: CompileResult['roots'][number], i: number) => {
@@ -130,6 +124,12 @@ export interface SessionOptions {
   checkOnly?: boolean
   /** What a result that does not match its tool's `returns` does (see SiteSkillsOptions). @default 'warn' */
   validateReturns?: ValidateReturns
+  /**
+   * Whose file-system events arrive in the order the changes were made (see `acquireEventBarrier`):
+   * a call then waits for the events of every change made before it and compiles only after one.
+   * Elsewhere every call compiles (the compiler's cache makes that a stamp check). @default process.platform
+   */
+  platform?: NodeJS.Platform
 }
 
 export function createSession(roots: readonly string[], options: SessionOptions = {}): Session {
@@ -142,10 +142,12 @@ export function createSession(roots: readonly string[], options: SessionOptions 
     tolerate: ['returns-invalid'],
   })
   const watching = options.watch !== false
+  const barrier = watching ? acquireEventBarrier(options.platform) : undefined
   // dirty: a change was seen since the last compile began; unwatched: some folder is not watched.
   let dirty = true
   let unwatched = false
-  let pending: Promise<SessionState> | undefined
+  let begun = 0
+  let pending: { done: Promise<SessionState>; number: number } | undefined
   let state: SessionState | undefined
   const watcher = watching
     ? createFolderWatcher(() => {
@@ -173,27 +175,42 @@ export function createSession(roots: readonly string[], options: SessionOptions 
     }
   }
 
-  /** The state of a compile that began after every change seen so far. */
-  async function settled(): Promise<SessionState> {
+  function begin(): Promise<SessionState> {
+    const number = ++begun
+    const done = refresh().finally(() => {
+      if (pending?.number === number) pending = undefined
+    })
+    pending = { done, number }
+    return done
+  }
+
+  /**
+   * The state of a compile that began after every change seen so far, or after the call began
+   * (`since`: compiles begun before it). `seen`: the events of every change made before the call
+   * have arrived, so the state is current unless one of them said otherwise.
+   */
+  async function settled(seen: boolean, since: number): Promise<SessionState> {
     for (;;) {
-      // A running compile may have read the files before the change this call must see: wait for it.
-      if (pending) await pending.catch(() => undefined)
-      else if (state && !dirty && !unwatched) return state
-      else {
-        pending = refresh().finally(() => (pending = undefined))
-        return pending
-      }
+      // Begun after the call began, it reads the files as they were when the call was made.
+      if (pending && pending.number > since) return pending.done
+      // Begun before, it may have read them before the change this call must see: wait, then look again.
+      if (pending) await pending.done.catch(() => undefined)
+      else if (state && seen && !dirty && !unwatched) return state
+      else return begin()
     }
   }
 
   return {
     compiler,
     async current() {
-      if (watching) await flushWatchEvents(roots[0]!)
-      return settled()
+      const since = begun
+      // Without watchers the first compile stands; without the barrier only a compile tells.
+      const seen = !watching || (barrier !== undefined && (await barrier.flush()))
+      return settled(seen, since)
     },
     close() {
       watcher?.close()
+      barrier?.release()
     },
   }
 }

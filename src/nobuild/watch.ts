@@ -1,11 +1,11 @@
 import { type FSWatcher, statSync, watch } from 'node:fs'
-import { dirname, sep } from 'node:path'
+import { basename, dirname, join, sep } from 'node:path'
 import type { CompileResult } from '../compiler/compile'
 
 /**
  * Non-recursive watchers, one per folder, each unref'd: unlike a recursive `fs.watch` on Linux
  * (whose per-folder watchers stay referenced), they never keep a process alive. A folder that is
- * deleted and created again is a new inode and gets a new watcher on the next `update`.
+ * deleted, renamed or created again gets a new watcher on the next `update`.
  */
 export interface FolderWatcher {
   /**
@@ -38,9 +38,23 @@ export function createFolderWatcher(onChange: () => void): FolderWatcher {
     watched.delete(dir)
   }
 
+  /**
+   * An entry of `dir` appeared, went away or was renamed: the watchers at or below it may watch a
+   * folder that is gone, even when a new one has its path and its inode (a deleted folder's inode
+   * is reused at once), so they are dropped and made again on the next `update`. An event that
+   * names the watched folder itself is its own deletion or rename.
+   */
+  function forget(dir: string, name: string | null): void {
+    const gone = name === null || name === basename(dir) ? dir : join(dir, name)
+    for (const path of [...watched.keys()]) if (path === gone || path.startsWith(gone + sep)) unwatch(path)
+  }
+
   function start(dir: string, inode: string): boolean {
     try {
-      const watcher = watch(dir, { persistent: false }, onChange)
+      const watcher = watch(dir, { persistent: false }, (event, name) => {
+        if (event === 'rename') forget(dir, name)
+        onChange()
+      })
       watcher.on('error', () => {
         unwatch(dir)
         onChange()

@@ -1,9 +1,12 @@
-import { type CompileResult, type CompiledSkill, type Compiler, createCompiler } from '../compiler/compile'
-import type { SkillModel } from '../compiler/model'
+import { join } from 'node:path'
+import { type CompileResult, createCompiler } from '../compiler/compile'
+import type { Diagnostic } from '../compiler/diagnostics/catalog'
+import { formatDiagnosticLine } from '../compiler/diagnostics/report'
+import { isInside } from '../compiler/paths'
 import {
   GENERATED_ID_RE,
-  LOG_PREFIX,
   GROUP_ID_PREFIX,
+  LOG_PREFIX,
   PLUGIN_NAME,
   RESOLVED_GROUP_PREFIX,
   RESOLVED_ID,
@@ -12,42 +15,62 @@ import {
   SKILL_ID_PREFIX,
   VIRTUAL_ID,
 } from '../ids'
-import type { Diagnostic } from '../compiler/diagnostics/catalog'
-import { generateDts } from '../codegen/dts'
-import {
-  chunkGroups,
-  generateGroupChunk,
-  generateGroupMember,
-  generateMainModule,
-  generateSkillChunk,
-} from '../codegen/module'
-import { writeIfChanged } from '../codegen/write'
-import { type Options, type ResolvedOptions, resolveOptions } from './options'
-import { notesOf } from '../compiler/notes'
-import { isInside } from '../compiler/paths'
+import { type BuildError, createBuildError } from './build-error'
+import { createDtsFile } from './dts-file'
+import { type ServedSkills, createModuleCode, serveSkills } from './module-code'
+import type { ResolvedOptions } from './options'
 import { resolveRuntimeEntry } from './runtime-entry'
-import { type BuildError, createBuildError, formatDiagnosticLine } from '../compiler/diagnostics/report'
+
+/** What a bundler says of itself before the first compile; a context is made for one host. */
+export interface Host {
+  /** The bundler's root: relative options were resolved against it. */
+  root: string
+  /** Vite's dev server: every failed load reports in full (each reaches the overlay), with links to each error. */
+  devServer?: boolean
+  /** Whether the module includes Node tools when neither the options nor the environment say. @default true */
+  nodeTools?: boolean
+}
+
+/** A warning of the learnings, reported once per context: the line to print, and its diagnostic. */
+export interface BuildWarning {
+  /** `[site-skills] file:line:col  warning code  message`, the file relative to the bundler's root. */
+  message: string
+  diagnostic: Diagnostic
+  /** The diagnostic's absolute file. */
+  file: string
+}
+
+/** One compile: its result, its warnings not reported before, and its error when the learnings are invalid. */
+interface Compiled {
+  result: CompileResult
+  warnings: BuildWarning[]
+  error?: BuildError
+}
+
+/** A compile after files changed, with what changed: skills added, removed or changed. */
+interface Refresh extends Compiled {
+  skills: string[]
+}
 
 export interface SiteSkillsContext {
   readonly options: ResolvedOptions
-  /** Sets the bundler's root; relative options resolve against it. */
-  setRoot: (root: string) => void
-  /** Whether the module includes Node tools, unless the options say. */
-  setNodeTools: (include: boolean) => void
-  /** In Vite's dev server every failed load reports in full (each reaches the overlay), with links to each error. */
-  setDevServer: (on: boolean) => void
-  /** Compiles (cached per skill), writes the d.ts, prints new warnings; throws on any error. */
-  build: () => Promise<CompileResult>
+  readonly host: Host
   /**
-   * Compiles again after files changed, without throwing: what changed (skill ids whose chunk
-   * differs, and whether the main module does) and the error, if the learnings are now invalid.
+   * Compiles (cached per skill) and writes the d.ts when the learnings are valid. Never throws for
+   * invalid learnings: the host reports `error` and `warnings` through its own channels.
    */
+  compile: () => Promise<Compiled>
+  /** Compiles again after files changed (loads wait for it). */
   refresh: () => Promise<Refresh>
   /** Writes the d.ts again when it is missing or stale (after it was deleted). */
   writeDts: () => Promise<void>
   /** Resolved id of a generated module (given its public or its resolved id), or the runtime's file. */
   resolveId: (id: string) => string | undefined
-  /** Code of a generated module; `browser` (when known) leaves Node tools out. */
+  /**
+   * Code of a generated module, after a compile; `browser` (when known) leaves Node tools out.
+   * Throws while the learnings are invalid: the whole report in Vite's dev server (so that every
+   * load shows it), else a short line (the host reported the errors already).
+   */
   load: (id: string, browser?: boolean) => Promise<string | undefined>
   isGenerated: (id: string) => boolean
   /** Whether a file belongs to a root (so a change to it needs a rebuild). */
@@ -71,234 +94,131 @@ export interface SiteSkillsContext {
 const UNTIL_FIXED = 'until the learnings are fixed (see the errors above)'
 export const UNAVAILABLE = `${LOG_PREFIX} virtual:site-skills is unavailable ${UNTIL_FIXED}`
 
-export type Logger = (message: string) => void
-
-interface Refresh {
+/** The state one compile leaves: its result, what the modules serve, the files it read, its error. */
+interface State {
+  result: CompileResult
+  served: ServedSkills
+  readFiles: ReadonlySet<string>
   error?: BuildError
-  /** Skills added, removed or changed. */
-  skills: string[]
 }
 
-export function createSiteSkillsContext(
-  rawOptions: Options = {},
-  log: Logger = (m) => console.warn(m),
-): SiteSkillsContext {
-  let options = resolveOptions(rawOptions)
-  let compiler: Compiler | undefined
-  let last: CompileResult | undefined
-  /** The error of the last compile, and whether it was already thrown (so it is shown once). */
-  let failure: { error: BuildError; thrown: boolean } | undefined
-  let includeNode = true
-  let devServer = false
-  let runtimeEntry: string | undefined
-  const warned = new Set<string>()
-  let byId = new Map<string, CompiledSkill>()
-  /** Each skill's lazy chunk when skills share chunks (a build with many skills; never in the dev server). */
-  let groups: ReadonlyMap<string, number> | undefined
-  /**
-   * Each skill's entry in its group's chunk, with and without Node tools, while its model and
-   * compiled tools stay the same objects (the compiler's cache keeps them for unchanged skills):
-   * a watch rebuild regenerates only the changed skills' code.
-   */
-  const members = new WeakMap<
-    CompiledSkill['model'],
-    { browser: CompiledSkill['browser']; code: Map<boolean, string> }
-  >()
-  function groupMember(skill: CompiledSkill, nodeTools: boolean): string {
-    let entry = members.get(skill.model)
-    if (entry?.browser !== skill.browser) {
-      entry = { browser: skill.browser, code: new Map() }
-      members.set(skill.model, entry)
-    }
-    let code = entry.code.get(nodeTools)
-    if (code === undefined) {
-      code = generateGroupMember(skill, { nodeTools, notes: notesOf(skill.model) })
-      entry.code.set(nodeTools, code)
-    }
-    return code
-  }
-  /** Every file the skills read, for `isWatched` (called for every module of a build). */
-  let readFiles = new Set<string>()
-
-  /**
-   * The declarations of the skills valid when validation ended, made while esbuild finishes the
-   * browser tools (the compiler's `onValidated`): used when the compile's valid skills are the same.
-   */
-  let early: { models: readonly SkillModel[]; text: string } | undefined
-  const onValidated = (models: readonly SkillModel[]) => {
-    if (options.dts)
-      early = {
-        models,
-        text: generateDts(
-          models.map((model) => ({ model })),
-          options.dts,
-        ),
-      }
-  }
-  const getCompiler = () =>
-    (compiler ??= createCompiler({
-      roots: options.roots,
-      compat: options.compat,
-      minify: options.minify,
-      project: options.root,
-      onValidated,
-    }))
-
-  function reportWarnings(result: CompileResult): void {
-    for (const d of result.diagnostics) {
-      if (d.severity !== 'warning') continue
-      const line = formatDiagnosticLine(d, rootOf(result, d), options.root)
-      if (!warned.has(line)) log(`${LOG_PREFIX} ${line}`)
-      warned.add(line)
-    }
-  }
-
+export function createSiteSkillsContext(options: ResolvedOptions, host: Host): SiteSkillsContext {
+  const dts = createDtsFile(options.dts)
+  const code = createModuleCode(options)
+  const { roots, compat, minify } = options
+  const compiler = createCompiler({ roots, compat, minify, project: options.root, onValidated: dts.prepare })
+  const newWarnings = createWarningFilter(options.root)
+  let state: State | undefined
   let compiles = 0
+  /** Loads wait for a running refresh, so they never serve the state from before a change. */
+  let refreshing: Promise<unknown> | undefined
 
-  async function compile(): Promise<CompileResult> {
+  async function compile(): Promise<Compiled> {
     compiles++
-    const result = await getCompiler().compile()
-    last = result
-    byId = new Map(result.skills.map((s) => [s.model.id, s]))
-    groups = devServer ? undefined : chunkGroups([...byId.keys()])
-    readFiles = new Set(result.records.flatMap((r) => r.files))
-    reportWarnings(result)
-    const error = result.errors > 0 ? createBuildError(result, options.root, devServer) : undefined
+    const result = await compiler.compile()
+    const error = result.errors > 0 ? createBuildError(result, options.root, host.devServer) : undefined
     // Vite's dev server also shows a failed module load in the overlay, naming the plugin only when
     // the error does: whichever report reaches the page last, it reads the same.
-    if (error && devServer) error.plugin = PLUGIN_NAME
-    failure = error ? { error, thrown: false } : undefined
+    if (error && host.devServer) error.plugin = PLUGIN_NAME
+    const served = serveSkills(result.skills, host.devServer === true)
+    state = { result, served, readFiles: new Set(result.records.flatMap((r) => r.files)), error }
     // Written before the bundler bundles: at 10,000 skills, building the d.ts text while the
     // bundler holds its modules raised the peak by 170 MiB (for 100 ms at 1,000 skills).
-    if (!failure) await writeDts()
-    return result
-  }
-
-  async function writeDts(): Promise<void> {
-    const made = early
-    early = undefined
-    if (!options.dts || !last || last.errors > 0) return
-    const skills = last.skills
-    const same = made?.models.length === skills.length && skills.every((s, i) => s.model === made.models[i])
-    await writeIfChanged(options.dts, same ? made.text : generateDts(skills, options.dts))
-  }
-
-  async function build(): Promise<CompileResult> {
-    const result = await compile()
-    if (failure) {
-      failure.thrown = true
-      throw failure.error
-    }
-    return result
+    if (!error) await dts.write(result.skills)
+    return { result, warnings: newWarnings(result), error }
   }
 
   async function recompile(): Promise<Refresh> {
-    const before = new Map(last?.skills.map((s) => [s.model.id, s]))
-    const result = await compile()
-    const after = new Map(result.skills.map((s) => [s.model.id, s]))
-    const changed = new Set(result.revalidated)
+    const before = new Map(state?.result.skills.map((s) => [s.model.id, s]))
+    const compiled = await compile()
+    const after = new Map(compiled.result.skills.map((s) => [s.model.id, s]))
+    const changed = new Set(compiled.result.revalidated)
     for (const id of new Set([...before.keys(), ...after.keys()]))
       if (before.get(id)?.model !== after.get(id)?.model) changed.add(id)
-    return { error: failure?.error, skills: [...changed].sort() }
+    return { ...compiled, skills: [...changed].sort() }
   }
 
-  /** Loads wait for a running refresh, so they never serve the state from before a change. */
-  let refreshing: Promise<unknown> | undefined
-  function refresh(): Promise<Refresh> {
-    const done = recompile()
-    refreshing = done.catch(() => undefined)
-    return done
-  }
-
-  /** A generated module cannot load while the learnings are invalid: it fails with the report. */
-  function throwIfFailed(): void {
-    if (!failure) return
-    if (!failure.thrown || devServer) {
-      failure.thrown = true
-      throw failure.error
-    }
-    // Already reported by this build (esbuild goes on after buildStart fails): say it short.
+  function compiled(): State {
+    if (!state) throw new Error(`${LOG_PREFIX} a module was loaded before the learnings were compiled`)
+    if (!state.error) return state
+    if (host.devServer) throw state.error
     const short = new Error(UNAVAILABLE)
     short.stack = ''
     throw short
   }
 
   return {
-    get options() {
-      return options
-    },
+    options,
+    host,
     get last() {
-      return last
+      return state?.result
     },
     get failed() {
-      return failure !== undefined
+      return state?.error !== undefined
     },
     get compiles() {
       return compiles
     },
-    setRoot(root) {
-      options = resolveOptions(rawOptions, root)
-      compiler = undefined
+    compile,
+    refresh() {
+      const done = recompile()
+      refreshing = done.catch(() => undefined)
+      return done
     },
-    setNodeTools(include) {
-      includeNode = include
+    writeDts: async () => {
+      if (state && !state.error) await dts.write(state.result.skills)
     },
-    setDevServer(on) {
-      devServer = on
-    },
-    build,
-    refresh,
-    writeDts,
-    resolveId(id) {
-      if (id === VIRTUAL_ID || id === RESOLVED_ID) return RESOLVED_ID
-      if (id.startsWith(SKILL_ID_PREFIX)) return `\0${id}`
-      if (id.startsWith(RESOLVED_SKILL_PREFIX)) return id
-      if (id.startsWith(GROUP_ID_PREFIX)) return `\0${id}`
-      if (id.startsWith(RESOLVED_GROUP_PREFIX)) return id
-      if (id === RUNTIME_ID) {
-        runtimeEntry ??= resolveRuntimeEntry()
-        return runtimeEntry
-      }
-      return undefined
-    },
+    resolveId,
     isGenerated: (id) => GENERATED_ID_RE.test(id),
     async load(id, browser) {
       if (!GENERATED_ID_RE.test(id)) return undefined
       await refreshing
-      if (!last) await build()
-      throwIfFailed()
-      if (id === RESOLVED_ID) return generateMainModule(last!.skills, undefined, options, groups)
-      const nodeTools = options.nodeTools ?? (browser === undefined ? includeNode : !browser)
-      if (id.startsWith(RESOLVED_GROUP_PREFIX)) {
-        const group = Number(id.slice(RESOLVED_GROUP_PREFIX.length))
-        const inGroup = last!.skills.filter((s) => groups?.get(s.model.id) === group)
-        if (inGroup.length === 0) throw new Error(`${LOG_PREFIX} no skill group ${JSON.stringify(id.slice(1))}`)
-        return generateGroupChunk(inGroup.map((skill) => groupMember(skill, nodeTools)))
-      }
-      const skill = byId.get(id.slice(RESOLVED_SKILL_PREFIX.length))
-      if (!skill) throw new Error(`${LOG_PREFIX} no skill ${JSON.stringify(id.slice(RESOLVED_SKILL_PREFIX.length))}`)
-      return generateSkillChunk(skill, { nodeTools, notes: notesOf(skill.model) })
+      const nodeTools = options.nodeTools ?? (browser === undefined ? host.nodeTools !== false : !browser)
+      return code.generate(compiled().served, id, nodeTools)
     },
     isWatched(file) {
-      return readFiles.has(file) || options.roots.some((root) => isInside(root, file))
+      return state?.readFiles.has(file) === true || roots.some((root) => isInside(root, file))
     },
-    watchFiles: () => [...readFiles].sort(),
-    filesOf: (ids) => (last?.records ?? []).filter((r) => ids.includes(r.folder.id)).flatMap((r) => r.files),
-    watchDirs: () => [...options.roots, ...(last?.records.map((r) => r.folder.dir) ?? [])].sort(),
+    watchFiles: () => [...(state?.readFiles ?? [])].sort(),
+    filesOf: (ids) => (state?.result.records ?? []).filter((r) => ids.includes(r.folder.id)).flatMap((r) => r.files),
+    watchDirs: () => [...roots, ...(state?.result.records.map((r) => r.folder.dir) ?? [])].sort(),
     moduleIds: {
       main: RESOLVED_ID,
-      skills: (ids) => [
-        ...new Set(
-          ids.map((id) => {
-            const group = groups?.get(id)
-            return group === undefined ? `${RESOLVED_SKILL_PREFIX}${id}` : `${RESOLVED_GROUP_PREFIX}${group}`
-          }),
-        ),
-      ],
+      skills: (ids) => [...new Set(ids.map((id) => chunkIdOf(state?.served.groups, id)))],
     },
   }
 }
 
-function rootOf(result: CompileResult, d: Diagnostic): string {
-  return result.reports.find((r) => r.id === d.siteId)?.root ?? ''
+/** The resolved id of a generated module's public or resolved id, or the runtime's file. */
+function resolveId(id: string): string | undefined {
+  if (id === VIRTUAL_ID || id === RESOLVED_ID) return RESOLVED_ID
+  if (id.startsWith(SKILL_ID_PREFIX) || id.startsWith(GROUP_ID_PREFIX)) return `\0${id}`
+  if (id.startsWith(RESOLVED_SKILL_PREFIX) || id.startsWith(RESOLVED_GROUP_PREFIX)) return id
+  if (id === RUNTIME_ID) return resolveRuntimeEntry()
+  return undefined
+}
+
+/** The resolved id of the chunk that holds a skill: its own, or its group's. */
+function chunkIdOf(groups: ReadonlyMap<string, number> | undefined, id: string): string {
+  const group = groups?.get(id)
+  return group === undefined ? `${RESOLVED_SKILL_PREFIX}${id}` : `${RESOLVED_GROUP_PREFIX}${group}`
+}
+
+/** The warnings of a compile not seen before by this filter (a watch rebuild repeats none). */
+function createWarningFilter(base: string): (result: CompileResult) => BuildWarning[] {
+  const seen = new Set<string>()
+  return (result) => {
+    const rootOf = new Map<string, string>()
+    for (const report of result.reports) if (!rootOf.has(report.id)) rootOf.set(report.id, report.root)
+    const fresh: BuildWarning[] = []
+    for (const d of result.diagnostics) {
+      if (d.severity !== 'warning') continue
+      const root = rootOf.get(d.siteId) ?? ''
+      const message = `${LOG_PREFIX} ${formatDiagnosticLine(d, root, base)}`
+      if (seen.has(message)) continue
+      seen.add(message)
+      fresh.push({ message, diagnostic: d, file: join(root, d.file) })
+    }
+    return fresh
+  }
 }

@@ -1,50 +1,47 @@
 import type { ViteDevServer } from 'vite'
 import { LOG_PREFIX, PLUGIN_NAME } from '../ids'
+import type { BuildError } from './build-error'
 import type { SiteSkillsContext } from './context'
-import type { BuildError } from '../compiler/diagnostics/report'
 
+/** Changes closer together than this make one compile. */
 const DEBOUNCE_MS = 30
 /**
  * Vite's watcher (chokidar) drops a second `change` of one file within 50 ms of the first (its
- * per-file throttle emits no trailing event), so an edit right after another is lost; the dev
- * server test's quick edit of a manifest fails without this check. The compile compares file
- * stamps, so a check when nothing changed costs one stat per file.
+ * per-file throttle emits no trailing event), so an edit right after another would be lost: once a
+ * burst is over and that window with it, one more compile looks again. It compares the files'
+ * stamps (one `stat` per file); nothing else runs while the learnings stay as they are.
  */
-const STAMP_CHECK_MS = 2000
+const RECHECK_MS = 120
 
 /**
  * Keeps `virtual:site-skills` live in Vite's dev server: watches the roots, recompiles after a
  * burst of changes (only changed skills are revalidated and re-bundled), reloads the generated
  * modules that changed, and shows invalid learnings in the error overlay without stopping.
+ * Warnings and failures go to Vite's logger (there is no plugin context here).
  * Returns what stops it, for the plugin's `closeBundle` (Vite calls it when the server closes).
  */
 export function attachDevServer(server: ViteDevServer, ctx: SiteSkillsContext): () => void {
   const { roots, dts } = ctx.options
+  const { logger } = server.config
   server.watcher.add(dts ? [...roots, dts] : roots)
-  let timer: ReturnType<typeof setTimeout> | undefined
+  let debounce: ReturnType<typeof setTimeout> | undefined
+  let recheck: ReturnType<typeof setTimeout> | undefined
   let running = Promise.resolve()
 
   // One refresh at a time; each one runs even if the one before it failed unexpectedly.
   const flush = () => {
     running = running
       .then(async () => {
-        const { error, skills } = await ctx.refresh()
+        const { error, skills, warnings } = await ctx.refresh()
+        for (const warning of warnings) logger.warn(warning.message)
         if (skills.length === 0) return
         reload(server, ctx, skills)
         if (error) showError(server, error)
       })
       .catch((error: unknown) =>
-        server.config.logger.error(
-          `${LOG_PREFIX} ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`,
-        ),
+        logger.error(`${LOG_PREFIX} ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`),
       )
   }
-
-  const stampCheck = setInterval(() => {
-    clearTimeout(timer)
-    flush()
-  }, STAMP_CHECK_MS)
-  stampCheck.unref()
 
   server.watcher.on('all', (event, file) => {
     if (dts && file === dts) {
@@ -52,12 +49,14 @@ export function attachDevServer(server: ViteDevServer, ctx: SiteSkillsContext): 
       return
     }
     if (!ctx.isWatched(file)) return
-    clearTimeout(timer)
-    timer = setTimeout(flush, DEBOUNCE_MS)
+    clearTimeout(debounce)
+    clearTimeout(recheck)
+    debounce = setTimeout(flush, DEBOUNCE_MS)
+    recheck = setTimeout(flush, RECHECK_MS)
   })
   return () => {
-    clearInterval(stampCheck)
-    clearTimeout(timer)
+    clearTimeout(debounce)
+    clearTimeout(recheck)
   }
 }
 

@@ -8,7 +8,9 @@ import { resolveRoots } from '../compiler/roots'
 export interface Options {
   /**
    * Learnings roots: folders of skill folders, or workspaces holding `learnings/`. Relative paths
-   * resolve against the bundler's root (Vite `root`, webpack `context`, else the working directory).
+   * resolve against the bundler's root: Vite's `root`, webpack's `context`, esbuild's
+   * `absWorkingDir`; Rollup and Rolldown have none, and resolve `input` and `output.dir` against
+   * the working directory, so the plugin does too (`process.cwd()` when the build starts).
    * @default 'learnings'
    */
   roots?: string | string[]
@@ -40,7 +42,9 @@ export interface Options {
   validateReturns?: ValidateReturns
 }
 
+/** The options with every path absolute: made once per bundler root (`resolveOptions`). */
 export interface ResolvedOptions {
+  /** The bundler's root, which relative paths were resolved against. */
   root: string
   roots: readonly string[]
   dts: string | false
@@ -54,7 +58,8 @@ const VALIDATE_RETURNS: readonly unknown[] = ['throw', 'warn', false]
 
 const DEFAULTS = { roots: [DEFAULT_ROOT], dts: DEFAULT_DTS, minify: true } as const
 
-export function resolveOptions(options: Options = {}, root = process.cwd()): ResolvedOptions {
+/** The roots as given (or the default), after checking every option: bad options fail when the plugin is made. */
+export function checkOptions(options: Options = {}): readonly string[] {
   const roots =
     options.roots === undefined ? [...DEFAULTS.roots] : Array.isArray(options.roots) ? options.roots : [options.roots]
   if (roots.length === 0) throw new Error(`${LOG_PREFIX} \`roots\` must name at least one folder`)
@@ -64,6 +69,12 @@ export function resolveOptions(options: Options = {}, root = process.cwd()): Res
     throw new Error(
       `${LOG_PREFIX} \`validateReturns\` accepts 'throw', 'warn' or false, not ${JSON.stringify(options.validateReturns)}`,
     )
+  return roots
+}
+
+/** The options with every path resolved against the bundler's root. */
+export function resolveOptions(options: Options, root: string): ResolvedOptions {
+  const roots = checkOptions(options)
   const dts = options.dts === undefined ? DEFAULTS.dts : options.dts
   return {
     root,

@@ -2,6 +2,7 @@ import { readdir, stat } from 'node:fs/promises'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { TMP } from '../../bench/generate'
+import { runIdleBench } from '../../bench/idle'
 import { runMemoryBench } from '../../bench/memory'
 import { runSmallBench } from '../../bench/small'
 import type { Figure } from '../../bench/table'
@@ -49,5 +50,13 @@ describe('benchmark rows', () => {
     // Vite alone built every module the plugin generated: the main module and one chunk per skill.
     expect(figures[1]!.notes?.[0]).toContain('the 21 generated modules')
     expect((await readdir(join(TMP, 'served-20/m/skill'))).length).toBe(20)
+  })
+
+  it('idle: a dev server with the plugin and Vite alone, each measured over its window', async () => {
+    const figures = await runIdleBench({ runs: 1, skills: 20, windowMs: 1000 })
+    expect(figures.map((f) => f.name)).toEqual([
+      'Vite dev server, 20 skills, idle 1 s: CPU time with the plugin vs Vite alone',
+    ])
+    expectMeasured(figures)
   })
 })

@@ -166,6 +166,23 @@ describe('Vite dev server', () => {
     expect(await until(readDts, (t) => t.includes('"workspace"'), 'the recreated d.ts')).toContain('"ext"')
   })
 
+  it('compiles nothing while the learnings stay as they are', async () => {
+    await until(
+      async () => {
+        const before = compiles()
+        // Longer than the re-check after a burst, and than the 2 s stamp check it replaced.
+        await new Promise((resolve) => setTimeout(resolve, 2500))
+        return compiles() - before
+      },
+      (count) => count === 0,
+      'an idle server',
+      10_000,
+    )
+    const before = compiles()
+    await new Promise((resolve) => setTimeout(resolve, 2500))
+    expect(compiles()).toBe(before)
+  })
+
   it('debounces a burst of changes into few compiles', async () => {
     const before = compiles()
     for (let i = 0; i < 8; i++) await writeTree(root, skill(`burst-${i}`))

@@ -1,90 +1,83 @@
 import { join } from 'node:path'
+import { rolldown } from 'rolldown'
+import { rollup } from 'rollup'
+import { build as vite } from 'vite'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { runNode } from '../helpers/spawn'
-import { REPO_ROOT, makeTempDir, writeTree } from '../helpers/tmp'
-
-const VITE = join(REPO_ROOT, 'node_modules/vite/bin/vite.js')
-
-const SHOP = {
-  id: 'shop',
-  name: 'Shop',
-  domains: ['shop.example.com'],
-  nodeTools: {
-    double: {
-      description: 'Doubles n.',
-      path: 'tools/double.js',
-      callable: 'double',
-      args: { n: { type: 'integer', required: true, description: 'A number.' } },
-      returns: { type: 'integer', description: 'Twice n.' },
-    },
-  },
-}
-
-/** An agent that reads a site id and a tool name the build does not have, as a typo in JavaScript would. */
-const AGENT = `import { sites } from 'virtual:site-skills'
-const codeOf = async (call) => {
-  try {
-    await call()
-    return 'no error'
-  } catch (error) {
-    return \`\${error.name} \${error.code}: \${error.message}\`
-  }
-}
-console.log(await sites.shop.double({ n: 2 }))
-console.log(await codeOf(() => sites['shpo'].double({ n: 2 })))
-console.log(await codeOf(() => sites.shop.tripple({ n: 2 })))
-console.log('in', 'shpo' in sites, Object.keys(sites).join(','))
-`
+import { rolldownPlugin, rollupPlugin, vitePlugin } from '../helpers/bundlers'
+import { makeTempDir, writeTree } from '../helpers/tmp'
 
 let tmp: Awaited<ReturnType<typeof makeTempDir>>
+/** Two apps, each with its own `learnings/` of one skill: `alpha-skill` and `beta-skill`. */
+const apps: Record<'alpha' | 'beta', string> = { alpha: '', beta: '' }
 beforeAll(async () => {
   tmp = await makeTempDir('roots-')
-  await writeTree(tmp.dir, {
-    'package.json': '{ "type": "module" }\n',
-    'agent.js': AGENT,
-    'learnings/shop/manifest.json': SHOP,
-    'learnings/shop/tools/double.js': 'export const double = (ctx, args) => args.n * 2\n',
-  })
+  for (const name of ['alpha', 'beta'] as const) {
+    apps[name] = join(tmp.dir, name)
+    const id = `${name}-skill`
+    await writeTree(apps[name], {
+      [`learnings/${id}/manifest.json`]: { id, name: id, domains: [`${name}.example.com`] },
+      'main.js': "import { skills } from 'virtual:site-skills'\nexport const ids = skills.map((s) => s.id)\n",
+    })
+  }
 })
 afterAll(() => tmp.cleanup())
 
-describe('vite build --ssr with a roots option', () => {
-  it('fails when a root does not exist, naming it, instead of building an empty agent', async () => {
-    await writeTree(tmp.dir, {
-      'vite.config.js':
-        "import siteSkills from 'unplugin-site-skills/vite'\nexport default { plugins: [siteSkills({ roots: 'nope' })] }\n",
-    })
-    const build = await runNode([VITE, 'build', '--ssr', 'agent.js', '--outDir', 'out-nope'], {
-      cwd: tmp.dir,
-      limitMs: 60_000,
-    })
-    const output = build.stdout + build.stderr
-    expect(build.killed).toBe(false)
-    expect(build.code, output).toBe(1)
-    expect(output).toContain(`root "${join(tmp.dir, 'nope')}" does not exist`)
-    expect(output).toContain('root-missing')
-    expect(output).toContain('Create the folder or pass another --root.')
-    expect(output).not.toContain('[site-skills] warning')
+/** Runs `build` with the working directory set to `dir` (the default `learnings` resolves against it). */
+async function inDir<T>(dir: string, build: () => Promise<T>): Promise<T> {
+  const before = process.cwd()
+  process.chdir(dir)
+  try {
+    return await build()
+  } finally {
+    process.chdir(before)
+  }
+}
+
+/** The code a Rollup-shaped build generated for `main.js` of an app, as one string. */
+async function generate(bundle: { generate: (o: { format: 'es' }) => Promise<{ output: unknown[] }> }) {
+  const { output } = await bundle.generate({ format: 'es' })
+  return output.map((chunk) => (chunk as { code?: string }).code ?? '').join('\n')
+}
+
+describe('relative options resolve against the bundler’s root, once per root', () => {
+  // Made before the working directory changes, used in two builds of two apps: a context per root.
+  it.each([
+    ['rollup', () => rollupPlugin({ dts: false }), rollup],
+    ['rolldown', () => rolldownPlugin({ dts: false }), rolldown],
+  ] as const)('%s: the working directory when each build starts', async (_, makePlugin, bundler) => {
+    const plugin = makePlugin()
+    for (const name of ['alpha', 'beta'] as const) {
+      const code = await inDir(apps[name], async () => {
+        const bundle = await (bundler as typeof rollup)({
+          input: 'main.js',
+          plugins: [plugin as never],
+          logLevel: 'silent',
+        })
+        try {
+          return await generate(bundle)
+        } finally {
+          await bundle.close()
+        }
+      })
+      const other = name === 'alpha' ? 'beta' : 'alpha'
+      expect(code).toContain(`"${name}-skill"`)
+      expect(code).not.toContain(`"${other}-skill"`)
+    }
   })
 
-  it("builds an agent whose sites['typo'] is a skill-not-found error and an unknown tool a tool-not-found", async () => {
-    await writeTree(tmp.dir, {
-      'vite.config.js':
-        "import siteSkills from 'unplugin-site-skills/vite'\nexport default { plugins: [siteSkills()] }\n",
-    })
-    const build = await runNode([VITE, 'build', '--ssr', 'agent.js', '--outDir', 'out-ok'], {
-      cwd: tmp.dir,
-      limitMs: 60_000,
-    })
-    expect(build.code, build.stdout + build.stderr).toBe(0)
-    const agent = await runNode([join(tmp.dir, 'out-ok/agent.js')], { cwd: tmp.dir })
-    expect(agent.code, agent.stderr).toBe(0)
-    expect(agent.stdout.split('\n')).toEqual([
-      '4',
-      'SiteToolError skill-not-found: shpo: no such site skill (known: shop)',
-      'SiteToolError tool-not-found: shop -> tripple: no such tool (known: double)',
-      'in false shop',
-      '',
-    ])
+  it("vite: each build's root", async () => {
+    const plugin = vitePlugin({ dts: false })
+    for (const name of ['alpha', 'beta'] as const) {
+      const out = (await vite({
+        root: apps[name],
+        configFile: false,
+        logLevel: 'silent',
+        plugins: [plugin],
+        build: { write: false, minify: false, ssr: join(apps[name], 'main.js') },
+      })) as { output: { code?: string }[] }
+      const code = out.output.map((chunk) => chunk.code ?? '').join('\n')
+      expect(code).toContain(`"${name}-skill"`)
+      expect(code).not.toContain(`"${name === 'alpha' ? 'beta' : 'alpha'}-skill"`)
+    }
   })
 })

@@ -1,7 +1,7 @@
 import { resolve } from 'node:path'
 import { generateDts } from '../../codegen/dts'
 import { DEFAULT_DTS } from '../../ids'
-import { createBuildError } from '../../compiler/diagnostics/report'
+import { formatReport } from '../../compiler/diagnostics/report'
 import { isSpecialFile, writeIfChanged } from '../../codegen/write'
 import { type CliIO, type ParsedArgs, displayRoot, writeLine } from '../args'
 import { plural } from '../format'
@@ -11,7 +11,7 @@ import { compileRoots } from '../session'
 export async function typesCommand(args: ParsedArgs, io: CliIO): Promise<number> {
   const result = await compileRoots(args, io)
   if (result.errors > 0) {
-    writeLine(io.stderr, createBuildError(result, io.cwd).message)
+    writeLine(io.stderr, formatReport(result, io.cwd))
     return 1
   }
   if (args.out === '-' || args.out === '/dev/stdout') {

@@ -78,63 +78,25 @@ const indent = (text: string, by: string) =>
     .map((line) => `${by}${line}`)
     .join('\n')
 
-/**
- * The error of a failed build, as bundlers and Vite's overlay read it. `message` holds every
- * error diagnostic with its own frame and hint; `id` and `loc` point at the first one.
- * There is no `frame` (bundlers print it once, after the whole message) and no stack.
- */
-export interface BuildError extends Error {
-  id?: string
-  /**
-   * The first error. `column` is 1-based, unlike Rollup's convention: Rollup, Rolldown and Vite
-   * print it as is (`file:6:18`, next to the diagnostic's own `6:18`) and Vite's overlay opens
-   * the editor at it, so a 0-based column would be shown and followed one character off.
-   */
-  loc?: { file: string; line: number; column: number }
-  /** The plugin that reports it, as Vite's overlay shows it (set by the plugin). */
-  plugin?: string
-  diagnostics: Diagnostic[]
-  /** The error diagnostics with their absolute files, for bundlers that show each one themselves (esbuild). */
-  located: LocatedDiagnostic[]
-}
-
-/** A diagnostic with its absolute file. */
-export interface LocatedDiagnostic {
-  diagnostic: Diagnostic
-  file: string
+/** An error diagnostic with the root it belongs to. */
+export interface RootedDiagnostic {
+  d: Diagnostic
+  root: string
 }
 
 /** The error diagnostics of a result, each with its root. */
-function errorsOf(result: CompileResult): { d: Diagnostic; root: string }[] {
+export function errorsOf(result: CompileResult): RootedDiagnostic[] {
   return result.reports.flatMap((report) =>
     report.diagnostics.filter((d) => d.severity === 'error').map((d) => ({ d, root: report.root })),
   )
 }
 
-/**
- * One error for a failed build: every error diagnostic with its frame; the first one as the
- * error's location. With `links`, the stack lists the absolute `file:line:col` of every error
- * (Vite's dev server shows the stack's `at` lines in its overlay, each as a link to the editor).
- */
-export function createBuildError(result: CompileResult, base: string, links = false): BuildError {
+/** The report of a failed compile: a count, then every error diagnostic with its frame and hint. */
+export function formatReport(result: CompileResult, base: string): string {
   const errors = errorsOf(result)
   const skills = new Set(errors.map(({ d }) => d.siteId)).size
   const count = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`
   const head = `${LOG_PREFIX} ${count(result.errors, 'error')} in ${count(skills, 'skill')}:`
   const blocks = errors.map(({ d, root }) => formatDiagnosticBlock(d, root, base))
-  const error = new Error([head, ...blocks].join('\n\n')) as BuildError
-  error.name = 'SiteSkillsError'
-  // The diagnostics are the report; a stack would only show the plugin's internals.
-  const at = ({ d, root }: { d: Diagnostic; root: string }) => `    at ${join(root, d.file)}:${d.line}:${d.column}`
-  error.stack = links ? errors.map(at).join('\n') : ''
-  Object.defineProperty(error, 'diagnostics', { value: result.diagnostics, enumerable: false })
-  const located = errors.map(({ d, root }) => ({ diagnostic: d, file: join(root, d.file) }))
-  Object.defineProperty(error, 'located', { value: located, enumerable: false })
-  const first = errors[0]
-  if (first) {
-    const file = join(first.root, first.d.file)
-    error.id = file
-    error.loc = { file, line: first.d.line, column: first.d.column }
-  }
-  return error
+  return [head, ...blocks].join('\n\n')
 }

@@ -1,0 +1,39 @@
+import { LOG_PREFIX } from '../ids'
+import { type Host, type SiteSkillsContext, createSiteSkillsContext } from './context'
+import { type Options, checkOptions, resolveOptions } from './options'
+
+/**
+ * The plugin's one context at a time, made from options resolved against the bundler's root once
+ * the bundler tells it (Vite's `configResolved`, esbuild's `setup`, webpack's `apply`, Rollup's
+ * `buildStart`), and made again if the root or the host changes.
+ */
+export interface PluginContexts {
+  /** The context for this host: the current one while the host is the same, else a new one. */
+  use: (host: Host) => SiteSkillsContext
+  /** The context of the last `use` (the bundler has told the plugin its root). */
+  readonly current: SiteSkillsContext
+  /** The context of the last `use`, if any yet. */
+  readonly made: SiteSkillsContext | undefined
+}
+
+const sameHost = (a: Host, b: Host) =>
+  a.root === b.root && a.devServer === b.devServer && (a.nodeTools ?? true) === (b.nodeTools ?? true)
+
+/** Checks the options at once: a bad option fails when the plugin is made, before any build. */
+export function createPluginContexts(options: Options = {}): PluginContexts {
+  checkOptions(options)
+  let made: SiteSkillsContext | undefined
+  return {
+    use(host) {
+      if (!made || !sameHost(made.host, host)) made = createSiteSkillsContext(resolveOptions(options, host.root), host)
+      return made
+    },
+    get current() {
+      if (!made) throw new Error(`${LOG_PREFIX} the bundler called the plugin before it said where its root is`)
+      return made
+    },
+    get made() {
+      return made
+    },
+  }
+}

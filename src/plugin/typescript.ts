@@ -1,0 +1,17 @@
+import { transform } from 'esbuild'
+import type { UnpluginOptions } from 'unplugin'
+import { TS_FILE_RE } from '../compiler/paths'
+import type { PluginContexts } from './contexts'
+
+/** Compiles TypeScript skill files for bundlers that cannot (Rollup, webpack); others leave this out. */
+export function typeScriptTransform(contexts: PluginContexts): UnpluginOptions['transform'] {
+  return {
+    filter: { id: TS_FILE_RE },
+    handler: (code, id) => (contexts.current.isWatched(id) ? compileTypeScript(code, id) : undefined),
+  }
+}
+
+async function compileTypeScript(code: string, id: string) {
+  const out = await transform(code, { loader: 'ts', format: 'esm', target: 'es2022', sourcemap: true, sourcefile: id })
+  return { code: out.code, map: out.map }
+}
