@@ -56,6 +56,27 @@ async function browserEndpoint(address: BrowserAddress): Promise<string> {
   }
 }
 
+/**
+ * Only web pages are opened: file:, chrome:, data:, javascript: and other schemes would hand the
+ * client the machine's files or the browser's own pages.
+ */
+function checkWebUrl(url: string): void {
+  let protocol: string
+  try {
+    protocol = new URL(url).protocol
+  } catch {
+    throw new SiteToolError(
+      'invalid-args',
+      `argument "url" must be an absolute http(s) URL, not ${JSON.stringify(url)}`,
+    )
+  }
+  if (protocol !== 'http:' && protocol !== 'https:')
+    throw new SiteToolError(
+      'invalid-args',
+      `only http and https URLs are opened, not ${protocol} (${JSON.stringify(url)})`,
+    )
+}
+
 function toTab(info: TargetInfo): TabInfo {
   return { id: info.targetId, url: info.url, title: info.title }
 }
@@ -122,6 +143,7 @@ export async function connectTabs(address: BrowserAddress): Promise<Tabs> {
   }
 
   async function navigate(url: string): Promise<TabInfo> {
+    checkWebUrl(url)
     const tab = active()
     if (!tab) throw new SiteToolError('target-not-found', 'the browser has no open tab')
     const client = await session(tab.id)

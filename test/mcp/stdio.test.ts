@@ -130,6 +130,26 @@ describe('site-skills mcp over stdio', () => {
     expect(switched.structuredContent).toMatchObject({ tab: { url: world.url('alpha.test') } })
   })
 
+  it('opens only http and https URLs: file:, chrome:, data: and javascript: are refused (issue 24.17)', async () => {
+    const opened = await call('site_skills_navigate', { url: world.url('alpha.test') })
+    expect(opened.isError).toBeFalsy()
+    const refused = [
+      'file:///etc/passwd',
+      'chrome://version',
+      'data:text/html,<h1>x</h1>',
+      'javascript:alert(1)',
+      'alpha.test',
+    ]
+    for (const url of refused) {
+      const result = await call('site_skills_navigate', { url })
+      expect(result.isError, url).toBe(true)
+      expect(errorOf(result).code, url).toBe('invalid-args')
+      expect((result.content as { text: string }[])[0]!.text, url).toMatch(/http\(s\) URL|only http and https/)
+    }
+    const state = await call('site_skills_active_tab')
+    expect(state.structuredContent).toMatchObject({ tab: { url: world.url('alpha.test') } })
+  })
+
   it('follows edits of a skill on disk, and keeps the last good version of an invalid one', async () => {
     const file = join(world.root, 'alpha/manifest.json')
     const original = await readFile(file, 'utf8')
