@@ -23,7 +23,18 @@ beforeAll(async () => {
   world = await createWorld()
   const transport = new StdioClientTransport({
     command: process.execPath,
-    args: [BIN, 'mcp', '--tools', 'page', '--root', world.root, '--cdp', `127.0.0.1:${world.browser.port}`, '--deny', 'gamma'],
+    args: [
+      BIN,
+      'mcp',
+      '--tools',
+      'page',
+      '--root',
+      world.root,
+      '--cdp',
+      `127.0.0.1:${world.browser.port}`,
+      '--deny',
+      'gamma',
+    ],
     env: cleanEnv() as Record<string, string>,
     stderr: 'pipe',
   })
@@ -48,6 +59,7 @@ describe('site-skills mcp --tools page over stdio', () => {
     expect(tools.map((t) => t.name)).toEqual([
       ...OWN,
       'alpha__where',
+      'alpha__hang',
       'alpha__fails',
       'alpha__read_title',
       'alpha__boom',
