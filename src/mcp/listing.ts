@@ -68,6 +68,20 @@ function withTab(input: Schema, meta: ToolMeta): Schema {
   return { ...input, properties: { ...(input.properties as Schema), [TAB_ARG]: TAB_PROPERTY } }
 }
 
+/**
+ * An object schema with `type`, `properties` and `required` first: the order in which MCP clients
+ * (the SDK's schema) hold a tool's schemas, so that the text counted is the text they keep.
+ */
+function clientOrder(schema: Schema): Schema {
+  const { type, properties, required, ...rest } = schema
+  return {
+    type,
+    ...(properties === undefined ? {} : { properties }),
+    ...(required === undefined ? {} : { required }),
+    ...rest,
+  }
+}
+
 /** One site tool as listed. */
 export function listedTool(skill: SkillMeta, tool: string, name: string, icons?: readonly Icon[]): SiteTool {
   const meta = skill.tools[tool]!
@@ -78,11 +92,11 @@ export function listedTool(skill: SkillMeta, tool: string, name: string, icons?:
   const listed: Tool = {
     name,
     title,
-    description: def.description,
-    inputSchema: withTab(def.inputSchema, meta) as Tool['inputSchema'],
-    outputSchema: lenientOutput(def.outputSchema) as Tool['outputSchema'],
-    annotations: { title, ...hints },
     ...(icons?.length ? { icons: [...icons] } : {}),
+    description: def.description,
+    inputSchema: clientOrder(withTab(def.inputSchema, meta)) as Tool['inputSchema'],
+    outputSchema: clientOrder(lenientOutput(def.outputSchema)) as Tool['outputSchema'],
+    annotations: { title, ...hints },
   }
   return { def: listed, ref, meta }
 }
