@@ -44,8 +44,8 @@ export const ICON_LIMIT = 64 * 1024
 async function iconOf(realDir: string): Promise<Icon[] | undefined> {
   for (const [file, mimeType] of ICON_FILES) {
     const path = join(realDir, file)
-    const real = await realpath(path).catch(() => undefined)
-    if (!real || !real.startsWith(realDir + sep)) continue
+    const real = await realpath(path).catch(() => '')
+    if (!real.startsWith(realDir + sep)) continue
     const info = await stat(real)
     if (!info.isFile() || info.size > ICON_LIMIT) continue
     const data = (await readFile(real)).toString('base64')

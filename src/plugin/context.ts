@@ -1,4 +1,5 @@
 import { type CompileResult, type CompiledSkill, type Compiler, createCompiler } from '../compiler/compile'
+import { checkTokenBudgets } from '../tokens/budget'
 import type { SkillModel } from '../compiler/model'
 import {
   GENERATED_ID_RE,
@@ -156,7 +157,7 @@ export function createSiteSkillsContext(
 
   async function compile(): Promise<CompileResult> {
     compiles++
-    const result = await getCompiler().compile()
+    const result = await checkTokenBudgets(await getCompiler().compile(), options.tokenBudget)
     last = result
     byId = new Map(result.skills.map((s) => [s.model.id, s]))
     groups = devServer ? undefined : chunkGroups([...byId.keys()])

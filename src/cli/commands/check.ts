@@ -6,6 +6,7 @@ import { type WatchedRun, watchChecks } from '../../check/watch'
 import { generateDts } from '../../codegen/dts'
 import { writeIfChanged } from '../../codegen/write'
 import { type CompileResult, createCompiler } from '../../compiler/compile'
+import { checkTokenBudgets } from '../../tokens/budget'
 import { codeFrame, readQuietly } from '../../compiler/diagnostics/report'
 import { foldersOf } from '../../nobuild/watch'
 import { DEFAULT_DTS } from '../../ids'
@@ -70,7 +71,7 @@ export async function checkCommand(args: ParsedArgs, io: CliIO): Promise<number>
   const dts = displayRoot(out, io.cwd)
 
   async function run(): Promise<WatchedRun> {
-    const result = await compiler.compile()
+    const result = await checkTokenBudgets(await compiler.compile())
     let typed: TypeCheck | undefined
     if (result.errors === 0) {
       await writeIfChanged(out, generateDts(result.skills, out))
