@@ -3,6 +3,7 @@ import { TOOLS_MODES, type ToolsMode } from '../../mcp/catalog'
 import { runMcp } from '../../mcp/index'
 import type { BrowserAddress } from '../../mcp/tabs'
 import { loadTokenizer } from '../../tokens/tokenizer'
+import { MissingPeerError } from '../peers'
 import { type CliIO, type ParsedArgs, UsageError, writeLine } from '../args'
 import { existingRoots } from '../session'
 import { compatOf } from '../args'
@@ -35,6 +36,12 @@ function browserAddress(cdp: string): BrowserAddress {
   return { host: match[1]!.replace(/^\[|\]$/g, ''), port: portOf(match[2]!, '--cdp', false) }
 }
 
+/** The tokenizer the default needs is named as `mcp`'s own peer. */
+function asMcpPeer(error: unknown): never {
+  if (error instanceof MissingPeerError) throw new MissingPeerError('mcp', error.peer, error.outdated)
+  throw error
+}
+
 function toolsMode(text: string | undefined): ToolsMode | undefined {
   if (text === undefined || (TOOLS_MODES as readonly string[]).includes(text)) return text as ToolsMode | undefined
   throw new UsageError(`--tools accepts ${TOOLS_MODES.join(', ')}, not ${JSON.stringify(text)}`)
@@ -49,7 +56,7 @@ export async function mcpCommand(args: ParsedArgs, io: CliIO): Promise<number> {
   const http = args.http === undefined ? undefined : portOf(args.http, '--http', true)
   const mode = toolsMode(args.tools)
   // The default counts the tokens of its list: without the tokenizer it exits 2 before it starts anything.
-  if (!mode) await loadTokenizer()
+  if (!mode) await loadTokenizer().catch(asMcpPeer)
   const roots = await existingRoots(args, io)
   const log = (line: string) => writeLine(io.stderr, `site-skills mcp: ${line}`)
   try {
