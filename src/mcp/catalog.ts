@@ -39,7 +39,7 @@ const ICON_FILES = [
   ['icon.png', 'image/png'],
 ] as const
 /** Larger icons are left out: they travel in every `tools/list`. */
-export const ICON_LIMIT = 64 * 1024
+const ICON_LIMIT = 64 * 1024
 
 async function iconOf(realDir: string): Promise<Icon[] | undefined> {
   for (const [file, mimeType] of ICON_FILES) {

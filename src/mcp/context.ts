@@ -59,7 +59,7 @@ function contextText(url: string | undefined, context: LearnedContext | undefine
 }
 
 /** A skill's notes as resources (or as links to them, in a tool's result). */
-export function noteResources(skill: SkillMeta): Resource[] {
+function noteResources(skill: SkillMeta): Resource[] {
   return skill.notes.map((path) => ({
     uri: noteUri(skill.id, path),
     name: `${skill.id}/${path}`,

@@ -18,7 +18,7 @@ import type { TabInfo, Tabs } from './tabs'
 import { errorResult } from './tools'
 
 /** What changed for a client since the last notice. */
-export interface Changes {
+interface Changes {
   tools: boolean
   resources: boolean
 }

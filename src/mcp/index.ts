@@ -11,7 +11,7 @@ import { createLiveSkills, type SkillFilter } from './skills'
 import { type BrowserAddress, connectTabs } from './tabs'
 
 /** The default's budget: above it, the `all` list gives way to `search`. */
-export const DEFAULT_TOOLS_BUDGET = 4000
+const DEFAULT_TOOLS_BUDGET = 4000
 
 /** How `site-skills mcp` runs. */
 export interface McpOptions {

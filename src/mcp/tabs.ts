@@ -16,7 +16,7 @@ export interface BrowserAddress {
 }
 
 /** What happened to a tab. */
-export type TabEvent = 'created' | 'changed' | 'closed'
+type TabEvent = 'created' | 'changed' | 'closed'
 
 /**
  * The browser's page targets, shared by every client of the server (which client sees and uses

@@ -3,7 +3,7 @@ import { listedTool, modelText } from '../mcp/listing'
 import type { Tokenizer } from './tokenizer'
 
 /** The tokens of one tool's definition, as `site-skills mcp` lists it (icons left out). */
-export interface ToolTokens {
+interface ToolTokens {
   /** The model-facing name (`<siteId>__<tool>`). */
   name: string
   tool: string
@@ -11,7 +11,7 @@ export interface ToolTokens {
 }
 
 /** The tokens of one note, as an agent puts it in its prompt. */
-export interface NoteTokens {
+interface NoteTokens {
   /** The note's path inside the skill folder (`notes/overview.md`). */
   file: string
   tokens: number

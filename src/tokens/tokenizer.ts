@@ -12,7 +12,7 @@ export interface Tokenizer {
   count: (text: string) => number
 }
 
-export const ENCODING = 'o200k_base'
+const ENCODING = 'o200k_base'
 
 let loading: Promise<Tokenizer> | undefined
 

@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { generateSkills } from '../../bench/generate'
 import { spawnCli } from '../helpers/spawn-bin'
 import { REPO_ROOT } from '../helpers/tmp'
+import { readmeSays } from '../package/readme'
 import { createWorld, stdioClient, worldArgs, type World } from './harness'
 
 let world: World
@@ -125,5 +126,39 @@ describe('token counts (gpt-tokenizer, o200k_base)', () => {
     expect(listTokens(everything)).toBeGreaterThan(100 * 4000)
     const expectedMode = listTokens(shipped) > 4000 ? 'search' : 'all'
     expect(shippedDefault.stderr()).toContain(`as --tools ${expectedMode}`)
+    // The README's table says the same.
+    const fmt = (n: number) => n.toLocaleString('en-US')
+    const siteTools = shipped.length - 4
+    expect(
+      readmeSays(
+        `| the six shipped skills (${siteTools} site tools) | ${fmt(listTokens(shipped))} tokens | ${fmt(listTokens(shippedList))} tokens |`,
+      ),
+    ).toBe(true)
+    expect(
+      readmeSays(
+        `| 1,000 generated skills (4,000 site tools) | ${fmt(listTokens(everything))} tokens | ${fmt(listTokens(defaultList))} tokens |`,
+      ),
+    ).toBe(true)
   }, 240_000)
+
+  it("gives each shipped skill's figures in the README as context --tokens counts them", async () => {
+    const learnings = join(REPO_ROOT, 'learnings')
+    const urls: Record<string, string> = {
+      'demo-shop': 'http://127.0.0.1/',
+      github: 'https://github.com/',
+      'google-workspace': 'https://docs.google.com/',
+      'hacker-news': 'https://news.ycombinator.com/',
+      mdn: 'https://developer.mozilla.org/',
+      wikipedia: 'https://en.wikipedia.org/',
+    }
+    const fmt = (n: number) => n.toLocaleString('en-US')
+    for (const [id, url] of Object.entries(urls)) {
+      const run = await spawnCli(['context', url, '--tokens', '--json', '--root', learnings], { deadlineMs: 20_000 })
+      expect(run.code, run.stderr).toBe(0)
+      const skill = JSON.parse(run.stdout).tokens.skills.find((s: { siteId: string }) => s.siteId === id)
+      const tools = skill.tools.reduce((n: number, t: { tokens: number }) => n + t.tokens, 0)
+      const row = `| ${id} | ${skill.tools.length} | ${fmt(tools)} | ${fmt(skill.total - tools)} | ${fmt(skill.total)} |`
+      expect(readmeSays(row), row).toBe(true)
+    }
+  })
 })
