@@ -35,6 +35,10 @@ export interface ParsedArgs {
   version: boolean
   /** `check --watch`: run again on every change until interrupted. */
   watch: boolean
+  /** `context --tokens`: count the tokens of what the URL gets. */
+  tokens: boolean
+  /** `mcp --tools page|all|search`. */
+  tools?: string
 }
 
 /** Bad usage: printed as one line with a pointer to `--help`, exit code 2. */
@@ -76,6 +80,8 @@ export function parseCliArgs(argv: string[]): ParsedArgs {
         help: { type: 'boolean', short: 'h' },
         version: { type: 'boolean', short: 'v' },
         watch: { type: 'boolean' },
+        tokens: { type: 'boolean' },
+        tools: { type: 'string' },
       },
     })
     if (values.compat !== undefined && !parseCompat(values.compat))
@@ -90,9 +96,10 @@ export function parseCliArgs(argv: string[]): ParsedArgs {
       help = false,
       version = false,
       watch = false,
+      tokens = false,
       ...text
     } = values
-    return { ...text, positionals, root, json, domain, live, allow, deny, help, version, watch }
+    return { ...text, positionals, root, json, domain, live, allow, deny, help, version, watch, tokens }
   } catch (error) {
     if (error instanceof UsageError) throw error
     throw new UsageError(usageMessage(error as Error))

@@ -34,6 +34,7 @@ commands:
   validate [DIR...]            check every skill; exit 1 on any error
   match URL...                 which skills apply to each URL
   context URL                  notes and tool signatures for a URL, as an agent gets them
+                               (--tokens: their tokens per tool, note and skill; needs gpt-tokenizer)
   run SITE TOOL --args JSON    run a Node or browser tool (--cdp ws://...|HOST:PORT, --target ID|URL)
                                (--url URL: the page a Node tool is about; default: the --target page's)
   types [--out FILE]           write the declarations of virtual:site-skills (- for stdout)
@@ -43,10 +44,11 @@ commands:
   test [SITE...]               run the tools' examples on their saved pages; exit 1 on any failure
                                (--live: also on the live pages; --cdp HOST:PORT: in that browser)
   snapshot URL --site ID       save the open tab at URL as a fixture (--cdp HOST:PORT, --name NAME)
-  mcp                          an MCP server: the tools of the skills matching the active tab
-                               (--cdp HOST:PORT|ws://..., else a headless browser; --allow SITE,
-                               --deny SITE repeatable; --http PORT for Streamable HTTP, else stdio;
-                               needs npm i -D @modelcontextprotocol/sdk)
+  mcp                          an MCP server of the skills' tools, run in browser tabs
+                               (--tools page|all|search, default all within 4,000 tokens, else
+                               search; --cdp HOST:PORT|ws://..., else a headless browser; --allow
+                               SITE, --deny SITE repeatable; --http PORT for Streamable HTTP, else
+                               stdio; needs npm i -D @modelcontextprotocol/sdk gpt-tokenizer)
 
 options:
   --root DIR        a learnings root (repeatable; default ./learnings, $SITE_SKILLS_ROOT,

@@ -5,13 +5,18 @@
  */
 import { ownManifest } from './version'
 
-/** The packages each command loads beyond the package's own dependencies, by command. */
+/** The packages each command (or feature) loads beyond the package's own dependencies. */
 export const COMMAND_PEERS = {
   // zod is the SDK's own required peer: npm installs it with the SDK, other clients may not.
   mcp: ['@modelcontextprotocol/sdk', 'zod'],
+  // Token counts: `context --tokens`, `tokenBudget`, and the MCP server's default mode.
+  tokens: ['gpt-tokenizer'],
 } as const satisfies Record<string, readonly string[]>
 
 type PeerCommand = keyof typeof COMMAND_PEERS
+
+/** How the error names what needs the peer (a command by its name). */
+const NEEDS: Record<string, string> = { tokens: 'token counts need' }
 
 /** A command's optional peer is not installed where the package imports it from, or is too old. */
 export class MissingPeerError extends Error {
@@ -23,7 +28,7 @@ export class MissingPeerError extends Error {
     const range = ownManifest().peerDependencies?.[peer]
     const spec = outdated && range ? `${peer}@${range}` : peer
     const what = outdated ? `a newer ${peer} than the one installed` : `${peer}, which is not installed`
-    super(`${command} needs ${what}: run npm i -D ${spec}`)
+    super(`${NEEDS[command] ?? `${command} needs`} ${what}: run npm i -D ${spec}`)
     this.name = 'MissingPeerError'
   }
 }

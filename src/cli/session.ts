@@ -1,5 +1,6 @@
 import { stat } from 'node:fs/promises'
 import { type CompileResult, createCompiler } from '../compiler/compile'
+import { checkTokenBudgets } from '../tokens/budget'
 import { type CliIO, type ParsedArgs, UsageError, compatOf, rootsOf } from './args'
 
 /** The command's roots; a root that is not a folder is a usage error (a typo must not read as "no skill"). */
@@ -20,5 +21,5 @@ export async function compileRoots(args: ParsedArgs, io: CliIO, extra: string[] 
   const roots = await existingRoots(args, io, extra)
   const compat = compatOf(args)
   // validate and types need diagnostics and metadata, not shippable code.
-  return createCompiler({ roots, compat, checkOnly: true }).compile()
+  return checkTokenBudgets(await createCompiler({ roots, compat, checkOnly: true }).compile())
 }

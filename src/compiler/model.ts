@@ -3,6 +3,13 @@ import type { Diagnostic } from './diagnostics/catalog'
 import type { SkillFolder } from './discover'
 import type { JsonPath, Position } from './parse'
 
+/** A manifest's `tokenBudget` (a number `n` is `{ max: n }`). */
+export interface TokenBudget {
+  max: number
+  /** Exceeding it is an error, not a warning. */
+  fail?: boolean
+}
+
 /** A tool as its manifest declares it. */
 export interface ManifestTool {
   description: string
@@ -14,6 +21,8 @@ export interface ManifestTool {
   timeoutMs?: number
   /** MCP hints (`annotations` in the manifest). */
   annotations?: ToolAnnotations
+  /** The most tokens its MCP definition may take. */
+  tokenBudget?: TokenBudget
 }
 
 /** A checked tool: its declaration, name, kind and real file. */
@@ -61,6 +70,8 @@ export interface SkillModel {
   notes: NoteModel[]
   /** Node tools first, then browser tools, each in manifest order (as the original lists them). */
   tools: ToolModel[]
+  /** The most tokens its tool definitions and notes may take together. */
+  tokenBudget?: TokenBudget
 }
 
 /** The outcome of validating one folder. `model` is present when it has no errors. */

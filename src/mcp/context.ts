@@ -1,21 +1,29 @@
-import type { GetPromptResult, Prompt, ReadResourceResult, Resource } from '@modelcontextprotocol/sdk/types.js'
-import type { LearnedContext } from '../../runtime/index'
+import type {
+  GetPromptResult,
+  Prompt,
+  ReadResourceResult,
+  Resource,
+  ResourceLink,
+} from '@modelcontextprotocol/sdk/types.js'
+import type { LearnedContext, SkillMeta } from '../../runtime/index'
 import { SiteToolError } from '../../runtime/index'
 import type { LiveSkills } from './skills'
 
 /** Notes as resources, the problems of the skills, and the prompt with the learned context. */
 export interface SiteContext {
-  /** The resources for the active tab, or for `at` (a URL; `null`: no tab). */
-  listResources: (at?: string | null) => Promise<Resource[]>
+  /**
+   * The notes of the skills that match `url` (`page` mode), or of every skill (`url` null: the
+   * list then does not depend on a client's tab), and the problems.
+   */
+  listResources: (url: string | null | undefined, every: boolean) => Promise<Resource[]>
   readResource: (uri: string) => Promise<ReadResourceResult>
   prompts: Prompt[]
-  getPrompt: (name: string) => Promise<GetPromptResult>
+  /** The learned context of a tab's URL (`undefined`: no tab). */
+  getPrompt: (name: string, url: string | undefined) => Promise<GetPromptResult>
 }
 
 export interface ContextOptions {
   skills: LiveSkills
-  /** The active tab's URL. */
-  url: () => string | undefined
 }
 
 const SCHEME = 'site-skills://'
@@ -50,19 +58,26 @@ function contextText(url: string | undefined, context: LearnedContext | undefine
   ].join('\n\n')
 }
 
-export function createContext({ skills, url }: ContextOptions): SiteContext {
-  async function listResources(at?: string | null): Promise<Resource[]> {
-    const here = at === undefined ? url() : (at ?? undefined)
+/** A skill's notes as resources (or as links to them, in a tool's result). */
+function noteResources(skill: SkillMeta): Resource[] {
+  return skill.notes.map((path) => ({
+    uri: noteUri(skill.id, path),
+    name: `${skill.id}/${path}`,
+    title: `${skill.name}: ${path}`,
+    mimeType: 'text/markdown',
+  }))
+}
+
+/** Links to the notes of skills, for a tool result that names them. */
+export function noteLinks(skills: readonly SkillMeta[]): ResourceLink[] {
+  return skills.flatMap((s) => noteResources(s).map((r) => ({ type: 'resource_link' as const, ...r })))
+}
+
+export function createContext({ skills }: ContextOptions): SiteContext {
+  async function listResources(url: string | null | undefined, every: boolean): Promise<Resource[]> {
     const state = await skills.current()
-    const matching = here ? state.api.siteSkillsForUrl(here) : []
-    const notes = matching.flatMap((s) =>
-      s.notes.map((path) => ({
-        uri: noteUri(s.id, path),
-        name: `${s.id}/${path}`,
-        title: `${s.name}: ${path}`,
-        mimeType: 'text/markdown',
-      })),
-    )
+    const matching = every ? state.api.skills : url ? state.api.siteSkillsForUrl(url) : []
+    const notes = matching.flatMap(noteResources)
     const problems = { uri: PROBLEMS_URI, name: 'problems', title: 'Invalid skills', mimeType: 'application/json' }
     return [...notes, problems]
   }
@@ -83,9 +98,8 @@ export function createContext({ skills, url }: ContextOptions): SiteContext {
     throw new SiteToolError('skill-not-found', `no note at ${uri}`)
   }
 
-  async function getPrompt(name: string): Promise<GetPromptResult> {
+  async function getPrompt(name: string, here: string | undefined): Promise<GetPromptResult> {
     if (name !== CONTEXT_PROMPT) throw new SiteToolError('tool-not-found', `no prompt is named ${JSON.stringify(name)}`)
-    const here = url()
     const context = here ? await (await skills.current()).api.loadLearnedContext(here) : undefined
     return {
       description: `Learned context for ${here ?? 'no tab'}`,
@@ -96,9 +110,11 @@ export function createContext({ skills, url }: ContextOptions): SiteContext {
   const prompts: Prompt[] = [
     {
       name: CONTEXT_PROMPT,
-      title: 'Site context of the active tab',
+      title: 'Site context of a tab',
       description:
-        'The notes and tools of the site skills that match the active tab, as one text to put in the conversation.',
+        'The notes and tools of the site skills that match your active tab (or `tab`), as one text to put in the ' +
+        'conversation.',
+      arguments: [{ name: 'tab', description: 'A tab id from site_skills_tabs. Default: your active tab.' }],
     },
   ]
 

@@ -1,60 +1,62 @@
-import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js'
+import type {
+  CallToolResult,
+  GetPromptResult,
+  Prompt,
+  ReadResourceResult,
+  Resource,
+  Tool,
+} from '@modelcontextprotocol/sdk/types.js'
 import { SiteToolError } from '../../runtime/index'
-import { type SiteContext, createContext } from './context'
-import { OWN, OWN_TOOLS } from './own-tools'
-import type { LiveSkills, LiveState } from './skills'
+import type { Tokenizer } from '../tokens/tokenizer'
+import { callSiteTool, currentTab, findTools } from './calls'
+import { type Catalog, createCatalogs, type ToolsMode } from './catalog'
+import { type ClientOptions, type ClientTabs, createClients } from './clients'
+import { createContext, noteLinks } from './context'
+import { OWN, OWN_NAMES, ownTools } from './own-tools'
+import type { LiveSkills } from './skills'
 import type { TabInfo, Tabs } from './tabs'
-import { allToolNames, errorResult, type SiteTool, siteTools, toolResult } from './tools'
+import { errorResult } from './tools'
 
-/** What changed for clients since the last notice. */
+/** What changed for a client since the last notice. */
 interface Changes {
   tools: boolean
   resources: boolean
 }
 
-/**
- * What the server offers, shared by every client connection: tools that follow the active tab,
- * notes as resources, the learned-context prompt.
- */
-export interface McpHost {
-  listTools: (at?: string) => Promise<Tool[]>
-  callTool: (name: string, args: Record<string, unknown> | undefined) => Promise<CallToolResult>
-  /** Notes as resources and the learned-context prompt. */
-  context: SiteContext
-  /** Called when the list of tools or resources changed (navigation, another tab, an edited skill). */
+/** One client of the server (an MCP session today): its own tab, the shared skills. */
+export interface McpClient {
+  /** The whole list (`tools/list` pages it). */
+  listTools: () => Promise<Tool[]>
+  callTool: (name: string, args: Record<string, unknown> | undefined, signal?: AbortSignal) => Promise<CallToolResult>
+  listResources: () => Promise<Resource[]>
+  readResource: (uri: string) => Promise<ReadResourceResult>
+  prompts: Prompt[]
+  getPrompt: (name: string, args?: Record<string, string>) => Promise<GetPromptResult>
+  /** Called when this client's list of tools or resources changed. */
   onChange: (listener: (changes: Changes) => void) => void
+  /** The client is gone: its calls are cancelled, the tabs opened for it closed. */
   close: () => Promise<void>
 }
 
-/**
- * What a Node tool gets as `ctx` under `site-skills mcp`: the active tab, a CDP session to it
- * (`send(method, params)`, `on`, `off`), and `fetch`.
- */
-interface McpToolContext {
-  host: 'site-skills mcp'
-  /** The active tab's URL, and its origin (`https://example.com`). */
-  url: string
-  baseUrl: string
-  tab: TabInfo
-  cdp: Awaited<ReturnType<Tabs['session']>>
-  fetch: typeof fetch
+/** What the server offers, shared by every client: the skills, the browser, the mode. */
+export interface McpHost {
+  connect: (options: ClientOptions) => McpClient
+  close: () => Promise<void>
 }
 
-function tabState(state: LiveState, tabs: Tabs) {
-  const tab = tabs.active()
-  const url = tab?.url
-  const skills = (url ? state.api.siteSkillsForUrl(url) : []).map((s) => ({
-    id: s.id,
-    name: s.name,
-    tools: siteTools(state, url)
-      .filter((t) => t.ref.siteId === s.id)
-      .map((t) => t.def.name),
-  }))
-  return { tab: tab ?? null, tabs: tabs.list(), skills }
+export interface HostOptions {
+  /** `--tools`; absent: the default (`all` within `budget` tokens, else `search`). */
+  mode?: ToolsMode
+  budget: number
+  tokenizer: () => Promise<Tokenizer>
+  log: (line: string) => void
 }
 
-function stateResult(value: ReturnType<typeof tabState>): CallToolResult {
-  return { content: [{ type: 'text', text: JSON.stringify(value, null, 2) }], structuredContent: value }
+function stateResult(value: object, links: CallToolResult['content'] = []): CallToolResult {
+  return {
+    content: [{ type: 'text', text: JSON.stringify(value, null, 2) }, ...links],
+    structuredContent: value as Record<string, unknown>,
+  }
 }
 
 function urlArg(args: Record<string, unknown> | undefined): string {
@@ -63,100 +65,200 @@ function urlArg(args: Record<string, unknown> | undefined): string {
   return url
 }
 
-export function createHost(skills: LiveSkills, tabs: Tabs): McpHost {
-  const listeners: ((changes: Changes) => void)[] = []
-  let last: { tools: string; resources: string } | undefined
+function optionalString(args: Record<string, unknown> | undefined, name: string): string | undefined {
+  const value = args?.[name]
+  if (value === undefined) return undefined
+  if (typeof value !== 'string') throw new SiteToolError('invalid-args', `argument "${name}" must be a string`)
+  return value
+}
 
-  async function listTools(at = tabs.active()?.url): Promise<Tool[]> {
-    const state = await skills.current()
-    return [...OWN_TOOLS, ...siteTools(state, at).map((t) => t.def)]
+/** The tools a client lists: the mode's own tools, then the site tools of every skill or of its tab. */
+function listedFor(catalog: Catalog, tab: TabInfo | undefined): Tool[] {
+  const own = ownTools(catalog.mode)
+  if (catalog.mode === 'search') return [...own]
+  const site = catalog.mode === 'all' ? catalog.tools : catalog.forUrl(tab?.url)
+  return [...own, ...site.map((t) => t.def)]
+}
+
+/** A client's tab, the tabs it may use, and the skills of the tab, as the own tools return them. */
+function tabState(catalog: Catalog, client: ClientTabs, tab: TabInfo | undefined) {
+  const skills = tab ? catalog.state.api.siteSkillsForUrl(tab.url) : []
+  const tools = catalog.forUrl(tab?.url)
+  return {
+    value: {
+      tab: tab ? client.view(tab) : null,
+      tabs: client.visible().map(client.view),
+      skills: skills.map((s) => ({
+        id: s.id,
+        name: s.name,
+        tools: tools.filter((t) => t.ref.siteId === s.id).map((t) => t.def.name),
+      })),
+    },
+    links: noteLinks(skills),
   }
+}
 
-  const context = createContext({ skills, url: () => tabs.active()?.url })
-
-  /** Compares the lists for the tab as it is now with the last ones (checks run one after another). */
-  async function check(at: string | undefined): Promise<void> {
-    const tools = JSON.stringify(await listTools(at))
-    const resources = JSON.stringify(await context.listResources(at ?? null))
-    // The first look is the baseline: a client that connects lists what is there.
-    const changes = { tools: !!last && tools !== last.tools, resources: !!last && resources !== last.resources }
-    last = { tools, resources }
-    if (changes.tools || changes.resources) for (const listener of listeners) listener(changes)
+function tabsList(catalog: Catalog, client: ClientTabs) {
+  const active = client.active()
+  return {
+    active: active ? client.view(active).id : null,
+    tabs: client.visible().map((tab) => ({
+      ...client.view(tab),
+      active: tab.id === active?.id,
+      opened: client.opened(tab.id),
+      skills: catalog.state.api.siteSkillsForUrl(tab.url).map((s) => s.id),
+    })),
   }
+}
+
+/** Calls `compute` after each `trigger` (one after another) and `send` when its value changed. */
+function createWatch(compute: () => Promise<string>, send: () => void) {
+  let last: string | undefined
   let queue = Promise.resolve()
-  const recheck = () => {
-    const at = tabs.active()?.url
-    queue = queue.then(() => check(at)).catch(() => undefined)
+  return () => {
+    queue = queue
+      .then(async () => {
+        const now = await compute()
+        // The first look is the baseline: a client that connects lists what is there.
+        if (last !== undefined && now !== last) send()
+        last = now
+      })
+      .catch(() => undefined)
   }
-  tabs.onChange(recheck)
-  skills.onChange(recheck)
-  recheck()
+}
 
-  async function ownTool(name: string, args: Record<string, unknown> | undefined): Promise<CallToolResult> {
-    if (name === OWN.switchTab) {
-      const part = urlArg(args)
-      if (!tabs.select(part)) throw new SiteToolError('target-not-found', `no open tab matches ${JSON.stringify(part)}`)
-    } else if (name === OWN.navigate) await tabs.navigate(urlArg(args))
-    await tabs.refresh()
-    return stateResult(tabState(await skills.current(), tabs))
+export function createHost(skills: LiveSkills, tabs: Tabs, options: HostOptions): McpHost {
+  const clients = createClients(tabs)
+  const context = createContext({ skills })
+  const catalogs = createCatalogs({
+    mode: options.mode,
+    budget: options.budget,
+    tokenizer: options.tokenizer,
+    ownTools: ownTools('all'),
+  })
+  const current = async () => catalogs(await skills.current())
+  const open = new Set<() => void>()
+  skills.onChange(() => {
+    for (const recheck of open) recheck()
+  })
+  let said = ''
+  const sayMode = (catalog: Catalog) => {
+    if (catalog.tokens === undefined) return
+    const line =
+      `serving ${catalog.tools.length} site tools as --tools ${catalog.mode}: the all list is ` +
+      `${catalog.tokens.toLocaleString('en-US')} tokens, the budget ${options.budget.toLocaleString('en-US')}`
+    if (line === said) return
+    said = line
+    options.log(line)
   }
 
-  /** The tool of the active tab's skills, or why it cannot run here (fail closed). */
-  function findTool(state: LiveState, url: string | undefined, name: string): SiteTool {
-    const found = siteTools(state, url).find((t) => t.def.name === name)
-    if (found) return found
-    const ref = allToolNames(state).get(name)
-    if (!ref) throw new SiteToolError('tool-not-found', `no tool is named ${JSON.stringify(name)}`)
-    const skill = state.api.skills.find((s) => s.id === ref.siteId)!
-    const page = url ? `the active tab (${url})` : 'no tab'
-    throw new SiteToolError(
-      'domain-mismatch',
-      `${page} is not a page of this skill (domains: ${skill.domains.join(', ')}); its tools apply only there`,
-      { siteId: ref.siteId, tool: ref.tool, file: skill.tools[ref.tool]!.file },
+  function connect(clientOptions: ClientOptions): McpClient {
+    const client = clients.connect(clientOptions)
+    const listeners: ((changes: Changes) => void)[] = []
+    const aborts = new Set<AbortController>()
+    const send = (changes: Changes) => {
+      for (const listener of listeners) listener(changes)
+    }
+    const listTools = async () => {
+      const catalog = await current()
+      sayMode(catalog)
+      return listedFor(catalog, catalog.mode === 'page' ? await currentTab(client, tabs) : undefined)
+    }
+    const listResources = async () => {
+      const catalog = await current()
+      const every = catalog.mode !== 'page'
+      return context.listResources(every ? null : client.active()?.url, every)
+    }
+    const toolsWatch = createWatch(
+      async () => JSON.stringify(await listTools()),
+      () => send({ tools: true, resources: false }),
     )
-  }
+    const resourcesWatch = createWatch(
+      async () => JSON.stringify(await listResources()),
+      () => send({ tools: false, resources: true }),
+    )
+    const recheck = () => {
+      toolsWatch()
+      resourcesWatch()
+    }
+    open.add(recheck)
+    // Only the `page` mode's lists follow the client's tab.
+    client.onChange(
+      () =>
+        void current().then(
+          (c) => c.mode === 'page' && recheck(),
+          () => undefined,
+        ),
+    )
+    recheck()
 
-  async function siteCall(name: string, args: Record<string, unknown> | undefined): Promise<CallToolResult> {
-    const tab = await tabs.refresh()
-    const state = await skills.current()
-    const tool = findTool(state, tab?.url, name)
-    const { siteId, tool: toolName } = tool.ref
-    const absPath = state.skills.find((s) => s.model.id === siteId)?.model.tools.find((t) => t.name === toolName)
-    try {
-      const session = await tabs.session(tab!.id)
-      const value =
-        tool.meta.kind === 'browser'
-          ? await state.api.runBrowserTool(siteId, toolName, args, session)
-          : await state.api.runTool(siteId, toolName, args, nodeContext(tab!, session))
-      return toolResult(tool, value)
-    } catch (error) {
-      return errorResult(error, absPath?.kind === 'node' ? absPath.absPath : undefined)
+    async function ownCall(name: string, args: Record<string, unknown> | undefined, signal: AbortSignal) {
+      const catalog = await current()
+      if (name === OWN.tabs) return stateResult(tabsList(catalog, client))
+      if (name === OWN.findTools) return findTools(catalog, client, tabs, args)
+      if (name === OWN.call) {
+        const { name: tool, arguments: toolArgs } = args ?? {}
+        if (typeof tool !== 'string') throw new SiteToolError('invalid-args', 'argument "name" must be a string')
+        if (toolArgs !== undefined && (typeof toolArgs !== 'object' || toolArgs === null || Array.isArray(toolArgs)))
+          throw new SiteToolError('invalid-args', 'argument "arguments" must be an object')
+        const tab = optionalString(args, 'tab')
+        const call = { catalog, client, tabs, name: tool, signal, args: toolArgs as Record<string, unknown> }
+        return callSiteTool(tab === undefined ? call : { ...call, tab })
+      }
+      let tab: TabInfo | undefined
+      if (name === OWN.switchTab) {
+        const choice = { tab: optionalString(args, 'tab'), url: optionalString(args, 'url') }
+        if (choice.tab === undefined && !choice.url)
+          throw new SiteToolError(
+            'invalid-args',
+            'give the tab to switch to: "tab" (an id) or "url" (a part of its URL)',
+          )
+        tab = client.select(choice)
+      } else if (name === OWN.navigate) tab = await client.navigate(urlArg(args), optionalString(args, 'tab'))
+      const now = tab ? await tabs.refresh(tab.id) : await currentTab(client, tabs)
+      const { value, links } = tabState(catalog, client, now)
+      return stateResult(value, links)
+    }
+
+    return {
+      listTools,
+      async callTool(name, args, signal) {
+        const abort = new AbortController()
+        const cancel = () => abort.abort()
+        signal?.addEventListener('abort', cancel, { once: true })
+        aborts.add(abort)
+        try {
+          if (OWN_NAMES.has(name)) return await ownCall(name, args, abort.signal)
+          return await callSiteTool({ catalog: await current(), client, tabs, name, args, signal: abort.signal })
+        } catch (error) {
+          return errorResult(error)
+        } finally {
+          aborts.delete(abort)
+          signal?.removeEventListener('abort', cancel)
+        }
+      },
+      listResources,
+      readResource: (uri) => context.readResource(uri),
+      prompts: context.prompts,
+      async getPrompt(name, args) {
+        const tab = await currentTab(client, tabs, args?.tab)
+        return context.getPrompt(name, tab?.url)
+      },
+      onChange: (listener) => void listeners.push(listener),
+      async close() {
+        open.delete(recheck)
+        listeners.length = 0
+        for (const abort of aborts) abort.abort()
+        await client.dispose()
+      },
     }
   }
 
   return {
-    listTools: () => listTools(),
-    async callTool(name, args) {
-      try {
-        if (OWN_TOOLS.some((t) => t.name === name)) return await ownTool(name, args)
-        return await siteCall(name, args)
-      } catch (error) {
-        return errorResult(error)
-      }
-    },
-    context,
-    onChange: (listener) => void listeners.push(listener),
+    connect,
     async close() {
       skills.close()
       await tabs.close()
     },
   }
-}
-
-function nodeContext(tab: TabInfo, cdp: McpToolContext['cdp']): McpToolContext {
-  let baseUrl = ''
-  try {
-    baseUrl = new URL(tab.url).origin
-  } catch {}
-  return { host: 'site-skills mcp', url: tab.url, baseUrl, tab, cdp, fetch: globalThis.fetch }
 }

@@ -13,11 +13,53 @@ export interface HttpEndpoint {
 
 const PATH = '/mcp'
 const MAX_BODY = 4 * 1024 * 1024
+/**
+ * A client whose response stream broke before its answer and that sends nothing more within this
+ * time is gone: its session closes (and with it the tabs opened for it).
+ */
+const ABANDON_MS = 2000
 
-function reply(res: ServerResponse, status: number, message: string): void {
-  res.writeHead(status, { 'content-type': 'application/json' })
-  res.end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32000, message }, id: null }))
+interface Session {
+  transport: StreamableHTTPServerTransport
+  abandon?: ReturnType<typeof setTimeout>
 }
+
+/** The ids of the requests in a JSON-RPC message or batch. */
+function requestIds(body: unknown): (string | number)[] {
+  const messages = Array.isArray(body) ? body : [body]
+  return messages.flatMap((m) => {
+    const { id, method } = (m ?? {}) as { id?: unknown; method?: unknown }
+    return typeof method === 'string' && (typeof id === 'string' || typeof id === 'number') ? [id] : []
+  })
+}
+
+/**
+ * Follows one HTTP exchange of a session: a stream that closes before its answer was written is a
+ * client that went away. Its requests are cancelled (as a `notifications/cancelled` would), and
+ * the session ends unless the client comes back.
+ */
+function follow(session: Session, res: ServerResponse, body: unknown): void {
+  clearTimeout(session.abandon)
+  session.abandon = undefined
+  const ids = requestIds(body)
+  res.once('close', () => {
+    if (res.writableFinished) return
+    for (const requestId of ids) {
+      const params = { requestId, reason: 'the client disconnected' }
+      session.transport.onmessage?.({ jsonrpc: '2.0', method: 'notifications/cancelled', params })
+    }
+    clearTimeout(session.abandon)
+    session.abandon = setTimeout(() => void session.transport.close().catch(() => undefined), ABANDON_MS)
+  })
+}
+
+function reply(res: ServerResponse, status: number, message: string, code = -32000): void {
+  res.writeHead(status, { 'content-type': 'application/json' })
+  res.end(JSON.stringify({ jsonrpc: '2.0', error: { code, message }, id: null }))
+}
+
+/** A body that is not JSON (or too large). */
+const UNREADABLE = Symbol('unreadable')
 
 async function readJson(req: IncomingMessage): Promise<unknown> {
   const chunks: Buffer[] = []
@@ -39,7 +81,7 @@ function localRequest(req: IncomingMessage, port: number): boolean {
 
 /** Serves MCP over Streamable HTTP on 127.0.0.1; `connect` makes the server of each new session. */
 export async function serveHttp(port: number, connect: () => Server): Promise<HttpEndpoint> {
-  const sessions = new Map<string, StreamableHTTPServerTransport>()
+  const sessions = new Map<string, Session>()
   let http: HttpServer | undefined
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
@@ -48,18 +90,27 @@ export async function serveHttp(port: number, connect: () => Server): Promise<Ht
     if (!localRequest(req, actual)) return reply(res, 403, 'forbidden Host or Origin header')
     const id = req.headers['mcp-session-id']
     const existing = typeof id === 'string' ? sessions.get(id) : undefined
-    if (existing) return existing.handleRequest(req, res)
+    const body = req.method === 'POST' ? await readJson(req).catch(() => UNREADABLE) : undefined
+    if (body === UNREADABLE) return reply(res, 400, 'parse error: the body is not JSON', -32700)
+    if (existing) {
+      follow(existing, res, body)
+      return existing.transport.handleRequest(req, res, body)
+    }
     if (req.method !== 'POST') return reply(res, 400, 'no valid mcp-session-id')
-    const body = await readJson(req).catch(() => undefined)
     if (!isInitializeRequest(body)) return reply(res, 400, 'no valid mcp-session-id (or not an initialize request)')
-    const transport = new StreamableHTTPServerTransport({
-      sessionIdGenerator: randomUUID,
-      onsessioninitialized: (sid) => void sessions.set(sid, transport),
-    })
+    const session: Session = {
+      transport: new StreamableHTTPServerTransport({
+        sessionIdGenerator: randomUUID,
+        onsessioninitialized: (sid) => void sessions.set(sid, session),
+      }),
+    }
+    const { transport } = session
     transport.onclose = () => {
+      clearTimeout(session.abandon)
       if (transport.sessionId) sessions.delete(transport.sessionId)
     }
     await connect().connect(transport)
+    follow(session, res, body)
     await transport.handleRequest(req, res, body)
   }
 
@@ -76,7 +127,7 @@ export async function serveHttp(port: number, connect: () => Server): Promise<Ht
   return {
     url,
     async close() {
-      await Promise.all([...sessions.values()].map((t) => t.close().catch(() => undefined)))
+      await Promise.all([...sessions.values()].map((s) => s.transport.close().catch(() => undefined)))
       http!.closeAllConnections()
       await new Promise((resolve) => http!.close(resolve))
     },

@@ -1,11 +1,17 @@
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js'
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js'
 import { type LaunchedBrowser, launchBrowser } from '../../runtime/internal'
+import { loadTokenizer } from '../tokens/tokenizer'
+import type { ToolsMode } from './catalog'
+import type { ClientOptions } from './clients'
 import { createHost } from './host'
 import { serveHttp } from './http'
 import { createMcpServer } from './server'
 import { createLiveSkills, type SkillFilter } from './skills'
 import { type BrowserAddress, connectTabs } from './tabs'
+
+/** The default's budget: above it, the `all` list gives way to `search`. */
+const DEFAULT_TOOLS_BUDGET = 4000
 
 /** How `site-skills mcp` runs. */
 export interface McpOptions {
@@ -16,6 +22,8 @@ export interface McpOptions {
   filter: SkillFilter
   /** Serve Streamable HTTP on this port (0: any free port) instead of stdio. */
   http?: number
+  /** `--tools`; absent: `all` while its list is within DEFAULT_TOOLS_BUDGET tokens, else `search`. */
+  mode?: ToolsMode
   /** One line for the user (stderr); never stdout, which carries the protocol under stdio. */
   log: (line: string) => void
 }
@@ -37,26 +45,31 @@ export async function runMcp(options: McpOptions): Promise<void> {
     await launched?.close()
     throw error
   })
-  const host = createHost(skills, tabs)
-  host.onChange((changes) => {
-    for (const server of servers) {
-      if (changes.tools) server.sendToolListChanged().catch(() => undefined)
-      if (changes.resources) server.sendResourceListChanged().catch(() => undefined)
-    }
+  const host = createHost(skills, tabs, {
+    mode: options.mode,
+    budget: DEFAULT_TOOLS_BUDGET,
+    tokenizer: loadTokenizer,
+    log: options.log,
   })
-  const connect = () => {
-    const server = createMcpServer(host)
+  /** A server for one client connection; the client goes with it. */
+  const connect = (clientOptions: ClientOptions) => {
+    const client = host.connect(clientOptions)
+    const server = createMcpServer(client)
     servers.add(server)
-    server.onclose = () => servers.delete(server)
+    server.onclose = () => {
+      servers.delete(server)
+      client.close().catch(() => undefined)
+    }
     return server
   }
 
   let stop: () => void = () => {}
   const stopped = new Promise<void>((resolve) => (stop = resolve))
-  const endpoint = options.http === undefined ? undefined : await serveHttp(options.http, connect)
+  const endpoint =
+    options.http === undefined ? undefined : await serveHttp(options.http, () => connect({ follows: false }))
   if (endpoint) options.log(`listening on ${endpoint.url}`)
   else {
-    await connect().connect(new StdioServerTransport())
+    await connect({ follows: true }).connect(new StdioServerTransport())
     process.stdin.once('end', stop).once('close', stop)
   }
   process.once('SIGINT', stop).once('SIGTERM', stop)

@@ -15,23 +15,32 @@ export interface BrowserAddress {
   page?: string
 }
 
+/** What happened to a tab. */
+type TabEvent = 'created' | 'changed' | 'closed'
+
 /**
- * The browser's page targets and which one is active. The active tab is the one chosen with
- * `select`; else the newest tab opened since the server started; else the first page.
+ * The browser's page targets, shared by every client of the server (which client sees and uses
+ * which tab is `clients.ts`'s business). Ids here are the browser's target ids: never shown to a
+ * client, which gets handles instead.
  */
 export interface Tabs {
-  active: () => TabInfo | undefined
+  get: (targetId: string) => TabInfo | undefined
+  /** Open pages, in the order the browser reported them. */
   list: () => TabInfo[]
-  /** Makes the first tab whose URL contains `part` (or whose id is `part`) the active one. */
-  select: (part: string) => TabInfo | undefined
-  /** The active tab as the browser reports it now (its URL may have changed since the last event). */
-  refresh: () => Promise<TabInfo | undefined>
+  /** The page named by a `ws://.../devtools/page/<id>` address. */
+  initial?: string
+  /** A tab as the browser reports it now (its URL may have changed since the last event). */
+  refresh: (targetId: string) => Promise<TabInfo | undefined>
   /** A CDP session to one page (opened once, kept until the page or the server goes). */
-  session: (tabId: string) => Promise<CdpClient>
-  /** Navigates the active tab and resolves once the page has loaded. */
-  navigate: (url: string) => Promise<TabInfo>
-  /** Called whenever the active tab or its URL changes. */
-  onChange: (listener: () => void) => void
+  session: (targetId: string) => Promise<CdpClient>
+  /** Navigates a tab to an http(s) URL and resolves once the page has loaded. */
+  navigate: (targetId: string, url: string) => Promise<TabInfo>
+  /** Opens a new tab on an http(s) URL and resolves once it has loaded. */
+  open: (url: string) => Promise<TabInfo>
+  /** Closes a tab (nothing when it is gone already). */
+  closeTab: (targetId: string) => Promise<void>
+  /** Calls `listener` when a tab opens, changes its URL or title, or closes; returns what stops it. */
+  onChange: (listener: (targetId: string, event: TabEvent) => void) => () => void
   close: () => Promise<void>
 }
 
@@ -81,36 +90,47 @@ function toTab(info: TargetInfo): TabInfo {
   return { id: info.targetId, url: info.url, title: info.title }
 }
 
+/** Resolves once `client`'s page fired its load event after `start()`; fails after the navigation timeout. */
+async function loadedAfter(client: CdpClient, url: string, start: () => Promise<void>): Promise<void> {
+  await client.send('Page.enable')
+  let timer: ReturnType<typeof setTimeout> | undefined
+  const loaded = new Promise<void>((resolve, reject) => {
+    client.once('Page.loadEventFired', () => resolve())
+    timer = setTimeout(() => reject(new SiteToolError('timeout', `${url} did not load`)), NAVIGATE_TIMEOUT_MS)
+  })
+  try {
+    await start()
+    await loaded
+  } finally {
+    clearTimeout(timer)
+    loaded.catch(() => undefined)
+  }
+}
+
 /** Connects to a browser over CDP and follows its pages (Target domain discovery). */
 export async function connectTabs(address: BrowserAddress): Promise<Tabs> {
   const cri = await loadCri()
   const browser = await cri({ target: await browserEndpoint(address), local: true })
   const tabs = new Map<string, TabInfo>()
   const sessions = new Map<string, Promise<CdpClient>>()
-  const listeners: (() => void)[] = []
-  let chosen: string | undefined = address.page
-  let last = ''
-
-  const active = () => (chosen && tabs.get(chosen)) || [...tabs.values()][0]
-  const notify = () => {
-    const now = active()
-    const key = now ? `${now.id}\0${now.url}` : ''
-    if (key === last) return
-    last = key
-    for (const listener of listeners) listener()
+  const listeners = new Set<(targetId: string, event: TabEvent) => void>()
+  const emit = (targetId: string, event: TabEvent) => {
+    for (const listener of listeners) listener(targetId, event)
   }
+
   const update = (info: TargetInfo, created: boolean) => {
     if (info.type !== 'page') return
-    tabs.set(info.targetId, toTab(info))
-    if (created) chosen = info.targetId
-    notify()
+    const before = tabs.get(info.targetId)
+    const now = toTab(info)
+    tabs.set(info.targetId, now)
+    if (!before) emit(info.targetId, created ? 'created' : 'changed')
+    else if (before.url !== now.url || before.title !== now.title) emit(info.targetId, 'changed')
   }
   const forget = (targetId: string) => {
-    tabs.delete(targetId)
+    if (!tabs.delete(targetId)) return
     sessions.get(targetId)?.then((c) => c.close().catch(() => undefined))
     sessions.delete(targetId)
-    if (chosen === targetId) chosen = undefined
-    notify()
+    emit(targetId, 'closed')
   }
 
   const { targetInfos } = (await browser.send('Target.getTargets')) as { targetInfos: TargetInfo[] }
@@ -119,66 +139,61 @@ export async function connectTabs(address: BrowserAddress): Promise<Tabs> {
   listen(browser, 'Target.targetInfoChanged', (p) => update(p.targetInfo as TargetInfo, false))
   listen(browser, 'Target.targetDestroyed', (p) => forget(p.targetId))
   await browser.send('Target.setDiscoverTargets', { discover: true })
-  notify()
 
-  function session(tabId: string): Promise<CdpClient> {
-    let client = sessions.get(tabId)
+  function session(targetId: string): Promise<CdpClient> {
+    let client = sessions.get(targetId)
     if (!client) {
-      client = cri({ target: `ws://${address.host}:${address.port}/devtools/page/${tabId}`, local: true })
+      client = cri({ target: `ws://${address.host}:${address.port}/devtools/page/${targetId}`, local: true })
       client.then(
-        (c) => c.on('disconnect', () => sessions.delete(tabId)),
-        () => sessions.delete(tabId),
+        (c) => c.on('disconnect', () => sessions.delete(targetId)),
+        () => sessions.delete(targetId),
       )
-      sessions.set(tabId, client)
+      sessions.set(targetId, client)
     }
     return client
   }
 
-  async function refresh(): Promise<TabInfo | undefined> {
-    const tab = active()
-    if (!tab) return undefined
-    const reply = await browser.send('Target.getTargetInfo', { targetId: tab.id }).catch(() => undefined)
+  async function refresh(targetId: string): Promise<TabInfo | undefined> {
+    const reply = await browser.send('Target.getTargetInfo', { targetId }).catch(() => undefined)
     if (reply) update((reply as { targetInfo: TargetInfo }).targetInfo, false)
-    return active()
+    return tabs.get(targetId)
   }
 
-  async function navigate(url: string): Promise<TabInfo> {
+  async function navigate(targetId: string, url: string): Promise<TabInfo> {
     checkWebUrl(url)
-    const tab = active()
-    if (!tab) throw new SiteToolError('target-not-found', 'the browser has no open tab')
-    const client = await session(tab.id)
-    await client.send('Page.enable')
-    let timer: ReturnType<typeof setTimeout> | undefined
-    const loaded = new Promise<void>((resolve, reject) => {
-      client.once('Page.loadEventFired', () => resolve())
-      timer = setTimeout(() => reject(new SiteToolError('timeout', `${url} did not load`)), NAVIGATE_TIMEOUT_MS)
-    })
-    try {
+    const client = await session(targetId)
+    await loadedAfter(client, url, async () => {
       const { errorText } = (await client.send('Page.navigate', { url })) as { errorText?: string }
       if (errorText) throw new SiteToolError('cdp-error', `cannot open ${url}: ${errorText}`)
-      await loaded
-    } finally {
-      clearTimeout(timer)
-      loaded.catch(() => undefined)
-    }
-    return (await refresh()) ?? tab
+    })
+    const tab = await refresh(targetId)
+    if (!tab) throw new SiteToolError('target-not-found', `the tab closed while it opened ${url}`)
+    return tab
+  }
+
+  async function open(url: string): Promise<TabInfo> {
+    checkWebUrl(url)
+    const { targetId } = (await browser.send('Target.createTarget', { url: 'about:blank' })) as { targetId: string }
+    await refresh(targetId)
+    return navigate(targetId, url)
   }
 
   return {
-    active,
+    get: (targetId) => tabs.get(targetId),
     list: () => [...tabs.values()],
-    select(part) {
-      const found = tabs.get(part) ?? [...tabs.values()].find((t) => t.url.includes(part))
-      if (found) {
-        chosen = found.id
-        notify()
-      }
-      return found
-    },
+    ...(address.page ? { initial: address.page } : {}),
     refresh,
     session,
     navigate,
-    onChange: (listener) => void listeners.push(listener),
+    open,
+    async closeTab(targetId) {
+      await browser.send('Target.closeTarget', { targetId }).catch(() => undefined)
+      forget(targetId)
+    },
+    onChange(listener) {
+      listeners.add(listener)
+      return () => void listeners.delete(listener)
+    },
     async close() {
       const clients = await Promise.all([...sessions.values()].map((c) => c.catch(() => undefined)))
       await Promise.all([...clients, browser].map((c) => c?.close().catch(() => undefined)))

@@ -1,5 +1,6 @@
 import { join } from 'node:path'
 import { type CompileResult, createCompiler } from '../compiler/compile'
+import { checkTokenBudgets } from '../tokens/budget'
 import type { Diagnostic } from '../compiler/diagnostics/catalog'
 import { formatDiagnosticLine } from '../compiler/diagnostics/report'
 import { isInside } from '../compiler/paths'
@@ -115,7 +116,7 @@ export function createSiteSkillsContext(options: ResolvedOptions, host: Host): S
 
   async function compile(): Promise<Compiled> {
     compiles++
-    const result = await compiler.compile()
+    const result = await checkTokenBudgets(await compiler.compile(), options.tokenBudget)
     const error = result.errors > 0 ? createBuildError(result, options.root, host.devServer) : undefined
     // Vite's dev server also shows a failed module load in the overlay, naming the plugin only when
     // the error does: whichever report reaches the page last, it reads the same.

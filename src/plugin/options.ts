@@ -3,6 +3,7 @@ import { type Compat, parseCompat } from '../compiler/compat'
 import { DEFAULT_DTS, DEFAULT_ROOT, LOG_PREFIX } from '../ids'
 import { resolveUserPath } from '../compiler/paths'
 import { resolveRoots } from '../compiler/roots'
+import type { TokenBudgetOption } from '../tokens/budget'
 
 /** Options of the plugin (all bundlers). */
 export interface Options {
@@ -40,6 +41,13 @@ export interface Options {
    * @default 'warn'
    */
   validateReturns?: ValidateReturns
+  /**
+   * Token budgets where a manifest sets no `tokenBudget`: the most tokens of a tool's definition
+   * (`tool`) and of a skill's tool definitions and notes together (`skill`), counted with
+   * gpt-tokenizer (an optional peer: `npm i -D gpt-tokenizer`). Exceeding one is a `token-budget`
+   * warning at the tool's manifest entry, an error (a failed build) with `fail: true`.
+   */
+  tokenBudget?: TokenBudgetOption
 }
 
 /** The options with every path absolute: made once per bundler root (`resolveOptions`). */
@@ -52,6 +60,20 @@ export interface ResolvedOptions {
   minify: boolean
   nodeTools?: boolean
   validateReturns?: ValidateReturns
+  tokenBudget?: TokenBudgetOption
+}
+
+/** A `tokenBudget` option that is not `{ tool?, skill?, fail? }` of positive integers and a boolean. */
+function tokenBudgetProblem(option: unknown): string | undefined {
+  if (option === undefined) return undefined
+  if (typeof option !== 'object' || option === null || Array.isArray(option)) return 'must be { tool?, skill?, fail? }'
+  for (const [key, value] of Object.entries(option)) {
+    if (key === 'fail' ? typeof value !== 'boolean' : !['tool', 'skill'].includes(key))
+      return `has ${key === 'fail' ? 'a fail that is not a boolean' : `unknown key ${JSON.stringify(key)}`}`
+    if (key !== 'fail' && !(Number.isInteger(value) && (value as number) > 0))
+      return `${key} must be a positive integer, not ${JSON.stringify(value)}`
+  }
+  return undefined
 }
 
 const VALIDATE_RETURNS: readonly unknown[] = ['throw', 'warn', false]
@@ -69,6 +91,8 @@ export function checkOptions(options: Options = {}): readonly string[] {
     throw new Error(
       `${LOG_PREFIX} \`validateReturns\` accepts 'throw', 'warn' or false, not ${JSON.stringify(options.validateReturns)}`,
     )
+  const budgetProblem = tokenBudgetProblem(options.tokenBudget)
+  if (budgetProblem) throw new Error(`${LOG_PREFIX} \`tokenBudget\` ${budgetProblem}`)
   return roots
 }
 
@@ -85,5 +109,6 @@ export function resolveOptions(options: Options, root: string): ResolvedOptions 
     minify: options.minify ?? DEFAULTS.minify,
     nodeTools: options.nodeTools,
     validateReturns: options.validateReturns,
+    tokenBudget: options.tokenBudget,
   }
 }

@@ -56,6 +56,10 @@ describe('optional peers of a command', () => {
     expect(other).not.toBeInstanceOf(MissingPeerError)
     expect(await loadWithPeers('mcp', async () => 42)).toBe(42)
     expect(COMMAND_PEERS.mcp).toContain('@modelcontextprotocol/sdk')
+    const tokens = await loadWithPeers('tokens', missing('gpt-tokenizer')).catch((e: unknown) => e)
+    expect((tokens as Error).message).toBe(
+      'token counts need gpt-tokenizer, which is not installed: run npm i -D gpt-tokenizer',
+    )
   })
 
   it('names only optional peers of this package, or required peers of those (package.json says so)', () => {

@@ -8,7 +8,7 @@ const line = (message: object) => `${JSON.stringify({ jsonrpc: '2.0', ...message
 
 describe('site-skills mcp lifecycle', () => {
   it('launches headless Chromium without --cdp, and exits with 0 once stdin closes', async () => {
-    const child = spawn(process.execPath, [BIN, 'mcp', '--root', 'learnings'], {
+    const child = spawn(process.execPath, [BIN, 'mcp', '--tools', 'page', '--root', 'learnings'], {
       cwd: REPO_ROOT,
       env: cleanEnv(),
       stdio: ['pipe', 'pipe', 'pipe'],
@@ -28,6 +28,7 @@ describe('site-skills mcp lifecycle', () => {
     // The launched browser shows about:blank: no skill matches, only the server's own tools.
     expect(list.result.tools.map((t: { name: string }) => t.name)).toEqual([
       'site_skills_active_tab',
+      'site_skills_tabs',
       'site_skills_switch_tab',
       'site_skills_navigate',
     ])
@@ -40,7 +41,7 @@ describe('site-skills mcp lifecycle', () => {
   })
 
   it('reports bad usage with exit code 2', async () => {
-    for (const args of [['--cdp', 'nonsense'], ['--http', 'x'], ['extra']]) {
+    for (const args of [['--cdp', 'nonsense'], ['--http', 'x'], ['extra'], ['--tools', 'some']]) {
       const child = spawn(process.execPath, [BIN, 'mcp', '--root', 'learnings', ...args], {
         cwd: REPO_ROOT,
         env: cleanEnv(),

@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import { Client } from '@modelcontextprotocol/sdk/client/index.js'
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js'
 import {
   ResourceListChangedNotificationSchema,
@@ -7,7 +8,12 @@ import {
 } from '@modelcontextprotocol/sdk/types.js'
 import { type LaunchedBrowser, launchBrowser } from '../../runtime/launch'
 import { startServer, type TestServer } from '../helpers/server'
+import { BIN, cleanEnv } from '../helpers/spawn'
 import { makeTempDir, writeTree } from '../helpers/tmp'
+
+/** The icon of the alpha skill (`icon.svg` in its folder). */
+export const ALPHA_ICON =
+  '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 8 8"><circle cx="4" cy="4" r="3"/></svg>'
 
 /** Three skills: alpha (alpha.test), beta (beta.test) and gamma (alpha.test too, denied in the tests). */
 const SKILLS: Record<string, unknown> = {
@@ -30,6 +36,14 @@ const SKILLS: Record<string, unknown> = {
             tag: { type: 'string', description: 'args.tag' },
           },
         },
+      },
+      hang: {
+        description: 'Waits until the call is cancelled, leaving marker files.',
+        path: 'tools/hang.js',
+        callable: 'hang',
+        args: { marker: { type: 'string', required: true, description: 'Path prefix of the marker files.' } },
+        returns: { type: 'string', description: 'Text.' },
+        timeoutMs: 600000,
       },
       fails: {
         description: 'Always throws.',
@@ -61,6 +75,16 @@ const SKILLS: Record<string, unknown> = {
   },
   'alpha/notes/guide.md': '# Alpha guide\n\nThe title lives in document.title.\n',
   'alpha/tools/where.js': 'export function where(ctx, args) {\n  return { url: ctx.url, tag: args.tag ?? null }\n}\n',
+  'alpha/tools/hang.js':
+    'import { writeFileSync } from "node:fs"\n' +
+    'export function hang(ctx, args) {\n' +
+    '  writeFileSync(args.marker + ".started", "")\n' +
+    '  return new Promise((resolve) => ctx.signal.addEventListener("abort", () => {\n' +
+    '    writeFileSync(args.marker + ".aborted", "")\n' +
+    '    resolve("aborted")\n' +
+    '  }))\n' +
+    '}\n',
+  'alpha/icon.svg': ALPHA_ICON,
   'alpha/tools/fails.js': 'export function fails() {\n  throw new Error("node tool failed")\n}\n',
   'alpha/browser-tools/read-title.js': 'async function (args) {\n  return { title: args.prefix + document.title }\n}\n',
   'alpha/browser-tools/boom.js': 'async function () {\n  const x = 1\n  throw new Error("boom " + x)\n}\n',
@@ -171,3 +195,29 @@ export async function until(check: () => boolean | Promise<boolean>, ms = 10_000
     if (await check()) return
   throw new Error(`${what} did not happen within ${ms} ms`)
 }
+
+/** A client of the real binary over stdio (`site-skills mcp ...args`), with the server's stderr. */
+export async function stdioClient(args: string[]): Promise<Watched & { stderr: () => string }> {
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [BIN, 'mcp', ...args],
+    env: cleanEnv() as Record<string, string>,
+    stderr: 'pipe',
+  })
+  let stderr = ''
+  transport.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()))
+  const watched = await connectClient(transport).catch((error: Error) => {
+    throw new Error(`${error.message}; the server's stderr:\n${stderr}`)
+  })
+  return { ...watched, stderr: () => stderr }
+}
+
+/** `--root` and `--cdp` of a world (gamma denied, as in every test). */
+export const worldArgs = (world: World) => [
+  '--root',
+  world.root,
+  '--cdp',
+  `127.0.0.1:${world.browser.port}`,
+  '--deny',
+  'gamma',
+]

@@ -12,7 +12,7 @@ let world: World
 let mcp: Watched
 let page: LaunchedPage
 let stderr = ''
-const OWN = ['site_skills_active_tab', 'site_skills_switch_tab', 'site_skills_navigate']
+const OWN = ['site_skills_active_tab', 'site_skills_tabs', 'site_skills_switch_tab', 'site_skills_navigate']
 
 const names = async () => (await mcp.client.listTools()).tools.map((t) => t.name)
 const call = (name: string, args: Record<string, unknown> = {}) =>
@@ -23,7 +23,18 @@ beforeAll(async () => {
   world = await createWorld()
   const transport = new StdioClientTransport({
     command: process.execPath,
-    args: [BIN, 'mcp', '--root', world.root, '--cdp', `127.0.0.1:${world.browser.port}`, '--deny', 'gamma'],
+    args: [
+      BIN,
+      'mcp',
+      '--tools',
+      'page',
+      '--root',
+      world.root,
+      '--cdp',
+      `127.0.0.1:${world.browser.port}`,
+      '--deny',
+      'gamma',
+    ],
     env: cleanEnv() as Record<string, string>,
     stderr: 'pipe',
   })
@@ -42,12 +53,13 @@ afterAll(async () => {
   await world?.close()
 })
 
-describe('site-skills mcp over stdio', () => {
+describe('site-skills mcp --tools page over stdio', () => {
   it('lists the tools of the skills matching the active tab, typed and annotated; a denied skill never', async () => {
     const { tools } = await mcp.client.listTools()
     expect(tools.map((t) => t.name)).toEqual([
       ...OWN,
       'alpha__where',
+      'alpha__hang',
       'alpha__fails',
       'alpha__read_title',
       'alpha__boom',

@@ -133,6 +133,15 @@ describe('a lean install: the packed tarball with --omit=dev into an empty proje
       'site-skills: mcp needs @modelcontextprotocol/sdk, which is not installed: run npm i -D @modelcontextprotocol/sdk',
     ])
     expect(readmeSays('npm i -D @modelcontextprotocol/sdk')).toBe(true)
+    // Token counts: the tokenizer is a peer of its own, loaded before anything is read.
+    const bin = join(project, 'node_modules/.bin/site-skills')
+    const tokens = await run(bin, ['context', 'https://demo-shop.test/', '--tokens'], project, 20_000)
+    expect({ code: tokens.code, stdout: tokens.stdout, stderr: tokens.stderr }).toEqual({
+      code: 2,
+      stdout: '',
+      stderr: 'site-skills: token counts need gpt-tokenizer, which is not installed: run npm i -D gpt-tokenizer\n',
+    })
+    expect(readmeSays('npm i -D gpt-tokenizer')).toBe(true)
   })
 
   it("mcp with the README snippets' packages installed: an SDK client lists and calls the demo shop's tools over stdio", async () => {

@@ -9,6 +9,7 @@ import { writeIfChanged } from '../../codegen/write'
 import { type CompileResult, createCompiler } from '../../compiler/compile'
 import type { SkillModel } from '../../compiler/model'
 import { codeFrame, readQuietly } from '../../compiler/diagnostics/report'
+import { checkTokenBudgets } from '../../tokens/budget'
 import { foldersOf } from '../../nobuild/watch'
 import { DEFAULT_DTS } from '../../ids'
 import { type CliIO, type ParsedArgs, displayRoot, writeLine } from '../args'
@@ -109,7 +110,7 @@ async function checkWith(
   const dts = displayRoot(out, io.cwd)
 
   async function run(): Promise<WatchedRun> {
-    const result = await skills.compile()
+    const result = await checkTokenBudgets(await skills.compile())
     let typed: TypeCheck | undefined
     if (result.errors === 0) {
       await writeIfChanged(out, generateDts(result.skills, out))

@@ -1,4 +1,6 @@
-import { loadLearnedContext, siteSkillsForUrl } from '../../nobuild/api'
+import { current, loadLearnedContext, siteSkillsForUrl } from '../../nobuild/api'
+import { type ContextTokens, contextTokens } from '../../tokens/count'
+import { loadTokenizer } from '../../tokens/tokenizer'
 import { callExample } from '../example'
 import { type CliIO, type ParsedArgs, UsageError, compatOf, writeLine } from '../args'
 import { existingRoots } from '../session'
@@ -26,13 +28,17 @@ export async function contextCommand(args: ParsedArgs, io: CliIO): Promise<numbe
     const count = url ? `, not ${args.positionals.length}` : ''
     throw new UsageError(`context takes one URL${count}: site-skills context URL`)
   }
-  const context = await loadLearnedContext(url, {
-    roots: await existingRoots(args, io),
-    compat: compatOf(args),
-    watch: false,
-  })
+  // Loaded first: without the tokenizer the command exits 2 before it reads anything.
+  const tokenizer = args.tokens ? await loadTokenizer() : undefined
+  const options = { roots: await existingRoots(args, io), compat: compatOf(args), watch: false }
+  const context = await loadLearnedContext(url, options)
+  const tokens = tokenizer && (await contextTokens((await current(options)).api, url, tokenizer))
   if (args.json) {
-    writeLine(io.stdout, JSON.stringify(context, null, 2))
+    writeLine(io.stdout, JSON.stringify(tokens ? { ...context, tokens } : context, null, 2))
+    return 0
+  }
+  if (tokens) {
+    for (const line of tokenLines(url, tokens)) writeLine(io.stdout, line)
     return 0
   }
   if (!context.exists) {
@@ -48,4 +54,22 @@ export async function contextCommand(args: ParsedArgs, io: CliIO): Promise<numbe
     writeLine(io.stdout, `    ${callExample(tool)}`)
   }
   return 0
+}
+
+const figure = (n: number) => n.toLocaleString('en-US')
+
+/** `context --tokens` for people: one line per skill, tool and note, then the total. */
+function tokenLines(url: string, tokens: ContextTokens): string[] {
+  const rows: [string, number][] = []
+  for (const skill of tokens.skills) {
+    rows.push([skill.siteId, skill.total])
+    for (const tool of skill.tools) rows.push([`  tool ${tool.name}`, tool.tokens])
+    for (const note of skill.notes) rows.push([`  note ${note.file}`, note.tokens])
+  }
+  rows.push(['total', tokens.total])
+  const width = Math.max(...rows.map(([label]) => label.length))
+  const size = Math.max(...rows.map(([, n]) => figure(n).length))
+  const head = `tokens of ${url} (${tokens.encoding}): tools ${figure(tokens.tools)}, notes ${figure(tokens.notes)}`
+  const body = rows.map(([label, n]) => `  ${label.padEnd(width)}  ${figure(n).padStart(size)}`)
+  return tokens.skills.length ? [head, ...body] : [`no site skill matches ${url}: 0 tokens`]
 }

@@ -1,6 +1,9 @@
 import { isSiteToolError } from '../../../runtime/index'
+import { TOOLS_MODES, type ToolsMode } from '../../mcp/catalog'
 import { runMcp } from '../../mcp/index'
 import type { BrowserAddress } from '../../mcp/tabs'
+import { loadTokenizer } from '../../tokens/tokenizer'
+import { MissingPeerError } from '../peers'
 import { type CliIO, type ParsedArgs, UsageError, writeLine } from '../args'
 import { existingRoots } from '../session'
 import { compatOf } from '../args'
@@ -33,17 +36,32 @@ function browserAddress(cdp: string): BrowserAddress {
   return { host: match[1]!.replace(/^\[|\]$/g, ''), port: portOf(match[2]!, '--cdp', false) }
 }
 
-/** `site-skills mcp`: serves the tools of the skills matching the active tab until stdin closes or a signal. */
+/** The tokenizer the default needs is named as `mcp`'s own peer. */
+function asMcpPeer(error: unknown): never {
+  if (error instanceof MissingPeerError) throw new MissingPeerError('mcp', error.peer, error.outdated)
+  throw error
+}
+
+function toolsMode(text: string | undefined): ToolsMode | undefined {
+  if (text === undefined || (TOOLS_MODES as readonly string[]).includes(text)) return text as ToolsMode | undefined
+  throw new UsageError(`--tools accepts ${TOOLS_MODES.join(', ')}, not ${JSON.stringify(text)}`)
+}
+
+/** `site-skills mcp`: serves the site tools to MCP clients until stdin closes or a signal. */
 export async function mcpCommand(args: ParsedArgs, io: CliIO): Promise<number> {
   if (args.positionals.length)
     throw new UsageError(`mcp takes no arguments, got ${JSON.stringify(args.positionals[0])}`)
   if (args.json) throw new UsageError('mcp speaks MCP on stdout; --json does not apply')
   const browser = args.cdp === undefined ? undefined : browserAddress(args.cdp)
   const http = args.http === undefined ? undefined : portOf(args.http, '--http', true)
+  const mode = toolsMode(args.tools)
+  // The default counts the tokens of its list: without the tokenizer it exits 2 before it starts anything.
+  if (!mode) await loadTokenizer().catch(asMcpPeer)
   const roots = await existingRoots(args, io)
   const log = (line: string) => writeLine(io.stderr, `site-skills mcp: ${line}`)
   try {
-    await runMcp({ roots, compat: compatOf(args), browser, http, filter: { allow: args.allow, deny: args.deny }, log })
+    const filter = { allow: args.allow, deny: args.deny }
+    await runMcp({ roots, compat: compatOf(args), browser, http, mode, filter, log })
     return 0
   } catch (error) {
     if (!isSiteToolError(error)) throw error

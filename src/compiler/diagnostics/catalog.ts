@@ -457,6 +457,22 @@ export const DIAGNOSTIC_CATALOG = {
     message: fixtureHeaderMessage,
     hintFor: fixtureHeaderHint,
   }),
+  'token-budget': entry<{ subject: string; tokens: number; budget: number; option: boolean }>({
+    severity: 'warning',
+    title: 'Over its token budget',
+    hint:
+      'Shorten the descriptions (of the tool, its arguments and its result) or the notes, or raise tokenBudget; ' +
+      '`site-skills context URL --tokens` prints each figure.',
+    message: (d) =>
+      `${d.subject}: ${d.tokens.toLocaleString('en-US')} tokens (o200k_base), over the budget of ` +
+      `${d.budget.toLocaleString('en-US')} (${d.option ? 'the tokenBudget option' : 'tokenBudget'})`,
+  }),
+  'token-budget-invalid': entry<{ at: string }>({
+    severity: 'error',
+    title: 'Invalid token budget',
+    hint: 'tokenBudget is a positive integer, or { "max": N, "fail": true } to make exceeding it an error.',
+    message: (d) => `${d.at}: tokenBudget must be a positive integer or { "max": N, "fail"?: boolean }`,
+  }),
   'compat-ego-lite': entry<CompatData>({
     severity: 'error',
     title: 'Not loadable by ego-lite',

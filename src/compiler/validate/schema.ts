@@ -122,6 +122,8 @@ function toolFinding(kind: string, segments: string[], error: SchemaError, given
       return { code: 'example-invalid', data: exampleFinding(`${tool}.examples`, [argName, ...rest], error) }
     case 'annotations':
       return { code: 'tool-schema', data: { tool, field, detail: annotationsMessage(argName, error) } }
+    case 'tokenBudget':
+      return { code: 'token-budget-invalid', data: { at: `${tool}.tokenBudget` } }
     case 'args':
       if (argName !== undefined)
         return { code: 'arg-schema', data: valueFinding(`${tool}.args.${argName}`, 'arg', rest, error, given) }
@@ -155,6 +157,8 @@ function classify(segments: string[], error: SchemaError, given: () => unknown):
         : { code: 'domains-invalid', data: {} }
     case 'notes':
       return { code: 'note-path', data: {} }
+    case 'tokenBudget':
+      return { code: 'token-budget-invalid', data: { at: 'manifest' } }
     case 'nodeTools':
     case 'browserTools':
       if (rest.length === 0) {
@@ -190,8 +194,11 @@ export function checkManifestSchema(data: unknown): SchemaFinding[] {
     const segments = missing !== undefined ? [...base, missing] : base
     // Point at the offending key; a missing member is reported at its parent's key.
     const path = invalidName !== undefined ? [...base, invalidName] : base
-    const finding = { ...classify(segments, error, () => valueAt(data, segments)), path }
-    const key = `${finding.code}\0${describeFinding(finding).message}\0${path.join('\0')}`
+    const found = classify(segments, error, () => valueAt(data, segments))
+    // A budget is one value: its problems are reported once, at its key.
+    const budgetKey = path.indexOf('tokenBudget')
+    const finding = { ...found, path: found.code === 'token-budget-invalid' ? path.slice(0, budgetKey + 1) : path }
+    const key = `${finding.code}\0${describeFinding(finding).message}\0${finding.path.join('\0')}`
     if (!findings.has(key)) findings.set(key, finding)
   }
   const all = [...findings.values(), ...misplaced]

@@ -13,7 +13,7 @@ import { blocksSkill, resolveSkillFile } from './context'
 import { checkNameCharacters } from './names'
 import { TOOL_KINDS, checkManifestSchema } from './schema'
 import { checkExamples } from './examples'
-import { checkTool } from './tools'
+import { checkTool, tokenBudgetOf } from './tools'
 
 const MAX_MANIFEST_BYTES = FILE_LIMITS.manifest
 
@@ -257,6 +257,7 @@ export async function checkSkill(
     realDir: folder.realDir,
     notes,
     tools,
+    ...tokenBudgetOf(manifest.tokenBudget),
   }
   const sources = check.sources
   return { folder, diagnostics, tools, domainSites, files, locate: (path) => doc.locate(path), candidate, sources }

@@ -1,7 +1,7 @@
 import { dirname, join } from 'node:path'
 import type { ToolAnnotations, ToolKind, ValueSchema } from '../../../runtime/index'
 import { wantsEgoLite } from '../compat'
-import type { ToolModel } from '../model'
+import type { TokenBudget, ToolModel } from '../model'
 import { RESERVED_PRODUCTS, inspectPath, isInside, unsafeRelativePath } from '../paths'
 import { type SkillCheck, readSkillText, readText, report, reportAt, reportTempRefs, resolveSkillFile } from './context'
 import {
@@ -20,6 +20,14 @@ const BROWSER_EXT_RE = /\.(?:js|ts)$/
 const KIND_OF: Record<ToolMapKey, ToolKind> = { nodeTools: 'node', browserTools: 'browser' }
 
 /** The original's isNodeToolPath (release line included), with .mjs and .ts allowed. */
+/** A manifest's `tokenBudget` as the model holds it; anything else (reported by the schema check) is none. */
+export function tokenBudgetOf(value: unknown): { tokenBudget?: TokenBudget } {
+  if (Number.isInteger(value) && (value as number) > 0) return { tokenBudget: { max: value as number } }
+  const { max, fail } = (value ?? {}) as { max?: unknown; fail?: unknown }
+  if (!Number.isInteger(max) || (max as number) < 1) return {}
+  return { tokenBudget: { max: max as number, ...(fail === true ? { fail } : {}) } }
+}
+
 function isNodeToolPath(path: string): boolean {
   const [dir, file, ...rest] = path.split('/')
   if (rest.length || !dir || !file || !NODE_EXT_RE.test(file)) return false
@@ -201,5 +209,6 @@ export async function checkTool(
     returns: schema.returns as ValueSchema,
     ...(typeof schema.timeoutMs === 'number' ? { timeoutMs: schema.timeoutMs } : {}),
     ...(schema.annotations ? { annotations: schema.annotations as ToolAnnotations } : {}),
+    ...tokenBudgetOf(schema.tokenBudget),
   }
 }

@@ -1,0 +1,141 @@
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js'
+import { SiteToolError } from '../../runtime/index'
+import type { Catalog } from './catalog'
+import type { ClientTabs, TabView } from './clients'
+import { noteLinks } from './context'
+import { type SiteTool, TAB_ARG, takesTab } from './listing'
+import type { TabInfo, Tabs } from './tabs'
+import { errorResult, toolResult } from './tools'
+
+/**
+ * What a Node tool gets as `ctx` under `site-skills mcp`: the tab it runs against, a CDP session
+ * to it (`send(method, params)`, `on`, `off`), `fetch`, and a signal that aborts when the call is
+ * cancelled or its client goes.
+ */
+interface McpToolContext {
+  host: 'site-skills mcp'
+  /** The tab's URL, and its origin (`https://example.com`). */
+  url: string
+  baseUrl: string
+  tab: TabView
+  cdp: Awaited<ReturnType<Tabs['session']>>
+  fetch: typeof fetch
+  signal: AbortSignal
+}
+
+/** One call of a site tool: the tool, its arguments without the server's `tab`, and where. */
+export interface SiteCall {
+  catalog: Catalog
+  client: ClientTabs
+  tabs: Tabs
+  name: string
+  args: Record<string, unknown> | undefined
+  /** `site_skills_call`'s own `tab`, which wins over one in the arguments. */
+  tab?: string
+  signal: AbortSignal
+}
+
+function findTool(catalog: Catalog, name: string): SiteTool {
+  const tool = catalog.byName.get(name)
+  if (!tool) throw new SiteToolError('tool-not-found', `no tool is named ${JSON.stringify(name)}`)
+  return tool
+}
+
+/** The tool's own arguments, and the tab handle the server's `tab` argument named. */
+function splitTab(tool: SiteTool, call: SiteCall): { args: Record<string, unknown>; handle?: string } {
+  const args = { ...(call.args ?? {}) }
+  if (!takesTab(tool.meta)) return { args, handle: call.tab }
+  const given = args[TAB_ARG]
+  delete args[TAB_ARG]
+  const handle = call.tab ?? given
+  if (handle !== undefined && typeof handle !== 'string')
+    throw new SiteToolError('invalid-args', `argument "${TAB_ARG}" must be a tab id (a string)`, {
+      ...tool.ref,
+      file: tool.meta.file,
+    })
+  return { args, ...(handle === undefined ? {} : { handle }) }
+}
+
+/** The tab a call runs in, as the browser reports it now (undefined: the client has no tab). */
+export async function currentTab(client: ClientTabs, tabs: Tabs, handle?: string): Promise<TabInfo | undefined> {
+  const tab = client.tab(handle)
+  return tab && (await tabs.refresh(tab.id))
+}
+
+function notHere(catalog: Catalog, tool: SiteTool, tab: TabInfo | undefined): SiteToolError {
+  const skill = catalog.state.api.skills.find((s) => s.id === tool.ref.siteId)!
+  const page = tab ? `the tab (${tab.url})` : 'no tab'
+  return new SiteToolError(
+    'domain-mismatch',
+    `${page} is not a page of this skill (domains: ${skill.domains.join(', ')}); its tools apply only there`,
+    { ...tool.ref, file: tool.meta.file },
+  )
+}
+
+/** Resolves with the work, or rejects once `signal` aborts (after `onAbort` tried to stop the work). */
+function abortable<T>(work: Promise<T>, signal: AbortSignal, onAbort: () => void): Promise<T> {
+  if (signal.aborted) onAbort()
+  return new Promise<T>((resolve, reject) => {
+    const stop = () => {
+      onAbort()
+      reject(new SiteToolError('disconnected', 'the call was cancelled'))
+    }
+    signal.addEventListener('abort', stop, { once: true })
+    work.then(resolve, reject).finally(() => signal.removeEventListener('abort', stop))
+  })
+}
+
+function nodeContext(tab: TabInfo, view: TabView, cdp: McpToolContext['cdp'], signal: AbortSignal): McpToolContext {
+  let baseUrl = ''
+  try {
+    baseUrl = new URL(tab.url).origin
+  } catch {}
+  return { host: 'site-skills mcp', url: tab.url, baseUrl, tab: view, cdp, fetch: globalThis.fetch, signal }
+}
+
+/** Runs a site tool in its tab through the runtime (argument checks, domain guard, timeouts). */
+export async function callSiteTool(call: SiteCall): Promise<CallToolResult> {
+  const { catalog, client, tabs, signal } = call
+  const tool = findTool(catalog, call.name)
+  const { args, handle } = splitTab(tool, call)
+  const tab = await currentTab(client, tabs, handle)
+  if (!tab || !catalog.forUrl(tab.url).includes(tool)) throw notHere(catalog, tool, tab)
+  const { api, skills } = catalog.state
+  const { siteId, tool: name } = tool.ref
+  const model = skills.find((s) => s.model.id === siteId)?.model.tools.find((t) => t.name === name)
+  try {
+    const session = await tabs.session(tab.id)
+    const work =
+      tool.meta.kind === 'browser'
+        ? api.runBrowserTool(siteId, name, args, session)
+        : api.runTool(siteId, name, args, nodeContext(tab, client.view(tab), session, signal))
+    // A browser tool's synchronous work is stopped; what it awaits ends with its tab or its timeout.
+    const stop = () => void session.send('Runtime.terminateExecution').catch(() => undefined)
+    return toolResult(tool, await abortable(work, signal, tool.meta.kind === 'browser' ? stop : () => {}))
+  } catch (error) {
+    return errorResult(error, model?.kind === 'node' ? model.absPath : undefined)
+  }
+}
+
+/** The site tools of a tab for `site_skills_find_tools`, with links to their skills' notes. */
+export async function findTools(
+  catalog: Catalog,
+  client: ClientTabs,
+  tabs: Tabs,
+  args: Record<string, unknown> | undefined,
+): Promise<CallToolResult> {
+  const handle = typeof args?.tab === 'string' ? args.tab : undefined
+  const tab = await currentTab(client, tabs, handle)
+  const words = typeof args?.query === 'string' ? args.query.toLowerCase().split(/\s+/).filter(Boolean) : []
+  const holds = (t: SiteTool) => {
+    const text = `${t.def.name} ${t.def.title ?? ''} ${t.def.description ?? ''}`.toLowerCase()
+    return words.every((w) => text.includes(w))
+  }
+  const tools = catalog.forUrl(tab?.url).filter(holds)
+  const value = { tab: tab ? client.view(tab) : null, tools: tools.map((t) => t.def) }
+  const skills = tab ? catalog.state.api.siteSkillsForUrl(tab.url) : []
+  return {
+    content: [{ type: 'text', text: JSON.stringify(value, null, 2) }, ...noteLinks(skills)],
+    structuredContent: value,
+  }
+}

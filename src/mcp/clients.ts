@@ -1,0 +1,177 @@
+import { randomBytes } from 'node:crypto'
+import { SiteToolError } from '../../runtime/index'
+import type { TabInfo, Tabs } from './tabs'
+
+/** A tab as a client sees it: `id` is a handle minted for that client, never the browser's target id. */
+export interface TabView {
+  id: string
+  url: string
+  title: string
+}
+
+/**
+ * One client's view of the browser: its own active tab, and handles for the tabs it may use (the
+ * tabs opened for it, the ones it took with `select`, and the ones no client has taken). Another
+ * client's tabs are invisible to it, and their handles unknown.
+ */
+export interface ClientTabs {
+  /** The tab the client's calls run against when they name none. */
+  active: () => TabInfo | undefined
+  /** The tab of a handle (default: the active tab, which may be none); an unknown handle is refused. */
+  tab: (handle?: string) => TabInfo | undefined
+  /** The client's handle of a tab it may use. */
+  view: (tab: TabInfo) => TabView
+  /** The tabs the client may use, in the browser's order. */
+  visible: () => TabInfo[]
+  /** Makes a tab (by handle, else the first whose URL contains `part`) the active one, and takes it. */
+  select: (choice: { tab?: string; url?: string }) => TabInfo
+  /** Opens `url` in the given or the active tab; a client without one gets a new tab. */
+  navigate: (url: string, handle?: string) => Promise<TabInfo>
+  /** Whether the server opened this tab for the client (it is closed when the client goes). */
+  opened: (targetId: string) => boolean
+  /** Called when the client's active tab, or its URL, changes. */
+  onChange: (listener: () => void) => void
+  /** The client is gone: closes the tabs opened for it and lets go of those it took. */
+  dispose: () => Promise<void>
+}
+
+export interface ClientOptions {
+  /**
+   * Follow the browser when no tab was chosen: the newest tab opened since the server started,
+   * else the first page (the one client of stdio). Over HTTP a client's tab is only one it opened
+   * or took, so that no two clients act on one page.
+   */
+  follows: boolean
+}
+
+export interface Clients {
+  connect: (options: ClientOptions) => ClientTabs
+}
+
+const mintHandle = () => `tab-${randomBytes(9).toString('base64url')}`
+
+/** The clients of one browser: who holds which tab. */
+export function createClients(tabs: Tabs): Clients {
+  /** Target id -> the client that holds it. */
+  const holders = new Map<string, object>()
+  tabs.onChange((targetId, event) => {
+    if (event === 'closed') holders.delete(targetId)
+  })
+
+  function connect(options: ClientOptions): ClientTabs {
+    const me = {}
+    const handles = new Map<string, string>()
+    const targets = new Map<string, string>()
+    const openedHere = new Set<string>()
+    const listeners: (() => void)[] = []
+    let chosen: string | undefined = options.follows ? tabs.initial : undefined
+    let newest: string | undefined
+    let last = ''
+    let gone = false
+
+    const usable = (targetId: string) => {
+      const holder = holders.get(targetId)
+      return holder === undefined || holder === me
+    }
+    const take = (targetId: string) => {
+      if (usable(targetId)) holders.set(targetId, me)
+    }
+    const visible = () => tabs.list().filter((t) => usable(t.id))
+
+    function active(): TabInfo | undefined {
+      const pick = (id: string | undefined) => (id && usable(id) ? tabs.get(id) : undefined)
+      if (!options.follows) return pick(chosen)
+      return pick(chosen) ?? pick(newest) ?? visible()[0]
+    }
+
+    function notify(): void {
+      const now = active()
+      const key = now ? `${now.id}\0${now.url}` : ''
+      if (key === last || gone) return
+      last = key
+      for (const listener of listeners) listener()
+    }
+    const unfollow = tabs.onChange((targetId, event) => {
+      if (event === 'closed') {
+        const handle = targets.get(targetId)
+        if (handle) handles.delete(handle)
+        targets.delete(targetId)
+        openedHere.delete(targetId)
+        if (chosen === targetId) chosen = undefined
+      }
+      // A tab opened after the server started becomes the active one of a client that follows.
+      if (event === 'created' && options.follows && usable(targetId)) chosen = newest = targetId
+      notify()
+    })
+    notify()
+
+    function view(tab: TabInfo): TabView {
+      let handle = targets.get(tab.id)
+      if (!handle) {
+        handle = mintHandle()
+        targets.set(tab.id, handle)
+        handles.set(handle, tab.id)
+      }
+      return { id: handle, url: tab.url, title: tab.title }
+    }
+
+    function tab(handle?: string): TabInfo | undefined {
+      if (handle === undefined) return active()
+      const targetId = handles.get(handle)
+      const found = targetId && usable(targetId) ? tabs.get(targetId) : undefined
+      if (!found)
+        throw new SiteToolError(
+          'target-not-found',
+          `no tab of yours has the id ${JSON.stringify(handle)}: list them with site_skills_tabs`,
+        )
+      return found
+    }
+
+    function select(choice: { tab?: string; url?: string }): TabInfo {
+      const part = choice.url
+      const found =
+        choice.tab !== undefined ? tab(choice.tab) : part ? visible().find((t) => t.url.includes(part)) : undefined
+      if (!found) throw new SiteToolError('target-not-found', `no open tab of yours matches ${JSON.stringify(part)}`)
+      take(found.id)
+      chosen = found.id
+      notify()
+      return found
+    }
+
+    async function navigate(url: string, handle?: string): Promise<TabInfo> {
+      const target = tab(handle)
+      let done: TabInfo
+      if (target) {
+        take(target.id)
+        done = await tabs.navigate(target.id, url)
+      } else {
+        done = await tabs.open(url)
+        openedHere.add(done.id)
+        take(done.id)
+      }
+      if (handle === undefined) chosen = done.id
+      notify()
+      return done
+    }
+
+    return {
+      active,
+      tab,
+      view,
+      visible,
+      select,
+      navigate,
+      opened: (targetId) => openedHere.has(targetId),
+      onChange: (listener) => void listeners.push(listener),
+      async dispose() {
+        gone = true
+        unfollow()
+        listeners.length = 0
+        await Promise.all([...openedHere].map((id) => tabs.closeTab(id)))
+        for (const [targetId, holder] of holders) if (holder === me) holders.delete(targetId)
+      },
+    }
+  }
+
+  return { connect }
+}
