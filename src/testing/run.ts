@@ -1,8 +1,8 @@
-import { readFile } from 'node:fs/promises'
 import type { SiteSkills } from '../../runtime/index'
 import type { ArgsValidator } from '../../runtime/index'
 import { checkResult } from '../../runtime/internal'
 import type { CompileResult } from '../compiler/compile'
+import { FILE_LIMITS, isReadFailure, readRegularFile } from '../compiler/files'
 import { isFixtureHeaderProblem } from '../compiler/fixture-header'
 import { parseRecording } from '../compiler/fixture-recording'
 import type { TestBrowser } from './browser'
@@ -37,6 +37,17 @@ export function collectCases(result: CompileResult, sites: readonly string[]): E
   return cases
 }
 
+/**
+ * A fixture's bytes, read by the rules validation read it with: a file swapped since for a named
+ * pipe, a device or a huge one fails the example at once instead of hanging `test`.
+ */
+export function readFixture(path: string): Buffer<ArrayBuffer> {
+  const read = readRegularFile(path, FILE_LIMITS.fixture)
+  if (isReadFailure(read)) throw new Error(`fixture ${JSON.stringify(path)} ${read.message}`)
+  // Node's buffers are views of ArrayBuffers (never shared memory): a fetch body, as readFile's is.
+  return read as Buffer<ArrayBuffer>
+}
+
 /** What `ctx.fetch` answers: request URL -> body and its content type. */
 type Served = Map<string, { body: BodyInit; type: string }>
 
@@ -46,7 +57,7 @@ type Served = Map<string, { body: BodyInit; type: string }>
  * other fixture file answers `url`, typed by its extension.
  */
 async function servedBy(fixture: string, path: string, url: string | undefined): Promise<Served> {
-  const raw = await readFile(path)
+  const raw = readFixture(path)
   const recording = fixture.endsWith('.json') ? parseRecording(raw.toString('utf8')) : undefined
   if (!recording || isFixtureHeaderProblem(recording))
     return new Map(url ? [[new URL(url).href, { body: raw, type: contentTypeOf(fixture) }]] : [])
@@ -93,7 +104,7 @@ async function callNode(c: ExampleCase, api: SiteSkills): Promise<Outcome> {
 /** Runs a browser example in a tab of its own, on its fixture served under its `url` (and nothing else). */
 export async function callOnFixture(c: ExampleCase, api: SiteSkills, browser: TestBrowser): Promise<Outcome> {
   const url = c.example.url!
-  const tab = await browser.openTab(fixtureRule(url, await readFile(c.example.fixturePath!)))
+  const tab = await browser.openTab(fixtureRule(url, readFixture(c.example.fixturePath!)))
   try {
     const loaded = await navigate(tab.client, url)
     if (loaded.errorText || loaded.timedOut) {
