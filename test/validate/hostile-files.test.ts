@@ -170,13 +170,20 @@ describe('files that are not regular files', () => {
       timeout: KILL_AFTER_MS,
       killSignal: 'SIGKILL',
     }).then(
-      () => ({ code: 0, stderr: '', signal: null }),
-      (e: { code: number | null; stderr: string; signal: string | null }) => e,
+      () => ({ code: 0, stdout: '', signal: null }),
+      (e: { code: number | null; stdout: string; signal: string | null }) => e,
     )
     expect(test.signal).toBeNull()
     expect(Date.now() - started).toBeLessThan(WITHIN_MS)
     expect(test.code).toBe(1)
-    expect(test.stderr).toContain('3 errors in the skills')
+    // The skill's errors decide, and --json says which they are (its examples did not run).
+    const report = JSON.parse(test.stdout) as { ok: boolean; diagnostics: { file: string; code: string }[] }
+    expect(report.ok).toBe(false)
+    expect(report.diagnostics.map((d) => `${d.file} ${d.code}`).sort()).toEqual([
+      'fix/fixtures/data.json file-not-regular',
+      'fix/fixtures/huge.html file-too-large',
+      'fix/fixtures/page.html file-not-regular',
+    ])
   })
 
   it('never reads a device inside a skill folder, and rejects a symlink to /dev/zero as leaving the folder', async () => {
