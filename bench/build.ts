@@ -124,7 +124,7 @@ async function bundleFiles(entries: string[], plugins: EsbuildPlugin[] = []): Pr
   return out.outputFiles.reduce((n, f) => n + f.contents.length, 0)
 }
 
-/** Bare functions per transform when batched, as the plugin compiles them (src/compiler/expressions.ts). */
+/** Bare functions per transform when batched, as the plugin compiles them (src/compiler/bundle/expressions.ts). */
 const EXPRESSION_BATCH = 100
 
 /**

@@ -5,7 +5,10 @@ import { TMP } from './generate'
 
 const BENCH = import.meta.dirname
 /** The compiler's browser-tool bundler and its transforms of bare functions: their esbuild calls are counted. */
-const BUNDLER = [resolve(BENCH, '../src/compiler/bundle.ts'), resolve(BENCH, '../src/compiler/expressions.ts')]
+const BUNDLER = [
+  resolve(BENCH, '../src/compiler/bundle/browser-tools.ts'),
+  resolve(BENCH, '../src/compiler/bundle/expressions.ts'),
+]
 /** Must sit directly in bench/.tmp: the compiler finds `runtime/` relative to its own file. */
 const CHILD_FILE = join(TMP, 'child.mjs')
 const CHILD_TIMEOUT_MS = 10 * 60_000

@@ -1,5 +1,5 @@
 import type { CompilerHost, CompilerOptions, Diagnostic, Node, Program, SourceFile } from 'typescript'
-import { toPosix } from '../compiler/paths'
+import { toPosix } from '../compiler/fs/paths'
 import type { CompilerBackend, CompilerError, DeclarationPlace, ProgramInput } from './backend'
 
 /** The compiler API of TypeScript 5 and 6 (`import('typescript')`), as much of it as `check` uses. */

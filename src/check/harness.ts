@@ -1,7 +1,7 @@
 import { dirname, join } from 'node:path'
 import type { CompiledSkill } from '../compiler/compile'
 import { jsValue } from '../codegen/literal'
-import { isTypeScript, toPosix } from '../compiler/paths'
+import { isTypeScript, toPosix } from '../compiler/fs/paths'
 
 /** One tool to check against its manifest entry. */
 export interface ToolTarget {

@@ -1,6 +1,6 @@
 import { join } from 'node:path'
 import type { Diagnostic, Project, Snapshot } from 'typescript-7/unstable/async'
-import { toPosix } from '../compiler/paths'
+import { toPosix } from '../compiler/fs/paths'
 import type { CompilerBackend, CompilerError, DeclarationPlace, ProgramInput } from './backend'
 
 /** TypeScript 7's `typescript/unstable/async` module, as much of it as `check` uses. */

@@ -1,8 +1,8 @@
 import { parseArgs } from 'node:util'
 import { relative, isAbsolute } from 'node:path'
-import { resolveRoots } from '../compiler/roots'
+import { resolveRoots } from '../compiler/discover/roots'
 import { type Compat, parseCompat } from '../compiler/compat'
-import { toPosix } from '../compiler/paths'
+import { toPosix } from '../compiler/fs/paths'
 
 export interface CliIO {
   stdout: NodeJS.WritableStream & { isTTY?: boolean }

@@ -1,8 +1,8 @@
 import { type CliIO, type ParsedArgs, UsageError, parseCliArgs, writeLine } from './args'
 import { reportFailure } from './failure'
 import { guardProcess } from './guard'
-import { MissingPeerError, loadWithPeers } from './peers'
-import { packageVersion } from './version'
+import { MissingPeerError, loadWithPeers } from '../package/peers'
+import { packageVersion } from '../package/version'
 
 type Command = (args: ParsedArgs, io: CliIO) => Promise<number>
 

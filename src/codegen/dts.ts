@@ -1,7 +1,7 @@
 import { basename, dirname, relative } from 'node:path'
 import type { CompiledSkill } from '../compiler/compile'
 import type { ToolModel } from '../compiler/model'
-import { toPosix } from '../compiler/paths'
+import { toPosix } from '../compiler/fs/paths'
 import { jsValue, wellFormed } from './literal'
 import { toolFile } from './meta'
 import { docLine, printFields, printReturnsType } from './value-type'

@@ -2,7 +2,7 @@ import { relative } from 'node:path'
 import { type RegistryData, createDomainTableData, type SkillMeta, type ToolMeta } from '../../runtime/index'
 import type { CompiledSkill } from '../compiler/compile'
 import type { ToolModel } from '../compiler/model'
-import { toPosix } from '../compiler/paths'
+import { toPosix } from '../compiler/fs/paths'
 
 /** The tool's file relative to its root: `google/tools/search.js`. */
 export function toolFile(skill: CompiledSkill['model'], tool: ToolModel): string {

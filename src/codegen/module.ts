@@ -2,7 +2,7 @@ import type { KnowledgeNote, SiteSkillsOptions } from '../../runtime/index'
 import type { CompiledSkill } from '../compiler/compile'
 import { GROUP_ID_PREFIX, RUNTIME_ID, SKILL_ID_PREFIX } from '../ids'
 import { sortKeys } from '../../runtime/internal'
-import { toPosix } from '../compiler/paths'
+import { toPosix } from '../compiler/fs/paths'
 import { jsKey, jsValue } from './literal'
 import { createRegistryData } from './meta'
 

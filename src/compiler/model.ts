@@ -1,7 +1,20 @@
 import type { ToolAnnotations, ToolKind, ValueSchema } from '../../runtime/index'
 import type { Diagnostic } from './diagnostics/catalog'
-import type { SkillFolder } from './discover'
 import type { JsonPath, Position } from './parse'
+
+/** One skill folder found in a root. */
+export interface SkillFolder {
+  /** The folder name, which is the skill id. */
+  id: string
+  /** The root it was found in (absolute, as given). */
+  root: string
+  /** `root/id`, as found (not resolved). */
+  dir: string
+  /** The real path of the folder (symlinks resolved). */
+  realDir: string
+  /** The folder is a symlink (invisible to the original). */
+  symlinked: boolean
+}
 
 /** A manifest's `tokenBudget` (a number `n` is `{ max: n }`). */
 export interface TokenBudget {

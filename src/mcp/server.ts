@@ -11,7 +11,7 @@ import {
   ReadResourceRequestSchema,
 } from '@modelcontextprotocol/sdk/types.js'
 import { isSiteToolError } from '../../runtime/index'
-import { packageVersion } from '../cli/version'
+import { packageVersion } from '../package/version'
 import type { McpClient } from './host'
 
 const INSTRUCTIONS =

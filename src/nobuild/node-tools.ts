@@ -5,9 +5,9 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { type Message, build } from 'esbuild'
 import { SiteToolError } from '../../runtime/index'
-import { createBundleGuard } from '../compiler/bundle-guard'
-import { FILE_LIMITS, isReadFailure, readRegularFile } from '../compiler/files'
-import { isTypeScript } from '../compiler/paths'
+import { createBundleGuard } from '../compiler/bundle/guard'
+import { FILE_LIMITS, isReadFailure, readRegularFile } from '../compiler/fs/files'
+import { isTypeScript } from '../compiler/fs/paths'
 
 let cacheDir: string | undefined
 

@@ -3,7 +3,7 @@ import { type CompileResult, createCompiler } from '../compiler/compile'
 import { checkTokenBudgets } from '../tokens/budget'
 import type { Diagnostic } from '../compiler/diagnostics/catalog'
 import { formatDiagnosticLine } from '../compiler/diagnostics/report'
-import { isInside } from '../compiler/paths'
+import { isInside } from '../compiler/fs/paths'
 import {
   GENERATED_ID_RE,
   GROUP_ID_PREFIX,

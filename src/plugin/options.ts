@@ -1,8 +1,8 @@
 import type { ValidateReturns } from '../../runtime/index'
 import { type Compat, parseCompat } from '../compiler/compat'
 import { DEFAULT_DTS, DEFAULT_ROOT, LOG_PREFIX } from '../ids'
-import { resolveUserPath } from '../compiler/paths'
-import { resolveRoots } from '../compiler/roots'
+import { resolveUserPath } from '../compiler/fs/paths'
+import { resolveRoots } from '../compiler/discover/roots'
 import type { TokenBudgetOption } from '../tokens/budget'
 
 /** Options of the plugin (all bundlers). */

@@ -1,6 +1,6 @@
 import { transform } from 'esbuild'
 import type { UnpluginOptions } from 'unplugin'
-import { TS_FILE_RE } from '../compiler/paths'
+import { TS_FILE_RE } from '../compiler/fs/paths'
 import type { PluginContexts } from './contexts'
 
 /** Compiles TypeScript skill files for bundlers that cannot (Rollup, webpack); others leave this out. */

@@ -1,4 +1,4 @@
-// The fixture format (header comment, then the page) lives in src/compiler/fixture-header.ts,
+// The fixture format (header comment, then the page) lives in src/compiler/fixtures/header.ts,
 // which validation reads too; this is what `snapshot` evaluates in the tab.
 
 /** What `snapshot` leaves out of the page, as the fixture's header says. */

@@ -3,7 +3,7 @@ import { createRegistryData } from '../codegen/meta'
 import type { CompileResult, CompiledSkill } from '../compiler/compile'
 import { compareDiagnostics, countBySeverity, createDiagnostic, type Diagnostic } from '../compiler/diagnostics/catalog'
 import type { SkillRecord, TokenBudget } from '../compiler/model'
-import { MANIFEST } from '../compiler/validate/context'
+import { MANIFEST } from '../compiler/discover/skills'
 import { skillTokens } from './count'
 import { loadTokenizer, type Tokenizer } from './tokenizer'
 

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { isSiteToolError } from '../../runtime/index'
-import { resultJson } from '../../src/cli/result-json'
+import { resultJson } from '../../runtime/result-json'
 import { type SiteTool, toolResult } from '../../src/mcp/tools'
 import { type SpawnRun, spawnCli } from '../helpers/spawn-bin'
 import { makeTempDir, writeTree } from '../helpers/tmp'

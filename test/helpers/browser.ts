@@ -1,7 +1,7 @@
 import { join } from 'node:path'
 import { type CdpClient, command } from '../../runtime/cdp'
 import type { BrowserToolCode } from '../../runtime/types'
-import { createBrowserBundler } from '../../src/compiler/bundle'
+import { createBrowserBundler } from '../../src/compiler/bundle/browser-tools'
 import { makeTempDir, writeTree } from './tmp'
 
 /** A browser tool to compile: its file inside the skill folder, and whether it is an ES module. */

@@ -4,9 +4,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { callBrowserTool } from '../../runtime/browser'
 import { type LaunchedBrowser, launchBrowser } from '../../runtime/launch'
 import type { BrowserToolCode } from '../../runtime/types'
-import { createBrowserBundler } from '../../src/compiler/bundle'
-import { isFixtureHeaderProblem } from '../../src/compiler/fixture-header'
-import { parseRecording } from '../../src/compiler/fixture-recording'
+import { createBrowserBundler } from '../../src/compiler/bundle/browser-tools'
+import { isFixtureHeaderProblem } from '../../src/compiler/fixtures/header'
+import { parseRecording } from '../../src/compiler/fixtures/recording'
 import { contractBreaks, type Manifest, mismatches, readManifest, showFixture } from './page-fixtures'
 
 // The shipped real-site skills, run on saved real pages of their sites: every example of every

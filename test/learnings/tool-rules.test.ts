@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { callBrowserTool } from '../../runtime/browser'
 import { type LaunchedBrowser, launchBrowser } from '../../runtime/launch'
 import type { BrowserToolCode } from '../../runtime/types'
-import { createBrowserBundler } from '../../src/compiler/bundle'
+import { createBrowserBundler } from '../../src/compiler/bundle/browser-tools'
 import { makeTempDir } from '../helpers/tmp'
 import { type Manifest, readManifest, showFixture } from './page-fixtures'
 

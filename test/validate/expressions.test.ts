@@ -1,8 +1,12 @@
 import { transform } from 'esbuild'
 import { describe, expect, it, vi } from 'vitest'
 import { forEachSegment, originalPosition } from '../../runtime/sourcemap'
-import { type CompiledExpression, compileExpressions, type ExpressionResult } from '../../src/compiler/expressions'
-import { createMappingsWriter } from '../../src/compiler/mappings'
+import {
+  type CompiledExpression,
+  compileExpressions,
+  type ExpressionResult,
+} from '../../src/compiler/bundle/expressions'
+import { createMappingsWriter } from '../../src/compiler/bundle/mappings'
 
 vi.mock('esbuild', async (original) => {
   const esbuild = await original<typeof import('esbuild')>()

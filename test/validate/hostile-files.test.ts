@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vites
 import { createDomainTableData } from '../../runtime/match'
 import { createSiteSkills } from '../../runtime/registry'
 import type { SkillMeta } from '../../runtime/types'
-import { FILE_LIMITS } from '../../src/compiler/files'
+import { FILE_LIMITS } from '../../src/compiler/fs/files'
 import { buildApp } from '../helpers/bundlers'
 import { compileRoots } from '../helpers/compile'
 import { REPO_ROOT, makeTempDir, writeTree } from '../helpers/tmp'

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { createLimiter } from '../../src/compiler/limit'
+import { createLimiter } from '../../src/compiler/bundle/limit'
 
 /** A task that stays in flight until released, recording how many ran at once. */
 function tracker() {

@@ -3,8 +3,8 @@ import { mkdir, mkdtemp, realpath, rm, symlink, writeFile } from 'node:fs/promis
 import { tmpdir } from 'node:os'
 import { isAbsolute, join, relative } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { readPlainFile, readRegularFile } from '../../src/compiler/files'
-import { inspectInside, inspectPath, isInside, pathBelow, plainPathInside } from '../../src/compiler/paths'
+import { readPlainFile, readRegularFile } from '../../src/compiler/fs/files'
+import { inspectInside, inspectPath, isInside, pathBelow, plainPathInside } from '../../src/compiler/fs/paths'
 
 let base: string
 let skill: string

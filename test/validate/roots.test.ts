@@ -2,7 +2,7 @@ import { homedir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { parseCliArgs, rootsOf as cliRoots } from '../../src/cli/args'
-import { resolveRoots } from '../../src/compiler/roots'
+import { resolveRoots } from '../../src/compiler/discover/roots'
 import { rootsOf as apiRoots, siteSkillsRoot } from '../../src/nobuild/api'
 import { resolveOptions } from '../../src/plugin/options'
 

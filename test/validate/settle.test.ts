@@ -2,7 +2,7 @@ import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createCompiler } from '../../src/compiler/compile'
 import { createDiagnostic } from '../../src/compiler/diagnostics/catalog'
-import { scanRoot } from '../../src/compiler/discover'
+import { scanRoot } from '../../src/compiler/discover/skills'
 import { checkSkill, settleSkill } from '../../src/compiler/validate/skill'
 import { makeTempDir, writeTree } from '../helpers/tmp'
 

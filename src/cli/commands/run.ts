@@ -7,10 +7,9 @@ import {
   parseHostPort,
   targetProblem,
 } from '../../../runtime/index'
-import { command, openTarget } from '../../../runtime/internal'
+import { command, openTarget, resultJson } from '../../../runtime/internal'
 import { type SkillsOptions, listSiteSkills, runBrowserSiteTool, runNodeSiteTool } from '../../nobuild/api'
 import { type CliIO, type ParsedArgs, UsageError, compatOf, writeLine } from '../args'
-import { resultJson } from '../result-json'
 import { existingRoots } from '../session'
 
 const RUN_USAGE =

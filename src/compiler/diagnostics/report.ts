@@ -2,9 +2,9 @@ import { join, relative } from 'node:path'
 import type { CompileResult } from '../compile'
 import { LOG_PREFIX } from '../../ids'
 import type { Diagnostic } from './catalog'
-import { FILE_LIMITS, isReadFailure, readRegularFile } from '../files'
+import { FILE_LIMITS, isReadFailure, readRegularFile } from '../fs/files'
 import { stripBom } from '../parse'
-import { toPosix } from '../paths'
+import { toPosix } from '../fs/paths'
 
 export interface FrameStyle {
   red: (s: string) => string

@@ -1,7 +1,7 @@
 import { assignToolNames } from '../../../runtime/index'
 import { createDiagnostic, type Diagnostic } from '../diagnostics/catalog'
 import type { SkillRecord } from '../model'
-import { MANIFEST } from './context'
+import { MANIFEST } from '../discover/skills'
 
 type Found = Map<SkillRecord, Diagnostic[]>
 

@@ -8,13 +8,14 @@ import {
 } from '../diagnostics/catalog'
 import type { Subject } from '../diagnostics/messages'
 import type { Compat } from '../compat'
-import type { SkillFolder } from '../discover'
-import { FILE_LIMITS, type FileRole, READ_FAILURE_CODES, type ReadFailure, isReadFailure } from '../files'
-import { readPlainInside, readRegularFile } from '../files'
+import { MANIFEST } from '../discover/skills'
+import type { SkillFolder } from '../model'
+import { FILE_LIMITS, type FileRole, READ_FAILURE_CODES, type ReadFailure, isReadFailure } from '../fs/files'
+import { readPlainInside, readRegularFile } from '../fs/files'
 import type { JsonDocument, JsonPath, Position } from '../parse'
 import { createLineIndex } from '../parse'
-import { inspectInside, isInside } from '../paths'
-import type { StampLog } from '../stamp'
+import { inspectInside, isInside } from '../fs/paths'
+import type { StampLog } from '../fs/stamp'
 import type { ModuleExports, SourceError } from './module-shape'
 
 export interface ValidateOptions {
@@ -51,8 +52,6 @@ export interface SkillCheck {
   /** The compile's log of stamps taken as files are read, if it keeps one. */
   stamps?: StampLog
 }
-
-export const MANIFEST = 'manifest.json'
 
 export function report(check: SkillCheck, file: string, init: DiagnosticInit): void {
   check.diagnostics.push(createDiagnostic(check.folder.id, `${check.folder.id}/${file}`, init))

@@ -1,8 +1,8 @@
 import { getDomain } from 'tldts'
-import { FIXTURE_HEADER_LIMIT, isFixtureHeaderProblem, parseFixtureHeader } from '../fixture-header'
-import type { ParsedFixtureHeader } from '../fixture-header'
-import { readFileHead } from '../files'
-import { type ParsedRecording, RECORDING_LIMIT, parseRecording } from '../fixture-recording'
+import { FIXTURE_HEADER_LIMIT, isFixtureHeaderProblem, parseFixtureHeader } from '../fixtures/header'
+import type { ParsedFixtureHeader } from '../fixtures/header'
+import { readFileHead } from '../fs/files'
+import { type ParsedRecording, RECORDING_LIMIT, parseRecording } from '../fixtures/recording'
 import type { Position } from '../parse'
 import { type SkillCheck, report } from './context'
 

@@ -13,7 +13,7 @@ import {
   tokenizer,
 } from 'acorn'
 import { transform } from 'esbuild'
-import { isTypeScript } from '../paths'
+import { isTypeScript } from '../fs/paths'
 import { quickExports } from './quick-exports'
 import { isSoleFunction } from './quick-shape'
 

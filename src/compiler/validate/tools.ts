@@ -2,7 +2,7 @@ import { dirname, join } from 'node:path'
 import type { ToolAnnotations, ToolKind, ValueSchema } from '../../../runtime/index'
 import { wantsEgoLite } from '../compat'
 import type { TokenBudget, ToolModel } from '../model'
-import { RESERVED_PRODUCTS, inspectPath, isInside, unsafeRelativePath } from '../paths'
+import { RESERVED_PRODUCTS, inspectPath, isInside, unsafeRelativePath } from '../fs/paths'
 import { type SkillCheck, readSkillText, readText, report, reportAt, reportTempRefs, resolveSkillFile } from './context'
 import {
   type ModuleExports,

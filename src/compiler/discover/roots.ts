@@ -1,6 +1,6 @@
 import { join } from 'node:path'
-import { DEFAULT_ROOT } from '../ids'
-import { inspectPath, resolveUserPath } from './paths'
+import { DEFAULT_ROOT } from '../../ids'
+import { inspectPath, resolveUserPath } from '../fs/paths'
 import { stat } from 'node:fs/promises'
 
 /** The environment variables that name the roots when none is given. */

@@ -1,7 +1,7 @@
 import { type Message, type TransformOptions, transform } from 'esbuild'
-import { forEachSegment } from '../../runtime/internal'
+import { forEachSegment } from '../../../runtime/internal'
 import { createMappingsWriter } from './mappings'
-import { lineStarts } from './parse'
+import { lineStarts } from '../parse'
 
 /**
  * Bare-function browser tools compiled many to one esbuild transform, then split per tool.

@@ -1,7 +1,7 @@
 import { type BigIntStats, existsSync, lstatSync, readdirSync, realpathSync, statSync } from 'node:fs'
 import { dirname, isAbsolute, join, resolve, sep } from 'node:path'
 import type { OnLoadArgs, OnResolveArgs, PartialMessage, Plugin } from 'esbuild'
-import type { Finding } from './diagnostics/catalog'
+import type { Finding } from '../diagnostics/catalog'
 import {
   FILE_LIMITS,
   READ_FAILURE_CODES,
@@ -10,8 +10,8 @@ import {
   isReadFailure,
   readRegularFile,
   tooLargeMessage,
-} from './files'
-import type { StampLog } from './stamp'
+} from '../fs/files'
+import type { StampLog } from '../fs/stamp'
 
 /*
  * esbuild reads files itself: every module a tool imports, and the package.json (and tsconfig.json)

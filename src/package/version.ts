@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs'
 
 const PACKAGE_NAME = 'unplugin-site-skills'
-// dist/cli.js sits one folder below the package root; src/cli/version.ts two.
+// Built chunks sit one folder below the package root (dist/); src/package/version.ts two.
 const CANDIDATES = ['../package.json', '../../package.json']
 
 /** The fields of the package's own package.json that the CLI reads. */

@@ -1,9 +1,9 @@
 import { readdirSync } from 'node:fs'
 import { join } from 'node:path'
-import { createDiagnostic } from './diagnostics/catalog'
-import type { SkillFolder } from './discover'
-import type { SkillRecord } from './model'
-import { MANIFEST } from './validate/context'
+import { createDiagnostic } from '../diagnostics/catalog'
+import type { SkillFolder } from '../model'
+import { MANIFEST } from './skills'
+import type { SkillRecord } from '../model'
 
 /** Files of a broken folder watched for a fix; a bound, for a folder that holds a whole tree. */
 const MAX_LISTED = 10_000

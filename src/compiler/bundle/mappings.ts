@@ -1,4 +1,4 @@
-import { BASE64 } from '../../runtime/internal'
+import { BASE64 } from '../../../runtime/internal'
 
 /**
  * Source map `mappings` written a segment at a time (read with the runtime's `forEachSegment`): a

@@ -1,21 +1,8 @@
+import type { SkillFolder } from '../model'
 import { readdir } from 'node:fs/promises'
 import { basename, dirname, join } from 'node:path'
-import { inspectPath, plainPathInside } from './paths'
+import { inspectPath, plainPathInside } from '../fs/paths'
 import { effectiveRoot } from './roots'
-
-/** One skill folder found in a root. */
-export interface SkillFolder {
-  /** The folder name, which is the skill id. */
-  id: string
-  /** The root it was found in (absolute, as given). */
-  root: string
-  /** `root/id`, as found (not resolved). */
-  dir: string
-  /** The real path of the folder (symlinks resolved). */
-  realDir: string
-  /** The folder is a symlink (invisible to the original). */
-  symlinked: boolean
-}
 
 export interface RootScan {
   root: string
@@ -31,7 +18,8 @@ export interface RootScan {
 }
 
 const SKIPPED_RE = /^[_.]|^node_modules$/
-const MANIFEST = 'manifest.json'
+/** The file that makes a folder a skill. */
+export const MANIFEST = 'manifest.json'
 
 /** A root that holds manifest.json: the one skill of its parent folder. */
 async function asSkillFolder(dir: string): Promise<RootScan> {

@@ -1,4 +1,4 @@
-import { messageOf, siteToolError } from '../../runtime/internal'
+import { messageOf, siteToolError } from './errors'
 
 /** Who a result came from, as its error names it. */
 interface ResultOf {

@@ -1,14 +1,14 @@
 import { createHash } from 'node:crypto'
 import { isAbsolute, relative, resolve } from 'node:path'
 import { type BuildOptions, type Message, type Metafile, type Plugin, build } from 'esbuild'
-import type { BrowserToolCode } from '../../runtime/index'
-import { type BundleGuard, createBundleGuard, guardFinding, guardProblemOf } from './bundle-guard'
-import { createDiagnostic, type Diagnostic } from './diagnostics/catalog'
+import type { BrowserToolCode } from '../../../runtime/index'
+import { type BundleGuard, createBundleGuard, guardFinding, guardProblemOf } from './guard'
+import { createDiagnostic, type Diagnostic } from '../diagnostics/catalog'
 import { compileExpressions, EXPORT_CLAUSE_RE, type ExpressionInput } from './expressions'
-import { FILE_LIMITS, READ_FAILURE_CODES, type ReadFailure, isReadFailure, readRegularFile } from './files'
+import { FILE_LIMITS, READ_FAILURE_CODES, type ReadFailure, isReadFailure, readRegularFile } from '../fs/files'
 import { chunk, createLimiter } from './limit'
-import { isInside, isTypeScript, pathBelow, toPosix } from './paths'
-import { type StampLog, stampOf } from './stamp'
+import { isInside, isTypeScript, pathBelow, toPosix } from '../fs/paths'
+import { type StampLog, stampOf } from '../fs/stamp'
 
 /** One browser tool to compile. */
 export interface BundleRequest {
