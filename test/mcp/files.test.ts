@@ -37,7 +37,19 @@ beforeAll(async () => {
   execFileSync('mkfifo', [join(world.root, 'pipe/browser-tools/data.txt')])
   const transport = new StdioClientTransport({
     command: process.execPath,
-    args: [BIN, 'mcp', '--root', world.root, '--cdp', `127.0.0.1:${world.browser.port}`, '--allow', 'pipe'],
+    // page mode: the tab's tools are listed once it navigates (what this test waits for).
+    args: [
+      BIN,
+      'mcp',
+      '--tools',
+      'page',
+      '--root',
+      world.root,
+      '--cdp',
+      `127.0.0.1:${world.browser.port}`,
+      '--allow',
+      'pipe',
+    ],
     env: cleanEnv() as Record<string, string>,
     stderr: 'pipe',
   })

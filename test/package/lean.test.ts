@@ -120,7 +120,8 @@ describe('a lean install: the packed tarball with --omit=dev into an empty proje
     expectSuccess(await run(command, args, project, 120_000), build ?? '')
     const agent = await run('node', ['dist/agent.js'], project, 60_000)
     expectSuccess(agent, start ?? '')
-    expect(agent.stdout).toContain("[ 'my-site' ]\n# My Site\n")
+    // The project also holds the demo shop (for the mcp tests below), which matches localhost too.
+    expect(agent.stdout).toBe("[ 'demo-shop', 'my-site' ]\n# My Site\n## Getting started\n## Next steps\n")
   })
 
   it('mcp without the MCP SDK exits 2 with one line naming the npm i -D to run, and starts nothing', async () => {
