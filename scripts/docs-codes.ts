@@ -1,14 +1,14 @@
 /**
- * Writes the README's lists of codes from the catalogs: the diagnostic codes of validation and
- * builds, and the runtime's SiteToolError codes. Each list stands between its two marker
- * comments. `npm run docs:codes` rewrites README.md; test/package/codes.test.ts fails when they differ.
+ * Writes the lists of codes of docs/codes.md from the catalogs: the diagnostic codes of validation
+ * and builds, and the runtime's SiteToolError codes. Each list stands between its two marker
+ * comments. `npm run docs:codes` rewrites docs/codes.md; test/package/codes.test.ts fails when they differ.
  */
 import { readFileSync, writeFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import { SITE_TOOL_ERRORS } from '../runtime/error-catalog'
 import { DIAGNOSTIC_CATALOG } from '../src/compiler/diagnostics/catalog'
 
-export const README_PATH = fileURLToPath(new URL('../README.md', import.meta.url))
+export const CODES_PATH = fileURLToPath(new URL('../docs/codes.md', import.meta.url))
 
 const cell = (text: string) => text.replaceAll('|', '\\|').replaceAll('\n', ' ')
 const row = (cells: string[]) => `| ${cells.map(cell).join(' | ')} |`
@@ -31,23 +31,23 @@ export const GENERATED_BLOCKS: Record<string, () => string[]> = {
   'runtime-error-codes': runtimeTable,
 }
 
-/** The README with every marked block written anew; throws when a marker is missing. */
-export function withCodeLists(readme: string): string {
-  let text = readme
+/** The page with every marked block written anew; throws when a marker is missing. */
+export function withCodeLists(page: string): string {
+  let text = page
   for (const [name, render] of Object.entries(GENERATED_BLOCKS)) {
     const start = `<!-- ${name}:start -->`
     const end = `<!-- ${name}:end -->`
     const from = text.indexOf(start)
     const to = text.indexOf(end, from)
-    if (from < 0 || to < 0) throw new Error(`README.md has no ${start} ... ${end} block`)
+    if (from < 0 || to < 0) throw new Error(`docs/codes.md has no ${start} ... ${end} block`)
     text = `${text.slice(0, from + start.length)}\n${render().join('\n')}\n${text.slice(to)}`
   }
   return text
 }
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
-  const before = readFileSync(README_PATH, 'utf8')
+  const before = readFileSync(CODES_PATH, 'utf8')
   const after = withCodeLists(before)
-  if (after !== before) writeFileSync(README_PATH, after)
-  console.log(after === before ? 'README.md: code lists up to date' : 'README.md: code lists rewritten')
+  if (after !== before) writeFileSync(CODES_PATH, after)
+  console.log(after === before ? 'docs/codes.md: code lists up to date' : 'docs/codes.md: code lists rewritten')
 }

@@ -7,7 +7,7 @@ import { runCli } from '../helpers/cli'
 import { runBin } from '../helpers/spawn'
 import { REPO_ROOT, makeTempDir, writeTree } from '../helpers/tmp'
 
-/** A Node tool that reports the ctx it was given (what the README's table of hosts says `run` passes). */
+/** A Node tool that reports the ctx it was given (what docs/skills.md's table of hosts says `run` passes). */
 const CTX_TOOL = `export async function where(ctx) {
   const title = ctx.cdp
     ? (await ctx.cdp.send('Runtime.evaluate', { expression: 'document.title', returnByValue: true })).result.value

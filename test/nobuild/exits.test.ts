@@ -34,7 +34,7 @@ const after = await runNodeSiteTool('shop', 'double', { n: 4 }, {}, { root })
 console.log(JSON.stringify({ before, after }))
 `
 
-/** A CI step written from the README: fail on any finding of the root given as \`{ root }\`. */
+/** A CI step written from docs/no-build.md: fail on any finding of the root given as \`{ root }\`. */
 const CI_CHECK = `import { validateSiteSkills } from 'unplugin-site-skills'
 const errors = await validateSiteSkills({ root: process.argv[2] })
 if (errors.length > 0) {

@@ -7,7 +7,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startServer } from '../helpers/server'
 import { REPO_ROOT } from '../helpers/tmp'
-import { readmeCommands, readmeFile, readmeSays } from './readme'
+import { DOCS, readmeCommands, readmeFile, readmeSays } from './readme'
 import { type Finished, run, words } from './spawn'
 
 /** The version of a package in this repository's node_modules: the one npm's cache holds. */
@@ -48,11 +48,11 @@ async function sizeMb(): Promise<number> {
   return Math.round(Number.parseInt(du.stdout, 10) / 1024)
 }
 
-/** The `-p` packages of every README client snippet that starts `site-skills mcp` with npx. */
+/** The `-p` packages of every client snippet (in README.md or a docs/ page) that starts `site-skills mcp` with npx. */
 function mcpSnippetPackages(): string[][] {
-  const readme = readFileSync(join(REPO_ROOT, 'README.md'), 'utf8')
-  const shell = [...readme.matchAll(/npx -y((?: -p \S+)+) site-skills mcp/g)].map((m) => m[1]!)
-  const json = [...readme.matchAll(/"-y",((?:\s*"-p", "[^"]+",)+)\s*"site-skills", "mcp"/g)].map((m) => m[1]!)
+  const docs = [...DOCS.values()].join('\n')
+  const shell = [...docs.matchAll(/npx -y((?: -p \S+)+) site-skills mcp/g)].map((m) => m[1]!)
+  const json = [...docs.matchAll(/"-y",((?:\s*"-p", "[^"]+",)+)\s*"site-skills", "mcp"/g)].map((m) => m[1]!)
   const shellPackages = shell.map((flags) => [...flags.matchAll(/-p (\S+)/g)].map((m) => m[1]!))
   const jsonPackages = json.map((flags) => [...flags.matchAll(/"-p", "([^"]+)"/g)].map((m) => m[1]!))
   return [...shellPackages, ...jsonPackages]

@@ -15,7 +15,7 @@ import { existingRoots } from '../session'
 const RUN_USAGE =
   'site-skills run SITE TOOL --args JSON [--cdp ws://...|HOST:PORT] [--target ID|URL-substring] [--url URL]'
 
-/** What a Node tool gets as `ctx` under `site-skills run` (the README's table of hosts). */
+/** What a Node tool gets as `ctx` under `site-skills run` (docs/skills.md's table of hosts). */
 interface RunContext {
   host: 'site-skills run'
   /** `--url`, else the URL of the `--cdp`/`--target` page. */

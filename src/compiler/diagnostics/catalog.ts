@@ -30,7 +30,7 @@ export type Severity = 'error' | 'warning'
 export interface CatalogEntry<D> {
   severity: Severity
   title: string
-  /** The hint shown unless `hintFor` says something finer; the one the README lists. */
+  /** The hint shown unless `hintFor` says something finer; the one docs/codes.md lists. */
   hint: string
   message: (data: D) => string
   /** A hint for this finding alone (naming the value to write), or undefined for `hint`. */
@@ -69,7 +69,10 @@ type PathEscapeData =
   | { via: 'fixture'; example: string }
   | { via: 'import'; tool: string; file: string }
 type CompatData = { problem: 'bom' | 'symlink' } | { problem: 'extension' | 'module'; tool: string }
-/** An error in a tool's `examples`: the README's examples section says how to write one. */
+/** Where the documentation says how to write examples and fixtures (hints name it: the package does not ship docs/). */
+const EXAMPLES_PAGE = 'https://github.com/site-skills/unplugin-site-skills/blob/main/docs/examples.md'
+
+/** An error in a tool's `examples`: docs/examples.md says how to write one. */
 const exampleError = <D>(title: string, hint: string, message: (data: D) => string) =>
   entry<D>({ severity: 'error', title, hint, message })
 type FileData = { subject: Subject; reason: string }
@@ -427,7 +430,7 @@ export const DIAGNOSTIC_CATALOG = {
   'example-invalid': exampleError<ExampleInvalidData>(
     'Invalid example',
     'An example is { "name"?, "args": { ... }, "url"?, "fixture"?, "expect"? } with a unique name; ' +
-      'see the README section on examples.',
+      `see ${EXAMPLES_PAGE}`,
     exampleInvalidMessage,
   ),
   'example-args': exampleError<ExampleArgsData>(
@@ -453,7 +456,7 @@ export const DIAGNOSTIC_CATALOG = {
       'A page fixture starts with a "site-skills fixture" comment holding JSON { "url", "captured", "source"? }: ' +
       "the address it was captured at, on the domain of the example's url (`site-skills snapshot` writes it). " +
       'A recorded response (.json) is { "site-skills fixture": { ... }, "responses": [{ "url", "body" }] }, ' +
-      'each url on the domain of the header url. See the README section on examples and fixtures.',
+      `each url on the domain of the header url. See ${EXAMPLES_PAGE}`,
     message: fixtureHeaderMessage,
     hintFor: fixtureHeaderHint,
   }),
