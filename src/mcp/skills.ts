@@ -2,6 +2,7 @@ import type { SiteSkills } from '../../runtime/index'
 import type { CompileResult, CompiledSkill } from '../compiler/compile'
 import type { Diagnostic } from '../compiler/diagnostics/catalog'
 import { createSession, createSkillsApi } from '../nobuild/session'
+import { checkTokenBudgets } from '../tokens/budget'
 
 /** Which skills the server may offer: `allow` (when not empty) and never `deny`. */
 export interface SkillFilter {
@@ -70,7 +71,7 @@ export function createLiveSkills(options: LiveOptions): LiveSkills {
   const listeners: (() => void)[] = []
   const good = new Map<string, CompiledSkill>()
   let timer: ReturnType<typeof setTimeout> | undefined
-  let last: { result: CompileResult; state: LiveState } | undefined
+  let last: { compiled: CompileResult; state: LiveState } | undefined
   let reported = new Set<string>()
 
   const session = createSession(options.roots, {
@@ -90,13 +91,15 @@ export function createLiveSkills(options: LiveOptions): LiveSkills {
   }
 
   async function current(): Promise<LiveState> {
-    const { result } = await session.current()
-    if (last?.result === result) return last.state
+    const { result: compiled } = await session.current()
+    if (last?.compiled === compiled) return last.state
+    // The budgets decide what is served, as in a build: a skill over a `fail: true` budget is not.
+    const result = await checkTokenBudgets(compiled)
     const { skills, kept } = merge(result, good, options.filter)
     for (const skill of result.skills) good.set(skill.model.id, skill)
     const errors = result.diagnostics.filter((d) => d.severity === 'error')
     const state: LiveState = { api: createSkillsApi(session.compiler, skills), skills, kept, errors }
-    last = { result, state }
+    last = { compiled, state }
     report(state)
     return state
   }

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { buildApp } from '../helpers/bundlers'
 import { spawnCli } from '../helpers/spawn-bin'
 import { makeTempDir, writeTree } from '../helpers/tmp'
+import { stdioClient } from '../mcp/harness'
 
 let root: string
 let cleanup: () => Promise<void>
@@ -141,6 +142,20 @@ describe('the tokenBudget plugin option (a real Vite build)', () => {
       await buildApp('vite', { outDir, options: { ...options, tokenBudget: { tool: 5000, skill: 5000, fail: true } } })
     } finally {
       await done()
+    }
+  })
+})
+
+describe('tokenBudget in site-skills mcp (the real binary over stdio)', () => {
+  it('does not serve a skill over a fail: true budget, says why on stderr, and serves the one only warned', async () => {
+    const mcp = await stdioClient(['--root', join(root, 'fail'), '--root', join(root, 'warn'), '--tools', 'all'])
+    try {
+      const names = (await mcp.client.listTools()).tools.map((t) => t.name)
+      expect(names).toContain('warned__read')
+      expect(names).not.toContain('failed__read')
+      expect(mcp.stderr()).toMatch(/invalid skill: .*failed\/manifest\.json:\d+:\d+.*token-budget/)
+    } finally {
+      await mcp.client.close()
     }
   })
 })
