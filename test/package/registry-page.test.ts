@@ -18,8 +18,11 @@ const PAGES = DOC_FILES.filter((file) => file.startsWith('docs/'))
 /** The repository's web address, from package.json's `repository.url` (`git+https://...git`). */
 const repositoryPage = (): string => (pkg.repository?.url ?? '').replace(/^git\+/, '').replace(/\.git$/, '')
 
+/** Markdown without its fenced code blocks. */
+const withoutFences = (markdown: string): string => markdown.replace(/^```[\s\S]*?^```$/gm, '')
+
 /** Markdown outside code: fenced blocks and inline code spans left out. */
-const prose = (markdown: string): string => markdown.replace(/^```[\s\S]*?^```$/gm, '').replace(/`[^`\n]*`/g, '')
+const prose = (markdown: string): string => withoutFences(markdown).replace(/`[^`\n]*`/g, '')
 
 /** Every Markdown link target of a page outside code: inline `[text](target)` and `[ref]: target`. */
 function linksOf(markdown: string): string[] {
@@ -33,7 +36,7 @@ function linksOf(markdown: string): string[] {
 function anchorsOf(markdown: string): Set<string> {
   const anchors = new Set<string>()
   const seen = new Map<string, number>()
-  const headings = markdown.replace(/^```[\s\S]*?^```$/gm, '').matchAll(/^#{1,6} (.+)$/gm)
+  const headings = withoutFences(markdown).matchAll(/^#{1,6} (.+)$/gm)
   for (const [, heading] of headings) {
     const text = heading!.replace(/\[([^\]]*)\]\([^)]*\)/g, '$1').replace(/`/g, '')
     const slug = text
