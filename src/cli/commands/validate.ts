@@ -1,11 +1,12 @@
 import type { CompileResult } from '../../compiler/compile'
 import type { Diagnostic } from '../../compiler/diagnostics/catalog'
-import { type CliIO, type ParsedArgs, displayRoot, writeLine } from '../args'
+import { type CliIO, displayRoot, writeLine } from '../args'
 import { createStyle, formatDiagnostic, plural } from '../format'
 import { compileRoots } from '../session'
+import type { Args } from '../registry'
 
 /** `site-skills validate [DIR...]`: exit 0 without errors, 1 with any. */
-export async function validateCommand(args: ParsedArgs, io: CliIO): Promise<number> {
+export async function validateCommand(args: Args<'validate'>, io: CliIO): Promise<number> {
   const result = await compileRoots(args, io, args.positionals)
   if (args.json) {
     writeLine(io.stdout, JSON.stringify(jsonReport(result, io.cwd), null, 2))
