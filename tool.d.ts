@@ -77,3 +77,6 @@ export declare function defineBrowserTool<S extends SiteId, T extends BrowserToo
   tool: T,
   fn: BrowserTool<S, T>,
 ): BrowserTool<S, T>
+
+// Only the names exported above are the entry's (a declaration file without this exports every name).
+export {}

@@ -51,7 +51,7 @@ export interface CompiledSkill {
 }
 
 /** The findings of one folder (cross-skill ones included), sorted. */
-export interface SkillReport {
+interface SkillReport {
   id: string
   root: string
   diagnostics: Diagnostic[]

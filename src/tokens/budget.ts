@@ -1,4 +1,4 @@
-import { assignToolNames } from '../../runtime/index'
+import { assignToolNames } from '../../runtime/internal'
 import { createRegistryData } from '../codegen/meta'
 import type { CompileResult, CompiledSkill } from '../compiler/compile'
 import { compareDiagnostics, countBySeverity, createDiagnostic, type Diagnostic } from '../compiler/diagnostics/catalog'

@@ -1,6 +1,6 @@
 import { join, relative } from 'node:path'
-import { SiteToolError, urlMatchesDomains } from '../../../runtime/index'
-import { type TargetInfo, command, loadCri } from '../../../runtime/internal'
+import { SiteToolError } from '../../../runtime/index'
+import { type TargetInfo, command, loadCri, urlMatchesDomains } from '../../../runtime/internal'
 import { formatFixture } from '../../compiler/fixtures/header'
 import { toPosix } from '../../compiler/fs/paths'
 import { isWriteFailure, writeFileInside } from '../../compiler/fs/write-inside'

@@ -24,7 +24,7 @@ import {
   fixtureHeaderMessage,
 } from './example-messages'
 
-export type Severity = 'error' | 'warning'
+type Severity = 'error' | 'warning'
 
 /** One code's entry: severity, title, general hint, and how a finding's data becomes its message. */
 export interface CatalogEntry<D> {

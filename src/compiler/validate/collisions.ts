@@ -1,4 +1,4 @@
-import { assignToolNames } from '../../../runtime/index'
+import { assignToolNames } from '../../../runtime/internal'
 import { createDiagnostic, type Diagnostic } from '../diagnostics/catalog'
 import type { SkillRecord } from '../model'
 import { MANIFEST } from '../discover/skills'
