@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs'
+import { existsSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { usageLine } from '../../src/cli/options'
@@ -59,6 +59,7 @@ describe('an option the command does not take', () => {
     expectRefused(runs[0], 'types does not take --watch', USAGE.types)
     expectRefused(runs[1], 'schema does not take --root', USAGE.schema)
     expectRefused(runs[2], 'new does not take --compat', USAGE.new)
+    expect(existsSync(join(REPO_ROOT, 'nowhere-made'))).toBe(false)
     expectRefused(runs[3], 'test does not take --tokens', USAGE.test)
     expectRefused(runs[4], 'mcp does not take --json', USAGE.mcp)
     expectRefused(runs[5], 'mcp does not take --live', USAGE.mcp)
