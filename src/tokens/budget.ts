@@ -44,7 +44,7 @@ function skillFindings(
     const data = { subject, tokens, budget: budget.max, option: budget.option }
     const severity = budget.fail ? ('error' as const) : ('warning' as const)
     found.push(
-      createDiagnostic(model.id, `${model.id}/${MANIFEST}`, { code: 'token-budget', data, severity, ...locate(at) }),
+      createDiagnostic(model, `${model.id}/${MANIFEST}`, { code: 'token-budget', data, severity, ...locate(at) }),
     )
   }
   for (const tool of model.tools) {
