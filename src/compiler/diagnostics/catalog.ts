@@ -525,7 +525,9 @@ interface DiagnosticPlace {
 }
 
 /** One finding: its code and that code's data (as the catalog types it), its skill, root and place, and its text. */
-export type Diagnostic = { [C in DiagnosticCode]: { code: C; data: DiagnosticData<C> } & DiagnosticPlace }[DiagnosticCode]
+export type Diagnostic = {
+  [C in DiagnosticCode]: { code: C; data: DiagnosticData<C> } & DiagnosticPlace
+}[DiagnosticCode]
 
 /** A finding with its place in the file (1-based; the start by default) and, rarely, another severity. */
 export type DiagnosticInit = Finding & { line?: number; column?: number; severity?: Severity }

@@ -5,12 +5,7 @@ import type { TokenBudget, ToolModel } from '../model'
 import { RESERVED_PRODUCTS, inspectPath, isInside, unsafeRelativePath } from '../fs/paths'
 import { type SkillCheck, readSkillText, readText, report, reportAt, reportTempRefs, resolveSkillFile } from './context'
 import type { ModuleExports, NotOneFunction, SourceError } from './module-types'
-import {
-  analyzeModule,
-  checkFunctionExpression,
-  describeDefaultExport,
-  looksLikeModule,
-} from './module-shape'
+import { analyzeModule, checkFunctionExpression, describeDefaultExport, looksLikeModule } from './module-shape'
 import type { ToolMapKey } from './schema'
 
 const NODE_EXT_RE = /\.(?:js|mjs|ts)$/
