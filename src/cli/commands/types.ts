@@ -11,7 +11,13 @@ import { compileRoots } from '../session'
 export async function typesCommand(args: ParsedArgs, io: CliIO): Promise<number> {
   const result = await compileRoots(args, io)
   if (result.errors > 0) {
-    writeLine(io.stderr, formatReport(result, io.cwd))
+    writeLine(
+      io.stderr,
+      formatReport(
+        result.reports.flatMap((r) => r.diagnostics),
+        io.cwd,
+      ),
+    )
     return 1
   }
   if (args.out === '-' || args.out === '/dev/stdout') {
