@@ -154,6 +154,7 @@ describe('site-skills validate', () => {
       column: 5,
       message: `invalid domain "localhost:3000": ${PORT_REASON}`,
       hint: 'Write "localhost": it matches that host on every port.',
+      data: { pattern: 'localhost:3000', host: 'localhost' },
     })
     expectExit(outside, 1)
     const far = JSON.parse(outside.stdout).diagnostics[0]

@@ -32,6 +32,7 @@ export async function compileTools(
     const realDir = join(dir, siteId)
     const requests = Object.entries(tools).map(([tool, spec]) => ({
       siteId,
+      root: dir,
       tool,
       absPath: join(realDir, spec.file),
       module: spec.module ?? false,

@@ -12,7 +12,13 @@ import type { Args } from '../registry'
 export async function typesCommand(args: Args<'types'>, io: CliIO): Promise<number> {
   const result = await compileRoots(args, io)
   if (result.errors > 0) {
-    writeLine(io.stderr, formatReport(result, io.cwd))
+    writeLine(
+      io.stderr,
+      formatReport(
+        result.reports.flatMap((r) => r.diagnostics),
+        io.cwd,
+      ),
+    )
     return 1
   }
   if (args.out === '-' || args.out === '/dev/stdout') {
