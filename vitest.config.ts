@@ -20,6 +20,7 @@ const UNIT = [
   'test/package/codes.test.ts',
   'test/package/manifest-validator.test.ts',
   'test/package/registry-page.test.ts',
+  'test/plugin/dev-server-recheck.test.ts',
   'test/runtime/checks.test.ts',
   'test/runtime/match.test.ts',
   'test/runtime/page-code.test.ts',
