@@ -42,8 +42,6 @@ describe('the test harness', () => {
     expect(ended).toMatchObject({ code: 0, killed: false })
     expect(existsSync(pidFile)).toBe(true)
     const pid = Number(readFileSync(pidFile, 'utf8'))
-    const deadline = Date.now() + 5000
-    while (alive(pid) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50))
-    expect(alive(pid)).toBe(false)
+    await expect.poll(() => alive(pid), { timeout: 5000, message: 'the child is killed' }).toBe(false)
   })
 })
