@@ -42,6 +42,7 @@ const UNIT = [
   'test/validate/roots.test.ts',
   'test/validate/rules.test.ts',
   'test/validate/settle.test.ts',
+  'test/validate/v8-syntax.test.ts',
   'test/validate/unreadable.test.ts',
 ]
 
