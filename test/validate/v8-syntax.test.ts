@@ -45,12 +45,14 @@ describe('V8 syntax checks on a worker thread', () => {
 /** A thread class that fails in one of the ways a thread can, and says when it has. */
 function failing(way: 'cannot be created' | 'fails once online' | 'exits while it owes answers') {
   let failed = false
+  let made = 0
   const fail = () => {
     failed = true
   }
   const classes: Record<typeof way, typeof Worker> = {
     'cannot be created': class extends Worker {
       constructor(...args: ConstructorParameters<typeof Worker>) {
+        made++
         fail()
         throw new Error('no threads here')
         // biome-ignore lint/correctness/noUnreachable: a subclass must call super
@@ -60,6 +62,7 @@ function failing(way: 'cannot be created' | 'fails once online' | 'exits while i
     'fails once online': class extends Worker {
       constructor(...args: ConstructorParameters<typeof Worker>) {
         super(...args)
+        made++
         this.once('online', () => {
           this.emit('error', new Error('gone'))
           fail()
@@ -67,19 +70,23 @@ function failing(way: 'cannot be created' | 'fails once online' | 'exits while i
       }
     },
     'exits while it owes answers': class extends Worker {
+      constructor(...args: ConstructorParameters<typeof Worker>) {
+        super(...args)
+        made++
+      }
       override postMessage(): void {
         void this.terminate().then(fail)
       }
     },
   }
-  return { Thread: classes[way], failed: () => failed }
+  return { Thread: classes[way], failed: () => failed, made: () => made }
 }
 
 describe('V8 syntax checks when the worker fails', () => {
   it.each(['cannot be created', 'fails once online', 'exits while it owes answers'] as const)(
     'checks here when the worker %s, with the same answers',
     async (way) => {
-      const { Thread, failed } = failing(way)
+      const { Thread, failed, made } = failing(way)
       const checker = createSyntaxChecker({ Worker: Thread })
       const codes = texts(300)
       const expected = codes.map(compilesHere)
@@ -91,8 +98,9 @@ describe('V8 syntax checks when the worker fails', () => {
         expect(failed()).toBe(true)
       }
       await vi.waitFor(untilFailed, { timeout: 20_000, interval: 20 })
-      // Then every check stays here, and none was answered by the thread.
+      // Then every check stays here (no thread is tried again), and none was answered by the thread.
       expect(await checkAll(checker.compiles, codes)).toEqual(expected)
+      expect(made()).toBe(1)
       await vi.waitFor(() => expect(checker.counts()).toEqual({ here: codes.length * (batches + 1), worker: 0 }))
     },
   )
