@@ -49,6 +49,7 @@ describe('the test harness', () => {
     expect(ended).toMatchObject({ code: 0, killed: false })
     expect(existsSync(pidFile)).toBe(true)
     const pid = Number(readFileSync(pidFile, 'utf8'))
+    expect(pid).toBeGreaterThan(0)
     await expect.poll(() => alive(pid), { timeout: 5000, message: 'the child is killed' }).toBe(false)
   })
 })
