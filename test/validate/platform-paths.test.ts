@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process'
 import { readdirSync } from 'node:fs'
 import { mkdir, symlink, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { RULES, describe as lines } from '../helpers/compile'
 import { loadAs } from '../helpers/platform'
 import { makeTempDir } from '../helpers/tmp'
@@ -101,5 +101,26 @@ describe('the Linux lstat fast path and the realpath path (macOS, Windows) agree
     const linux = await results(LINUX)
     expect(Object.values(linux).flat().length).toBeGreaterThan(100)
     expect(await results(MAC)).toEqual(linux)
+  })
+})
+
+describe('where the system cannot open without following a symlink (Windows)', () => {
+  it('readPlainFile opens nothing and leaves the path to be inspected', async () => {
+    const file = join(tmp.dir, 'skill/notes/a.md')
+    vi.doMock('node:fs', async (original) => {
+      const fs = await original<typeof import('node:fs')>()
+      return { ...fs, constants: { ...fs.constants, O_NOFOLLOW: undefined } }
+    })
+    try {
+      const files = await loadAs('win32', () => import('../../src/compiler/fs/files'))
+      expect(files.readPlainFile(file, 1024)).toBe('other')
+      expect(files.readPlainFile(join(tmp.dir, 'skill/notes/linked.md'), 1024)).toBe('other')
+    } finally {
+      vi.doUnmock('node:fs')
+    }
+    // Where the flag exists, the same file is read at once, and a symlink is not followed.
+    const files = await loadAs(LINUX, () => import('../../src/compiler/fs/files'))
+    expect(files.readPlainFile(file, 1024)).toEqual(Buffer.from('a\n'))
+    expect(files.readPlainFile(join(tmp.dir, 'skill/notes/linked.md'), 1024)).toBe('other')
   })
 })
