@@ -176,7 +176,7 @@ export const DIAGNOSTIC_CATALOG = {
   'skill-unreadable': entry<{ reason: string }>({
     severity: 'error',
     title: 'Skill cannot be read',
-    hint: 'A file of this skill could not be read (too large, or an I/O error); the other skills are not affected.',
+    hint: 'A file of this skill could not be read (a name too long, a symlink loop, a folder that may not be searched, or an I/O error); the other skills are not affected.',
     message: (d) => `cannot read the skill: ${d.reason}`,
   }),
   'manifest-not-object': entry<{ member?: string }>({
