@@ -39,6 +39,10 @@ export interface ParsedArgs {
   tokens: boolean
   /** `mcp --tools page|all|search`. */
   tools?: string
+  /** `export --agent-skills`: the format to export. */
+  agentSkills: boolean
+  /** `export --check`: compare with what is on disk, write nothing. */
+  check: boolean
 }
 
 /** Bad usage: printed as one line with a pointer to `--help`, exit code 2. */
@@ -82,6 +86,8 @@ export function parseCliArgs(argv: string[]): ParsedArgs {
         watch: { type: 'boolean' },
         tokens: { type: 'boolean' },
         tools: { type: 'string' },
+        'agent-skills': { type: 'boolean' },
+        check: { type: 'boolean' },
       },
     })
     if (values.compat !== undefined && !parseCompat(values.compat))
@@ -97,9 +103,26 @@ export function parseCliArgs(argv: string[]): ParsedArgs {
       version = false,
       watch = false,
       tokens = false,
+      'agent-skills': agentSkills = false,
+      check = false,
       ...text
     } = values
-    return { ...text, positionals, root, json, domain, live, allow, deny, help, version, watch, tokens }
+    return {
+      ...text,
+      positionals,
+      root,
+      json,
+      domain,
+      live,
+      allow,
+      deny,
+      help,
+      version,
+      watch,
+      tokens,
+      agentSkills,
+      check,
+    }
   } catch (error) {
     if (error instanceof UsageError) throw error
     throw new UsageError(usageMessage(error as Error))

@@ -22,6 +22,7 @@ const COMMANDS: Record<string, () => Promise<Command>> = {
   new: async () => (await import('./commands/new')).newCommand,
   test: async () => (await import('./commands/test')).testCommand,
   snapshot: async () => (await import('./commands/snapshot')).snapshotCommand,
+  export: async () => (await import('./commands/export')).exportCommand,
   mcp: () => loadWithPeers('mcp', async () => (await import('./commands/mcp')).mcpCommand),
 }
 
@@ -44,6 +45,9 @@ commands:
   test [SITE...]               run the tools' examples on their saved pages; exit 1 on any failure
                                (--live: also on the live pages; --cdp HOST:PORT: in that browser)
   snapshot URL --site ID       save the open tab at URL as a fixture (--cdp HOST:PORT, --name NAME)
+  export [SITE...] --agent-skills --out DIR
+                               one Agent Skills folder (SKILL.md, scripts/) per skill in DIR
+                               (--check: exit 1 when DIR differs from what it writes)
   mcp                          an MCP server of the skills' tools, run in browser tabs
                                (--tools page|all|search, default all within 4,000 tokens, else
                                search; --cdp HOST:PORT|ws://..., else a headless browser; --allow
