@@ -45,12 +45,22 @@ async function sourcesOf(record: SkillRecord): Promise<SourceFile[]> {
   return Promise.all(sorted.map(async (path) => ({ path, content: await readFile(join(realDir, path)) })))
 }
 
-/** Names of the chosen skills, with a warning for each mapped id and an error for each that cannot be one. */
+/**
+ * Names of the chosen skills, with a warning for each mapped id and an error for each that cannot
+ * have one. An id that is a valid name keeps it; a mapped id comes second (`My_Site` never takes
+ * the name of a skill `my-site`).
+ */
 function nameSkills(chosen: readonly { model: SkillModel; record: SkillRecord }[]) {
   const names = new Map<SkillModel, string>()
   const owners = new Map<string, string>()
   const diagnostics: Diagnostic[] = []
+  const exact = chosen.filter(({ model }) => agentSkillName(model.id) === model.id)
+  for (const { model } of exact) {
+    owners.set(model.id, model.id)
+    names.set(model, model.id)
+  }
   for (const { model, record } of chosen) {
+    if (names.has(model)) continue
     const name = agentSkillName(model.id)
     const at = record.locate?.(['id'])
     const file = `${model.id}/${MANIFEST}`
@@ -60,10 +70,9 @@ function nameSkills(chosen: readonly { model: SkillModel; record: SkillRecord }[
       diagnostics.push(createDiagnostic(model.id, file, { code: 'agent-skill-name-invalid', data, ...at }))
       continue
     }
-    if (name !== model.id)
-      diagnostics.push(
-        createDiagnostic(model.id, file, { code: 'agent-skill-name', data: { id: model.id, name }, ...at }),
-      )
+    diagnostics.push(
+      createDiagnostic(model.id, file, { code: 'agent-skill-name', data: { id: model.id, name }, ...at }),
+    )
     owners.set(name, model.id)
     names.set(model, name)
   }
