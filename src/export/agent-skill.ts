@@ -5,7 +5,7 @@ import { generateToolReference } from './tool-reference'
 import { clip, codeSpan, firstSentence, lengthOf, linkTarget, oneLine } from './text'
 
 /** One file of an exported folder; `path` is relative to the folder, with forward slashes. */
-export interface ExportFile {
+interface ExportFile {
   path: string
   content: string | Uint8Array
   executable?: boolean
@@ -30,15 +30,15 @@ export const COMPATIBILITY_MAX = 500
 /** SKILL.md stays under this many lines (frontmatter included). */
 export const SKILL_MD_LINES = 500
 /** Notes of at most this many lines are part of SKILL.md while it stays within INLINE_BUDGET lines; others are files it links. */
-export const INLINE_NOTE_LINES = 100
-export const INLINE_BUDGET = 300
+const INLINE_NOTE_LINES = 100
+const INLINE_BUDGET = 300
 /** The file that marks a folder as written by `site-skills export` (so a later export may replace it). */
 export const EXPORT_MARKER = '.site-skills-export.json'
 
 const SENTENCE_MAX = 110
 
 /** File stems for the tools' scripts and references: the name where it is a plain file name, else made one, unique. */
-export function toolStems(tools: readonly ToolModel[]): Map<ToolModel, string> {
+function toolStems(tools: readonly ToolModel[]): Map<ToolModel, string> {
   const stems = new Map<ToolModel, string>()
   const taken = new Set<string>()
   for (const tool of tools) {
@@ -52,7 +52,7 @@ export function toolStems(tools: readonly ToolModel[]): Map<ToolModel, string> {
 }
 
 /** The frontmatter description: the site, its domains, what each tool does and when to use the skill. */
-export function describeSkill(skill: SkillModel): string {
+function describeSkill(skill: SkillModel): string {
   const site = oneLine(skill.name)
   const domains = skill.domains.join(', ')
   const head = `Site tools for ${site} (${domains})`

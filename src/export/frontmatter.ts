@@ -17,7 +17,7 @@ export interface Frontmatter {
 const YAML_RAW_RE = /[\u0080-\u009f\u2028\u2029\ufeff]/g
 
 /** A string as a YAML double-quoted scalar. */
-export function yamlString(text: string): string {
+function yamlString(text: string): string {
   return JSON.stringify(text).replace(YAML_RAW_RE, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`)
 }
 

@@ -2,8 +2,8 @@
  * Agent Skills names (agentskills.io/specification): 1 to 64 characters, lowercase letters, digits
  * and hyphens, no hyphen at either end, no two in a row, and the same as the skill's folder name.
  */
-export const AGENT_SKILL_NAME_RE = /^[a-z0-9]+(?:-[a-z0-9]+)*$/
-export const AGENT_SKILL_NAME_MAX = 64
+const AGENT_SKILL_NAME_RE = /^[a-z0-9]+(?:-[a-z0-9]+)*$/
+const AGENT_SKILL_NAME_MAX = 64
 
 /** The name rules a string breaks, in words; empty when it is a valid name. */
 export function nameProblems(name: string): string[] {

@@ -19,7 +19,7 @@ const textOf = (content: string | Uint8Array | undefined) =>
   content === undefined ? undefined : typeof content === 'string' ? content : new TextDecoder().decode(content)
 
 /** Inline link targets of Markdown outside code (fences and spans), with their line numbers. */
-export function markdownLinks(markdown: string, firstLine = 1): { target: string; line: number }[] {
+function markdownLinks(markdown: string, firstLine = 1): { target: string; line: number }[] {
   const links: { target: string; line: number }[] = []
   let fenced = false
   markdown.split('\n').forEach((line, i) => {
