@@ -124,7 +124,8 @@ function runningSection(skill: SkillModel, version: string): string[] {
   return [
     '## Running a tool',
     '',
-    'From this folder, `sh scripts/TOOL.sh --args JSON`; `--help` prints its arguments and result.',
+    'Run `sh scripts/TOOL.sh --args JSON` (paths are relative to this folder); `--help` prints its arguments',
+    'and result.',
     '',
     '- `--args`: the arguments as one JSON object (default `{}`); they are checked before the tool runs.',
     ...(browser

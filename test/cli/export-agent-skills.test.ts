@@ -281,6 +281,56 @@ describe('site-skills export: ids that are not Agent Skills names', () => {
   })
 })
 
+describe('site-skills export: a skill too big for one SKILL.md', () => {
+  it('300 tools and a long note: the description fits 1,024 characters, SKILL.md 500 lines, every link a file', async () => {
+    const { dir, cleanup } = await makeTempDir('export-big-')
+    try {
+      const names = Array.from({ length: 300 }, (_, i) => `lookup_${String(i).padStart(3, '0')}`)
+      const tool = (name: string) => ({
+        description: `Looks up record ${name} in the big example catalogue and returns its fields. Slow.`,
+        path: 'tools/all.js',
+        callable: name,
+        args: { id: { type: 'string', required: true, description: 'Record id.' } },
+        returns: { type: 'object', description: 'The record.' },
+      })
+      const manifest = {
+        id: 'big',
+        name: 'Big Catalogue',
+        domains: ['big.example.com'],
+        notes: ['notes/long.md', 'notes/short.md'],
+        nodeTools: Object.fromEntries(names.map((name) => [name, tool(name)])),
+      }
+      await writeTree(dir, {
+        'package.json': '{ "type": "module" }\n',
+        'big/manifest.json': manifest,
+        'big/tools/all.js': names
+          .map((n) => `export async function ${n}(ctx, args) {\n  return { id: args.id }\n}\n`)
+          .join(''),
+        'big/notes/long.md': `# Long\n\n${'A line of the long note.\n'.repeat(150)}`,
+        'big/notes/short.md': '# Short\n\nThe short note.\n',
+      })
+      const to = join(dir, 'out')
+      const run = await spawnCli(['export', '--agent-skills', '--root', dir, '--out', to], { deadlineMs: 30_000 })
+      expect(run.stderr).toBe('')
+      expect(run.code).toBe(0)
+      const text = await readFile(join(to, 'big/SKILL.md'), 'utf8')
+      const { frontmatter, body } = loadSkillMd(text)
+      expect([...(frontmatter.description as string)].length).toBeLessThanOrEqual(1024)
+      expect(frontmatter.description).toMatch(/lookup_000, lookup_001, .* and \d+ more\./)
+      expect(text.split('\n').length).toBeLessThan(500)
+      expect(body).toContain('[the tool index](references/tools.md)')
+      expect(body).toContain('[notes/long.md](references/notes/long.md)')
+      expect(body).toContain('[notes/short.md](references/notes/short.md)')
+      const index = await readFile(join(to, 'big/references/tools.md'), 'utf8')
+      expect(relativeLinks(index)).toHaveLength(300)
+      for (const link of relativeLinks(index)) expect(existsSync(join(to, 'big', link)), link).toBe(true)
+      expect(checkAgentSkill('big', (await readFolder(join(to, 'big'))).files)).toEqual([])
+    } finally {
+      await cleanup()
+    }
+  })
+})
+
 describe("the export's validator", () => {
   it('reports each broken rule: name, description, unknown field, length, links, unnamed scripts', () => {
     const files = new Map<string, string>([
