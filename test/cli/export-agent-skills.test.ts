@@ -7,6 +7,8 @@ import { parse as parseYaml } from 'yaml'
 import { type LaunchedBrowser, launchBrowser } from '../../runtime/launch'
 import { type StaticServer, serveFolder } from '../../playground/serve'
 import { readFolder } from '../../src/export/read'
+import { renderFrontmatter } from '../../src/export/frontmatter'
+import { agentSkillName } from '../../src/export/name'
 import { checkAgentSkill } from '../../src/export/rules'
 import { writeAgentSkills } from '../../src/export/write'
 import { spawnCli } from '../helpers/spawn-bin'
@@ -378,5 +380,25 @@ describe('writeAgentSkills: nothing half-done', () => {
     } finally {
       await cleanup()
     }
+  })
+})
+
+describe('names and frontmatter', () => {
+  it('maps ids onto Agent Skills names, or to nothing', () => {
+    expect(agentSkillName('hacker-news')).toBe('hacker-news')
+    expect(agentSkillName('My_Site')).toBe('my-site')
+    expect(agentSkillName('Ünïcode  Café (beta)')).toBe('unicode-cafe-beta')
+    expect(agentSkillName('a--b')).toBe('a-b')
+    expect(agentSkillName('日本')).toBe('')
+    const long = agentSkillName(`${'x'.repeat(63)}_y`)
+    expect(long).toBe('x'.repeat(63))
+    expect(long).toMatch(SPEC_NAME_RE)
+  })
+
+  it('writes every value so that a YAML parser reads back the same strings', () => {
+    const nasty = 'Acme: "quoted" # not a comment \\ {a: [b]} - item\u2028next\u0085 \ufeff done'
+    const text = renderFrontmatter({ name: 'acme', description: nasty, metadata: { 'a: b': nasty } })
+    const { frontmatter } = loadSkillMd(`${text}\nbody\n`)
+    expect(frontmatter).toEqual({ name: 'acme', description: nasty, metadata: { 'a: b': nasty } })
   })
 })
