@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process'
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs'
-import { readFile, readdir, writeFile } from 'node:fs/promises'
+import { readFile, readdir, rm, writeFile } from 'node:fs/promises'
 import { join, posix } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { parse as parseYaml } from 'yaml'
@@ -247,7 +247,7 @@ describe('site-skills export: ids that are not Agent Skills names', () => {
     [`${id}/tools/hello.js`]: 'export async function hello() {\n  return "hello"\n}\n',
   })
 
-  it('maps an id to a name with a warning at the manifest id, and the script still calls the id', async () => {
+  it('maps an id to a name with a warning at the manifest id; the script calls the id, on its own copy', async () => {
     const { dir, cleanup } = await makeTempDir('export-names-')
     try {
       await writeTree(dir, { ...skill('My_Site'), 'package.json': '{ "type": "module" }\n' })
@@ -259,6 +259,8 @@ describe('site-skills export: ids that are not Agent Skills names', () => {
       expect(await readdir(to)).toEqual(['my-site'])
       const { frontmatter } = loadSkillMd(await readFile(join(to, 'my-site/SKILL.md'), 'utf8'))
       expect(frontmatter).toMatchObject({ name: 'my-site', metadata: { 'site-skills-id': 'My_Site' } })
+      // The folder is self-contained: the script runs the copy, with the original skill gone.
+      await rm(join(dir, 'My_Site'), { recursive: true })
       const hello = await runScript(join(to, 'my-site/scripts/hello.sh'), [])
       expect(hello.code).toBe(0)
       expect(JSON.parse(hello.stdout)).toBe('hello')
