@@ -21,8 +21,17 @@ function yamlString(text: string): string {
   return JSON.stringify(text).replace(YAML_RAW_RE, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`)
 }
 
+/** Plain scalars YAML reads as strings: a letter first, then a-z, 0-9, hyphens; not a YAML 1.1 boolean or null. */
+const PLAIN_RE = /^[a-z][a-z0-9-]*$/
+const YAML_WORDS = new Set(['true', 'false', 'null', 'yes', 'no', 'on', 'off', 'y', 'n'])
+
+/** A name as the specification's examples write it (`name: pdf-processing`) where that is safe, else quoted. */
+function yamlName(name: string): string {
+  return PLAIN_RE.test(name) && !YAML_WORDS.has(name) ? name : yamlString(name)
+}
+
 export function renderFrontmatter(fm: Frontmatter): string {
-  const lines = ['---', `name: ${yamlString(fm.name)}`, `description: ${yamlString(fm.description)}`]
+  const lines = ['---', `name: ${yamlName(fm.name)}`, `description: ${yamlString(fm.description)}`]
   if (fm.compatibility !== undefined) lines.push(`compatibility: ${yamlString(fm.compatibility)}`)
   if (fm.metadata) {
     lines.push('metadata:')
@@ -45,6 +54,7 @@ const FIELD_RE = /^("(?:[^"\\]|\\.)*"|[A-Za-z][\w-]*):(?: (.*))?$/
 const ENTRY_RE = /^ {2}("(?:[^"\\]|\\.)*"): ("(?:[^"\\]|\\.)*")$/
 
 function scalar(text: string): unknown {
+  if (PLAIN_RE.test(text) && !YAML_WORDS.has(text)) return text
   try {
     return JSON.parse(text)
   } catch {

@@ -402,5 +402,8 @@ describe('names and frontmatter', () => {
     const text = renderFrontmatter({ name: 'acme', description: nasty, metadata: { 'a: b': nasty } })
     const { frontmatter } = loadSkillMd(`${text}\nbody\n`)
     expect(frontmatter).toEqual({ name: 'acme', description: nasty, metadata: { 'a: b': nasty } })
+    expect(text).toContain('\nname: acme\n')
+    for (const name of ['null', 'yes', '1e3'])
+      expect(loadSkillMd(`${renderFrontmatter({ name, description: 'd' })}\n`).frontmatter.name).toBe(name)
   })
 })
