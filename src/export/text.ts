@@ -15,10 +15,13 @@ export function clip(text: string, max: number): string {
   return `${(space > max / 2 ? head.slice(0, space) : head).replace(/[\s,;:.]+$/, '')}…`
 }
 
-/** The first sentence of a description (up to ". " and a capital, so "e.g. x" goes on), clipped to `max` code points. */
+/** A sentence's end: ".", "!" or "?" before a space or the end, not that of "e.g.", "i.e.", "etc.", "vs.", "cf.". */
+const SENTENCE_END_RE = /(?<!\b(?:e\.g|i\.e|etc|vs|cf))[.!?](?=\s|$)/i
+
+/** The first sentence of a description, clipped to `max` code points. */
 export function firstSentence(text: string, max: number): string {
   const line = oneLine(text)
-  const end = line.search(/[.!?](?=\s+\p{Lu}|$)/u)
+  const end = line.search(SENTENCE_END_RE)
   return clip(end === -1 ? line : line.slice(0, end), max)
 }
 
