@@ -1,5 +1,5 @@
 import { posix } from 'node:path'
-import { COMPATIBILITY_MAX, DESCRIPTION_MAX, SKILL_MD_LINES } from './agent-skill'
+import { COMPATIBILITY_MAX, DESCRIPTION_MAX, SKILL_MD_LINES } from './limits'
 import { readFrontmatter } from './frontmatter'
 import { nameProblems } from './name'
 import { lengthOf } from './text'
