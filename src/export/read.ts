@@ -2,6 +2,7 @@ import { readdir, readFile, stat } from 'node:fs/promises'
 import { join, relative } from 'node:path'
 import { toPosix } from '../compiler/fs/paths'
 import type { AgentSkillFolder } from './agent-skill'
+import { checkAgentSkill } from './rules'
 
 /** A folder on disk as path -> bytes (symlinks not followed), and which files are executable. */
 export async function readFolder(dir: string): Promise<{ files: Map<string, Buffer>; executable: Set<string> }> {
@@ -24,7 +25,7 @@ export async function readFolder(dir: string): Promise<{ files: Map<string, Buff
 
 const bytes = (content: string | Uint8Array) => (typeof content === 'string' ? Buffer.from(content) : content)
 
-/** How the folder at `dir` differs from what the export writes: missing, changed, extra files. Empty when equal. */
+/** How the folder at `dir` differs from what the export writes (missing, changed, extra files) and the rules it breaks. */
 export async function folderDrift(dir: string, folder: AgentSkillFolder): Promise<string[]> {
   const found = await readFolder(dir).catch(() => undefined)
   if (!found) return [`${folder.name}: missing`]
@@ -39,5 +40,8 @@ export async function folderDrift(dir: string, folder: AgentSkillFolder): Promis
   const planned = new Set(folder.files.map((f) => f.path))
   for (const path of found.files.keys())
     if (!planned.has(path)) drift.push(`${folder.name}/${path}: not written by the export`)
+  // The folder as it is must keep the format's rules too (an edited SKILL.md may not).
+  for (const p of checkAgentSkill(folder.name, found.files))
+    drift.push(`${folder.name}/${p.file}:${p.line}: ${p.message}`)
   return drift
 }

@@ -204,7 +204,7 @@ describe('site-skills export: output, refusals and --check', () => {
     expect(check.stdout).toContain('is up to date (2 skills)')
   })
 
-  it('--check exits 1 naming each file that differs from what export writes', async () => {
+  it('--check exits 1 naming each file that differs from what export writes, and each rule broken', async () => {
     const dir = join(tmp.dir, 'drift')
     expect((await spawnCli(['export', '--agent-skills', '--out', dir, 'mdn'], { deadlineMs: 30_000 })).code).toBe(0)
     await writeFile(join(dir, 'mdn/SKILL.md'), 'edited\n')
@@ -213,6 +213,8 @@ describe('site-skills export: output, refusals and --check', () => {
     expect(check.code).toBe(1)
     expect(check.stderr).toContain('mdn/SKILL.md: changed')
     expect(check.stderr).toContain('mdn/scripts/extra.sh: not written by the export')
+    expect(check.stderr).toContain('mdn/SKILL.md:1: frontmatter: line 1: must be "---"')
+    expect(check.stderr).toContain('mdn/scripts/extra.sh:1: scripts/extra.sh is named neither in SKILL.md')
   })
 
   it('refuses to replace a folder it did not write, and writes nothing at all', async () => {
