@@ -25,7 +25,7 @@ export function describeSkill(skill: SkillModel): string {
   for (let shown = names.length - 1; shown > 0; shown--)
     candidates.push(`${names.slice(0, shown).join(', ')} and ${names.length - shown} more`)
   for (const tools of candidates) {
-    const text = `${head}: ${tools}. ${tail}`
+    const text = `${head}: ${tools}${/[.…]$/.test(tools) ? '' : '.'} ${tail}`
     if (lengthOf(text) <= DESCRIPTION_MAX) return text
   }
   return clip(`${head}. ${tail}`, DESCRIPTION_MAX)
