@@ -26,6 +26,7 @@ const LOADERS: { [N in CommandName]: () => Promise<Handler<N>> } = {
   new: async () => (await import('./commands/new')).newCommand,
   test: async () => (await import('./commands/test')).testCommand,
   snapshot: async () => (await import('./commands/snapshot')).snapshotCommand,
+  export: async () => (await import('./commands/export')).exportCommand,
   mcp: () => loadWithPeers('mcp', async () => (await import('./commands/mcp')).mcpCommand),
 }
 

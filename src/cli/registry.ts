@@ -110,6 +110,16 @@ export const COMMANDS = {
       cdp: option({ type: 'string', value: 'HOST:PORT', required: true, help: 'the browser that has the tab open' }),
     },
   },
+  export: {
+    operands: '[SITE...]',
+    summary: 'one Agent Skills folder (SKILL.md, scripts/) per skill in DIR',
+    options: {
+      ...SKILLS,
+      'agent-skills': option({ type: 'boolean', required: true, help: 'the format to export (the only one)' }),
+      out: option({ type: 'string', value: 'DIR', required: true, help: 'the folder to write the skills into' }),
+      check: option({ type: 'boolean', help: 'write nothing; exit 1 when DIR differs from what export writes' }),
+    },
+  },
   mcp: {
     summary: "an MCP server of the skills' tools, run in browser tabs",
     details: ['Needs npm i -D @modelcontextprotocol/sdk gpt-tokenizer. Speaks MCP on stdout (stdio) unless --http.'],

@@ -45,7 +45,19 @@ describe('site-skills --version, --help and bad usage', () => {
   it('--help prints the whole help on stdout, naming every command and flag', async () => {
     const run = await spawnCli(['--help'])
     expectExit(run, 0)
-    const commands = ['validate', 'match', 'context', 'run', 'types', 'schema', 'new', 'test', 'snapshot', '--live']
+    const commands = [
+      'validate',
+      'match',
+      'context',
+      'run',
+      'types',
+      'schema',
+      'new',
+      'test',
+      'snapshot',
+      'export',
+      '--live',
+    ]
     const words = [...commands, '--root', '--json', '--compat', '--help', '--version']
     for (const word of words) expect(run.stdout).toContain(word)
     expect(run.stderr).toBe('')
@@ -56,7 +68,7 @@ describe('site-skills --version, --help and bad usage', () => {
     expectExit(run, 2)
     expect(run.stderr.trimEnd().split('\n')).toEqual([
       'usage: site-skills <command> [options]',
-      'commands: validate, match, context, run, types, check, schema, new, test, snapshot, mcp (see site-skills --help)',
+      'commands: validate, match, context, run, types, check, schema, new, test, snapshot, export, mcp (see site-skills --help)',
     ])
   })
 

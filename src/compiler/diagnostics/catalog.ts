@@ -482,6 +482,25 @@ export const DIAGNOSTIC_CATALOG = {
     hint: 'tokenBudget is a positive integer, or { "max": N, "fail": true } to make exceeding it an error.',
     message: (d) => `${d.at}: tokenBudget must be a positive integer or { "max": N, "fail"?: boolean }`,
   }),
+  'agent-skill-name': entry<{ id: string; name: string }>({
+    severity: 'warning',
+    title: 'Skill id is not an Agent Skills name',
+    hint:
+      'An Agent Skills name is 1 to 64 of a-z, 0-9 and single hyphens, and the folder name; the export ' +
+      'uses the mapped name and keeps the id for the scripts. Rename the folder to make them one.',
+    message: (d) => `skill id ${quoteName(d.id)} is exported as the Agent Skills folder ${q(d.name)}`,
+  }),
+  'agent-skill-name-invalid': entry<{ id: string; name: string; owner?: string }>({
+    severity: 'error',
+    title: 'Skill id has no Agent Skills name of its own',
+    hint:
+      'Agent Skills names are lowercase a-z, 0-9 and single hyphens: rename the skill folder (and its id) so ' +
+      'that its name is one of its own, e.g. "news-site".',
+    message: (d) =>
+      d.owner === undefined
+        ? `skill id ${quoteName(d.id)} has no letter or digit a-z, 0-9 to make an Agent Skills name of`
+        : `skill id ${quoteName(d.id)} would be exported as ${q(d.name)}, the name of skill ${quoteName(d.owner)}`,
+  }),
   'compat-ego-lite': entry<CompatData>({
     severity: 'error',
     title: 'Not loadable by ego-lite',
