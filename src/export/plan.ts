@@ -70,9 +70,7 @@ function nameSkills(chosen: readonly { model: SkillModel; record: SkillRecord }[
       diagnostics.push(createDiagnostic(model, file, { code: 'agent-skill-name-invalid', data, ...at }))
       continue
     }
-    diagnostics.push(
-      createDiagnostic(model, file, { code: 'agent-skill-name', data: { id: model.id, name }, ...at }),
-    )
+    diagnostics.push(createDiagnostic(model, file, { code: 'agent-skill-name', data: { id: model.id, name }, ...at }))
     owners.set(name, model.id)
     names.set(model, name)
   }

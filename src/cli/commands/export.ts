@@ -13,7 +13,8 @@ import { compileRoots } from '../session'
 const EXPORT_USAGE = 'site-skills export [SITE...] --agent-skills --out DIR [--check]'
 
 function usageOf(args: Args<'export'>): string {
-  if (!args['agent-skills']) throw new UsageError(`export needs a format, --agent-skills (the only one): ${EXPORT_USAGE}`)
+  if (!args['agent-skills'])
+    throw new UsageError(`export needs a format, --agent-skills (the only one): ${EXPORT_USAGE}`)
   if (!args.out) throw new UsageError(`export --agent-skills needs --out DIR: ${EXPORT_USAGE}`)
   return args.out
 }
@@ -27,7 +28,13 @@ export async function exportCommand(args: Args<'export'>, io: CliIO): Promise<nu
   const out = resolve(io.cwd, usageOf(args))
   const result = await compileRoots(args, io)
   if (result.errors > 0) {
-    writeLine(io.stderr, formatReport(result.reports.flatMap((r) => r.diagnostics), io.cwd))
+    writeLine(
+      io.stderr,
+      formatReport(
+        result.reports.flatMap((r) => r.diagnostics),
+        io.cwd,
+      ),
+    )
     return 1
   }
   const ids = result.skills.map((s) => s.model.id)
