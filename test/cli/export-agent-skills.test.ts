@@ -273,6 +273,34 @@ describe('site-skills export: ids that are not Agent Skills names', () => {
     }
   })
 
+  it('a broken skill stops the export of all skills or of itself, not of another one named', async () => {
+    const { dir, cleanup } = await makeTempDir('export-broken-')
+    try {
+      const broken = skill('broken')
+      broken['broken/manifest.json'] = broken['broken/manifest.json']!.replace(
+        '"callable": "hello"',
+        '"callable": "nope"',
+      )
+      await writeTree(dir, { ...skill('good'), ...broken, 'package.json': '{ "type": "module" }\n' })
+      const to = join(dir, 'out')
+      const all = await spawnCli(['export', '--agent-skills', '--root', dir, '--out', to], { deadlineMs: 30_000 })
+      expect(all.code).toBe(1)
+      expect(all.stderr).toMatch(/broken\/manifest\.json:\d+:\d+/)
+      expect(all.stderr).toContain('tool-callable-missing')
+      const itself = await spawnCli(['export', 'broken', '--agent-skills', '--root', dir, '--out', to])
+      expect(itself.code).toBe(1)
+      expect(existsSync(to)).toBe(false)
+      const good = await spawnCli(['export', 'good', '--agent-skills', '--root', dir, '--out', to], {
+        deadlineMs: 30_000,
+      })
+      expect(good.stderr).toBe('')
+      expect(good.code).toBe(0)
+      expect(await readdir(to)).toEqual(['good'])
+    } finally {
+      await cleanup()
+    }
+  })
+
   it('an id mapped onto the name of another skill is an error at its id, and nothing is written', async () => {
     const { dir, cleanup } = await makeTempDir('export-names-')
     try {
