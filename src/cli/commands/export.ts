@@ -27,20 +27,24 @@ function usageOf(args: Args<'export'>): string {
 export async function exportCommand(args: Args<'export'>, io: CliIO): Promise<number> {
   const out = resolve(io.cwd, usageOf(args))
   const result = await compileRoots(args, io)
-  if (result.errors > 0) {
+  const ids = [...new Set(result.records.map((r) => r.folder.id))]
+  const unknown = args.positionals.filter((id) => !ids.includes(id))
+  if (unknown.length)
+    throw new UsageError(`no skill ${unknown.map((id) => JSON.stringify(id)).join(', ')} (skills: ${ids.join(', ')})`)
+  // Only the chosen skills decide (as with `test SITE`): an unrelated broken skill does not stop the export.
+  const chosen = (r: { id: string }) => !args.positionals.length || r.id === '' || args.positionals.includes(r.id)
+  const reports = result.reports.filter(chosen)
+  const errors = reports.flatMap((r) => r.diagnostics).filter((d) => d.severity === 'error').length
+  if (errors > 0) {
     writeLine(
       io.stderr,
       formatReport(
-        result.reports.flatMap((r) => r.diagnostics),
+        reports.flatMap((r) => r.diagnostics),
         io.cwd,
       ),
     )
     return 1
   }
-  const ids = result.skills.map((s) => s.model.id)
-  const unknown = args.positionals.filter((id) => !ids.includes(id))
-  if (unknown.length)
-    throw new UsageError(`no skill ${unknown.map((id) => JSON.stringify(id)).join(', ')} (skills: ${ids.join(', ')})`)
   const plan = await planAgentSkills(result, packageVersion(), args.positionals)
   printFindings(plan.diagnostics, io)
   if (plan.diagnostics.some((d) => d.severity === 'error')) return 1
