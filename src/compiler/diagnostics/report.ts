@@ -5,6 +5,7 @@ import type { Diagnostic } from './catalog'
 import { FILE_LIMITS, isReadFailure, readRegularFile } from '../fs/files'
 import { stripBom } from '../parse'
 import { toPosix } from '../fs/paths'
+import { packagePath } from '../discover/packages'
 
 export interface FrameStyle {
   red: (s: string) => string
@@ -46,9 +47,14 @@ export function codeFrame(text: string, line: number, column: number, style: Fra
   return out.join('\n')
 }
 
-/** A diagnostic's file shown relative to `base` (the bundler's root). */
+/**
+ * A diagnostic's file shown relative to `base` (the bundler's root); in a package root, by the
+ * package's name (`@acme/site-skills-github/github/manifest.json`).
+ */
 export function displayFile(d: Diagnostic, root: string, base: string): string {
   const abs = join(root, d.file)
+  const named = packagePath(abs)
+  if (named !== undefined) return named
   const rel = relative(base, abs)
   return toPosix(rel.startsWith('..') ? abs : rel)
 }
