@@ -40,6 +40,8 @@ export interface ParsedArgs {
   tokens: boolean
   /** `mcp --tools page|all|search`. */
   tools?: string
+  /** `pack --package-version VER`: the version of the package it writes. */
+  packageVersion?: string
 }
 
 /** Bad usage: printed as one line with a pointer to `--help`, exit code 2. */
@@ -83,6 +85,7 @@ export function parseCliArgs(argv: string[]): ParsedArgs {
         watch: { type: 'boolean' },
         tokens: { type: 'boolean' },
         tools: { type: 'string' },
+        'package-version': { type: 'string' },
       },
     })
     if (values.compat !== undefined && !parseCompat(values.compat))
@@ -98,9 +101,24 @@ export function parseCliArgs(argv: string[]): ParsedArgs {
       version = false,
       watch = false,
       tokens = false,
+      'package-version': packageVersion,
       ...text
     } = values
-    return { ...text, positionals, root, json, domain, live, allow, deny, help, version, watch, tokens }
+    return {
+      ...text,
+      ...(packageVersion === undefined ? {} : { packageVersion }),
+      positionals,
+      root,
+      json,
+      domain,
+      live,
+      allow,
+      deny,
+      help,
+      version,
+      watch,
+      tokens,
+    }
   } catch (error) {
     if (error instanceof UsageError) throw error
     throw new UsageError(usageMessage(error as Error))

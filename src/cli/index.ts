@@ -23,6 +23,7 @@ const COMMANDS: Record<string, () => Promise<Command>> = {
   test: async () => (await import('./commands/test')).testCommand,
   snapshot: async () => (await import('./commands/snapshot')).snapshotCommand,
   mcp: () => loadWithPeers('mcp', async () => (await import('./commands/mcp')).mcpCommand),
+  pack: () => loadWithPeers('pack', async () => (await import('./commands/pack')).packCommand),
 }
 
 const SHORT_USAGE = 'usage: site-skills <command> [options]'
@@ -44,6 +45,10 @@ commands:
   test [SITE...]               run the tools' examples on their saved pages; exit 1 on any failure
                                (--live: also on the live pages; --cdp HOST:PORT: in that browser)
   snapshot URL --site ID       save the open tab at URL as a fixture (--cdp HOST:PORT, --name NAME)
+  pack [SITE...] --out DIR     write an installable skill package of the chosen skills (all by default),
+                               after a secret scan (exit 1 on a finding, nothing written; --name NAME,
+                               --package-version VER; needs npm i -D @secretlint/core
+                               @secretlint/secretlint-rule-preset-recommend)
   mcp                          an MCP server of the skills' tools, run in browser tabs
                                (--tools page|all|search, default all within 4,000 tokens, else
                                search; --cdp HOST:PORT|ws://..., else a headless browser; --allow

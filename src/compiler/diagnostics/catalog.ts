@@ -162,6 +162,20 @@ export const DIAGNOSTIC_CATALOG = {
     hint: 'A skill package names its folder of skill folders in package.json: "siteSkills": { "root": "learnings" }.',
     message: (d) => `package ${q(d.name)}: ${d.reason}`,
   }),
+  'secret-found': entry<{ rule: string; what: string }>({
+    severity: 'error',
+    title: 'Secret in a packed file',
+    hint:
+      'Replace the value with a placeholder (in a fixture or recording: save the page logged out, or edit the value), ' +
+      'rotate it if it was real, then pack again. Nothing was written.',
+    message: (d) => `${d.what} (${d.rule})`,
+  }),
+  'pack-file': entry<{ reason: string }>({
+    severity: 'error',
+    title: 'File cannot be packed',
+    hint: 'A pack holds regular files inside the skill folder: replace the file, or move it out of the skill. Nothing was written.',
+    message: (d) => `cannot be packed: it ${d.reason}`,
+  }),
   'manifest-missing': entry<{ directory: boolean }>({
     severity: 'error',
     title: 'No manifest.json',
