@@ -70,6 +70,8 @@ export function packFiles(name: string, version: string, skills: readonly PackSk
     version,
     description: describe(skills),
     keywords: ['site-skills', ...skills.map((s) => s.id)],
+    // Node tools are ES modules (`export async function`), whatever their extension.
+    type: 'module',
     files,
     siteSkills: { root: PACK_ROOT },
   }

@@ -1,7 +1,7 @@
 import { execFile } from 'node:child_process'
 import { createHmac, generateKeyPairSync } from 'node:crypto'
 import { existsSync } from 'node:fs'
-import { readFile, readdir, writeFile } from 'node:fs/promises'
+import { readFile, readdir, rm, writeFile } from 'node:fs/promises'
 import { join, relative } from 'node:path'
 import { promisify } from 'node:util'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -127,6 +127,13 @@ describe('site-skills pack', () => {
     expect(build.code, build.stdout + build.stderr).toBe(0)
     const agent = await runNode([join(project, 'out/agent.js')], { cwd: project })
     expect(agent.stdout).toBe('10\n')
+    // The CLI imports the installed Node tool itself (an ES module by the pack's "type").
+    const run = await runBin(
+      ['run', 'shop', 'double', '--args', '{"n":4}', '--json', '--root', '@acme/site-skills-shop'],
+      project,
+    )
+    expect(run.code, run.stderr).toBe(0)
+    expect(run.stdout.trim()).toBe('8')
   })
 
   it('refuses a planted private key, GitHub token and JWT at their line and column: exit 1, nothing written', async () => {
@@ -248,6 +255,28 @@ describe('site-skills pack', () => {
       ].sort(),
     )
     expect(existsSync(join(root, 'dist'))).toBe(false)
+  })
+
+  it('refuses a symlink that leads out of the skill (pack-file), and packs one that stays inside as a file', async () => {
+    const root = join(tmp.dir, 'linked')
+    await writeTree(root, {
+      'outside.txt': 'not part of the skill\n',
+      'learnings/shop/manifest.json': SHOP,
+      'learnings/shop/tools/double.js': 'export const double = (ctx, args) => args.n * 2\n',
+      'learnings/shop/notes/about.md': '# Shop\n',
+      'learnings/shop/notes/same.md': { symlink: 'about.md' },
+      'learnings/shop/notes/out.md': { symlink: '../../../outside.txt' },
+    })
+    const refused = await runBin(['pack', '--out', 'dist/pack'], root, 60_000)
+    expect(refused.code).toBe(1)
+    expect(refused.stderr).toContain(
+      '✖ learnings/shop/notes/out.md:1:1  error pack-file  cannot be packed: it is a symlink that leads out of the skill folder',
+    )
+    expect(existsSync(join(root, 'dist'))).toBe(false)
+    await rm(join(root, 'learnings/shop/notes/out.md'))
+    const packed = await runBin(['pack', '--out', 'dist/pack'], root, 60_000)
+    expect(packed.code, packed.stderr).toBe(0)
+    expect(await readFile(join(root, 'dist/pack/learnings/shop/notes/same.md'), 'utf8')).toBe('# Shop\n')
   })
 
   it('bad usage exits 2: no --out, an unknown skill, a bad --name; an invalid skill or a foreign --out folder exits 1', async () => {
