@@ -1,8 +1,9 @@
 import { execFile } from 'node:child_process'
 import { mkdir, readFile, symlink, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
+import { pathToFileURL } from 'node:url'
 import { promisify } from 'node:util'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { runBin, runNode } from '../helpers/spawn'
 import { REPO_ROOT, makeTempDir, writeTree } from '../helpers/tmp'
 
@@ -182,5 +183,29 @@ try { await validateSiteSkills({ roots: ['@acme/absent'] }) } catch (error) { co
     const cli = await runBin(['validate', '--json', '--root', '@acme/ws-skills'], workspace)
     expect(cli.code, cli.stderr).toBe(0)
     expect(JSON.parse(cli.stdout)).toMatchObject({ ok: true, skills: 1 })
+  })
+
+  it('is watched like a local root: an edit in the workspace package is seen by the next no-build call', async () => {
+    const workspace = join(tmp.dir, 'workspace')
+    const api = (await import(pathToFileURL(join(REPO_ROOT, 'dist/index.js')).href)) as typeof import('../../src/index')
+    const roots = ['@acme/ws-skills']
+    const manifest = join(workspace, 'packages/skills/skills/shop/manifest.json')
+    const before = process.cwd()
+    // The package name resolves from the working directory, as for the CLI.
+    process.chdir(workspace)
+    try {
+      expect((await api.siteSkillsForUrl('https://shop.example.com/', { roots })).map((s) => s.id)).toEqual(['shop'])
+      await writeFile(manifest, `${JSON.stringify({ ...SHOP, domains: ['store.example.com'] })}\n`)
+      await vi.waitFor(
+        async () =>
+          expect((await api.siteSkillsForUrl('https://store.example.com/', { roots })).map((s) => s.id)).toEqual([
+            'shop',
+          ]),
+        { timeout: 20_000, interval: 50 },
+      )
+    } finally {
+      process.chdir(before)
+      api.closeSiteSkills()
+    }
   })
 })
