@@ -187,6 +187,7 @@ describe('site-skills pack', () => {
     expect(json.code).toBe(1)
     const report = JSON.parse(json.stdout)
     expect(report.ok).toBe(false)
+    expect(report.diagnostics.every((d: { root: string }) => d.root === 'learnings')).toBe(true)
     expect(
       report.diagnostics.map((d: { file: string; line: number; column: number }) => `${d.file}:${d.line}:${d.column}`),
     ).toEqual([

@@ -123,7 +123,11 @@ export async function packCommand(args: ParsedArgs, io: CliIO): Promise<number> 
   if (problem) throw new CommandFailure('pack-out', `${displayRoot(out, io.cwd)} ${problem}`)
   const { skills, findings } = await collect(models)
   if (findings.length > 0) {
-    if (args.json) writeLine(io.stdout, JSON.stringify({ ok: false, diagnostics: findings.map(({ d }) => d) }, null, 2))
+    if (args.json) {
+      // As `validate --json` lists them: `file` relative to `root`.
+      const diagnostics = findings.map(({ d, root }) => ({ ...d, root: displayRoot(root, io.cwd) }))
+      writeLine(io.stdout, JSON.stringify({ ok: false, diagnostics }, null, 2))
+    }
     printFindings(findings, io)
     return 1
   }
