@@ -77,7 +77,7 @@ const HARMLESS_COOKIE_RE = /^(?:consent|cookie_?consent|theme|lang|locale|tz|tim
  * A password given a value: a quoted string assigned to a password key (`"password": "x"`,
  * `password = 'x'`), a form or query field (`password=x&`), or an `<input type="password" value="x">`.
  */
-const PASSWORD_KEY = String.raw`(?:pass(?:word|wd|phrase)?|pwd|secret|client_secret|api_?key)`
+const PASSWORD_KEY = '(?:pass(?:word|wd|phrase)?|pwd|secret|client_secret|api_?key)'
 const PASSWORD_ASSIGN_RE = new RegExp(
   String.raw`["']?\b${PASSWORD_KEY}["']?\s*[:=]\s*(?<q>["'])(?<value>[^"'\r\n]{3,})\k<q>`,
   'gi',
