@@ -52,7 +52,7 @@ export interface CompiledSkill {
 }
 
 /** The findings of one folder (cross-skill ones included), sorted. */
-export interface SkillReport {
+interface SkillReport {
   id: string
   root: string
   diagnostics: Diagnostic[]
@@ -129,7 +129,7 @@ function crossCheck(records: readonly SkillRecord[]): Map<SkillRecord, Diagnosti
       const where = toPosix(relative(root, first.folder.root)) || '.'
       add(
         record,
-        createDiagnostic(id, `${id}/${MANIFEST}`, {
+        createDiagnostic(record.folder, `${id}/${MANIFEST}`, {
           code: 'duplicate-id',
           data: { id, where },
         }),
@@ -143,7 +143,7 @@ function crossCheck(records: readonly SkillRecord[]): Map<SkillRecord, Diagnosti
       if (owner && owner !== id) {
         add(
           record,
-          createDiagnostic(id, `${id}/${MANIFEST}`, {
+          createDiagnostic(record.folder, `${id}/${MANIFEST}`, {
             code: 'domain-shadowed',
             data: { pattern: site.pattern, owner },
             ...site.locate(),
@@ -190,6 +190,7 @@ export function createCompiler(options: CompilerOptions): Compiler {
       .filter((t) => t.kind === 'browser' && (t.module || !options.checkOnly))
       .map((t) => ({
         siteId: record.folder.id,
+        root: record.folder.root,
         tool: t.name,
         absPath: t.absPath,
         module: t.module === true,
@@ -312,8 +313,8 @@ export function createCompiler(options: CompilerOptions): Compiler {
       if (scan.exists) continue
       // An error, not "no skills": a mistyped root must fail the build, not ship an empty agent.
       const missing = scan.problem
-        ? packageDiagnostic(scan.problem)
-        : createDiagnostic('', '.', {
+        ? packageDiagnostic(scan.problem, scan.root)
+        : createDiagnostic({ id: '', root: scan.root }, '.', {
             code: 'root-missing',
             data: { root: scan.root, ...(scan.error ? { error: scan.error } : {}) },
           })
@@ -335,6 +336,7 @@ export function createCompiler(options: CompilerOptions): Compiler {
   async function compileBrowserTool(model: SkillModel, tool: ToolModel): Promise<BundleResult> {
     const request = {
       siteId: model.id,
+      root: model.root,
       tool: tool.name,
       absPath: tool.absPath,
       module: tool.module === true,

@@ -9,19 +9,14 @@ import { skillFiles } from '../../pack/files'
 import { type PackFiles, type PackSkill, packFiles } from '../../pack/package'
 import { scanText } from '../../pack/secrets'
 import { outProblem, writePack } from '../../pack/write'
-import { type CliIO, type ParsedArgs, UsageError, displayRoot, writeLine } from '../args'
+import { type CliIO, UsageError, displayRoot, writeLine } from '../args'
+import type { Args } from '../registry'
 import { CommandFailure } from '../failure'
 import { createStyle, plural } from '../format'
 import { compileRoots } from '../session'
-import { printReports } from './validate'
+import { jsonReport, printReports } from './validate'
 
 const VERSION_RE = /^\d+\.\d+\.\d+(?:-[0-9A-Za-z.-]+)?(?:\+[0-9A-Za-z.-]+)?$/
-
-/** A finding with the root its file is relative to. */
-interface Located {
-  d: Diagnostic
-  root: string
-}
 
 /** A usage error when an id names no skill of the roots. */
 function checkIds(result: CompileResult, ids: readonly string[]): void {
@@ -39,32 +34,26 @@ function chosenSkills(result: CompileResult, ids: readonly string[]): SkillModel
 }
 
 /** The package name: --name, else `site-skills-<id>` for one skill and `site-skills-pack` for several. */
-function packageName(args: ParsedArgs, models: readonly SkillModel[]): string {
+function packageName(args: Args<'pack'>, models: readonly SkillModel[]): string {
   const name = args.name ?? (models.length === 1 ? `site-skills-${models[0]!.id}` : 'site-skills-pack')
   if (!isPackageName(name)) throw new UsageError(`--name ${JSON.stringify(name)} is no npm package name`)
   return name
 }
 
 /** Reads every chosen skill's files and scans them; what cannot go in the pack comes back as findings. */
-async function collect(models: readonly SkillModel[]): Promise<{ skills: PackSkill[]; findings: Located[] }> {
+async function collect(models: readonly SkillModel[]): Promise<{ skills: PackSkill[]; findings: Diagnostic[] }> {
   const skills: PackSkill[] = []
-  const findings: Located[] = []
+  const findings: Diagnostic[] = []
   for (const model of models) {
     const { files, refused } = skillFiles(model.realDir)
     const at = (rel: string) => `${model.id}/${rel}`
     for (const r of refused)
-      findings.push({
-        d: createDiagnostic(model.id, at(r.rel), { code: 'pack-file', data: { reason: r.reason } }),
-        root: model.root,
-      })
+      findings.push(createDiagnostic(model, at(r.rel), { code: 'pack-file', data: { reason: r.reason } }))
     for (const file of files) {
       for (const secret of await scanText(file.bytes.toString('utf8'), file.rel)) {
         const { line, column } = secret
         const data = { rule: secret.rule, what: secret.message }
-        findings.push({
-          d: createDiagnostic(model.id, at(file.rel), { code: 'secret-found', data, line, column }),
-          root: model.root,
-        })
+        findings.push(createDiagnostic(model, at(file.rel), { code: 'secret-found', data, line, column }))
       }
     }
     const tools = model.tools.map((t) => t.name)
@@ -73,16 +62,16 @@ async function collect(models: readonly SkillModel[]): Promise<{ skills: PackSki
   return { skills, findings }
 }
 
-function printFindings(findings: readonly Located[], io: CliIO): void {
+function printFindings(findings: readonly Diagnostic[], io: CliIO): void {
   const style = createStyle(io.stderr as NodeJS.WriteStream)
   // No code frame: it would print the secret.
-  for (const { d, root } of findings)
+  for (const d of findings)
     writeLine(
       io.stderr,
-      `${style.red('✖')} ${displayFile(d, root, io.cwd)}:${d.line}:${d.column}  error ${d.code}  ${d.message}`,
+      `${style.red('✖')} ${displayFile(d, io.cwd)}:${d.line}:${d.column}  error ${d.code}  ${d.message}`,
     )
-  const files = new Set(findings.map(({ d, root }) => `${root}\0${d.file}`)).size
-  const hints = [...new Set(findings.map(({ d }) => d.hint))]
+  const files = new Set(findings.map((d) => `${d.root}\0${d.file}`)).size
+  const hints = [...new Set(findings.map((d) => d.hint))]
   for (const hint of hints) writeLine(io.stderr, `  hint: ${hint}`)
   writeLine(
     io.stderr,
@@ -98,19 +87,21 @@ const size = (files: PackFiles) => [...files.values()].reduce((n, b) => n + b.le
  * `siteSkills.root` makes it a root (SPEC 9 and 10). Refused (exit 1, nothing written) when a chosen
  * skill has an error, a file cannot be packed, or the secret scan finds something.
  */
-export async function packCommand(args: ParsedArgs, io: CliIO): Promise<number> {
+export async function packCommand(args: Args<'pack'>, io: CliIO): Promise<number> {
   if (!args.out) throw new UsageError('pack needs --out DIR: the folder to write the package in')
-  const version = args.packageVersion ?? '0.0.0'
+  const version = args['package-version'] ?? '0.0.0'
   if (!VERSION_RE.test(version))
     throw new UsageError(`--package-version ${JSON.stringify(version)} is no semver version`)
   const result = await compileRoots(args, io)
   const ids = args.positionals
   checkIds(result, ids)
-  const counted = (d: Diagnostic) => d.severity === 'error' && (ids.length === 0 || ids.includes(d.siteId) || !d.siteId)
+  const counted = (d: Pick<Diagnostic, 'severity' | 'siteId'>) =>
+    d.severity === 'error' && (ids.length === 0 || ids.includes(d.siteId) || !d.siteId)
   if (result.diagnostics.some(counted)) {
-    if (args.json)
-      writeLine(io.stdout, JSON.stringify({ ok: false, diagnostics: result.diagnostics.filter(counted) }, null, 2))
-    else printReports(result, io)
+    if (args.json) {
+      const { diagnostics } = jsonReport(result, io.cwd)
+      writeLine(io.stdout, JSON.stringify({ ok: false, diagnostics: diagnostics.filter(counted) }, null, 2))
+    } else printReports(result, io)
     writeLine(io.stderr, 'site-skills: the skills to pack have errors (see above): nothing was written')
     return 1
   }
@@ -125,7 +116,7 @@ export async function packCommand(args: ParsedArgs, io: CliIO): Promise<number> 
   if (findings.length > 0) {
     if (args.json) {
       // As `validate --json` lists them: `file` relative to `root`.
-      const diagnostics = findings.map(({ d, root }) => ({ ...d, root: displayRoot(root, io.cwd) }))
+      const diagnostics = findings.map((d) => ({ ...d, root: displayRoot(d.root, io.cwd) }))
       writeLine(io.stdout, JSON.stringify({ ok: false, diagnostics }, null, 2))
     }
     printFindings(findings, io)

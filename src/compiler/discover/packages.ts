@@ -165,8 +165,10 @@ export function packagePath(path: string): string | undefined {
 }
 
 /** The finding of a package root that cannot be used, in its package.json when it is about that file. */
-export function packageDiagnostic(problem: PackageProblem): Diagnostic {
-  if (problem.code === 'package-missing') return createDiagnostic('', '.', { code: problem.code, data: problem.data })
+export function packageDiagnostic(problem: PackageProblem, root: string): Diagnostic {
+  const skill = { id: '', root }
+  if (problem.code === 'package-missing')
+    return createDiagnostic(skill, '.', { code: problem.code, data: problem.data })
   const { line = 1, column = 1 } = problem.position ?? {}
-  return createDiagnostic('', problem.file ?? '.', { code: problem.code, data: problem.data, line, column })
+  return createDiagnostic(skill, problem.file ?? '.', { code: problem.code, data: problem.data, line, column })
 }
