@@ -217,6 +217,16 @@ export const SITE_TOOL_ERRORS = {
     hint: 'The browser refused a command; the cause holds its own error.',
     message: cdpMessage,
   }),
+  'package-missing': entry<{ name: string; from: string }>({
+    title: 'Skill package not installed',
+    hint: 'Install the package (npm i -D NAME), or write ./NAME for a folder of that name.',
+    message: (d) => `package ${q(d.name)} is not installed (looked in node_modules from ${q(d.from)} up)`,
+  }),
+  'package-invalid': entry<{ name: string; reason: string }>({
+    title: 'Package is no skill package',
+    hint: 'A skill package names its folder of skill folders in package.json: "siteSkills": { "root": "learnings" }.',
+    message: (d) => `package ${q(d.name)}: ${d.reason}`,
+  }),
   'root-missing': entry<{ root: string; error?: string }>({
     title: 'Root not found',
     hint: 'Create the folder, or pass the folder that holds your skill folders ({ root }, --root).',

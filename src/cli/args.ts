@@ -1,5 +1,6 @@
 import { relative, isAbsolute } from 'node:path'
 import { resolveRoots } from '../compiler/discover/roots'
+import { packagePath } from '../compiler/discover/packages'
 import { type Compat, parseCompat } from '../compiler/compat'
 import { toPosix } from '../compiler/fs/paths'
 
@@ -23,8 +24,10 @@ export function rootsOf(args: Pick<RootArgs, 'root'>, io: CliIO, extra: string[]
   return resolveRoots([...args.root, ...extra], io.cwd, io.env)
 }
 
-/** How a root is shown: relative to the working directory when inside it. */
+/** How a root (or a path) is shown: by its package's name in a package root, else relative to the working directory when inside it. */
 export function displayRoot(root: string, cwd: string): string {
+  const named = packagePath(root)
+  if (named !== undefined) return named
   const rel = relative(cwd, root)
   return rel === '' ? '.' : rel.startsWith('..') || isAbsolute(rel) ? toPosix(root) : toPosix(rel)
 }

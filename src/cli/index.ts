@@ -28,6 +28,7 @@ const LOADERS: { [N in CommandName]: () => Promise<Handler<N>> } = {
   snapshot: async () => (await import('./commands/snapshot')).snapshotCommand,
   export: async () => (await import('./commands/export')).exportCommand,
   mcp: () => loadWithPeers('mcp', async () => (await import('./commands/mcp')).mcpCommand),
+  pack: () => loadWithPeers('pack', async () => (await import('./commands/pack')).packCommand),
 }
 
 const SHORT_USAGE = 'usage: site-skills <command> [options]'

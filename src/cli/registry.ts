@@ -137,6 +137,24 @@ export const COMMANDS = {
       http: option({ type: 'string', value: 'PORT', help: 'Streamable HTTP on that port, else stdio' }),
     },
   },
+  pack: {
+    operands: '[SITE...]',
+    summary: 'an installable skill package of the chosen skills (all by default), after a secret scan',
+    details: [
+      'Exit 1 with nothing written on a finding of the scan, at file:line:col.',
+      'Needs npm i -D @secretlint/core @secretlint/secretlint-rule-preset-recommend.',
+    ],
+    options: {
+      ...SKILLS,
+      out: option({ type: 'string', value: 'DIR', required: true, help: 'the folder to write the package in' }),
+      name: option({
+        type: 'string',
+        value: 'NAME',
+        help: 'the package name (default site-skills-<id> for one skill, site-skills-pack for several)',
+      }),
+      'package-version': option({ type: 'string', value: 'VER', help: 'the package version (default 0.0.0)' }),
+    },
+  },
 } as const satisfies Record<string, CommandSpec>
 
 export type CommandName = keyof typeof COMMANDS

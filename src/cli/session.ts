@@ -1,12 +1,23 @@
 import { stat } from 'node:fs/promises'
+import { type PackageProblem, packageDiagnostic, packageProblemAt } from '../compiler/discover/packages'
+import { displayFile } from '../compiler/diagnostics/report'
 import { type CompileResult, createCompiler } from '../compiler/compile'
 import { checkTokenBudgets } from '../tokens/budget'
 import { type CliIO, type RootArgs, UsageError, compatOf, rootsOf } from './args'
+
+/** A package root that cannot be used, as one line: where (its package.json), code, message, hint. */
+function packageUsage(problem: PackageProblem, root: string, cwd: string): string {
+  const d = packageDiagnostic(problem, root)
+  const where = d.file === '.' ? '' : `${displayFile(d, cwd)}:${d.line}:${d.column}: `
+  return `${where}${d.code}: ${d.message}; ${d.hint}`
+}
 
 /** The command's roots; a root that is not a folder is a usage error (a typo must not read as "no skill"). */
 export async function existingRoots(args: RootArgs, io: CliIO, extra: string[] = []): Promise<readonly string[]> {
   const roots = rootsOf(args, io, extra)
   for (const root of roots) {
+    const problem = packageProblemAt(root)
+    if (problem) throw new UsageError(packageUsage(problem, root, io.cwd))
     const isDir = await stat(root).then(
       (s) => s.isDirectory(),
       () => false,

@@ -4,6 +4,7 @@ import type { BrowserToolCode } from '../../runtime/index'
 import { type BundleRequest, type BundleResult, createBrowserBundler } from './bundle/browser-tools'
 import { checkCollisions } from './validate/collisions'
 import { compareDiagnostics, countBySeverity, createDiagnostic, type Diagnostic } from './diagnostics/catalog'
+import { packageDiagnostic } from './discover/packages'
 import { MANIFEST, type RootScan, scanRoot } from './discover/skills'
 import type { SkillFolder, SkillModel, SkillRecord, ToolModel } from './model'
 import { chunk } from './bundle/limit'
@@ -311,10 +312,12 @@ export function createCompiler(options: CompilerOptions): Compiler {
     for (const scan of roots) {
       if (scan.exists) continue
       // An error, not "no skills": a mistyped root must fail the build, not ship an empty agent.
-      const missing = createDiagnostic({ id: '', root: scan.root }, '.', {
-        code: 'root-missing',
-        data: { root: scan.root, ...(scan.error ? { error: scan.error } : {}) },
-      })
+      const missing = scan.problem
+        ? packageDiagnostic(scan.problem, scan.root)
+        : createDiagnostic({ id: '', root: scan.root }, '.', {
+            code: 'root-missing',
+            data: { root: scan.root, ...(scan.error ? { error: scan.error } : {}) },
+          })
       diagnostics.push(missing)
       reports.push({ id: '', root: scan.root, diagnostics: [missing] })
     }

@@ -93,17 +93,25 @@ function sessionFor(input: SkillsInput | undefined, checkOnly: boolean): Session
   return session
 }
 
+/** The error of a root that cannot be read: not there, or a package name that names no skill package. @internal */
+export function rootError(scan: CompileResult['roots'][number]): SiteToolError {
+  const { problem } = scan
+  if (problem?.code === 'package-missing') return siteToolError(problem.code, problem.data)
+  if (problem?.code === 'package-invalid') return siteToolError(problem.code, problem.data)
+  return siteToolError('root-missing', { root: scan.root, ...(scan.error ? { error: scan.error } : {}) })
+}
+
 /** A root that is not there: an error, so that a typo never reads as "no skills" (the CLI exits 2). */
 function missingRoot(result: CompileResult): SiteToolError | undefined {
   const scan = result.roots.find((r) => !r.exists)
-  if (!scan) return undefined
-  return siteToolError('root-missing', { root: scan.root, ...(scan.error ? { error: scan.error } : {}) })
+  return scan && rootError(scan)
 }
 
 /**
  * The current compile of the roots an options object names. Browser tools are compiled when first
  * called; `checkOnly` (validation) bundles ES-module tools up front to check their imports. A root
- * that does not exist is a SiteToolError `root-missing`. @internal
+ * that does not exist is a SiteToolError `root-missing` (`package-missing`, `package-invalid` for a
+ * package name that names no skill package). @internal
  */
 export async function current(input?: SkillsInput, checkOnly = false): Promise<SessionState> {
   const state = await sessionFor(input, checkOnly).current()

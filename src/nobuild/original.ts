@@ -1,11 +1,11 @@
 import { readFile } from 'node:fs/promises'
 import { basename, dirname, join } from 'node:path'
-import { siteToolError, urlHost } from '../../runtime/internal'
+import { urlHost } from '../../runtime/internal'
 import { scanRoot } from '../compiler/discover/skills'
 import { stripBom } from '../compiler/parse'
 import { inspectPath, resolveUserPath } from '../compiler/fs/paths'
 import { validateSkill } from '../compiler/validate/skill'
-import { type LearningEntry, type SkillsInput, current, notFound, rootsOf } from './api'
+import { type LearningEntry, type SkillsInput, current, notFound, rootError, rootsOf } from './api'
 import { siteSkillsForUrl, siteSkillsRoot, validateSiteSkills } from './api'
 import { originalErrors } from './original-messages'
 
@@ -23,8 +23,7 @@ export const learningsRoot: (agentWorkspace?: string) => string = siteSkillsRoot
  */
 export async function iterLearningDirs(root?: SkillsInput): Promise<string[]> {
   const scan = await scanRoot(rootsOf(root)[0]!)
-  if (!scan.exists)
-    throw siteToolError('root-missing', { root: scan.root, ...(scan.error ? { error: scan.error } : {}) })
+  if (!scan.exists) throw rootError(scan)
   return scan.folders.map((f) => f.dir)
 }
 

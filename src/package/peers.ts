@@ -11,9 +11,14 @@ export const COMMAND_PEERS = {
   mcp: ['@modelcontextprotocol/sdk', 'zod'],
   // Token counts: `context --tokens`, `tokenBudget`, and the MCP server's default mode.
   tokens: ['gpt-tokenizer'],
+  // The secret scan of `site-skills pack`: secretlint and its recommended rules, installed together.
+  pack: ['@secretlint/core', '@secretlint/secretlint-rule-preset-recommend'],
 } as const satisfies Record<string, readonly string[]>
 
 type PeerCommand = keyof typeof COMMAND_PEERS
+
+/** Commands whose peers are installed as one set: the npm i line names them all. */
+const TOGETHER: Record<string, readonly string[]> = { pack: COMMAND_PEERS.pack }
 
 /** How the error names what needs the peer (a command by its name). */
 const NEEDS: Record<string, string> = { tokens: 'token counts need' }
@@ -26,7 +31,7 @@ export class MissingPeerError extends Error {
     readonly outdated: boolean,
   ) {
     const range = ownManifest().peerDependencies?.[peer]
-    const spec = outdated && range ? `${peer}@${range}` : peer
+    const spec = outdated && range ? `${peer}@${range}` : (TOGETHER[command]?.join(' ') ?? peer)
     const what = outdated ? `a newer ${peer} than the one installed` : `${peer}, which is not installed`
     super(`${NEEDS[command] ?? `${command} needs`} ${what}: run npm i -D ${spec}`)
     this.name = 'MissingPeerError'

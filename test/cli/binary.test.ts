@@ -68,7 +68,7 @@ describe('site-skills --version, --help and bad usage', () => {
     expectExit(run, 2)
     expect(run.stderr.trimEnd().split('\n')).toEqual([
       'usage: site-skills <command> [options]',
-      'commands: validate, match, context, run, types, check, schema, new, test, snapshot, export, mcp (see site-skills --help)',
+      'commands: validate, match, context, run, types, check, schema, new, test, snapshot, export, mcp, pack (see site-skills --help)',
     ])
   })
 

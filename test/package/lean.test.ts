@@ -143,6 +143,15 @@ describe('a lean install: the packed tarball with --omit=dev into an empty proje
       stderr: 'site-skills: token counts need gpt-tokenizer, which is not installed: run npm i -D gpt-tokenizer\n',
     })
     expect(readmeSays('npm i -D gpt-tokenizer')).toBe(true)
+    // The secret scan of `pack`: secretlint and its rules, named together, before anything is read or written.
+    const pack = await run(bin, ['pack', '--out', 'pack-out'], project, 20_000)
+    expect({ code: pack.code, stdout: pack.stdout, stderr: pack.stderr }).toEqual({
+      code: 2,
+      stdout: '',
+      stderr:
+        'site-skills: pack needs @secretlint/core, which is not installed: run npm i -D @secretlint/core ' +
+        '@secretlint/secretlint-rule-preset-recommend\n',
+    })
   })
 
   it("mcp with the README snippets' packages installed: an SDK client lists and calls the demo shop's tools over stdio", async () => {

@@ -155,6 +155,33 @@ export const DIAGNOSTIC_CATALOG = {
     hint: 'Create the folder or pass another --root.',
     message: (d) => (d.error ? `cannot read root ${q(d.root)}: ${d.error}` : `root ${q(d.root)} does not exist`),
   }),
+  'package-missing': entry<{ name: string; from: string }>({
+    severity: 'error',
+    title: 'Skill package not installed',
+    hint: 'Install the package (npm i -D NAME), or write ./NAME for a folder of that name.',
+    message: (d) => `package ${q(d.name)} is not installed (looked in node_modules from ${q(d.from)} up)`,
+    hintFor: (d) => `Install the package (npm i -D ${d.name}), or write ./${d.name} for a folder of that name.`,
+  }),
+  'package-invalid': entry<{ name: string; reason: string }>({
+    severity: 'error',
+    title: 'Package is no skill package',
+    hint: 'A skill package names its folder of skill folders in package.json: "siteSkills": { "root": "learnings" }.',
+    message: (d) => `package ${q(d.name)}: ${d.reason}`,
+  }),
+  'secret-found': entry<{ rule: string; what: string }>({
+    severity: 'error',
+    title: 'Secret in a packed file',
+    hint:
+      'Replace the value with a placeholder (in a fixture or recording: save the page logged out, or edit the value), ' +
+      'rotate it if it was real, then pack again. Nothing was written.',
+    message: (d) => `${d.what} (${d.rule})`,
+  }),
+  'pack-file': entry<{ reason: string }>({
+    severity: 'error',
+    title: 'File cannot be packed',
+    hint: 'A pack holds regular files inside the skill folder: replace the file, or move it out of the skill. Nothing was written.',
+    message: (d) => `cannot be packed: it ${d.reason}`,
+  }),
   'manifest-missing': entry<{ directory: boolean }>({
     severity: 'error',
     title: 'No manifest.json',

@@ -4,6 +4,7 @@ import type { Diagnostic } from './catalog'
 import { FILE_LIMITS, isReadFailure, readRegularFile } from '../fs/files'
 import { stripBom } from '../parse'
 import { toPosix } from '../fs/paths'
+import { packagePath } from '../discover/packages'
 
 export interface FrameStyle {
   red: (s: string) => string
@@ -48,9 +49,14 @@ export function codeFrame(text: string, line: number, column: number, style: Fra
 /** A diagnostic's file, absolute. */
 export const fileOf = (d: Diagnostic): string => join(d.root, d.file)
 
-/** A diagnostic's file shown relative to `base` (the bundler's root). */
+/**
+ * A diagnostic's file shown relative to `base` (the bundler's root); in a package root, by the
+ * package's name (`@acme/site-skills-github/github/manifest.json`).
+ */
 export function displayFile(d: Diagnostic, base: string): string {
   const abs = fileOf(d)
+  const named = packagePath(abs)
+  if (named !== undefined) return named
   const rel = relative(base, abs)
   return toPosix(rel.startsWith('..') ? abs : rel)
 }

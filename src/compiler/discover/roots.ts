@@ -1,7 +1,9 @@
 import { join } from 'node:path'
 import { DEFAULT_ROOT } from '../../ids'
 import { inspectPath, resolveUserPath } from '../fs/paths'
+import { existsSync } from 'node:fs'
 import { stat } from 'node:fs/promises'
+import { isPackageName, resolvePackageRoot } from './packages'
 
 /** The environment variables that name the roots when none is given. */
 export interface RootEnv {
@@ -20,7 +22,7 @@ export function workspaceRoot(workspace: string, cwd: string): string {
 
 /**
  * The absolute roots to read; the one place roots are resolved. The given ones (`~` expanded,
- * relative to `cwd`), else `$SITE_SKILLS_ROOT`, else `$EGO_BROWSER_AGENT_WORKSPACE/learnings`, else
+ * relative to `cwd`; a package name resolved from `cwd`), else `$SITE_SKILLS_ROOT`, else `$EGO_BROWSER_AGENT_WORKSPACE/learnings`, else
  * `./learnings`. A list this function returned comes back as it is.
  */
 export function resolveRoots(
@@ -30,11 +32,19 @@ export function resolveRoots(
 ): readonly string[] {
   if (typeof inputs !== 'string' && inputs && RESOLVED.has(inputs)) return inputs
   const given = typeof inputs === 'string' ? [inputs] : (inputs ?? [])
-  const roots = Object.freeze(
-    given.length > 0 ? given.map((root) => resolveUserPath(root, cwd)) : [defaultRoot(cwd, env)],
-  )
+  const roots = Object.freeze(given.length > 0 ? given.map((root) => resolveEntry(root, cwd)) : [defaultRoot(cwd, env)])
   RESOLVED.add(roots)
   return roots
+}
+
+/**
+ * One given root: a folder (`~` expanded, relative to `cwd`), or, for a bare package name
+ * (`@acme/site-skills-github`) that names no folder there, the skill folder of that installed
+ * package (SPEC 9; write `./name` for a folder that does not exist yet).
+ */
+function resolveEntry(entry: string, cwd: string): string {
+  const path = resolveUserPath(entry, cwd)
+  return isPackageName(entry) && !existsSync(path) ? resolvePackageRoot(entry, cwd) : path
 }
 
 function defaultRoot(cwd: string, env: RootEnv): string {

@@ -3,6 +3,7 @@ import { readdir } from 'node:fs/promises'
 import { basename, dirname, join } from 'node:path'
 import { inspectPath, plainPathInside } from '../fs/paths'
 import { effectiveRoot } from './roots'
+import { type PackageProblem, packageProblemAt } from './packages'
 
 export interface RootScan {
   root: string
@@ -14,6 +15,8 @@ export interface RootScan {
   skillFolder?: boolean
   /** Why an existing root could not be read. */
   error?: string
+  /** A root named by a package that cannot be used (not installed, no valid `siteSkills.root`). */
+  problem?: PackageProblem
   folders: SkillFolder[]
 }
 
@@ -36,6 +39,8 @@ async function asSkillFolder(dir: string): Promise<RootScan> {
 
 /** Lists the skill folders of a root in directory-name order, following symlinked folders. */
 export async function scanRoot(input: string): Promise<RootScan> {
+  const problem = packageProblemAt(input)
+  if (problem) return { root: input, exists: false, problem, folders: [] }
   const root = await effectiveRoot(input)
   let entries: import('node:fs').Dirent[]
   try {
