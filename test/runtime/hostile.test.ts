@@ -184,12 +184,13 @@ describe('bad CDP targets (issue 11.3)', () => {
 
   it('a script that calls the runtime with port 70000 gets a typed error and exits 0 on its own', async () => {
     const script = [
-      `import { callBrowserTool } from ${JSON.stringify(join(REPO_ROOT, 'dist/runtime.js'))}`,
+      // callBrowserTool is internal now (not a package export): the script imports the runtime's source.
+      `import { callBrowserTool } from ${JSON.stringify(join(REPO_ROOT, 'runtime/browser.ts'))}`,
       "const call = { siteId: 's', tool: 't', code: { source: 'async function(){}' }, args: {}, domains: ['x'] }",
       "await callBrowserTool({ host: '127.0.0.1', port: 70000 }, call).catch((e) => console.log(e.code))",
       "await callBrowserTool('127.0.0.1:99999', call).catch((e) => console.log(e.code))",
     ].join('\n')
-    const run = await spawnNode(['--input-type=module', '-e', script])
+    const run = await spawnNode(['--import', 'tsx', '--input-type=module', '-e', script])
     expect(run).toMatchObject({ code: 0, stdout: 'invalid-target\ninvalid-target\n' })
   })
 })
