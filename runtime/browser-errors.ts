@@ -1,3 +1,7 @@
+/**
+ * How a failed call becomes a SiteToolError. Loaded on the first failure (browser.ts imports it
+ * then): a call that succeeds never needs it, nor the source-map decoder it uses.
+ */
 import { SiteToolError, siteToolError } from './errors'
 import { LINE0_SHIFT } from './page-code'
 import { originalPosition, type OriginalPosition, type SourceMapLike } from './sourcemap'
@@ -29,9 +33,6 @@ const FAILURES: [RegExp, 'context-lost' | 'disconnected' | 'timeout' | 'invalid-
   [/Execution was terminated/, 'timeout'],
   [/reference chain|returned by value/i, 'invalid-result'],
 ]
-
-/** Errors that mean the cached handle of the page's global object is gone, so nothing ran. */
-export const STALE_HANDLE_RE = /Cannot find context with specified id|Could not find object with given id/
 
 /** Maps a failed CDP command to a typed error (a SiteToolError passes through). */
 export function cdpFailure(error: unknown, call: CallInfo): SiteToolError {

@@ -1,16 +1,16 @@
 import { copyArgs } from './args'
-import { cdpFailure, STALE_HANDLE_RE, toolThrew, type CallInfo } from './browser-errors'
+import type { CallInfo } from './browser-errors'
 import {
   type BrowserTarget,
   type CdpSendable,
   type CommandResult,
   command,
+  heldSession,
   isSendable,
   listen,
   type OpenedTarget,
 } from './cdp'
-import { openTarget } from './connect'
-import { SiteToolError, siteToolError } from './errors'
+import { SiteToolError, siteToolError, withMessages } from './errors'
 import { toolUrl, wrapToolSource } from './page-code'
 import type { BrowserToolCode } from './types'
 
@@ -88,6 +88,12 @@ const running = new Map<string, Run>()
 let groups = 0
 
 const noop = () => {}
+
+/** Errors that mean the cached handle of the page's global object is gone, so nothing ran. */
+const STALE_HANDLE_RE = /Cannot find context with specified id|Could not find object with given id/
+
+/** What turns failures into SiteToolErrors: loaded on the first failure (see browser-errors.ts). */
+const failures = () => import('./browser-errors')
 
 function stateOf(session: CdpSendable): SessionState {
   let state = sessions.get(session)
@@ -206,9 +212,8 @@ async function send(run: Run, session: CdpSendable, objectId: string): Promise<C
   }
 }
 
-/** `returnByValue` result: unserializable numbers and bigints decoded, the guard's refusal thrown. */
+/** `returnByValue` result (no exception): unserializable numbers and bigints decoded, the guard's refusal thrown. */
 function decode(response: CallResponse, run: Run): unknown {
-  if (response.exceptionDetails) throw toolThrew(response.exceptionDetails, run)
   const { value, unserializableValue } = response.result
   if (unserializableValue !== undefined) {
     return unserializableValue.endsWith('n') ? BigInt(unserializableValue.slice(0, -1)) : Number(unserializableValue)
@@ -231,12 +236,16 @@ async function invoke(run: Run, session: CdpSendable): Promise<unknown> {
   if (state.crashed) throw siteToolError('page-crashed', { earlier: true }, run)
   for (let attempt = 0; ; attempt++) {
     const handle = handleOf(session, state, world)
+    let response: CallResponse
     try {
-      return decode(await send(run, session, typeof handle === 'string' ? handle : await handle), run)
+      response = await send(run, session, typeof handle === 'string' ? handle : await handle)
     } catch (error) {
-      if (attempt > 0 || !isStale(error)) throw cdpFailure(error, run)
+      if (attempt > 0 || !isStale(error)) throw (await failures()).cdpFailure(error, run)
       if (state[world] === handle) state[world] = undefined
+      continue
     }
+    if (response.exceptionDetails) throw (await failures()).toolThrew(response.exceptionDetails, run)
+    return decode(response, run)
   }
 }
 
@@ -294,16 +303,20 @@ async function race(
  * Fails with a SiteToolError: `domain-mismatch`, `tool-threw` (with the tool's file and line),
  * `timeout`, `context-lost`, `disconnected`, `dialog-blocking`, `page-crashed`, `target-not-found`, ...
  */
-export async function callBrowserTool(target: BrowserTarget, call: BrowserCall): Promise<unknown> {
+export const callBrowserTool: (target: BrowserTarget, call: BrowserCall) => Promise<unknown> = withMessages(callTool)
+
+async function callTool(target: BrowserTarget, call: BrowserCall): Promise<unknown> {
   call = { ...call, args: copyArgs(call.args, { siteId: call.siteId, tool: call.tool }) }
   const deadline = Date.now() + (call.timeoutMs ?? DEFAULT_TIMEOUT_MS)
   const { siteId, tool, file, code } = call
   const url = toolUrl(siteId, tool)
   const run: Run = { siteId, tool, file, map: code.map, url, call, pending: false, over: false, fail: noop, done: noop }
   // No await before the command is sent: work queued meanwhile would add to the latency.
-  if (isSendable(target)) return race(run, { session: target }, deadline, noop)
+  const held = isSendable(target) ? target : heldSession(target)
+  if (held) return race(run, { session: held }, deadline, noop)
   let opened: OpenedTarget | undefined
-  const opening = openTarget(target).then((o) => (opened = o))
+  // Connecting by address is loaded when first needed (chrome-remote-interface, the target checks).
+  const opening = import('./connect').then((c) => c.openTarget(target)).then((o) => (opened = o))
   // A connection opened here is closed once the page is no longer watched: with the answer, or after it.
   let closing: Promise<unknown> | undefined
   const close = () => {

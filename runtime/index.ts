@@ -13,7 +13,6 @@ export {
   type AnthropicToolDefinition,
   type OpenAIToolDefinition,
 } from './definitions'
-export { isWsUrl, parseHostPort, targetProblem } from './connect'
 export { SiteToolError, isSiteToolError, type SiteToolErrorCode } from './errors'
 export {
   createDomainTable,
@@ -24,7 +23,7 @@ export {
   type DomainTable,
   type DomainTableData,
 } from './match'
-export { callNodeTool } from './node'
+export { callNodeTool } from './node-call'
 export {
   createSiteSkills,
   type BrowserRunOptions,

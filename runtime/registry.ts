@@ -2,9 +2,9 @@ import { copyArgs } from './args'
 import { checkArgs, checkResult, checkable } from './check'
 import { type BrowserTarget, callBrowserTool } from './browser'
 import { type ToolDefinitions, assignToolNames, createToolDefinitions } from './definitions'
-import { siteToolError } from './errors'
+import { siteToolError, withMessages } from './errors'
 import { type DomainTableData, createDomainTable, lookupHost, urlHost } from './match'
-import { callNodeTool } from './node'
+import { callNodeTool } from './node-call'
 import { createResultCheck, type ValidateReturns } from './results'
 import type { BrowserToolCode, KnowledgeNote, SkillChunk, SkillMeta, ToolMeta } from './types'
 
@@ -274,27 +274,28 @@ export function createSiteSkills(
   const sites: SiteSkills['sites'] = Object.create(null)
   for (const skill of data.skills) {
     const stubs: Record<string, ToolStub> = Object.create(null)
-    for (const tool of Object.keys(skill.tools)) stubs[tool] = (args, ctx) => runTool(skill.id, tool, args, ctx)
+    for (const tool of Object.keys(skill.tools))
+      stubs[tool] = withMessages((args?: Record<string, unknown>, ctx?: unknown) => runTool(skill.id, tool, args, ctx))
     sites[skill.id] = strictRecord(stubs, (tool) => meta(skill.id, tool))
   }
 
   return {
     skills: data.skills,
     siteSkillsForUrl,
-    loadLearnedContext,
-    runTool,
-    runBrowserTool,
-    browserToolSource: async (siteId, tool) => {
+    loadLearnedContext: withMessages(loadLearnedContext),
+    runTool: withMessages(runTool),
+    runBrowserTool: withMessages(runBrowserTool),
+    browserToolSource: withMessages(async (siteId: string, tool: string) => {
       if (meta(siteId, tool).kind !== 'browser')
         throw siteToolError('tool-kind', { called: 'source' }, { siteId, tool })
       return (await codeOf(await load(siteId), tool)).source
-    },
-    loadNotes: async (siteId) => {
+    }),
+    loadNotes: withMessages(async (siteId: string) => {
       if (!byId.has(siteId)) throw siteToolError('skill-not-found', {}, { siteId })
       return (await load(siteId)).notes
-    },
+    }),
     toolDefinitions,
-    dispatchToolCall,
+    dispatchToolCall: withMessages(dispatchToolCall),
     sites: strictRecord(sites, (siteId) => meta(siteId, '')),
   }
 }

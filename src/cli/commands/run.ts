@@ -1,13 +1,5 @@
-import {
-  type BrowserTarget,
-  type CdpSendable,
-  type ToolMeta,
-  isSiteToolError,
-  isWsUrl,
-  parseHostPort,
-  targetProblem,
-} from '../../../runtime/index'
-import { command, openTarget, resultJson } from '../../../runtime/internal'
+import { type BrowserTarget, type CdpSendable, type ToolMeta, isSiteToolError } from '../../../runtime/index'
+import { command, isWsUrl, openTarget, parseHostPort, resultJson, targetProblem } from '../../../runtime/internal'
 import { type SkillsOptions, listSiteSkills, runBrowserSiteTool, runNodeSiteTool } from '../../nobuild/api'
 import { type CliIO, type ParsedArgs, UsageError, compatOf, writeLine } from '../args'
 import { existingRoots } from '../session'
