@@ -15,6 +15,8 @@ export interface CallInfo {
   map?: SourceMapLike
   /** The sourceURL the tool runs under. */
   url: string
+  /** Columns before the tool's source on line 0 of its script: LINE0_SHIFT unless said. */
+  shift?: number
 }
 
 /** `Runtime.ExceptionDetails`, the fields used here. */
@@ -56,7 +58,7 @@ function locate(details: ExceptionDetails, call: CallInfo): OriginalPosition | u
     .map((m): [number, number] => [Number(m[2]) - 1, Number(m[3]) - 1])
   if (frames.length === 0 && details.scriptId) frames.push([details.lineNumber, details.columnNumber])
   const found = frames
-    .map(([line, column]) => originalPosition(map, line, line ? column : column - LINE0_SHIFT))
+    .map(([line, column]) => originalPosition(map, line, line ? column : column - (call.shift ?? LINE0_SHIFT)))
     .filter((p) => p !== undefined)
   return found.find((p) => !p.source.includes('node_modules/')) ?? found[0]
 }

@@ -11,7 +11,7 @@ import {
   type OpenedTarget,
 } from './cdp'
 import { SiteToolError, siteToolError, withMessages } from './errors'
-import { toolUrl, wrapToolSource } from './page-code'
+import { CACHED_LINE0_SHIFT, CALL_CACHED, LINE0_SHIFT, toolUrl, wrapToolSource } from './page-code'
 import type { BrowserToolCode } from './types'
 
 export type { BrowserTarget, CdpAddress, CdpSendable } from './cdp'
@@ -40,13 +40,29 @@ const DEFAULT_TIMEOUT_MS = 30_000
 
 type World = 'main' | 'isolated'
 
+/** A tool's function made in a page context (see CACHED_START), by the source it was made of. */
+interface CachedTool {
+  source: string
+  /** Its objectId, once made; never, when making it failed (the call then sends the whole source). */
+  handle?: string
+  failed?: boolean
+}
+
 /**
- * Per connection: handles (objectIds of a world's global object), refreshed once they are gone.
- * A handle is kept as a string once known, so that a call reaches `send` without awaiting.
+ * What a connection keeps of one world of the page's current document: the objectId of its global
+ * object, and the functions of the tools called there (by sourceURL). A new document (a navigation)
+ * makes them all stale: the first call that finds so starts the world anew. A handle is kept as a
+ * string once known, so that a call reaches `send` without awaiting.
  */
+interface WorldState {
+  global?: Promise<string> | string
+  tools: Map<string, CachedTool>
+}
+
+/** Per connection: its worlds (see WorldState), the page events it listens to, its watched runs. */
 interface SessionState {
-  main?: Promise<string> | string
-  isolated?: Promise<string> | string
+  main: WorldState
+  isolated: WorldState
   pageEnabled?: boolean
   /** The page's renderer crashed and the page has not been reloaded since. */
   crashed?: boolean
@@ -95,10 +111,12 @@ const STALE_HANDLE_RE = /Cannot find context with specified id|Could not find ob
 /** What turns failures into SiteToolErrors: loaded on the first failure (see browser-errors.ts). */
 const failures = () => import('./browser-errors')
 
+const newWorld = (): WorldState => ({ tools: new Map() })
+
 function stateOf(session: CdpSendable): SessionState {
   let state = sessions.get(session)
   if (!state) {
-    state = { watched: new Set() }
+    state = { main: newWorld(), isolated: newWorld(), watched: new Set() }
     sessions.set(session, state)
   }
   return state
@@ -127,16 +145,40 @@ async function isolatedHandle(session: CdpSendable): Promise<string> {
   return globalHandle(session, world.executionContextId)
 }
 
-function handleOf(session: CdpSendable, state: SessionState, world: World): Promise<string> | string {
-  const cached = state[world]
+function handleOf(session: CdpSendable, w: WorldState, world: World): Promise<string> | string {
+  const cached = w.global
   if (cached) return cached
   const fresh = world === 'isolated' ? isolatedHandle(session) : globalHandle(session)
   const settle = (value: string | undefined) => {
-    if (state[world] === fresh) state[world] = value
+    if (w.global === fresh) w.global = value
   }
   fresh.then(settle, () => settle(undefined))
-  state[world] = fresh
+  w.global = fresh
   return fresh
+}
+
+/**
+ * Makes the run's tool function in the world (see CACHED_START), sent after the run's own call so
+ * that the call waits for nothing. Later calls in this document call it with CALL_CACHED: the
+ * short declaration and the arguments are all a steady-state call sends.
+ */
+function cacheTool(session: CdpSendable, w: WorldState, run: Run, global: string): void {
+  const entry: CachedTool = { source: run.call.code.source }
+  w.tools.set(run.url, entry)
+  command(session, 'Runtime.callFunctionOn', {
+    functionDeclaration: wrapToolSource(entry.source, run.url, true),
+    objectId: global,
+    objectGroup: HANDLE_GROUP,
+    silent: true,
+  }).then(
+    ({ result, exceptionDetails }) => {
+      if (result.objectId && !exceptionDetails) entry.handle = result.objectId
+      else entry.failed = true
+    },
+    () => {
+      if (w.tools.get(run.url) === entry) w.tools.delete(run.url)
+    },
+  )
 }
 
 const secret = () => Math.random().toString(36).slice(2) + Math.random().toString(36).slice(2)
@@ -164,8 +206,8 @@ function prepare(session: CdpSendable, state: SessionState): void {
   })
   listen(session, 'Inspector.targetCrashed', () => {
     state.crashed = true
-    state.main = undefined
-    state.isolated = undefined
+    state.main = newWorld()
+    state.isolated = newWorld()
     for (const run of state.watched) {
       // A session opened to a tab that crashed before hears of it now, before its call is sent.
       run.fail(siteToolError('page-crashed', { earlier: !run.pending }, run))
@@ -183,16 +225,24 @@ function prepare(session: CdpSendable, state: SessionState): void {
   })
 }
 
-async function send(run: Run, session: CdpSendable, objectId: string): Promise<CallResponse> {
+/** What a call is sent to: the world's global object with the whole wrapped source, or the tool's cached function. */
+interface CallTarget {
+  objectId: string
+  functionDeclaration: string
+  shift: number
+}
+
+async function send(run: Run, session: CdpSendable, to: CallTarget, then: () => void): Promise<CallResponse> {
   if (run.over) throw new Error('cancelled')
   const objectGroup = `site-skills-${++groups}`
   const token = secret()
   const release = () => void command(session, 'Runtime.releaseObjectGroup', { objectGroup }).catch(noop)
   run.pending = true
   running.set(token, run)
+  run.shift = to.shift
   const sent = command(session, 'Runtime.callFunctionOn', {
-    functionDeclaration: wrapToolSource(run.call.code.source, run.url),
-    objectId,
+    functionDeclaration: to.functionDeclaration,
+    objectId: to.objectId,
     arguments: [run.call.args, run.call.domains, NONCE, BINDING, token].map((value) => ({ value })),
     returnByValue: true,
     awaitPromise: true,
@@ -203,6 +253,7 @@ async function send(run: Run, session: CdpSendable, objectId: string): Promise<C
   // A by-value result holds no remote objects: releasing then would only cost a round trip.
   // An exception does, and so may a late answer to a call we gave up on.
   sent.then((response) => response.exceptionDetails && release(), release)
+  then()
   try {
     return await sent
   } finally {
@@ -234,14 +285,27 @@ async function invoke(run: Run, session: CdpSendable): Promise<unknown> {
   const world: World = run.call.isolatedWorld ? 'isolated' : 'main'
   prepare(session, state)
   if (state.crashed) throw siteToolError('page-crashed', { earlier: true }, run)
+  const { source } = run.call.code
   for (let attempt = 0; ; attempt++) {
-    const handle = handleOf(session, state, world)
+    const w = state[world]
+    const cached = w.tools.get(run.url)
     let response: CallResponse
     try {
-      response = await send(run, session, typeof handle === 'string' ? handle : await handle)
+      if (cached?.handle && cached.source === source) {
+        const to = { objectId: cached.handle, functionDeclaration: CALL_CACHED, shift: CACHED_LINE0_SHIFT }
+        response = await send(run, session, to, noop)
+      } else {
+        const handle = handleOf(session, w, world)
+        const global = typeof handle === 'string' ? handle : await handle
+        const to = { objectId: global, functionDeclaration: wrapToolSource(source, run.url), shift: LINE0_SHIFT }
+        // None yet (or one of an older source): made now. One on its way, or that failed, is left alone.
+        const make = !cached || cached.source !== source
+        response = await send(run, session, to, () => make && cacheTool(session, w, run, global))
+      }
     } catch (error) {
       if (attempt > 0 || !isStale(error)) throw (await failures()).cdpFailure(error, run)
-      if (state[world] === handle) state[world] = undefined
+      // A new document: its worlds start anew (the cached functions went with the old one).
+      if (state[world] === w) state[world] = newWorld()
       continue
     }
     if (response.exceptionDetails) throw (await failures()).toolThrew(response.exceptionDetails, run)
