@@ -26,6 +26,11 @@ export interface SiteSkillsOptions {
    * @default 'warn'
    */
   validateReturns?: ValidateReturns
+  /**
+   * The mismatches already logged under `'warn'` (keys of tool and path), shared by the registries
+   * of one no-build session, so that a recompile does not log them again. @internal
+   */
+  warned?: Set<string>
 }
 
 /** The original's LearnedToolSignature. */
@@ -128,7 +133,7 @@ export function createSiteSkills(
   loaders: SkillLoaders,
   options: SiteSkillsOptions = {},
 ): SiteSkills {
-  const resultCheck = createResultCheck(options.validateReturns ?? 'warn')
+  const resultCheck = createResultCheck(options.validateReturns ?? 'warn', options.warned)
   const table = createDomainTable(data.table)
   const byId = new Map(data.skills.map((s) => [s.id, s]))
   const chunks = new Map<string, Promise<SkillChunk>>()

@@ -21,8 +21,7 @@ export type ResultCheck = (value: unknown, validator: ReturnsValidator | undefin
  * The result check of one registry. Under `'warn'`, a mismatch is logged once per tool and path
  * (array indexes left out, so a drift in every item of a list is one line).
  */
-export function createResultCheck(mode: ValidateReturns): ResultCheck {
-  const warned = new Set<string>()
+export function createResultCheck(mode: ValidateReturns, warned = new Set<string>()): ResultCheck {
   return (value, validator, at) => {
     if (!mode || !validator) return value
     let problem: ReturnType<ReturnsValidator>
