@@ -380,7 +380,7 @@ async function callTool(target: BrowserTarget, call: BrowserCall): Promise<unkno
   if (held) return race(run, { session: held }, deadline, noop)
   let opened: OpenedTarget | undefined
   // Connecting by address is loaded when first needed (chrome-remote-interface, the target checks).
-  const opening = import('./connect').then((c) => c.openTarget(target)).then((o) => (opened = o))
+  const opening = import('./lazy-connect').then((c) => c.openTarget(target)).then((o) => (opened = o))
   // A connection opened here is closed once the page is no longer watched: with the answer, or after it.
   let closing: Promise<unknown> | undefined
   const close = () => {

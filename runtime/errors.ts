@@ -62,7 +62,7 @@ export function useMessages(messages: Format): void {
 }
 
 function loadMessages(): Promise<unknown> {
-  loading ??= import('./error-catalog').then(
+  loading ??= import('./lazy-catalog').then(
     (m) => useMessages(m.errorMessage as Format),
     () => {
       // Not loadable here (offline, a broken bundle): errors keep their short messages; try again later.

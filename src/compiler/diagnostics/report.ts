@@ -3,7 +3,7 @@ import type { CompileResult } from '../compile'
 import { LOG_PREFIX } from '../../ids'
 import type { Diagnostic } from './catalog'
 import { FILE_LIMITS, isReadFailure, readRegularFile } from '../fs/files'
-import { stripBom } from '../parse'
+import { stripBom } from '../bom'
 import { toPosix } from '../fs/paths'
 
 export interface FrameStyle {
