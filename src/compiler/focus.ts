@@ -1,4 +1,4 @@
-import { urlMatchesDomains } from '../../runtime/index'
+import { urlMatchesDomains } from '../../runtime/internal'
 import { MANIFEST } from './discover/skills'
 import { FILE_LIMITS, isReadFailure, readPlainInside } from './fs/files'
 import type { SkillFolder } from './model'

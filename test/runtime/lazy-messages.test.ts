@@ -32,6 +32,18 @@ beforeAll(async () => {
   await init
 })
 
+/** A registry of one skill over the public runtime: a browser tool, a slow and an echoing Node tool. */
+const SKILLS = `
+  const meta = { id: 'shop', name: 'Shop', domains: ['shop.example.com'], notes: [], tools: {
+    read: { kind: 'browser', description: 'Reads.', args: {}, file: 'shop/browser-tools/read.js' },
+    slow: { kind: 'node', description: 'Slow.', args: {}, timeoutMs: 20, file: 'shop/tools/slow.js' },
+    echo: { kind: 'node', description: 'Echoes.', args: {}, file: 'shop/tools/echo.js' },
+  } }
+  const chunk = { notes: [], browserTools: { read: { source: 'function(){return 1}' } },
+    nodeTools: { slow: async () => () => new Promise(() => {}), echo: async () => (ctx, args) => args } }
+  const skills = rt.createSiteSkills({ skills: [meta], table: { exact: { 'shop.example.com': [0] }, wildcard: {} } },
+    { shop: async () => chunk })`
+
 describe('the runtime loads its error catalog on the first error', () => {
   it('ships no hint and no long message in what importing the runtime loads', () => {
     const loaded = [...firstLoad('runtime.js')].map((f) => readFileSync(join(DIST, f), 'utf8')).join('\n')
@@ -44,9 +56,9 @@ describe('the runtime loads its error catalog on the first error', () => {
 
   it("gives an error made before the catalog was loaded its catalog message, and the stack's first line", async () => {
     const lines = await runAgainstRuntime(`
-      const at = { siteId: 'shop', tool: 'echo', fn: () => 1, ctx: null }
+      ${SKILLS}
       for (const args of [[1], { deep: JSON.parse('['.repeat(70) + ']'.repeat(70)) }]) {
-        try { await rt.callNodeTool({ ...at, args }) } catch (e) {
+        try { await skills.runTool('shop', 'echo', args) } catch (e) {
           console.log(e.code + ' | ' + e.message + ' | ' + e.stack.split('\\n')[0])
         }
       }`)
@@ -58,14 +70,7 @@ describe('the runtime loads its error catalog on the first error', () => {
 
   it('words a registry error, a browser call without a target and a timeout as the catalog does', async () => {
     const lines = await runAgainstRuntime(`
-      const meta = { id: 'shop', name: 'Shop', domains: ['shop.example.com'], notes: [], tools: {
-        read: { kind: 'browser', description: 'Reads.', args: {}, file: 'shop/browser-tools/read.js' },
-        slow: { kind: 'node', description: 'Slow.', args: {}, timeoutMs: 20, file: 'shop/tools/slow.js' },
-      } }
-      const chunk = { notes: [], browserTools: { read: { source: 'function(){return 1}' } },
-        nodeTools: { slow: async () => () => new Promise(() => {}) } }
-      const skills = rt.createSiteSkills({ skills: [meta], table: rt.createDomainTableData([meta.domains]) },
-        { shop: async () => chunk })
+      ${SKILLS}
       for (const call of [() => skills.runBrowserTool('shop', 'read', {}, undefined), () => skills.sites.shop.slow()]) {
         try { await call() } catch (e) { console.log(e.code + ' | ' + e.message) }
       }
