@@ -1,5 +1,5 @@
 import { isSiteToolError, messageOf, type SiteToolErrorInit, siteToolError } from './errors'
-import { typeOf } from './error-catalog'
+import { typeOf } from './text'
 
 /** Arguments nested deeper than this are refused (Chrome drops CDP messages nested a few hundred levels). */
 const MAX_ARGS_DEPTH = 64

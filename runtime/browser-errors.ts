@@ -1,3 +1,7 @@
+/**
+ * How a failed call becomes a SiteToolError. Loaded on the first failure (browser.ts imports it
+ * then): a call that succeeds never needs it, nor the source-map decoder it uses.
+ */
 import { SiteToolError, siteToolError } from './errors'
 import { LINE0_SHIFT } from './page-code'
 import { originalPosition, type OriginalPosition, type SourceMapLike } from './sourcemap'
@@ -11,6 +15,8 @@ export interface CallInfo {
   map?: SourceMapLike
   /** The sourceURL the tool runs under. */
   url: string
+  /** Columns before the tool's source on line 0 of its script: LINE0_SHIFT unless said. */
+  shift?: number
 }
 
 /** `Runtime.ExceptionDetails`, the fields used here. */
@@ -29,9 +35,6 @@ const FAILURES: [RegExp, 'context-lost' | 'disconnected' | 'timeout' | 'invalid-
   [/Execution was terminated/, 'timeout'],
   [/reference chain|returned by value/i, 'invalid-result'],
 ]
-
-/** Errors that mean the cached handle of the page's global object is gone, so nothing ran. */
-export const STALE_HANDLE_RE = /Cannot find context with specified id|Could not find object with given id/
 
 /** Maps a failed CDP command to a typed error (a SiteToolError passes through). */
 export function cdpFailure(error: unknown, call: CallInfo): SiteToolError {
@@ -55,7 +58,7 @@ function locate(details: ExceptionDetails, call: CallInfo): OriginalPosition | u
     .map((m): [number, number] => [Number(m[2]) - 1, Number(m[3]) - 1])
   if (frames.length === 0 && details.scriptId) frames.push([details.lineNumber, details.columnNumber])
   const found = frames
-    .map(([line, column]) => originalPosition(map, line, line ? column : column - LINE0_SHIFT))
+    .map(([line, column]) => originalPosition(map, line, line ? column : column - (call.shift ?? LINE0_SHIFT)))
     .filter((p) => p !== undefined)
   return found.find((p) => !p.source.includes('node_modules/')) ?? found[0]
 }

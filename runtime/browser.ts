@@ -1,17 +1,17 @@
 import { copyArgs } from './args'
-import { cdpFailure, STALE_HANDLE_RE, toolThrew, type CallInfo } from './browser-errors'
+import type { CallInfo } from './browser-errors'
 import {
   type BrowserTarget,
   type CdpSendable,
   type CommandResult,
   command,
+  heldSession,
   isSendable,
   listen,
   type OpenedTarget,
 } from './cdp'
-import { openTarget } from './connect'
-import { SiteToolError, siteToolError } from './errors'
-import { toolUrl, wrapToolSource } from './page-code'
+import { SiteToolError, siteToolError, withMessages } from './errors'
+import { CACHED_LINE0_SHIFT, CALL_CACHED, LINE0_SHIFT, toolUrl, wrapToolSource } from './page-code'
 import type { BrowserToolCode } from './types'
 
 export type { BrowserTarget } from './cdp'
@@ -40,13 +40,29 @@ const DEFAULT_TIMEOUT_MS = 30_000
 
 type World = 'main' | 'isolated'
 
+/** A tool's function made in a page context (see CACHED_START), by the source it was made of. */
+interface CachedTool {
+  source: string
+  /** Its objectId, once made; never, when making it failed (the call then sends the whole source). */
+  handle?: string
+  failed?: boolean
+}
+
 /**
- * Per connection: handles (objectIds of a world's global object), refreshed once they are gone.
- * A handle is kept as a string once known, so that a call reaches `send` without awaiting.
+ * What a connection keeps of one world of the page's current document: the objectId of its global
+ * object, and the functions of the tools called there (by sourceURL). A new document (a navigation)
+ * makes them all stale: the first call that finds so starts the world anew. A handle is kept as a
+ * string once known, so that a call reaches `send` without awaiting.
  */
+interface WorldState {
+  global?: Promise<string> | string
+  tools: Map<string, CachedTool>
+}
+
+/** Per connection: its worlds (see WorldState), the page events it listens to, its watched runs. */
 interface SessionState {
-  main?: Promise<string> | string
-  isolated?: Promise<string> | string
+  main: WorldState
+  isolated: WorldState
   pageEnabled?: boolean
   /** The page's renderer crashed and the page has not been reloaded since. */
   crashed?: boolean
@@ -89,10 +105,18 @@ let groups = 0
 
 const noop = () => {}
 
+/** Errors that mean the cached handle of the page's global object is gone, so nothing ran. */
+const STALE_HANDLE_RE = /Cannot find context with specified id|Could not find object with given id/
+
+/** What turns failures into SiteToolErrors: loaded on the first failure (see browser-errors.ts). */
+const failures = () => import('./browser-errors')
+
+const newWorld = (): WorldState => ({ tools: new Map() })
+
 function stateOf(session: CdpSendable): SessionState {
   let state = sessions.get(session)
   if (!state) {
-    state = { watched: new Set() }
+    state = { main: newWorld(), isolated: newWorld(), watched: new Set() }
     sessions.set(session, state)
   }
   return state
@@ -121,16 +145,40 @@ async function isolatedHandle(session: CdpSendable): Promise<string> {
   return globalHandle(session, world.executionContextId)
 }
 
-function handleOf(session: CdpSendable, state: SessionState, world: World): Promise<string> | string {
-  const cached = state[world]
+function handleOf(session: CdpSendable, w: WorldState, world: World): Promise<string> | string {
+  const cached = w.global
   if (cached) return cached
   const fresh = world === 'isolated' ? isolatedHandle(session) : globalHandle(session)
   const settle = (value: string | undefined) => {
-    if (state[world] === fresh) state[world] = value
+    if (w.global === fresh) w.global = value
   }
   fresh.then(settle, () => settle(undefined))
-  state[world] = fresh
+  w.global = fresh
   return fresh
+}
+
+/**
+ * Makes the run's tool function in the world (see CACHED_START), sent after the run's own call so
+ * that the call waits for nothing. Later calls in this document call it with CALL_CACHED: the
+ * short declaration and the arguments are all a steady-state call sends.
+ */
+function cacheTool(session: CdpSendable, w: WorldState, run: Run, global: string): void {
+  const entry: CachedTool = { source: run.call.code.source }
+  w.tools.set(run.url, entry)
+  command(session, 'Runtime.callFunctionOn', {
+    functionDeclaration: wrapToolSource(entry.source, run.url, true),
+    objectId: global,
+    objectGroup: HANDLE_GROUP,
+    silent: true,
+  }).then(
+    ({ result, exceptionDetails }) => {
+      if (result.objectId && !exceptionDetails) entry.handle = result.objectId
+      else entry.failed = true
+    },
+    () => {
+      if (w.tools.get(run.url) === entry) w.tools.delete(run.url)
+    },
+  )
 }
 
 const secret = () => Math.random().toString(36).slice(2) + Math.random().toString(36).slice(2)
@@ -158,8 +206,8 @@ function prepare(session: CdpSendable, state: SessionState): void {
   })
   listen(session, 'Inspector.targetCrashed', () => {
     state.crashed = true
-    state.main = undefined
-    state.isolated = undefined
+    state.main = newWorld()
+    state.isolated = newWorld()
     for (const run of state.watched) {
       // A session opened to a tab that crashed before hears of it now, before its call is sent.
       run.fail(siteToolError('page-crashed', { earlier: !run.pending }, run))
@@ -177,16 +225,24 @@ function prepare(session: CdpSendable, state: SessionState): void {
   })
 }
 
-async function send(run: Run, session: CdpSendable, objectId: string): Promise<CallResponse> {
+/** What a call is sent to: the world's global object with the whole wrapped source, or the tool's cached function. */
+interface CallTarget {
+  objectId: string
+  functionDeclaration: string
+  shift: number
+}
+
+async function send(run: Run, session: CdpSendable, to: CallTarget, then: () => void): Promise<CallResponse> {
   if (run.over) throw new Error('cancelled')
   const objectGroup = `site-skills-${++groups}`
   const token = secret()
   const release = () => void command(session, 'Runtime.releaseObjectGroup', { objectGroup }).catch(noop)
   run.pending = true
   running.set(token, run)
+  run.shift = to.shift
   const sent = command(session, 'Runtime.callFunctionOn', {
-    functionDeclaration: wrapToolSource(run.call.code.source, run.url),
-    objectId,
+    functionDeclaration: to.functionDeclaration,
+    objectId: to.objectId,
     arguments: [run.call.args, run.call.domains, NONCE, BINDING, token].map((value) => ({ value })),
     returnByValue: true,
     awaitPromise: true,
@@ -197,6 +253,7 @@ async function send(run: Run, session: CdpSendable, objectId: string): Promise<C
   // A by-value result holds no remote objects: releasing then would only cost a round trip.
   // An exception does, and so may a late answer to a call we gave up on.
   sent.then((response) => response.exceptionDetails && release(), release)
+  then()
   try {
     return await sent
   } finally {
@@ -206,9 +263,8 @@ async function send(run: Run, session: CdpSendable, objectId: string): Promise<C
   }
 }
 
-/** `returnByValue` result: unserializable numbers and bigints decoded, the guard's refusal thrown. */
+/** `returnByValue` result (no exception): unserializable numbers and bigints decoded, the guard's refusal thrown. */
 function decode(response: CallResponse, run: Run): unknown {
-  if (response.exceptionDetails) throw toolThrew(response.exceptionDetails, run)
   const { value, unserializableValue } = response.result
   if (unserializableValue !== undefined) {
     return unserializableValue.endsWith('n') ? BigInt(unserializableValue.slice(0, -1)) : Number(unserializableValue)
@@ -229,14 +285,31 @@ async function invoke(run: Run, session: CdpSendable): Promise<unknown> {
   const world: World = run.call.isolatedWorld ? 'isolated' : 'main'
   prepare(session, state)
   if (state.crashed) throw siteToolError('page-crashed', { earlier: true }, run)
+  const { source } = run.call.code
   for (let attempt = 0; ; attempt++) {
-    const handle = handleOf(session, state, world)
+    const w = state[world]
+    const cached = w.tools.get(run.url)
+    let response: CallResponse
     try {
-      return decode(await send(run, session, typeof handle === 'string' ? handle : await handle), run)
+      if (cached?.handle && cached.source === source) {
+        const to = { objectId: cached.handle, functionDeclaration: CALL_CACHED, shift: CACHED_LINE0_SHIFT }
+        response = await send(run, session, to, noop)
+      } else {
+        const handle = handleOf(session, w, world)
+        const global = typeof handle === 'string' ? handle : await handle
+        const to = { objectId: global, functionDeclaration: wrapToolSource(source, run.url), shift: LINE0_SHIFT }
+        // None yet (or one of an older source): made now. One on its way, or that failed, is left alone.
+        const make = !cached || cached.source !== source
+        response = await send(run, session, to, () => make && cacheTool(session, w, run, global))
+      }
     } catch (error) {
-      if (attempt > 0 || !isStale(error)) throw cdpFailure(error, run)
-      if (state[world] === handle) state[world] = undefined
+      if (attempt > 0 || !isStale(error)) throw (await failures()).cdpFailure(error, run)
+      // A new document: its worlds start anew (the cached functions went with the old one).
+      if (state[world] === w) state[world] = newWorld()
+      continue
     }
+    if (response.exceptionDetails) throw (await failures()).toolThrew(response.exceptionDetails, run)
+    return decode(response, run)
   }
 }
 
@@ -294,16 +367,20 @@ async function race(
  * Fails with a SiteToolError: `domain-mismatch`, `tool-threw` (with the tool's file and line),
  * `timeout`, `context-lost`, `disconnected`, `dialog-blocking`, `page-crashed`, `target-not-found`, ...
  */
-export async function callBrowserTool(target: BrowserTarget, call: BrowserCall): Promise<unknown> {
+export const callBrowserTool: (target: BrowserTarget, call: BrowserCall) => Promise<unknown> = withMessages(callTool)
+
+async function callTool(target: BrowserTarget, call: BrowserCall): Promise<unknown> {
   call = { ...call, args: copyArgs(call.args, { siteId: call.siteId, tool: call.tool }) }
   const deadline = Date.now() + (call.timeoutMs ?? DEFAULT_TIMEOUT_MS)
   const { siteId, tool, file, code } = call
   const url = toolUrl(siteId, tool)
   const run: Run = { siteId, tool, file, map: code.map, url, call, pending: false, over: false, fail: noop, done: noop }
   // No await before the command is sent: work queued meanwhile would add to the latency.
-  if (isSendable(target)) return race(run, { session: target }, deadline, noop)
+  const held = isSendable(target) ? target : heldSession(target)
+  if (held) return race(run, { session: held }, deadline, noop)
   let opened: OpenedTarget | undefined
-  const opening = openTarget(target).then((o) => (opened = o))
+  // Connecting by address is loaded when first needed (chrome-remote-interface, the target checks).
+  const opening = import('./lazy-connect').then((c) => c.openTarget(target)).then((o) => (opened = o))
   // A connection opened here is closed once the page is no longer watched: with the answer, or after it.
   let closing: Promise<unknown> | undefined
   const close = () => {

@@ -1,19 +1,13 @@
 /**
  * The catalog of the runtime's error codes: each entry's title, hint, and how an error's data
  * becomes its message. Codes are permanent: add new ones, never rename.
+ *
+ * Not part of the runtime's first load: errors.ts imports it on the first error (host-side code,
+ * through internal.ts, loads it up front), so an agent that never fails never downloads it.
  */
 
-/** The most characters of a value (a target, a URL, a list of ids) that a message shows. */
-const SHOWN_MAX = 200
-
-/** `text` cut to SHOWN_MAX characters, saying how long it was: a message never carries a whole value. */
-export function clip(text: string, max = SHOWN_MAX): string {
-  return text.length <= max ? text : `${text.slice(0, max)}… (${text.length} characters)`
-}
-
-const q = (value: unknown) => clip(JSON.stringify(value) ?? String(value))
-/** `typeof`, with `null` and `array` told apart. */
-export const typeOf = (v: unknown) => (v === null ? 'null' : Array.isArray(v) ? 'array' : typeof v)
+import { notFoundMessage } from './errors'
+import { clip, q, typeOf } from './text'
 
 /** One code's entry. */
 export interface ErrorEntry<D> {
@@ -116,18 +110,16 @@ function unavailableMessage(d: UnavailableData): string {
   return UNAVAILABLE_WORDS[d.missing]
 }
 
-const listed = (known: readonly string[]) => `(known: ${clip(known.join(', ')) || 'none'})`
-
 export const SITE_TOOL_ERRORS = {
   'skill-not-found': entry<{ known?: readonly string[] }>({
     title: 'No such skill',
     hint: 'Use a skill id from the build (see `site-skills match URL`).',
-    message: (d) => `no such site skill${d.known ? ` ${listed(d.known)}` : ''}`,
+    message: (d) => notFoundMessage('skill-not-found', d),
   }),
   'tool-not-found': entry<{ known: readonly string[] } | { name: string }>({
     title: 'No such tool',
     hint: 'Use a tool the skill declares, or a model tool name from toolDefinitions(url).',
-    message: (d) => ('name' in d ? `no site tool is named ${q(d.name)}` : `no such tool ${listed(d.known)}`),
+    message: (d) => notFoundMessage('tool-not-found', d),
   }),
   'tool-kind': entry<{ called: 'browser' | 'source' }>({
     title: 'Wrong kind of tool',

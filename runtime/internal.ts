@@ -3,12 +3,20 @@
  * uses from the runtime beyond the public `runtime/index.ts`: the CDP plumbing and a few helpers.
  * Not a package export. src/ imports the runtime only through this file and `runtime/index.ts`
  * (test/package/layers.test.ts fails otherwise).
+ *
+ * Host-side code has the error catalog loaded up front: its errors' messages are whole at once,
+ * even those it reads synchronously (`targetProblem`).
  */
+import { errorMessage } from './error-catalog'
+import { useMessages } from './errors'
+
+useMessages(errorMessage)
+
 export { checkArgs, checkResult } from './check'
 export { type CdpClient, type TargetInfo, command, listen } from './cdp'
 export { isWsUrl, loadCri, openTarget, parseHostPort, targetProblem } from './connect'
 export { assignToolNames, createToolDefinitions, type ToolRef } from './definitions'
-export { typeOf } from './error-catalog'
+export { typeOf } from './text'
 export { messageOf, siteToolError } from './errors'
 export { type LaunchedBrowser, launchBrowser } from './launch'
 export {

@@ -5,7 +5,11 @@ import { join } from 'node:path'
 import { installedBrowser } from './browsers'
 import { type CdpClient, command, listen } from './cdp'
 import { importOptional, loadCri } from './connect'
-import { siteToolError } from './errors'
+import { errorMessage } from './error-catalog'
+import { siteToolError, useMessages } from './errors'
+
+// Node-only and never part of the runtime's first load: its errors have their messages at once.
+useMessages(errorMessage)
 
 /** How to start a browser. */
 export interface LaunchOptions {

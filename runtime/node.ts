@@ -1,5 +1,5 @@
 import { copyArgs } from './args'
-import { messageOf, SiteToolError, siteToolError } from './errors'
+import { completed, messageOf, SiteToolError, siteToolError, withMessages } from './errors'
 import type { NodeToolFunction } from './types'
 
 export interface NodeCall {
@@ -49,7 +49,7 @@ function withLimit<T>(work: Promise<T>, ms: number | undefined, fail: (late: boo
  * the site and tool. A tool that overruns `timeoutMs` is a `timeout`, even a synchronous one that
  * finished late; one whose promise can never settle (the process has nothing left to run) is `never-settled`.
  */
-export async function callNodeTool(call: NodeCall): Promise<unknown> {
+export const callNodeTool = withMessages(async (call: NodeCall): Promise<unknown> => {
   const { siteId, tool, file, timeoutMs } = call
   const at = { siteId, tool, file }
   const args = copyArgs(call.args, at)
@@ -62,6 +62,7 @@ export async function callNodeTool(call: NodeCall): Promise<unknown> {
     return result
   } catch (error) {
     if (error instanceof SiteToolError && error.siteId === siteId) throw error
-    throw siteToolError('tool-threw', { message: messageOf(error) }, { ...at, cause: error })
+    // A SiteToolError of a call the tool made itself: its message, as the catalog words it.
+    throw siteToolError('tool-threw', { message: messageOf(await completed(error)) }, { ...at, cause: error })
   }
-}
+})

@@ -12,6 +12,7 @@
  * A page that replaces the binding can only keep its own tools from being stopped.
  *
  * Arguments of the sent function: `[args, patterns, nonce, bindingName, id]`, the global object, the tool.
+ * The guard runs on every call, also of a tool's cached function (see CACHED_START).
  */
 export const DOMAIN_GUARD = [
   'function(a,g,t){"use strict";var l=location,p=l.protocol,h=l.hostname,d=a[1],b=0,n=h.length,k=0,j,m,o,s,r;',
@@ -31,6 +32,22 @@ const WRAP_START = `function(){return(${DOMAIN_GUARD})(arguments,this,`
 
 /** V8 compiles a `callFunctionOn` declaration as `(` + declaration + `)`: one extra column on line 0. */
 export const LINE0_SHIFT = WRAP_START.length + 1
+
+/**
+ * The start of the declaration that makes a tool's cached function in a page context: called on
+ * the world's global object, it returns a function that runs the guard, then the tool, with that
+ * global. The tool is evaluated once, where the wrapper declares no names (as above).
+ */
+const CACHED_START = `function(){return(function(g,t){return function(){return(${DOMAIN_GUARD})(arguments,g,t)}})(this,`
+
+/** LINE0_SHIFT of a cached function's script. */
+export const CACHED_LINE0_SHIFT = CACHED_START.length + 1
+
+/**
+ * Every later call of a cached function: called on it (`this`), directly, so that no method a page
+ * can replace (`call`, `apply`) comes between; strict, so that nothing it calls reaches its arguments.
+ */
+export const CALL_CACHED = 'function(a,b,c,d,e){"use strict";return this(a,b,c,d,e)}'
 
 /** Lone surrogates have no UTF-8 form (`encodeURIComponent` throws on them): U+FFFD stands in. */
 const LONE_SURROGATE_RE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g
@@ -61,9 +78,9 @@ export function toolUrl(siteId: string, tool: string): string {
  * separator, a newline) or that V8 would not read as part of the URL is percent-encoded here too,
  * so a URL made elsewhere can never put code after the comment.
  */
-export function wrapToolSource(source: string, url: string): string {
+export function wrapToolSource(source: string, url: string, cached = false): string {
   const token = url
     .replace(LONE_SURROGATE_RE, '\uFFFD')
     .replace(NOT_URL_TOKEN_RE, (c) => encodeURIComponent(c).replace(URI_EXTRA_RE, percent))
-  return `${WRAP_START}${source})}\n//# sourceURL=${token}\n`
+  return `${cached ? CACHED_START : WRAP_START}${source})}\n//# sourceURL=${token}\n`
 }

@@ -2,9 +2,9 @@ import { copyArgs } from './args'
 import { checkArgs, checkResult, checkable } from './check'
 import { type BrowserTarget, callBrowserTool } from './browser'
 import { type ToolDefinitions, assignToolNames, createToolDefinitions } from './definitions'
-import { siteToolError } from './errors'
+import { siteToolError, withMessages } from './errors'
 import { type DomainTableData, createDomainTable, lookupHost, urlHost } from './match'
-import { callNodeTool } from './node'
+import { callNodeTool } from './node-call'
 import { createResultCheck, type ValidateReturns } from './results'
 import type { BrowserToolCode, KnowledgeNote, SkillChunk, SkillMeta, ToolMeta } from './types'
 
@@ -20,6 +20,11 @@ export type SkillLoaders = Record<string, () => Promise<SkillChunk>>
 export interface SiteSkillsOptions {
   /** What a result that does not fit its tool's `returns` does: see {@link ValidateReturns}. @default 'warn' */
   validateReturns?: ValidateReturns
+  /**
+   * The mismatches already logged under `'warn'` (keys of tool and path), shared by the registries
+   * of one no-build session, so that a recompile does not log them again. @internal
+   */
+  warned?: Set<string>
 }
 
 /** The original's LearnedToolSignature. */
@@ -145,7 +150,7 @@ export function createSiteSkills(
   loaders: SkillLoaders,
   options: SiteSkillsOptions = {},
 ): SiteSkills {
-  const resultCheck = createResultCheck(options.validateReturns ?? 'warn')
+  const resultCheck = createResultCheck(options.validateReturns ?? 'warn', options.warned)
   const table = createDomainTable(data.table)
   const byId = new Map(data.skills.map((s) => [s.id, s]))
   const chunks = new Map<string, Promise<SkillChunk>>()
@@ -291,27 +296,28 @@ export function createSiteSkills(
   const sites: SiteSkills['sites'] = Object.create(null)
   for (const skill of data.skills) {
     const stubs: Record<string, ToolStub> = Object.create(null)
-    for (const tool of Object.keys(skill.tools)) stubs[tool] = (args, ctx) => runTool(skill.id, tool, args, ctx)
+    for (const tool of Object.keys(skill.tools))
+      stubs[tool] = withMessages((args?: Record<string, unknown>, ctx?: unknown) => runTool(skill.id, tool, args, ctx))
     sites[skill.id] = strictRecord(stubs, (tool) => meta(skill.id, tool))
   }
 
   return {
     skills: data.skills,
     siteSkillsForUrl,
-    loadLearnedContext,
-    runTool,
-    runBrowserTool,
-    browserToolSource: async (siteId, tool) => {
+    loadLearnedContext: withMessages(loadLearnedContext),
+    runTool: withMessages(runTool),
+    runBrowserTool: withMessages(runBrowserTool),
+    browserToolSource: withMessages(async (siteId: string, tool: string) => {
       if (meta(siteId, tool).kind !== 'browser')
         throw siteToolError('tool-kind', { called: 'source' }, { siteId, tool })
       return (await codeOf(await load(siteId), tool)).source
-    },
-    loadNotes: async (siteId) => {
+    }),
+    loadNotes: withMessages(async (siteId: string) => {
       if (!byId.has(siteId)) throw siteToolError('skill-not-found', {}, { siteId })
       return (await load(siteId)).notes
-    },
+    }),
     toolDefinitions,
-    dispatchToolCall,
+    dispatchToolCall: withMessages(dispatchToolCall),
     sites: strictRecord(sites, (siteId) => meta(siteId, '')),
   }
 }

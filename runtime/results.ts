@@ -1,4 +1,4 @@
-import { messageOf, type SiteToolErrorInit, siteToolError } from './errors'
+import { completed, messageOf, type SiteToolErrorInit, siteToolError } from './errors'
 import type { ReturnsValidator } from './types'
 
 /** The prefix of everything the package logs. */
@@ -14,15 +14,17 @@ export const LOG_PREFIX = '[site-skills]'
  */
 export type ValidateReturns = 'throw' | 'warn' | false
 
-/** Checks a result with a tool's result check (see runtime/check.ts): returns the result, or throws under `'throw'`. */
+/**
+ * Checks a result with a tool's result check (see runtime/check.ts): returns the result (or, the
+ * first time a mismatch is logged, a promise of it), or throws under `'throw'`.
+ */
 export type ResultCheck = (value: unknown, validator: ReturnsValidator | undefined, at: SiteToolErrorInit) => unknown
 
 /**
  * The result check of one registry. Under `'warn'`, a mismatch is logged once per tool and path
  * (array indexes left out, so a drift in every item of a list is one line).
  */
-export function createResultCheck(mode: ValidateReturns): ResultCheck {
-  const warned = new Set<string>()
+export function createResultCheck(mode: ValidateReturns, warned = new Set<string>()): ResultCheck {
   return (value, validator, at) => {
     if (!mode || !validator) return value
     let problem: ReturnType<ReturnsValidator>
@@ -35,10 +37,12 @@ export function createResultCheck(mode: ValidateReturns): ResultCheck {
     const error = siteToolError('invalid-result', { problem }, at)
     if (mode === 'throw') throw error
     const key = `${at.siteId}\0${at.tool}\0${problem[0].replace(/\[\d+\]/g, '[]')}`
-    if (!warned.has(key)) {
-      warned.add(key)
+    if (warned.has(key)) return value
+    warned.add(key)
+    // Logged (in the catalog's words) before the call returns the value.
+    return completed(error).then(() => {
       console.warn(`${LOG_PREFIX} ${error.message}`)
-    }
-    return value
+      return value
+    })
   }
 }

@@ -8,6 +8,7 @@ import { packageDiagnostic } from './discover/packages'
 import { MANIFEST, type RootScan, scanRoot } from './discover/skills'
 import type { SkillFolder, SkillModel, SkillRecord, ToolModel } from './model'
 import { chunk } from './bundle/limit'
+import { type Focus, focusFolders } from './focus'
 import { toPosix } from './fs/paths'
 import { type StampLog, stampFiles } from './fs/stamp'
 import { unreadableSkill } from './discover/unreadable'
@@ -75,7 +76,11 @@ export interface CompileResult {
 }
 
 export interface Compiler {
-  compile: () => Promise<CompileResult>
+  /**
+   * Compiles every skill folder; with a focus, only the folders it needs (see focusFolders): the
+   * result then holds those alone, each with the findings a full compile gives it.
+   */
+  compile: (focus?: Focus) => Promise<CompileResult>
   /** One browser tool of a valid skill, compiled now (or taken from the cache while its inputs are unchanged). */
   compileBrowserTool: (model: SkillModel, tool: ToolModel) => Promise<BundleResult>
   /** Browser tools compiled by esbuild so far (cache hits excluded). */
@@ -258,9 +263,10 @@ export function createCompiler(options: CompilerOptions): Compiler {
     return new Map(settled)
   }
 
-  async function compile(): Promise<CompileResult> {
+  async function compile(focus?: Focus): Promise<CompileResult> {
     const roots = await Promise.all([...new Set(options.roots)].map(scanRoot))
-    const folders = roots.flatMap((r) => r.folders)
+    const all = roots.flatMap((r) => r.folders)
+    const folders = focus ? await focusFolders(all, focus) : all
     const hits = await Promise.all(folders.map(reuse))
     const missed = folders.filter((_, i) => !hits[i])
     // Files read in this compile are stamped as they are read: the cache needs no second `stat`.
@@ -293,7 +299,8 @@ export function createCompiler(options: CompilerOptions): Compiler {
         })
       }),
     )
-    cache = next
+    // A focused compile saw only some folders: the others keep what they had.
+    cache = focus ? new Map([...cache, ...next]) : next
     const entries = folders.map((f) => next.get(folderKey(f))!)
     const cross = crossCheck(entries.map((e) => e.record))
     const skills: CompiledSkill[] = []

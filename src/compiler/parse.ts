@@ -25,11 +25,9 @@ export interface JsonFailure {
 }
 
 const MAX_JSON_DEPTH = 64
-/** The byte order mark some editors write at the start of a file. */
-export const BOM = '\uFEFF'
+import { BOM, stripBom } from './bom'
 
-/** A text without its leading byte order mark. */
-export const stripBom = (text: string): string => (text.startsWith(BOM) ? text.slice(BOM.length) : text)
+export { BOM, stripBom }
 
 /** The offset at which each line of a text starts. */
 export function lineStarts(text: string): number[] {

@@ -12,6 +12,7 @@ import { siteToolError } from '../../runtime/internal'
 import { jsValue } from '../codegen/literal'
 import type { Compat } from '../compiler/compat'
 import type { CompileResult } from '../compiler/compile'
+import type { Focus } from '../compiler/focus'
 import { FILE_LIMITS, isReadFailure, readRegularFile } from '../compiler/fs/files'
 import type { ManifestTool, SkillModel } from '../compiler/model'
 import { resolveRoots, workspaceRoot } from '../compiler/discover/roots'
@@ -111,10 +112,11 @@ function missingRoot(result: CompileResult): SiteToolError | undefined {
  * The current compile of the roots an options object names. Browser tools are compiled when first
  * called; `checkOnly` (validation) bundles ES-module tools up front to check their imports. A root
  * that does not exist is a SiteToolError `root-missing` (`package-missing`, `package-invalid` for a
- * package name that names no skill package). @internal
+ * package name that names no skill package). `focus`: what the call answers from, so that a
+ * session's first call checks only those skills (see Session.current). @internal
  */
-export async function current(input?: SkillsInput, checkOnly = false): Promise<SessionState> {
-  const state = await sessionFor(input, checkOnly).current()
+export async function current(input?: SkillsInput, checkOnly = false, focus?: Focus): Promise<SessionState> {
+  const state = await sessionFor(input, checkOnly).current(focus)
   const missing = missingRoot(state.result)
   if (missing) throw missing
   return state
@@ -148,7 +150,7 @@ function toEntry(model: SkillModel): LearningEntry {
 
 /** The skills whose domains match a URL, in directory order (the original's shape). */
 export async function siteSkillsForUrl(url: string | URL, options?: SkillsInput): Promise<LearningEntry[]> {
-  const { api, models } = await current(options)
+  const { api, models } = await current(options, false, { url })
   return api.siteSkillsForUrl(url).map((meta) => toEntry(models.get(meta.id)!))
 }
 
@@ -162,7 +164,7 @@ export async function listSiteSkills(options?: SkillsInput): Promise<readonly Sk
  * calls it with this API (`runNodeSiteTool`, `runBrowserSiteTool`).
  */
 export async function loadLearnedContext(url: string | URL, options?: SkillsInput): Promise<LearnedContext> {
-  const context = await (await current(options)).api.loadLearnedContext(url)
+  const context = await (await current(options, false, { url })).api.loadLearnedContext(url)
   const tools = context.tools.map((t) => {
     const call = t.toolType === 'node' ? 'runNodeSiteTool' : 'runBrowserSiteTool'
     const last = t.toolType === 'node' ? 'ctx' : 'target'
@@ -176,7 +178,7 @@ export async function loadLearnedContext(url: string | URL, options?: SkillsInpu
 
 /** Model tool definitions (MCP, Anthropic, OpenAI) of the tools that match a URL. */
 export async function toolDefinitionsForUrl(url: string | URL, options?: SkillsInput): Promise<ToolDefinitions> {
-  return (await current(options)).api.toolDefinitions(url)
+  return (await current(options, false, { url })).api.toolDefinitions(url)
 }
 
 /** Runs a tool call a model made with a name from `toolDefinitions`. */
@@ -212,7 +214,7 @@ export function notFound(
 }
 
 async function toolOf(siteId: string, tool: string, kind: 'node' | 'browser', options?: SkillsInput) {
-  const state = await current(options)
+  const state = await current(options, false, { siteId })
   const model = state.models.get(siteId)
   if (!model) throw notFound(state.result, siteId, rootsOf(options), { name: tool, kind })
   const found = model.tools.find((t) => t.name === tool && t.kind === kind)

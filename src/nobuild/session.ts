@@ -10,6 +10,7 @@ import {
 } from '../../runtime/index'
 import { createRegistryData } from '../codegen/meta'
 import { type CompileResult, type CompiledSkill, type Compiler, createCompiler } from '../compiler/compile'
+import type { Focus } from '../compiler/focus'
 import type { Compat } from '../compiler/compat'
 import { invalidSkill } from './invalid'
 import type { SkillModel } from '../compiler/model'
@@ -27,8 +28,12 @@ export interface SessionState {
 
 /** One set of roots, compiled once and again only after a file under them changed. */
 export interface Session {
-  /** The current compile result and runtime API (recompiled when something changed). */
-  current: () => Promise<SessionState>
+  /**
+   * The current compile result and runtime API (recompiled when something changed). With a
+   * focus, the first call of a session compiles only what it answers from (see Focus): a one-shot
+   * script pays for the skills it uses. That state is not kept: the next call compiles every skill.
+   */
+  current: (focus?: Focus) => Promise<SessionState>
   /** The compiler of this session (compiles a browser tool when it is first called). */
   compiler: Compiler
   close: () => void
@@ -83,9 +88,10 @@ export function createSkillsApi(
   compiler: Compiler,
   skills: readonly CompiledSkill[],
   validateReturns?: ValidateReturns,
+  warned?: Set<string>,
 ): SiteSkills {
   const loaders = Object.fromEntries(skills.map((s) => [s.model.id, chunkLoader(compiler, s)]))
-  return createSiteSkills(createRegistryData(skills), loaders, { validateReturns })
+  return createSiteSkills(createRegistryData(skills), loaders, { validateReturns, warned })
 }
 
 /** The same folders with the same (cached, so identical) records: the state built on it still holds. */
@@ -99,10 +105,15 @@ function unchanged(before: CompileResult, after: CompileResult): boolean {
   return before.roots.every(sameRoot) && sameRecords
 }
 
-function stateOf(compiler: Compiler, result: CompileResult, validateReturns?: ValidateReturns): SessionState {
+function stateOf(
+  compiler: Compiler,
+  result: CompileResult,
+  validateReturns?: ValidateReturns,
+  warned?: Set<string>,
+): SessionState {
   return {
     result,
-    api: createSkillsApi(compiler, result.skills, validateReturns),
+    api: createSkillsApi(compiler, result.skills, validateReturns, warned),
     models: new Map(result.skills.map((s) => [s.model.id, s.model])),
   }
 }
@@ -143,6 +154,8 @@ export function createSession(roots: readonly string[], options: SessionOptions 
   })
   const watching = options.watch !== false
   const barrier = watching ? acquireEventBarrier(options.platform) : undefined
+  // One set for every state of the session: a mismatch is logged once, whatever was recompiled.
+  const warned = new Set<string>()
   // dirty: a change was seen since the last compile began; unwatched: some folder is not watched.
   let dirty = true
   let unwatched = false
@@ -160,7 +173,8 @@ export function createSession(roots: readonly string[], options: SessionOptions 
     dirty = false
     try {
       const result = await compiler.compile()
-      const next = state && unchanged(state.result, result) ? state : stateOf(compiler, result, options.validateReturns)
+      const next =
+        state && unchanged(state.result, result) ? state : stateOf(compiler, result, options.validateReturns, warned)
       if (watcher) {
         const { added, complete } = watcher.update(foldersOf(roots, result))
         // A new watcher did not see changes made during the compile: the next call looks again.
@@ -200,9 +214,17 @@ export function createSession(roots: readonly string[], options: SessionOptions 
     }
   }
 
+  let first = true
+  /** The first call's answer, from a focused compile (see Session.current). */
+  async function focused(focus: Focus): Promise<SessionState> {
+    first = false
+    return stateOf(compiler, await compiler.compile(focus), options.validateReturns, warned)
+  }
+
   return {
     compiler,
-    async current() {
+    async current(focus) {
+      if (focus && first && !checkOnly && begun === 0) return focused(focus)
       const since = begun
       // Without watchers the first compile stands; without the barrier only a compile tells.
       const seen = !watching || (barrier !== undefined && (await barrier.flush()))

@@ -1,4 +1,4 @@
-import { type CompileResult, createCompiler } from '../compiler/compile'
+import type { CompileResult, Compiler } from '../compiler/compile'
 import { checkTokenBudgets } from '../tokens/budget'
 import type { Diagnostic } from '../compiler/diagnostics/catalog'
 import { fileOf, formatDiagnosticLine } from '../compiler/diagnostics/report'
@@ -106,16 +106,30 @@ export function createSiteSkillsContext(options: ResolvedOptions, host: Host): S
   const dts = createDtsFile(options.dts)
   const code = createModuleCode(options)
   const { roots, compat, minify } = options
-  const compiler = createCompiler({ roots, compat, minify, project: options.root, onValidated: dts.prepare })
+  // The compiler and its packages (esbuild, acorn, tldts, jsonc-parser) load with the first compile:
+  // loading the bundler's config (a test runner, an editor, `vite preview`) does not pay for them.
+  let compiler: Promise<Compiler> | undefined
+  const compilerOf = () =>
+    (compiler ??= import('../compiler/compile').then((m) =>
+      m.createCompiler({ roots, compat, minify, project: options.root, onValidated: dts.prepare }),
+    ))
   const newWarnings = createWarningFilter(options.root)
   let state: State | undefined
   let compiles = 0
   /** Loads wait for a running refresh, so they never serve the state from before a change. */
   let refreshing: Promise<unknown> | undefined
+  /** The compile under way, which a load waits for when there is no state yet (see `load`). */
+  let compiling: Promise<unknown> | undefined
 
-  async function compile(): Promise<Compiled> {
+  function compile(): Promise<Compiled> {
+    const done = compileNow()
+    compiling = done.catch(() => undefined)
+    return done
+  }
+
+  async function compileNow(): Promise<Compiled> {
     compiles++
-    const result = await checkTokenBudgets(await compiler.compile(), options.tokenBudget)
+    const result = await checkTokenBudgets(await (await compilerOf()).compile(), options.tokenBudget)
     const error = result.errors > 0 ? createBuildError(result, options.root, host.devServer) : undefined
     // Vite's dev server also shows a failed module load in the overlay, naming the plugin only when
     // the error does: whichever report reaches the page last, it reads the same.
@@ -173,6 +187,8 @@ export function createSiteSkillsContext(options: ResolvedOptions, host: Host): S
     async load(id, browser) {
       if (!GENERATED_ID_RE.test(id)) return undefined
       await refreshing
+      // A bundler may load a module while its build-start hook still compiles (webpack's make).
+      if (!state) await compiling
       const nodeTools = options.nodeTools ?? (browser === undefined ? host.nodeTools !== false : !browser)
       return code.generate(compiled().served, id, nodeTools)
     },

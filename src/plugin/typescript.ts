@@ -1,4 +1,3 @@
-import { transform } from 'esbuild'
 import type { UnpluginOptions } from 'unplugin'
 import { TS_FILE_RE } from '../compiler/fs/paths'
 import type { PluginContexts } from './contexts'
@@ -12,6 +11,8 @@ export function typeScriptTransform(contexts: PluginContexts): UnpluginOptions['
 }
 
 async function compileTypeScript(code: string, id: string) {
+  // Loaded with the first TypeScript file: the plugin's import does not load esbuild.
+  const { transform } = await import('esbuild')
   const out = await transform(code, { loader: 'ts', format: 'esm', target: 'es2022', sourcemap: true, sourcefile: id })
   return { code: out.code, map: out.map }
 }

@@ -2,7 +2,7 @@ import { join, relative } from 'node:path'
 import { LOG_PREFIX } from '../../ids'
 import type { Diagnostic } from './catalog'
 import { FILE_LIMITS, isReadFailure, readRegularFile } from '../fs/files'
-import { stripBom } from '../parse'
+import { stripBom } from '../bom'
 import { toPosix } from '../fs/paths'
 import { packagePath } from '../discover/packages'
 

@@ -8,7 +8,7 @@ type Found = Map<SkillRecord, Diagnostic[]>
 const add = (found: Found, record: SkillRecord, d: Diagnostic) => found.set(record, [...(found.get(record) ?? []), d])
 
 /** The model-facing name the runtime gives a tool when no other name is in its way. */
-function modelName(siteId: string, tool: string): string {
+export function modelName(siteId: string, tool: string): string {
   return assignToolNames([{ siteId, tool }]).values().next().value!
 }
 

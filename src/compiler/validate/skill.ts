@@ -37,7 +37,7 @@ function fail(folder: SkillFolder, diagnostics: Diagnostic[], files: string[] = 
 }
 
 /** Reads and parses manifest.json, or returns the diagnostics that stop the folder here. */
-async function readManifest(
+export async function readManifest(
   folder: SkillFolder,
   stamps?: StampLog,
 ): Promise<{ doc: JsonDocument; real: string; bom: boolean } | Diagnostic[]> {

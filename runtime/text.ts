@@ -1,0 +1,18 @@
+/** Small text helpers the runtime's core and its error catalog share. */
+
+/** The most characters of a value (a target, a URL, a list of ids) that a message shows. */
+const SHOWN_MAX = 200
+
+/** `text` cut to SHOWN_MAX characters, saying how long it was: a message never carries a whole value. */
+export function clip(text: string, max = SHOWN_MAX): string {
+  return text.length <= max ? text : `${text.slice(0, max)}… (${text.length} characters)`
+}
+
+/** `typeof`, with `null` and `array` told apart. */
+export const typeOf = (v: unknown) => (v === null ? 'null' : Array.isArray(v) ? 'array' : typeof v)
+
+/** A list of known ids as messages show it. */
+export const listed = (known: readonly string[]) => `(known: ${clip(known.join(', ')) || 'none'})`
+
+/** A value as JSON text (clipped), or its string form when JSON has none. */
+export const q = (value: unknown) => clip(JSON.stringify(value) ?? String(value))

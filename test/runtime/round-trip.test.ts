@@ -1,0 +1,210 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { type BrowserCall, callBrowserTool } from '../../runtime/browser'
+import type { CdpSendable } from '../../runtime/cdp'
+import { isSiteToolError, type SiteToolErrorCode } from '../../runtime/errors'
+import { type LaunchedBrowser, type LaunchedPage, launchBrowser } from '../../runtime/launch'
+import { type CompiledTool, compileTools, evaluate, navigate } from '../helpers/browser'
+import { startServer, type TestServer } from '../helpers/server'
+
+const SITE = 'site'
+const DOMAINS = ['127.0.0.1']
+
+const FILES: Record<string, string> = {
+  'browser-tools/echo.js': 'async function (args) {\n  return { args, title: document.title }\n}\n',
+  'browser-tools/busy.js': 'async function () {\n  for (;;) {}\n}\n',
+  'browser-tools/throws.js': [
+    'async function (args) {',
+    '  const value = args.n * 2',
+    '',
+    '  if (value > 1) {',
+    "    throw new Error('too big: ' + value)",
+    '  }',
+    '  return value',
+    '}',
+    '',
+  ].join('\n'),
+  'browser-tools/throws-inline.js':
+    "async (args) => { if (args.n > 1) throw new RangeError('inline ' + args.n); return 0 }\n",
+}
+const TOOLS = {
+  echo: { file: 'browser-tools/echo.js' },
+  busy: { file: 'browser-tools/busy.js' },
+  throws: { file: 'browser-tools/throws.js' },
+  throwsInline: { file: 'browser-tools/throws-inline.js' },
+}
+type ToolName = keyof typeof TOOLS
+
+let browser: LaunchedBrowser
+let server: TestServer
+let tools: Record<string, CompiledTool>
+
+beforeAll(async () => {
+  await Promise.all([
+    launchBrowser().then((b) => (browser = b)),
+    startServer().then((s) => (server = s)),
+    compileTools(SITE, FILES, TOOLS).then((t) => (tools = t)),
+  ])
+})
+
+afterAll(async () => {
+  await browser?.close()
+  await server?.close()
+})
+
+interface Sent {
+  method: string
+  params?: { functionDeclaration?: string }
+}
+
+/** The page's client, through a session that records every command the runtime sends. */
+function recording(page: LaunchedPage): { session: CdpSendable; sent: Sent[] } {
+  const sent: Sent[] = []
+  const { client } = page
+  const session: CdpSendable = {
+    send: (method, params) => {
+      sent.push({ method, params: params as Sent['params'] })
+      return client.send(method, params)
+    },
+    on: (event, listener) => client.on(event, listener),
+    off: (event, listener) => client.off(event, listener),
+  }
+  return { session, sent }
+}
+
+function call(
+  session: CdpSendable,
+  tool: ToolName,
+  args: Record<string, unknown> = {},
+  extra: Partial<BrowserCall> = {},
+): Promise<unknown> {
+  const { code, file } = tools[tool]!
+  return callBrowserTool(session, { siteId: SITE, tool, code, file, args, domains: DOMAINS, ...extra })
+}
+
+async function failure(promise: Promise<unknown>, code: SiteToolErrorCode) {
+  const error = await promise.then(
+    (value) => {
+      throw new Error(`expected ${code}, got the result ${JSON.stringify(value)}`)
+    },
+    (error: unknown) => error,
+  )
+  if (!isSiteToolError(error, code)) throw new Error(`expected ${code}, got ${String(error)}`, { cause: error })
+  return error
+}
+
+async function withPage(path: string, test: (page: LaunchedPage) => Promise<void>): Promise<void> {
+  const own = await browser.newPage(server.url(path))
+  try {
+    await test(own)
+  } finally {
+    await own.close()
+  }
+}
+
+/** Calls `tool` `n` times one after the other and returns what those calls sent. */
+async function commandsOf(sent: Sent[], n: number, once: () => Promise<unknown>): Promise<Sent[]> {
+  const from = sent.length
+  for (let i = 0; i < n; i++) await once()
+  return sent.slice(from)
+}
+
+/** What a steady-state call sends: one callFunctionOn of the short declaration, not the tool's source. */
+function expectSteady(commands: Sent[], n: number, tool: ToolName) {
+  expect(commands.map((c) => c.method)).toEqual(Array(n).fill('Runtime.callFunctionOn'))
+  for (const c of commands) expect(c.params?.functionDeclaration).not.toContain(tools[tool]!.code.source)
+}
+
+describe('a browser tool call in the steady state is one CDP command', () => {
+  it('sends one Runtime.callFunctionOn per call once the tool is cached in the page, in either world', async () => {
+    await withPage('/steady', async (page) => {
+      const { session, sent } = recording(page)
+      for (const isolatedWorld of [false, true]) {
+        // The first calls of a world set it up and make the cached function.
+        await commandsOf(sent, 2, () => call(session, 'echo', { n: 0 }, { isolatedWorld }))
+        const commands = await commandsOf(sent, 5, async () =>
+          expect(await call(session, 'echo', { n: 1 }, { isolatedWorld })).toEqual({
+            args: { n: 1 },
+            title: '/steady',
+          }),
+        )
+        expectSteady(commands, 5, 'echo')
+      }
+    })
+  })
+
+  it('still refuses a foreign page after a navigation, then runs again in one command per call', async () => {
+    await withPage('/home', async (page) => {
+      const { session, sent } = recording(page)
+      await commandsOf(sent, 3, () => call(session, 'echo'))
+      const foreign = server.url('/foreign').replace('127.0.0.1', 'localhost')
+      await navigate(page.client, foreign)
+      const error = await failure(call(session, 'echo'), 'domain-mismatch')
+      expect(error.message).toContain(foreign)
+      // Again on a foreign page, now that the new document's function is cached.
+      await failure(call(session, 'echo'), 'domain-mismatch')
+      await failure(call(session, 'echo'), 'domain-mismatch')
+      await navigate(page.client, server.url('/back'))
+      await commandsOf(sent, 2, () => call(session, 'echo'))
+      const commands = await commandsOf(sent, 3, async () =>
+        expect(await call(session, 'echo')).toMatchObject({ title: '/back' }),
+      )
+      expectSteady(commands, 3, 'echo')
+    })
+  })
+
+  it('refuses a foreign page reached without a new document (same host, the guard reads location each call)', async () => {
+    await withPage('/spa', async (page) => {
+      const { session, sent } = recording(page)
+      await commandsOf(sent, 3, () => call(session, 'echo'))
+      await evaluate(page.client, 'history.pushState(null, "", "/other-path")')
+      expect(await call(session, 'echo')).toMatchObject({ title: '/spa' })
+      await failure(call(session, 'echo', {}, { domains: ['example.com'] }), 'domain-mismatch')
+    })
+  })
+
+  it('times out and terminates a busy tool called through its cached function; the page lives on', async () => {
+    await withPage('/busy', async (page) => {
+      const { session, sent } = recording(page)
+      await failure(call(session, 'busy', {}, { timeoutMs: 300 }), 'timeout')
+      await commandsOf(sent, 2, () => call(session, 'echo'))
+      for (let i = 0; i < 2; i++) {
+        const from = sent.length
+        const error = await failure(call(session, 'busy', {}, { timeoutMs: 300 }), 'timeout')
+        expect(error.message).toContain('300 ms')
+        // (An exception's remote objects are released afterwards: not part of the call.)
+        const methods = sent.slice(from).map((c) => c.method)
+        expect(methods.filter((m) => m !== 'Runtime.releaseObjectGroup')).toEqual([
+          'Runtime.callFunctionOn',
+          'Runtime.terminateExecution',
+        ])
+        expect(sent[from]!.params?.functionDeclaration).not.toContain(tools.busy!.code.source)
+        expect(await evaluate(page.client, 'document.title')).toBe('/busy')
+      }
+    })
+  })
+
+  it('maps a throw through the cached function to the same file, line and column as the first call', async () => {
+    await withPage('/throws', async (page) => {
+      const { session, sent } = recording(page)
+      const inline = FILES['browser-tools/throws-inline.js']!.indexOf('new RangeError') + 1
+      const cases = [
+        { tool: 'throws', args: { n: 5 }, at: { file: 'site/browser-tools/throws.js', line: 5, column: 11 } },
+        {
+          tool: 'throwsInline',
+          args: { n: 2 },
+          at: { file: 'site/browser-tools/throws-inline.js', line: 1, column: inline },
+        },
+      ] as const
+      for (const { tool, args, at } of cases) {
+        const errors = []
+        for (let i = 0; i < 4; i++) errors.push(await failure(call(session, tool, args), 'tool-threw'))
+        const calls = sent.filter((c) => c.method === 'Runtime.callFunctionOn')
+        expect(calls.at(-1)!.params?.functionDeclaration).not.toContain(tools[tool]!.code.source)
+        for (const error of errors) {
+          expect(error).toMatchObject(at)
+          expect(error.message).toContain(`${at.file}:${at.line}:${at.column}`)
+        }
+      }
+    })
+  })
+})
