@@ -25,6 +25,7 @@ export {
   type DomainTableData,
 } from './match'
 export { callNodeTool } from './node'
+export { loadUrlPattern, urlMatchesPaths, urlPathname } from './urls'
 export {
   createSiteSkills,
   type BrowserRunOptions,

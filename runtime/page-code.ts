@@ -11,7 +11,11 @@
  * `"y" + id` (its synchronous part is over): Node terminates only a tool that is running.
  * A page that replaces the binding can only keep its own tools from being stopped.
  *
- * Arguments of the sent function: `[args, patterns, nonce, bindingName, id]`, the global object, the tool.
+ * With `urls` (see urls.ts) Node has checked the page's path first and sends it as `pathname`: the
+ * guard refuses too when `location.pathname` is no longer that one (the tab navigated in between).
+ *
+ * Arguments of the sent function: `[args, patterns, nonce, bindingName, id, pathname?]`, the global
+ * object, the tool.
  */
 export const DOMAIN_GUARD = [
   'function(a,g,t){"use strict";var l=location,p=l.protocol,h=l.hostname,d=a[1],b=0,n=h.length,k=0,j,m,o,s,r;',
@@ -19,7 +23,8 @@ export const DOMAIN_GUARD = [
   'h[n-1]>="0"&&h[n-1]<="9";)n--;if(h[n-1]==":")n--;else n=h.length}if(h[n-1]==".")n--;',
   'if(p!="http:"&&p!="https:")n=b;for(j=b;j<n;j++)if(h[j]=="."&&(j==b||j==n-1||h[j+1]=="."))n=b;',
   'n-=b;for(;k<d.length;k++){s=d[k];o=s[0]=="*"?1:0;m=s.length-o;if(o?n>m&&h[b]!="[":n==m){for(j=0;',
-  'j<m&&h[b+n-m+j]==s[o+j];j++);if(j==m){s=g[a[3]];r=a[4];try{s("s"+r)}catch(e){}try{return t(a[0])}',
+  'j<m&&h[b+n-m+j]==s[o+j];j++);if(j==m){s=a[5];if(s!=null){o=l.pathname;for(j=0;j<s.length&&o[j]===s[j];j++);',
+  'if(j!=s.length||o.length!=s.length)break}s=g[a[3]];r=a[4];try{s("s"+r)}catch(e){}try{return t(a[0])}',
   'finally{try{s("y"+r)}catch(e){}}}}}r={};r[a[2]]=l.href;return r}',
 ].join('')
 

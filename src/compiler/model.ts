@@ -36,6 +36,8 @@ export interface ManifestTool {
   annotations?: ToolAnnotations
   /** The most tokens its MCP definition may take. */
   tokenBudget?: TokenBudget
+  /** URLPattern pathname patterns of the pages it is for (every one compiled). */
+  urls?: string[]
 }
 
 /** A checked tool: its declaration, name, kind and real file. */
@@ -77,6 +79,8 @@ export interface SkillModel {
   name: string
   /** Normalized patterns, in manifest order. */
   domains: string[]
+  /** URLPattern pathname patterns of the pages it applies to (every one compiled); absent: all. */
+  urls?: string[]
   root: string
   dir: string
   realDir: string

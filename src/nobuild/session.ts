@@ -7,6 +7,7 @@ import {
   type SkillChunk,
   type ValidateReturns,
   createSiteSkills,
+  loadUrlPattern,
 } from '../../runtime/index'
 import { createRegistryData } from '../codegen/meta'
 import { type CompileResult, type CompiledSkill, type Compiler, createCompiler } from '../compiler/compile'
@@ -160,6 +161,8 @@ export function createSession(roots: readonly string[], options: SessionOptions 
     dirty = false
     try {
       const result = await compiler.compile()
+      // Matching `urls` needs URLPattern (its polyfill before Node 23.8): loaded once, if at all.
+      if (result.skills.some(({ model }) => model.urls || model.tools.some((t) => t.urls))) await loadUrlPattern()
       const next = state && unchanged(state.result, result) ? state : stateOf(compiler, result, options.validateReturns)
       if (watcher) {
         const { added, complete } = watcher.update(foldersOf(roots, result))

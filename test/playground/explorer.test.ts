@@ -107,6 +107,28 @@ describe('skills explorer', () => {
     await writeFile(join(REPO_ROOT, 'test/artifacts/explorer.png'), Buffer.from(shot.data, 'base64'))
   })
 
+  it("shows a tool's urls and offers it only on the pages they admit", async () => {
+    expect(await text('#skill-github [data-tool="read_repo"] .urls')).toBe('/:owner/:repo/:owner/:repo/*')
+    const offered = () =>
+      evaluate(
+        page.client,
+        '[...document.querySelectorAll("#skill-github tr.offered")].map((r) => r.dataset.tool).join(",")',
+      ) as Promise<string>
+    const typeUrl = async (url: string) => {
+      await evaluate(page.client, 'document.getElementById("url").select()')
+      await page.client.send('Input.insertText', { text: url })
+    }
+    await typeUrl('https://github.com/vitejs/vite/issues/1')
+    expect(await waitFor(offered, (t) => t.includes('read_repo'), 'read_repo offered')).toBe(
+      'get_repository,search_repositories,list_issues,read_repo,read_markdown',
+    )
+    await typeUrl('https://github.com/')
+    expect(await waitFor(offered, (t) => !t.includes('read_repo'), 'read_repo left out')).toBe(
+      'get_repository,search_repositories,list_issues',
+    )
+    expect(await text('#matches')).toBe('Matches: github')
+  })
+
   it('updates live when a learning changes', async () => {
     const manifest = join(roots, 'hacker-news/manifest.json')
     const original = await readFile(manifest, 'utf8')

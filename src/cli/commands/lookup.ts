@@ -46,6 +46,8 @@ export async function contextCommand(args: ParsedArgs, io: CliIO): Promise<numbe
     return 0
   }
   writeLine(io.stdout, `${context.siteName} (${context.siteId}) for ${context.domain}`)
+  const scoped = (await siteSkillsForUrl(url, options)).filter((s) => s.urls)
+  for (const s of scoped) writeLine(io.stdout, `${s.id} applies on paths ${s.urls!.join(', ')}`)
   for (const note of context.knowledge)
     writeLine(io.stdout, `\n## ${note.siteId}: ${note.fileName}\n\n${note.content.trimEnd()}`)
   writeLine(io.stdout, '\n## tools')

@@ -15,6 +15,7 @@ import { checkNameCharacters } from './names'
 import { TOOL_KINDS, checkManifestSchema } from './schema'
 import { checkExamples } from './examples'
 import { checkTool, tokenBudgetOf } from './tools'
+import { checkUrls } from './urls'
 
 const MAX_MANIFEST_BYTES = FILE_LIMITS.manifest
 
@@ -237,7 +238,8 @@ export async function checkSkill(
   checkToolNamesUnique(check, manifest)
   const domainSites = checkDomains(check, manifest)
   const patterns = domainSites.map((s) => s.pattern)
-  const [notes, tools, examples] = await Promise.all([
+  const [urls, notes, tools, examples] = await Promise.all([
+    checkUrls(check, ['urls'], manifest.urls, 'urls'),
     checkNotes(check, manifest),
     checkTools(check, manifest, badPaths),
     checkExamples(check, manifest, patterns, findings, badPaths),
@@ -253,6 +255,7 @@ export async function checkSkill(
     id: folder.id,
     name: String(manifest.name),
     domains: [...new Set(domainSites.map((s) => s.pattern))],
+    ...(urls ? { urls } : {}),
     root: folder.root,
     dir: folder.dir,
     realDir: folder.realDir,
