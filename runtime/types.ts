@@ -73,6 +73,20 @@ export interface SkillMeta {
   /** Note file names relative to the skill folder, in manifest order. */
   notes: string[]
   tools: Record<string, ToolMeta>
+  /** The skill's verification record (`site-skills test --record`), when it has one. */
+  verified?: VerificationSummary
+}
+
+/** What a skill's `verification.json` says, in short. */
+export interface VerificationSummary {
+  /** When the examples ran (ISO 8601, UTC). */
+  date: string
+  /** The version of unplugin-site-skills that ran them. */
+  version: string
+  /** They also ran on their live pages (`--live`). */
+  live: boolean
+  passed: number
+  failed: number
 }
 
 /**

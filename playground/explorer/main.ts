@@ -26,11 +26,20 @@ function toolRows(skill: SkillMeta): string {
     .join('')
 }
 
+/** What the skill's verification record says (site-skills test --record), when it has one. */
+function verified(skill: SkillMeta): string {
+  const v = skill.verified
+  if (!v) return '<p class="verified none">not verified (no verification.json)</p>'
+  const how = v.live ? 'fixtures and live pages' : 'fixtures'
+  const text = `verified ${v.date.slice(0, 16).replace('T', ' ')} UTC with unplugin-site-skills ${v.version} on ${how}: ${v.passed} passed, ${v.failed} failed`
+  return `<p class="verified${v.failed ? ' failing' : ''}">${escapeHtml(text)}</p>`
+}
+
 function skillCard(skill: SkillMeta): string {
   const domains = skill.domains.map((d) => `<li><code>${escapeHtml(d)}</code></li>`).join('')
   return `<article class="skill" id="skill-${escapeHtml(skill.id)}" data-skill="${escapeHtml(skill.id)}">
     <h2>${escapeHtml(skill.name)} <small>${escapeHtml(skill.id)}</small></h2>
-    <ul class="domains" aria-label="domains">${domains}</ul>${pages(skill.urls)}
+    <ul class="domains" aria-label="domains">${domains}</ul>${pages(skill.urls)}${verified(skill)}
     <table><thead><tr><th>tool</th><th>what it does</th><th>args</th><th>returns</th></tr></thead><tbody>${toolRows(skill)}</tbody></table>
     <details class="notes"><summary>${skill.notes.length} note${skill.notes.length === 1 ? '' : 's'}</summary><div class="rendered" data-notes="${escapeHtml(skill.id)}">loading…</div></details>
   </article>`

@@ -25,6 +25,8 @@ export interface ParsedArgs {
   domain: string[]
   /** `test --live`: run the examples against their live pages. */
   live: boolean
+  /** `test --record`: write each tested skill's verification.json. */
+  record: boolean
   /** `snapshot --site ID` and `--name NAME`. */
   site?: string
   name?: string
@@ -72,6 +74,7 @@ export function parseCliArgs(argv: string[]): ParsedArgs {
         url: { type: 'string' },
         domain: { type: 'string', multiple: true },
         live: { type: 'boolean' },
+        record: { type: 'boolean' },
         site: { type: 'string' },
         name: { type: 'string' },
         allow: { type: 'string', multiple: true },
@@ -91,6 +94,7 @@ export function parseCliArgs(argv: string[]): ParsedArgs {
       json = false,
       domain = [],
       live = false,
+      record = false,
       allow = [],
       deny = [],
       help = false,
@@ -99,7 +103,7 @@ export function parseCliArgs(argv: string[]): ParsedArgs {
       tokens = false,
       ...text
     } = values
-    return { ...text, positionals, root, json, domain, live, allow, deny, help, version, watch, tokens }
+    return { ...text, positionals, root, json, domain, live, record, allow, deny, help, version, watch, tokens }
   } catch (error) {
     if (error instanceof UsageError) throw error
     throw new UsageError(usageMessage(error as Error))

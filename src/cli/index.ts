@@ -42,7 +42,8 @@ commands:
   schema                       print the manifest JSON Schema
   new ID --domain D            scaffold a skill that validates clean
   test [SITE...]               run the tools' examples on their saved pages; exit 1 on any failure
-                               (--live: also on the live pages; --cdp HOST:PORT: in that browser)
+                               (--live: also on the live pages; --cdp HOST:PORT: in that browser;
+                               --record: write each skill's verification.json)
   snapshot URL --site ID       save the open tab at URL as a fixture (--cdp HOST:PORT, --name NAME)
   mcp                          an MCP server of the skills' tools, run in browser tabs
                                (--tools page|all|search, default all within 4,000 tokens, else

@@ -34,6 +34,7 @@ function toSkillMeta({ model }: CompiledSkill): SkillMeta {
     ...urls,
     notes: model.notes.map((n) => n.path),
     tools,
+    ...(model.verified ? { verified: model.verified } : {}),
   }
 }
 

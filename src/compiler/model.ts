@@ -1,4 +1,4 @@
-import type { ToolAnnotations, ToolKind, ValueSchema } from '../../runtime/index'
+import type { ToolAnnotations, ToolKind, ValueSchema, VerificationSummary } from '../../runtime/index'
 import type { Diagnostic } from './diagnostics/catalog'
 import type { JsonPath, Position } from './parse'
 
@@ -89,6 +89,8 @@ export interface SkillModel {
   tools: ToolModel[]
   /** The most tokens its tool definitions and notes may take together. */
   tokenBudget?: TokenBudget
+  /** What its `verification.json` says, when it has a readable one. */
+  verified?: VerificationSummary
 }
 
 /** The outcome of validating one folder. `model` is present when it has no errors. */

@@ -6,6 +6,7 @@ import { command } from '../../runtime/cdp'
 import type { LaunchedBrowser, LaunchedPage } from '../../runtime/launch'
 import { launchBrowser } from '../../runtime/launch'
 import { playgroundConfig } from '../../playground/config'
+import { createRecord, writeRecord } from '../../src/verification/record'
 import { evaluate } from '../helpers/browser'
 import { REPO_ROOT, makeTempDir } from '../helpers/tmp'
 
@@ -36,6 +37,12 @@ beforeAll(async () => {
   tmp = await makeTempDir('explorer-')
   roots = join(tmp.dir, 'learnings')
   await cp(join(REPO_ROOT, 'learnings'), roots, { recursive: true })
+  // A record as `site-skills test --record` writes it, for the explorer to show.
+  const dir = join(roots, 'hacker-news')
+  const results = [{ siteId: 'hacker-news', tool: 'search', example: 'stories', status: 'pass' as const }]
+  const pkg = { name: 'unplugin-site-skills', version: '9.9.9' }
+  const date = new Date('2026-11-30T08:15:00Z')
+  await writeRecord(dir, await createRecord({ siteId: 'hacker-news', dir, results, live: true, package: pkg, date }))
   server = await createServer({
     ...playgroundConfig({ roots, dts: join(tmp.dir, 'site-skills.d.ts') }),
     configFile: false,
@@ -67,6 +74,10 @@ describe('skills explorer', () => {
     )) as string[]
     expect(ids).toEqual(['demo-shop', 'github', 'google-workspace', 'hacker-news', 'mdn', 'wikipedia'])
     expect(await text('#skill-hacker-news .domains')).toContain('news.ycombinator.com')
+    expect(await text('#skill-hacker-news .verified')).toBe(
+      'verified 2026-11-30 08:15 UTC with unplugin-site-skills 9.9.9 on fixtures and live pages: 1 passed, 0 failed',
+    )
+    expect(await text('#skill-mdn .verified')).toBe('not verified (no verification.json)')
     expect(await text('#skill-demo-shop [data-tool="add_to_cart"]')).toMatch(/browser.*productId: string/s)
     const notes = await waitFor(
       () =>

@@ -491,6 +491,18 @@ export const DIAGNOSTIC_CATALOG = {
     hint: 'urls is a list of URLPattern pathname patterns starting with "/": "/:owner/:repo", "/:owner/:repo/issues/*".',
     message: urlPatternMessage,
   }),
+  'verification-stale': entry<{ file: string; change: 'changed' | 'added' | 'removed' }>({
+    severity: 'warning',
+    title: 'Verification record is stale',
+    hint: 'Run site-skills test --record again to verify the skill as it is now.',
+    message: (d) => `${q(d.file)} was ${d.change} since verification.json was recorded`,
+  }),
+  'verification-invalid': entry<{ reason: string }>({
+    severity: 'warning',
+    title: 'Unreadable verification record',
+    hint: 'verification.json is written by site-skills test --record; run it again rather than editing the file.',
+    message: (d) => `verification.json cannot be read: ${d.reason}`,
+  }),
   'compat-ego-lite': entry<CompatData>({
     severity: 'error',
     title: 'Not loadable by ego-lite',

@@ -16,6 +16,7 @@ import { TOOL_KINDS, checkManifestSchema } from './schema'
 import { checkExamples } from './examples'
 import { checkTool, tokenBudgetOf } from './tools'
 import { checkUrls } from './urls'
+import { readVerificationSummary } from '../verification'
 
 const MAX_MANIFEST_BYTES = FILE_LIMITS.manifest
 
@@ -250,6 +251,8 @@ export async function checkSkill(
   }
   const diagnostics = check.diagnostics
   const doc = read.doc
+  const verification = readVerificationSummary(folder.realDir)
+  if (verification) check.files.add(verification.path)
   const files = [...check.files].sort()
   const candidate: SkillModel = {
     id: folder.id,
@@ -262,6 +265,7 @@ export async function checkSkill(
     notes,
     tools,
     ...tokenBudgetOf(manifest.tokenBudget),
+    ...(verification ? { verified: verification.summary } : {}),
   }
   const sources = check.sources
   return { folder, diagnostics, tools, domainSites, files, locate: (path) => doc.locate(path), candidate, sources }
