@@ -11,7 +11,6 @@ import { sortKeys } from '../../runtime/internal'
 import type { ExampleResult } from '../testing/types'
 import { VERIFICATION_FILE } from '../compiler/verification'
 
-
 /** One example as the record keeps it. */
 interface RecordedExample {
   tool: string
