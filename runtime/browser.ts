@@ -16,7 +16,7 @@ import { toolUrl, wrapToolSource } from './page-code'
 import { urlMatchesPaths } from './urls'
 import type { BrowserToolCode } from './types'
 
-export type { BrowserTarget, CdpAddress, CdpSendable } from './cdp'
+export type { BrowserTarget } from './cdp'
 
 /** One call of a browser tool. */
 export interface BrowserCall {

@@ -1,5 +1,6 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js'
-import { SiteToolError, urlMatchesDomains } from '../../runtime/index'
+import { SiteToolError } from '../../runtime/index'
+import { urlMatchesDomains } from '../../runtime/internal'
 import type { Catalog } from './catalog'
 import type { ClientTabs, TabView } from './clients'
 import { noteLinks } from './context'

@@ -1,7 +1,7 @@
 import { readFile, realpath, stat } from 'node:fs/promises'
 import { join, sep } from 'node:path'
 import type { Icon, Tool } from '@modelcontextprotocol/sdk/types.js'
-import { urlMatchesPaths } from '../../runtime/index'
+import { urlMatchesPaths } from '../../runtime/internal'
 import type { Tokenizer } from '../tokens/tokenizer'
 import { listedTools, modelText, type SiteTool } from './listing'
 import type { LiveState } from './skills'

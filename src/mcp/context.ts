@@ -86,9 +86,9 @@ function noteResources(skill: SkillMeta): Resource[] {
 }
 
 /** The record as the server gives it: the file's content, and whether the skill's files still match it. */
-async function recordText(realDir: string, siteId: string): Promise<string> {
+async function recordText(realDir: string): Promise<string> {
   const text = await readFile(join(realDir, VERIFICATION_FILE), 'utf8')
-  const current = (await recordIsCurrent({ id: siteId, realDir })) === true
+  const current = (await recordIsCurrent({ realDir })) === true
   return JSON.stringify({ current, ...(JSON.parse(text) as object) }, null, 2)
 }
 
@@ -115,7 +115,7 @@ export function createContext({ skills }: ContextOptions): SiteContext {
     for (const skill of state.api.skills) {
       if (skill.verified && uri === recordUri(skill.id)) {
         const model = state.skills.find((s) => s.model.id === skill.id)!.model
-        return { contents: [{ uri, mimeType: 'application/json', text: await recordText(model.realDir, skill.id) }] }
+        return { contents: [{ uri, mimeType: 'application/json', text: await recordText(model.realDir) }] }
       }
       // Notes load in the order of the skill's `notes`.
       const index = skill.notes.findIndex((p) => noteUri(skill.id, p) === uri)

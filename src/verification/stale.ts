@@ -15,6 +15,8 @@ import { skillDigests } from './record'
 /** A skill folder as the check needs it. */
 export interface VerifiedFolder {
   id: string
+  /** The root it was found in (diagnostics are relative to it). */
+  root: string
   realDir: string
 }
 
@@ -46,7 +48,7 @@ async function compareDigests(recorded: Record<string, string>, realDir: string)
 }
 
 /** Whether the record of a skill still holds (undefined: it has none, or one that cannot be read). */
-export async function recordIsCurrent(folder: VerifiedFolder): Promise<boolean | undefined> {
+export async function recordIsCurrent(folder: Pick<VerifiedFolder, 'realDir'>): Promise<boolean | undefined> {
   const text = await readFile(join(folder.realDir, VERIFICATION_FILE), 'utf8').catch(() => undefined)
   if (text === undefined) return undefined
   let files: Record<string, string> | undefined
@@ -67,7 +69,7 @@ export async function recordIsCurrent(folder: VerifiedFolder): Promise<boolean |
  */
 async function verificationFindings(folder: VerifiedFolder): Promise<Diagnostic[]> {
   const file = `${folder.id}/${VERIFICATION_FILE}`
-  const make = (init: DiagnosticInit) => createDiagnostic(folder.id, file, init)
+  const make = (init: DiagnosticInit) => createDiagnostic(folder, file, init)
   const text = await readFile(join(folder.realDir, VERIFICATION_FILE), 'utf8').catch(() => undefined)
   if (text === undefined) return []
   const doc = parseJsonDocument(text)

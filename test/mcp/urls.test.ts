@@ -1,7 +1,7 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { writeTree } from '../helpers/tmp'
-import { createWorld, stdioClient, until, worldArgs, type World } from './harness'
+import { createWorld, stdioClient, worldArgs, type World } from './harness'
 
 // `--tools page` over stdio with a skill whose tool is scoped to repository paths (`urls`).
 let world: World
@@ -42,12 +42,10 @@ const siteTools = async () =>
 describe('site-skills mcp --tools page: urls', () => {
   it('lists a scoped tool only on its paths, and refuses it elsewhere with url-mismatch', async () => {
     await call('site_skills_navigate', { url: `${world.url('delta.test')}acme/lib` })
-    await until(async () => (await siteTools()).length === 2, 10_000, 'both delta tools listed')
-    expect(await siteTools()).toEqual(['delta__any_title', 'delta__repo_title'])
+    await expect.poll(siteTools, { timeout: 10_000 }).toEqual(['delta__any_title', 'delta__repo_title'])
     expect((await call('delta__repo_title')).structuredContent).toEqual({ result: '/acme/lib' })
     await call('site_skills_navigate', { url: world.url('delta.test') })
-    await until(async () => (await siteTools()).length === 1, 10_000, 'the scoped tool left out')
-    expect(await siteTools()).toEqual(['delta__any_title'])
+    await expect.poll(siteTools, { timeout: 10_000 }).toEqual(['delta__any_title'])
     const refused = await call('delta__repo_title')
     expect(refused.isError).toBe(true)
     expect(refused._meta?.['site-skills/error']).toMatchObject({ code: 'url-mismatch', siteId: 'delta' })

@@ -4,9 +4,10 @@ import { runMcp } from '../../mcp/index'
 import type { BrowserAddress } from '../../mcp/tabs'
 import { loadTokenizer } from '../../tokens/tokenizer'
 import { MissingPeerError } from '../../package/peers'
-import { type CliIO, type ParsedArgs, UsageError, writeLine } from '../args'
+import { type CliIO, UsageError, writeLine } from '../args'
 import { existingRoots } from '../session'
 import { compatOf } from '../args'
+import type { Args } from '../registry'
 
 const HOST_PORT_RE = /^(\[[^\]]+\]|[^:/\s]+):(\d+)$/
 const PAGE_PATH_RE = /^\/devtools\/page\/([^/]+)$/
@@ -48,10 +49,7 @@ function toolsMode(text: string | undefined): ToolsMode | undefined {
 }
 
 /** `site-skills mcp`: serves the site tools to MCP clients until stdin closes or a signal. */
-export async function mcpCommand(args: ParsedArgs, io: CliIO): Promise<number> {
-  if (args.positionals.length)
-    throw new UsageError(`mcp takes no arguments, got ${JSON.stringify(args.positionals[0])}`)
-  if (args.json) throw new UsageError('mcp speaks MCP on stdout; --json does not apply')
+export async function mcpCommand(args: Args<'mcp'>, io: CliIO): Promise<number> {
   const browser = args.cdp === undefined ? undefined : browserAddress(args.cdp)
   const http = args.http === undefined ? undefined : portOf(args.http, '--http', true)
   const mode = toolsMode(args.tools)

@@ -1,6 +1,5 @@
-import { loadUrlPattern, urlMatchesDomains, urlMatchesPaths } from '../../../runtime/index'
-import type { ArgsValidator, ValueSchema } from '../../../runtime/index'
-import { checkArgs } from '../../../runtime/internal'
+import { loadUrlPattern, type ValueSchema } from '../../../runtime/index'
+import { type ArgsValidator, checkArgs, urlMatchesDomains, urlMatchesPaths } from '../../../runtime/internal'
 import type { ExampleModel } from '../model'
 import type { JsonPath } from '../parse'
 import { unsafeRelativePath } from '../fs/paths'
