@@ -81,6 +81,7 @@ describe('site-skills test --record', () => {
     expect(JSON.parse(stale.stdout).diagnostics).toEqual([
       {
         code: 'verification-stale',
+        data: { change: 'changed', file: 'tools/add.js' },
         severity: 'warning',
         siteId: 'calc',
         root: 'learnings',
