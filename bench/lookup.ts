@@ -1,5 +1,6 @@
 import { watch } from 'node:fs'
 import { createSiteSkills } from '../runtime/registry'
+import { loadUrlPattern } from '../runtime/urls'
 import { createRegistryData } from '../src/codegen/meta'
 import type { CompiledSkill } from '../src/compiler/compile'
 import { scanRoot } from '../src/compiler/discover/skills'
@@ -19,13 +20,38 @@ const VALIDATE_BATCH = 200
  * Skills are validated a batch at a time and their browser tools are not compiled (the table does
  * not need them; at 10,000 skills that would take a minute and gigabytes of memory).
  */
-async function compiledLookup(root: string, size: number): Promise<(url: string) => string[]> {
+async function compiledSkills(root: string, size: number): Promise<CompiledSkill[]> {
   const { folders } = await scanRoot(root)
   const records: SkillRecord[] = []
   for (let i = 0; i < folders.length; i += VALIDATE_BATCH)
     records.push(...(await Promise.all(folders.slice(i, i + VALIDATE_BATCH).map((f) => validateSkill(f)))))
   const skills: CompiledSkill[] = records.flatMap((r) => (r.model ? [{ model: r.model, browser: {} }] : []))
   if (skills.length !== size) throw new Error(`expected ${size} valid skills, got ${skills.length}`)
+  return skills
+}
+
+/** What the odd skills of the scoped variant apply to (hits and misses among lookupUrls' paths). */
+const SCOPED_URLS = ['/p/:n', '/search', '/x']
+/** ...and their `read_list` tool. */
+const SCOPED_TOOL_URLS = ['/search']
+
+/** `site-00007` is odd. */
+const isOdd = (id: string) => Number(id.slice(5)) % 2 === 1
+
+/**
+ * The same skills with `urls` on every odd one (half of them) and on its `read_list` tool, as a
+ * manifest would give them: the scoped variant of the lookup rows.
+ */
+function scopedSkills(skills: readonly CompiledSkill[]): CompiledSkill[] {
+  return skills.map((s) => {
+    if (!isOdd(s.model.id)) return s
+    const tools = s.model.tools.map((t) => (t.name === 'read_list' ? { ...t, urls: SCOPED_TOOL_URLS } : t))
+    return { ...s, model: { ...s.model, urls: SCOPED_URLS, tools } }
+  })
+}
+
+/** The runtime's lookup over the skills, through JSON as the generated module inlines the data. */
+function tableOf(skills: readonly CompiledSkill[]): (url: string) => string[] {
   const api = createSiteSkills(JSON.parse(JSON.stringify(createRegistryData(skills))), {})
   return (url) => api.siteSkillsForUrl(url).map((s) => s.id)
 }
@@ -60,6 +86,8 @@ interface SizeSetup {
   root: string
   urls: string[]
   table: (url: string) => string[]
+  /** The same lookup with `urls` on half of the skills (see scopedSkills). */
+  scoped: (url: string) => string[]
   /**
    * Time of the no-build API's first call (it validates the skills the URL matches), of the second
    * (every skill validated, watchers set up), and of the first source of one browser tool of each
@@ -90,7 +118,11 @@ const sameIds = (a: string[], b: string[]) => a.length === b.length && a.every((
 async function setUp(size: number): Promise<SizeSetup> {
   const root = await generateSkills(size)
   const urls = lookupUrls(size)
-  const table = await compiledLookup(root, size)
+  const skills = await compiledSkills(root, size)
+  const table = tableOf(skills)
+  await loadUrlPattern()
+  const scoped = tableOf(scopedSkills(skills))
+  checkScoped(urls, table, scoped)
   const entries = await loadEntries(root)
   for (const url of urls) {
     const original = matchEntries(url, entries).map((e) => e.id)
@@ -99,7 +131,7 @@ async function setUp(size: number): Promise<SizeSetup> {
         `lookup of ${url} at ${size} skills: table ${JSON.stringify(table(url))}, original ${JSON.stringify(original)}`,
       )
   }
-  const setup: SizeSetup = { size, root, urls, table, watchMs: timeRecursiveWatch(root) }
+  const setup: SizeSetup = { size, root, urls, table, scoped, watchMs: timeRecursiveWatch(root) }
   const start = performance.now()
   try {
     const ms = await timeMs(() => noBuildLookup(urls[0]!, { root }))
@@ -123,6 +155,27 @@ async function setUp(size: number): Promise<SizeSetup> {
     await new Promise((resolve) => setTimeout(resolve, 3000))
   }
   return setup
+}
+
+/** The scoped lookup keeps an odd skill only where its path matches SCOPED_URLS; it drops nothing else. */
+function checkScoped(urls: string[], table: (url: string) => string[], scoped: (url: string) => string[]): void {
+  let dropped = 0
+  for (const url of urls) {
+    const path = parseOnly(url) === undefined ? '' : new URL(url).pathname
+    const admits = ['/search', '/x'].includes(path) || /^\/p\/[^/]+$/.test(path)
+    const want = table(url).filter((id) => !isOdd(id) || admits)
+    if (!sameIds(scoped(url), want))
+      throw new Error(`scoped lookup of ${url}: ${JSON.stringify(scoped(url))}, want ${JSON.stringify(want)}`)
+    dropped += table(url).length - want.length
+  }
+  if (dropped === 0) throw new Error('the scoped variant dropped no skill: its URLs do not exercise urls')
+}
+
+/** A URL of a scoped skill with a path never seen before (`i` counts up): no remembered answer helps. */
+function freshPath(s: SizeSetup, i: number): string {
+  const j = 2 * (i % Math.floor(s.size / 2)) + 1
+  const [first = ''] = domainsOf(j)
+  return `https://${first.startsWith('*.') ? first.slice(2) : first}/p/${i}`
 }
 
 const TABLE_BATCH = 200
@@ -151,6 +204,9 @@ async function measureRun(setups: SizeSetup[], samples: Samples, warmUp = false)
   const batches = setups.flatMap((s) => [
     [`table@${s.size}`, syncBatch((i) => s.table(pick(s, i)), TABLE_BATCH)],
     [`parse@${s.size}`, syncBatch((i) => parseOnly(pick(s, i)), TABLE_BATCH)],
+    [`scoped@${s.size}`, syncBatch((i) => s.scoped(pick(s, i)), TABLE_BATCH)],
+    [`fresh@${s.size}`, syncBatch((i) => s.scoped(freshPath(s, i)), TABLE_BATCH)],
+    [`freshParse@${s.size}`, syncBatch((i) => parseOnly(freshPath(s, i)), TABLE_BATCH)],
   ])
   await interleaved(1, TABLE_ROUNDS, Object.fromEntries(batches), samples)
   const cached = setups.filter(noBuildOk)
@@ -196,6 +252,7 @@ function sizeFigures(s: SizeSetup, samples: Samples, smallest: number): Figure[]
       notes: ['same URLs (hits, misses, one invalid URL that throws in both), same batches'],
     },
   ]
+  figures.push(...scopedFigures(s, samples, smallest))
   if (first && 'error' in first) {
     figures.push({
       bench: 'lookup',
@@ -252,6 +309,59 @@ function sizeFigures(s: SizeSetup, samples: Samples, smallest: number): Figure[]
         ratioText: 'the time',
       })
     }
+  }
+  return figures
+}
+
+/** The lookup rows again with `urls` on half of the skills: the same goals, and the cost of a path never seen. */
+function scopedFigures(s: SizeSetup, samples: Samples, smallest: number): Figure[] {
+  const [t, p, o] = [`scoped@${s.size}`, `parse@${s.size}`, `original@${s.size}`]
+  const label = `URL lookup, ${n(s.size)} skills, urls on half of them`
+  const figures: Figure[] = [
+    {
+      bench: 'lookup',
+      name: `${label}: compiled table vs \`new URL(url).hostname\` alone`,
+      subject: { label: 'table', unit: 'ms', value: samples.get(t) },
+      baseline: { label: 'new URL', unit: 'ms', value: samples.get(p) },
+      ratio: samples.ratio(t, p),
+      ratioText: 'the time',
+      goal: { text: 'within 2x of parsing the URL', met: samples.ratio(t, p).median <= 2 },
+      notes: ["host lookup first, then the matched skills' URLPattern tests; each test remembers its last 256 paths"],
+    },
+    {
+      bench: 'lookup',
+      name: `${label}, every path new: compiled table vs \`new URL(url).hostname\` alone`,
+      subject: { label: 'table', unit: 'ms', value: samples.get(`fresh@${s.size}`) },
+      baseline: { label: 'new URL', unit: 'ms', value: samples.get(`freshParse@${s.size}`) },
+      ratio: samples.ratio(`fresh@${s.size}`, `freshParse@${s.size}`),
+      ratioText: 'the time',
+      notes: [
+        `URLPattern ${'URLPattern' in globalThis ? "(Node's own)" : '(urlpattern-polyfill)'} runs for every call`,
+      ],
+    },
+  ]
+  if (s.size === 1000)
+    figures.push({
+      bench: 'lookup',
+      name: `${label}: compiled table vs original`,
+      subject: { label: 'table', unit: 'ms', value: samples.get(t) },
+      baseline: { label: 'original', unit: 'ms', value: samples.get(o) },
+      ratio: samples.ratio(o, t),
+      ratioText: 'faster',
+      goal: { text: 'at least 1,000x faster at 1,000 skills', met: samples.ratio(o, t).median >= 1000 },
+      notes: ['the original ignores urls: it matches hosts only'],
+    })
+  if (s.size !== smallest) {
+    const t0 = `scoped@${smallest}`
+    figures.push({
+      bench: 'lookup',
+      name: `compiled table, urls on half of the skills, ${n(s.size)} vs ${n(smallest)} skills`,
+      subject: { label: n(s.size), unit: 'ms', value: samples.get(t) },
+      baseline: { label: n(smallest), unit: 'ms', value: samples.get(t0) },
+      ratio: samples.ratio(t, t0),
+      ratioText: 'the time',
+      goal: { text: `flat from ${n(smallest)} skills (within 1.5x)`, met: samples.ratio(t, t0).median <= 1.5 },
+    })
   }
   return figures
 }

@@ -11,7 +11,9 @@ import {
   type OpenedTarget,
 } from './cdp'
 import { SiteToolError, siteToolError, withMessages } from './errors'
+import { urlMatchesDomains } from './match'
 import { CACHED_LINE0_SHIFT, CALL_CACHED, LINE0_SHIFT, toolUrl, wrapToolSource } from './page-code'
+import { urlMatchesPaths } from './urls'
 import type { BrowserToolCode } from './types'
 
 export type { BrowserTarget } from './cdp'
@@ -25,6 +27,11 @@ export interface BrowserCall {
   args: Record<string, unknown>
   /** The skill's normalized patterns (`host`, `*.host`): the page's URL must match one before the tool runs. */
   domains: readonly string[]
+  /**
+   * Pathname patterns (URLPattern syntax) of the skill and of the tool: the page's path must match
+   * one pattern of every list, else the call fails with `url-mismatch` before the tool runs.
+   */
+  urls?: readonly (readonly string[])[]
   /** Limit for the whole call; on expiry the tool's in-page work is terminated. @default 30000 */
   timeoutMs?: number
   /** The tool's file relative to its root, for messages when the source map cannot tell. */
@@ -83,6 +90,8 @@ interface Run extends CallInfo {
   pending: boolean
   over: boolean
   phase?: string
+  /** The page's path as checked against `urls`; the guard refuses when it has changed since. */
+  pathname?: string
   /** The execution context the run's first signal came from; later ones must come from it too. */
   context?: number
   fail: (error: SiteToolError) => void
@@ -243,7 +252,14 @@ async function send(run: Run, session: CdpSendable, to: CallTarget, then: () => 
   const sent = command(session, 'Runtime.callFunctionOn', {
     functionDeclaration: to.functionDeclaration,
     objectId: to.objectId,
-    arguments: [run.call.args, run.call.domains, NONCE, BINDING, token].map((value) => ({ value })),
+    arguments: [
+      run.call.args,
+      run.call.domains,
+      NONCE,
+      BINDING,
+      token,
+      ...(run.pathname === undefined ? [] : [run.pathname]),
+    ].map((value) => ({ value })),
     returnByValue: true,
     awaitPromise: true,
     silent: true,
@@ -270,10 +286,31 @@ function decode(response: CallResponse, run: Run): unknown {
     return unserializableValue.endsWith('n') ? BigInt(unserializableValue.slice(0, -1)) : Number(unserializableValue)
   }
   if (value && typeof value === 'object' && Object.hasOwn(value, NONCE)) {
+    const url = String(value[NONCE])
+    if (run.call.urls?.length && urlMatchesDomains(url, run.call.domains)) throw urlMismatch(run, url)
     const patterns = run.call.domains.join(', ') || 'no domains'
-    throw siteToolError('domain-mismatch', { url: value[NONCE], patterns }, run)
+    throw siteToolError('domain-mismatch', { url, patterns }, run)
   }
   return value
+}
+
+function urlMismatch(run: Run, url: string): SiteToolError {
+  const patterns = (run.call.urls ?? []).map((list) => list.join(' | ')).join(' and ')
+  return siteToolError('url-mismatch', { url, patterns }, run)
+}
+
+/**
+ * With `urls`: reads the page's URL (one more round trip, only for scoped tools) and refuses a
+ * path that does not match; the guard then pins the path it checked (see DOMAIN_GUARD). A host
+ * off the skill's domains is left to the guard, which says `domain-mismatch`.
+ */
+async function checkPath(run: Run, session: CdpSendable): Promise<void> {
+  const urls = run.call.urls ?? []
+  const { result } = await command(session, 'Runtime.evaluate', { expression: 'location.href', returnByValue: true })
+  const href = String(result.value)
+  if (!urlMatchesDomains(href, run.call.domains)) return
+  if (!urlMatchesPaths(href, urls)) throw urlMismatch(run, href)
+  run.pathname = new URL(href).pathname
 }
 
 function isStale(error: unknown): boolean {
@@ -285,6 +322,11 @@ async function invoke(run: Run, session: CdpSendable): Promise<unknown> {
   const world: World = run.call.isolatedWorld ? 'isolated' : 'main'
   prepare(session, state)
   if (state.crashed) throw siteToolError('page-crashed', { earlier: true }, run)
+  // Scoped tools only: any other call reaches `send` without awaiting (see callBrowserTool).
+  if (run.call.urls?.length)
+    await checkPath(run, session).catch(async (error) => {
+      throw (await failures()).cdpFailure(error, run)
+    })
   const { source } = run.call.code
   for (let attempt = 0; ; attempt++) {
     const w = state[world]
@@ -364,7 +406,7 @@ async function race(
  * (top-level `undefined` stays `undefined`; NaN, Infinity, -0 and bigints are decoded). In one
  * `Runtime.callFunctionOn`: the page's URL is checked against `domains`, then the tool runs with
  * `args`. Connections opened here (address, URL) are closed afterwards; a given session is not.
- * Fails with a SiteToolError: `domain-mismatch`, `tool-threw` (with the tool's file and line),
+ * Fails with a SiteToolError: `domain-mismatch`, `url-mismatch` (see `urls`), `tool-threw` (with the tool's file and line),
  * `timeout`, `context-lost`, `disconnected`, `dialog-blocking`, `page-crashed`, `target-not-found`, ...
  */
 export const callBrowserTool: (target: BrowserTarget, call: BrowserCall) => Promise<unknown> = withMessages(callTool)

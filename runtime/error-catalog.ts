@@ -164,6 +164,16 @@ export const SITE_TOOL_ERRORS = {
     hint: 'Navigate the page to a site the skill declares in "domains" first.',
     message: (d) => `refused to run on ${clip(String(d.url))}: it does not match ${clip(d.patterns)}`,
   }),
+  'url-mismatch': entry<{ url: unknown; patterns: string }>({
+    title: 'Page is not on the paths the tool is for',
+    hint: 'Navigate the tab to a page the skill and the tool declare in "urls" first.',
+    message: (d) => `refused to run on ${clip(String(d.url))}: its path does not match ${clip(d.patterns)}`,
+  }),
+  'url-pattern-unavailable': entry<{ pattern: string }>({
+    title: 'URLPattern is missing',
+    hint: 'On Node < 23.8 await loadUrlPattern() from "unplugin-site-skills/runtime" before matching (generated modules do).',
+    message: (d) => `cannot match ${q(d.pattern)}: this runtime has no URLPattern and the polyfill is not loaded`,
+  }),
   'context-lost': entry<Cdp>({
     title: 'The page navigated',
     hint: 'Call the tool again once the page has loaded.',

@@ -12,6 +12,7 @@ export type {
 } from './definitions'
 export { SiteToolError, isSiteToolError, type SiteToolErrorCode } from './errors'
 export type { DomainTableData } from './match'
+export { loadUrlPattern } from './urls'
 export {
   createSiteSkills,
   type BrowserRunOptions,
@@ -36,6 +37,7 @@ export type {
   ToolMeta,
   ValueSchema,
   ValueType,
+  VerificationSummary,
 } from './types'
 export type {
   LooseSiteSkills,

@@ -7,6 +7,7 @@ import { type DomainTableData, createDomainTable, lookupHost, urlHost } from './
 import { callNodeTool } from './node-call'
 import { createResultCheck, type ValidateReturns } from './results'
 import type { BrowserToolCode, KnowledgeNote, SkillChunk, SkillMeta, ToolMeta } from './types'
+import { pathTestOf, urlPathname } from './urls'
 
 /** The data a generated module (or the no-build API) hands to the runtime. */
 export interface RegistryData {
@@ -159,9 +160,35 @@ export function createSiteSkills(
   // From the refs themselves: splitting the key would cut a name that contains the separator.
   const byName = new Map(refs.map((r) => [names.get(`${r.siteId}\0${r.tool}`)!, [r.siteId, r.tool] as const]))
 
+  // Path tests of scoped skills and tools are compiled when a lookup first reaches them (pathTestOf).
+  /** Whether `urls` (absent: every path) admit a URL's path, parsed once per lookup by `path`. */
+  const admits = (urls: readonly string[] | undefined, path: () => string | undefined) => {
+    if (!urls) return true
+    const pathname = path()
+    return pathname !== undefined && pathTestOf(urls)(pathname)
+  }
+  const pathOf = (url: string | URL) => {
+    let pathname: string | undefined | null = null
+    return () => {
+      if (pathname === null) pathname = urlPathname(url)
+      return pathname
+    }
+  }
+
+  // The host lookup first; then only the matched skills' patterns: the cost stays that of the page's skills.
   const siteSkillsForUrl = (url: string | URL) => {
     const host = urlHost(url)
-    return host ? lookupHost(table, host).map((i) => data.skills[i]!) : []
+    if (!host) return []
+    const path = pathOf(url)
+    return lookupHost(table, host)
+      .map((i) => data.skills[i]!)
+      .filter((s) => admits(s.urls, path))
+  }
+
+  /** A skill's tools offered on `url`: those whose own `urls` (if any) match its path. */
+  const toolsForUrl = (skill: SkillMeta, url: string | URL) => {
+    const path = pathOf(url)
+    return Object.entries(skill.tools).filter(([, m]) => admits(m.urls, path))
   }
 
   function load(siteId: string): Promise<SkillChunk> {
@@ -205,13 +232,15 @@ export function createSiteSkills(
     const value = checkedArgs(siteId, tool, args)
     if (!target) throw siteToolError('unavailable', { missing: 'target' }, { siteId, tool })
     const code = await codeOf(chunk, tool)
-    const domains = byId.get(siteId)!.domains
+    const skill = byId.get(siteId)!
+    const urls = [skill.urls, m.urls].filter((u): u is string[] => u !== undefined)
     const result = await callBrowserTool(target, {
       siteId,
       tool,
       code,
       args: value,
-      domains,
+      domains: skill.domains,
+      ...(urls.length ? { urls } : {}),
       timeoutMs: options.timeoutMs ?? m.timeoutMs,
       file: m.file,
       isolatedWorld: options.isolatedWorld,
@@ -233,7 +262,7 @@ export function createSiteSkills(
 
   function toolDefinitions(url: string | URL): ToolDefinitions {
     const tools = siteSkillsForUrl(url).flatMap((s) =>
-      Object.entries(s.tools).map(([tool, m]) => ({
+      toolsForUrl(s, url).map(([tool, m]) => ({
         siteId: s.id,
         tool,
         name: names.get(`${s.id}\0${tool}`)!,
@@ -254,7 +283,7 @@ export function createSiteSkills(
       domain: urlHost(url) ?? '',
       knowledge: chunkList.flatMap((c) => c.notes),
       tools: matches.flatMap((s) => {
-        const entries = Object.entries(s.tools)
+        const entries = toolsForUrl(s, url)
         const ordered = [
           ...entries.filter(([, m]) => m.kind === 'node'),
           ...entries.filter(([, m]) => m.kind === 'browser'),

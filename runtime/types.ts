@@ -56,6 +56,8 @@ export interface ToolMeta {
   annotations?: ToolAnnotations
   /** File of the tool relative to its root (`google/tools/search.js`), for error messages. */
   file: string
+  /** Pathname patterns (URLPattern syntax) of the pages the tool is for, when the manifest scopes it. */
+  urls?: string[]
 }
 
 /** Metadata of one skill, as exported by `virtual:site-skills` (`skills`). */
@@ -63,9 +65,28 @@ export interface SkillMeta {
   id: string
   name: string
   domains: string[]
+  /**
+   * Pathname patterns (URLPattern syntax, `/:owner/:repo`) of the pages the skill applies to on its
+   * domains, when the manifest scopes it; absent: every page of its domains.
+   */
+  urls?: string[]
   /** Note file names relative to the skill folder, in manifest order. */
   notes: string[]
   tools: Record<string, ToolMeta>
+  /** The skill's verification record (`site-skills test --record`), when it has one. */
+  verified?: VerificationSummary
+}
+
+/** What a skill's `verification.json` says, in short. */
+export interface VerificationSummary {
+  /** When the examples ran (ISO 8601, UTC). */
+  date: string
+  /** The version of unplugin-site-skills that ran them. */
+  version: string
+  /** They also ran on their live pages (`--live`). */
+  live: boolean
+  passed: number
+  failed: number
 }
 
 /**

@@ -97,6 +97,7 @@ export const COMMANDS = {
     options: {
       ...SKILLS,
       live: option({ type: 'boolean', help: 'also on the live pages' }),
+      record: option({ type: 'boolean', help: "write each tested skill's verification.json" }),
       ...cdp('HOST:PORT', 'run browser examples in that browser (default: a headless Chromium)'),
     },
   },

@@ -77,6 +77,9 @@ function toolTags(tool: ToolModel): string[] {
   return tags
 }
 
+/** The paragraph naming the paths a skill or tool is scoped to (`urls`), when it is. */
+const pagesLine = ({ urls }: { urls?: string[] }) => (urls ? [`Pages: ${urls.map(code).join(', ')}`] : [])
+
 /** A tool's registry entry, documented with the manifest's description, its kind and its file. */
 function toolEntry(skill: CompiledSkill['model'], tool: ToolModel, fileLink: FileLink): string {
   const i = '      '
@@ -135,9 +138,12 @@ export function generateDts(skills: readonly Pick<CompiledSkill, 'model'>[], dts
   // An empty registry keeps the loose types of client.d.ts (any site id and tool name).
   const overloads: string[] = skills.length && documented ? [RUN_TOOL_HEAD] : []
   for (const { model } of skills) {
-    const siteDoc = docBlock([model.name, `Domains: ${model.domains.map(code).join(', ')}`], '    ')
+    const siteDoc = docBlock(
+      [model.name, `Domains: ${model.domains.map(code).join(', ')}`, ...pagesLine(model)],
+      '    ',
+    )
     const docs = model.tools.map((t) =>
-      docBlock([t.description, `${kindOf(t)}: ${fileLink(model, t)}`], '      ', toolTags(t)),
+      docBlock([t.description, `${kindOf(t)}: ${fileLink(model, t)}`, ...pagesLine(t)], '      ', toolTags(t)),
     )
     const tools = model.tools.map((t) => toolEntry(model, t, fileLink))
     registry.push(`${siteDoc}    ${q(model.id)}: {\n${tools.join('\n')}\n    }`)

@@ -19,6 +19,7 @@ function toolMeta(skill: CompiledSkill['model'], tool: ToolModel): ToolMeta {
     ...(tool.timeoutMs ? { timeoutMs: tool.timeoutMs } : {}),
     ...(tool.annotations ? { annotations: tool.annotations } : {}),
     file: toolFile(skill, tool),
+    ...(tool.urls ? { urls: tool.urls } : {}),
   }
 }
 
@@ -26,7 +27,16 @@ function toolMeta(skill: CompiledSkill['model'], tool: ToolModel): ToolMeta {
 function toSkillMeta({ model }: CompiledSkill): SkillMeta {
   // Own properties by fromEntries: a tool named `__proto__` (were one to get this far) is a key like any other.
   const tools: Record<string, ToolMeta> = Object.fromEntries(model.tools.map((t) => [t.name, toolMeta(model, t)]))
-  return { id: model.id, name: model.name, domains: model.domains, notes: model.notes.map((n) => n.path), tools }
+  const urls = model.urls ? { urls: model.urls } : {}
+  return {
+    id: model.id,
+    name: model.name,
+    domains: model.domains,
+    ...urls,
+    notes: model.notes.map((n) => n.path),
+    tools,
+    ...(model.verified ? { verified: model.verified } : {}),
+  }
 }
 
 /** Everything the main module inlines: skill metadata and the compiled domain table. */

@@ -50,9 +50,14 @@ export function generateMainModule(
       : `  ${jsKey(id)}: () => import(${q(GROUP_ID_PREFIX + group)}).then((m) => m.skills[${q(id)}]()),`
   })
   const settings = options.validateReturns === undefined ? '' : `, ${q({ validateReturns: options.validateReturns })}`
+  // URLPattern is global in browsers and Node 23.8+; elsewhere the runtime imports its polyfill,
+  // and only a module with `urls` waits for it (the others never load it).
+  const scoped = skills.some(({ model }) => model.urls || model.tools.some((t) => t.urls))
   return [
     BANNER,
-    `import { createSiteSkills } from ${q(runtimeId)};`,
+    scoped
+      ? `import { createSiteSkills, loadUrlPattern } from ${q(runtimeId)};\nawait loadUrlPattern();`
+      : `import { createSiteSkills } from ${q(runtimeId)};`,
     `const api = createSiteSkills(${jsonLiteral(createRegistryData(skills))}, {`,
     ...loaders,
     `}${settings});`,

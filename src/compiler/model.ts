@@ -1,4 +1,4 @@
-import type { ToolAnnotations, ToolKind, ValueSchema } from '../../runtime/index'
+import type { ToolAnnotations, ToolKind, ValueSchema, VerificationSummary } from '../../runtime/index'
 import type { Diagnostic } from './diagnostics/catalog'
 import type { JsonPath, Position } from './parse'
 
@@ -36,6 +36,8 @@ export interface ManifestTool {
   annotations?: ToolAnnotations
   /** The most tokens its MCP definition may take. */
   tokenBudget?: TokenBudget
+  /** URLPattern pathname patterns of the pages it is for (every one compiled). */
+  urls?: string[]
 }
 
 /** A checked tool: its declaration, name, kind and real file. */
@@ -77,6 +79,8 @@ export interface SkillModel {
   name: string
   /** Normalized patterns, in manifest order. */
   domains: string[]
+  /** URLPattern pathname patterns of the pages it applies to (every one compiled); absent: all. */
+  urls?: string[]
   root: string
   dir: string
   realDir: string
@@ -85,6 +89,8 @@ export interface SkillModel {
   tools: ToolModel[]
   /** The most tokens its tool definitions and notes may take together. */
   tokenBudget?: TokenBudget
+  /** What its `verification.json` says, when it has a readable one. */
+  verified?: VerificationSummary
 }
 
 /** The outcome of validating one folder. `model` is present when it has no errors. */

@@ -1,5 +1,6 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js'
 import { SiteToolError } from '../../runtime/index'
+import { urlMatchesDomains } from '../../runtime/internal'
 import type { Catalog } from './catalog'
 import type { ClientTabs, TabView } from './clients'
 import { noteLinks } from './context'
@@ -65,6 +66,13 @@ export async function currentTab(client: ClientTabs, tabs: Tabs, handle?: string
 function notHere(catalog: Catalog, tool: SiteTool, tab: TabInfo | undefined): SiteToolError {
   const skill = catalog.state.api.skills.find((s) => s.id === tool.ref.siteId)!
   const page = tab ? `the tab (${tab.url})` : 'no tab'
+  const scopes = [skill.urls, tool.meta.urls].filter((u) => u !== undefined)
+  if (tab && scopes.length && urlMatchesDomains(tab.url, skill.domains))
+    return new SiteToolError(
+      'url-mismatch',
+      `${page} is not on the paths this tool is for (urls: ${scopes.map((u) => u.join(' | ')).join(' and ')})`,
+      { ...tool.ref, file: tool.meta.file },
+    )
   return new SiteToolError(
     'domain-mismatch',
     `${page} is not a page of this skill (domains: ${skill.domains.join(', ')}); its tools apply only there`,

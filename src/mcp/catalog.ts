@@ -1,6 +1,7 @@
 import { readFile, realpath, stat } from 'node:fs/promises'
 import { join, sep } from 'node:path'
 import type { Icon, Tool } from '@modelcontextprotocol/sdk/types.js'
+import { urlMatchesPaths } from '../../runtime/internal'
 import type { Tokenizer } from '../tokens/tokenizer'
 import { listedTools, modelText, type SiteTool } from './listing'
 import type { LiveState } from './skills'
@@ -61,8 +62,13 @@ async function createCatalog(state: LiveState, options: CatalogOptions): Promise
   const byName = new Map(tools.map((t) => [t.def.name, t]))
   const bySkill = new Map<string, SiteTool[]>()
   for (const tool of tools) bySkill.set(tool.ref.siteId, [...(bySkill.get(tool.ref.siteId) ?? []), tool])
+  // The tools of the page: its skills' tools, less those whose own `urls` do not match its path.
   const forUrl = (url: string | undefined) =>
-    url ? state.api.siteSkillsForUrl(url).flatMap((s) => bySkill.get(s.id) ?? []) : []
+    url
+      ? state.api
+          .siteSkillsForUrl(url)
+          .flatMap((s) => (bySkill.get(s.id) ?? []).filter((t) => urlMatchesPaths(url, [t.meta.urls])))
+      : []
   if (options.mode) return { state, tools, byName, forUrl, mode: options.mode }
   const tokenizer = await options.tokenizer()
   const all = [...options.ownTools, ...tools.map((t) => t.def)]

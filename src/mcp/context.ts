@@ -5,8 +5,12 @@ import type {
   Resource,
   ResourceLink,
 } from '@modelcontextprotocol/sdk/types.js'
+import { readFile } from 'node:fs/promises'
+import { join } from 'node:path'
 import type { LearnedContext, SkillMeta } from '../../runtime/index'
 import { SiteToolError } from '../../runtime/index'
+import { VERIFICATION_FILE } from '../compiler/verification'
+import { recordIsCurrent } from '../verification/stale'
 import type { LiveSkills } from './skills'
 
 /** Notes as resources, the problems of the skills, and the prompt with the learned context. */
@@ -58,14 +62,34 @@ function contextText(url: string | undefined, context: LearnedContext | undefine
   ].join('\n\n')
 }
 
-/** A skill's notes as resources (or as links to them, in a tool's result). */
+/** `site-skills://<id>/verification.json`: the skill's verification record. */
+const recordUri = (siteId: string) => `${SCHEME}${encodeURIComponent(siteId)}/${VERIFICATION_FILE}`
+
+/** A skill's notes as resources (or as links to them, in a tool's result), then its verification record if it has one. */
 function noteResources(skill: SkillMeta): Resource[] {
-  return skill.notes.map((path) => ({
+  const notes: Resource[] = skill.notes.map((path) => ({
     uri: noteUri(skill.id, path),
     name: `${skill.id}/${path}`,
     title: `${skill.name}: ${path}`,
     mimeType: 'text/markdown',
   }))
+  if (!skill.verified) return notes
+  const { date, passed, failed } = skill.verified
+  const record: Resource = {
+    uri: recordUri(skill.id),
+    name: `${skill.id}/${VERIFICATION_FILE}`,
+    title: `${skill.name}: verified ${date.slice(0, 10)} (${passed} passed, ${failed} failed)`,
+    description: 'What site-skills test --record verified and when: each example, the package version, file digests.',
+    mimeType: 'application/json',
+  }
+  return [...notes, record]
+}
+
+/** The record as the server gives it: the file's content, and whether the skill's files still match it. */
+async function recordText(realDir: string): Promise<string> {
+  const text = await readFile(join(realDir, VERIFICATION_FILE), 'utf8')
+  const current = (await recordIsCurrent({ realDir })) === true
+  return JSON.stringify({ current, ...(JSON.parse(text) as object) }, null, 2)
 }
 
 /** Links to the notes of skills, for a tool result that names them. */
@@ -89,6 +113,10 @@ export function createContext({ skills }: ContextOptions): SiteContext {
       return { contents: [{ uri, mimeType: 'application/json', text }] }
     }
     for (const skill of state.api.skills) {
+      if (skill.verified && uri === recordUri(skill.id)) {
+        const model = state.skills.find((s) => s.model.id === skill.id)!.model
+        return { contents: [{ uri, mimeType: 'application/json', text: await recordText(model.realDir) }] }
+      }
       // Notes load in the order of the skill's `notes`.
       const index = skill.notes.findIndex((p) => noteUri(skill.id, p) === uri)
       if (index < 0) continue

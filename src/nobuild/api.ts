@@ -42,6 +42,8 @@ export interface LearningEntry {
   name: string
   path: string
   domains: string[]
+  /** URLPattern pathname patterns the skill is scoped to (absent: every page of its domains). */
+  urls?: string[]
   notes: string[]
   nodeTools: Record<string, ManifestTool>
   browserTools: Record<string, ManifestTool>
@@ -130,6 +132,7 @@ function manifestTool(t: SkillModel['tools'][number]): ManifestTool {
     args: t.args,
     returns: t.returns,
     ...(t.timeoutMs ? { timeoutMs: t.timeoutMs } : {}),
+    ...(t.urls ? { urls: t.urls } : {}),
   }
 }
 
@@ -142,6 +145,7 @@ function toEntry(model: SkillModel): LearningEntry {
     name: model.name,
     path: model.dir,
     domains: model.domains,
+    ...(model.urls ? { urls: model.urls } : {}),
     notes: model.notes.map((n) => join(model.dir, n.path)),
     nodeTools: map('node'),
     browserTools: map('browser'),

@@ -7,6 +7,7 @@ import {
   type SkillChunk,
   type ValidateReturns,
   createSiteSkills,
+  loadUrlPattern,
 } from '../../runtime/index'
 import { createRegistryData } from '../codegen/meta'
 import { type CompileResult, type CompiledSkill, type Compiler, createCompiler } from '../compiler/compile'
@@ -105,6 +106,12 @@ function unchanged(before: CompileResult, after: CompileResult): boolean {
   return before.roots.every(sameRoot) && sameRecords
 }
 
+/** Matching `urls` needs URLPattern (its polyfill before Node 23.8): loaded once, if at all. */
+async function withUrlPattern(result: CompileResult): Promise<CompileResult> {
+  if (result.skills.some(({ model }) => model.urls || model.tools.some((t) => t.urls))) await loadUrlPattern()
+  return result
+}
+
 function stateOf(
   compiler: Compiler,
   result: CompileResult,
@@ -172,7 +179,7 @@ export function createSession(roots: readonly string[], options: SessionOptions 
   async function refresh(): Promise<SessionState> {
     dirty = false
     try {
-      const result = await compiler.compile()
+      const result = await withUrlPattern(await compiler.compile())
       const next =
         state && unchanged(state.result, result) ? state : stateOf(compiler, result, options.validateReturns, warned)
       if (watcher) {
@@ -218,7 +225,7 @@ export function createSession(roots: readonly string[], options: SessionOptions 
   /** The first call's answer, from a focused compile (see Session.current). */
   async function focused(focus: Focus): Promise<SessionState> {
     first = false
-    return stateOf(compiler, await compiler.compile(focus), options.validateReturns, warned)
+    return stateOf(compiler, await withUrlPattern(await compiler.compile(focus)), options.validateReturns, warned)
   }
 
   return {

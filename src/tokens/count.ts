@@ -57,7 +57,9 @@ export async function contextTokens(api: SiteSkills, url: string, tokenizer: Tok
   const skills = await Promise.all(
     api.siteSkillsForUrl(url).map(async (skill) => {
       const notes = (await api.loadNotes(skill.id)).map((n) => n.content)
-      return skillTokens(tokenizer, skill, names, notes)
+      // Only the tools the page is offered: a tool scoped by `urls` to other paths is not in its context.
+      const offered = Object.entries(skill.tools).filter(([tool]) => names.has(`${skill.id}\0${tool}`))
+      return skillTokens(tokenizer, { ...skill, tools: Object.fromEntries(offered) }, names, notes)
     }),
   )
   const tools = skills.reduce((n, s) => n + sum(s.tools), 0)

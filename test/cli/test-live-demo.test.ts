@@ -46,4 +46,16 @@ describe('site-skills test --live on the shipped demo shop', () => {
     expect(ok).toBe(true)
     expectExit(run, 0)
   })
+
+  it('--record with --live writes a record that says the examples ran live, each with its status', async () => {
+    const argv = ['test', 'demo-shop', '--live', '--record', '--root', dir, '--json']
+    const run = await spawnCli(argv, { deadlineMs: DEADLINE_MS })
+    expectExit(run, 0)
+    const { results } = JSON.parse(run.stdout) as { results: Record<string, string>[] }
+    const record = JSON.parse(await readFile(join(dir, 'demo-shop/verification.json'), 'utf8'))
+    expect(record.live).toBe(true)
+    expect(record.summary).toEqual({ failed: 0, passed: results.length })
+    expect(record.examples).toEqual(results.map(({ tool, example, status }) => ({ example, status, tool })))
+    expect(Object.keys(record.files)).toContain('fixtures/products.json')
+  })
 })

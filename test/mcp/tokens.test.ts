@@ -145,8 +145,9 @@ describe('token counts (gpt-tokenizer, o200k_base)', () => {
     const learnings = join(REPO_ROOT, 'learnings')
     const urls: Record<string, string> = {
       'demo-shop': 'http://127.0.0.1/',
-      github: 'https://github.com/',
-      'google-workspace': 'https://docs.google.com/',
+      // Pages of the scoped skills (urls) where most of their tools apply: a repository, a spreadsheet.
+      github: 'https://github.com/vitejs/vite',
+      'google-workspace': 'https://docs.google.com/spreadsheets/d/1/edit',
       'hacker-news': 'https://news.ycombinator.com/',
       mdn: 'https://developer.mozilla.org/',
       wikipedia: 'https://en.wikipedia.org/',

@@ -7,8 +7,12 @@ import { REPO_ROOT } from '../helpers/tmp'
 
 /** The two runtime files src/ may import: the public module and the host-side plumbing. */
 const RUNTIME_DOORS = new Set(['runtime/index.ts', 'runtime/internal.ts'])
-/** Packages the runtime may load (never the compiler's: esbuild, ajv, acorn, unplugin, typescript...). */
-const RUNTIME_PACKAGES_RE = /^(?:node:|chrome-remote-interface$|devtools-protocol(?:\/|$))/
+/**
+ * Packages the runtime may load (never the compiler's: esbuild, ajv, acorn, unplugin, typescript...);
+ * urlpattern-polyfill only where the platform has no URLPattern (runtime/urls.ts).
+ */
+const RUNTIME_PACKAGES_RE =
+  /^(?:node:|chrome-remote-interface$|devtools-protocol(?:\/|$)|urlpattern-polyfill\/urlpattern$)/
 
 /** Every `.ts` file under the given top-level folders, as `folder/.../file.ts` -> text. */
 function readTree(folders: string[]): Map<string, string> {

@@ -66,7 +66,7 @@ export const PUBLIC_NAMES: Readonly<Record<string, PublicEntry>> = {
   './webpack': plugin(),
   './runtime': {
     docs: ['docs/runtime.md'],
-    values: ['SiteToolError', 'createSiteSkills', 'isSiteToolError'],
+    values: ['SiteToolError', 'createSiteSkills', 'isSiteToolError', 'loadUrlPattern'],
     types: [
       'AnthropicToolDefinition',
       'BrowserRunOptions',
@@ -109,6 +109,7 @@ export const PUBLIC_NAMES: Readonly<Record<string, PublicEntry>> = {
       'ValidateReturns',
       'ValueSchema',
       'ValueType',
+      'VerificationSummary',
     ],
   },
   './launch': {

@@ -6,6 +6,7 @@ import { command } from '../../runtime/cdp'
 import type { LaunchedBrowser, LaunchedPage } from '../../runtime/launch'
 import { launchBrowser } from '../../runtime/launch'
 import { playgroundConfig } from '../../playground/config'
+import { createRecord, writeRecord } from '../../src/verification/record'
 import { evaluate } from '../helpers/browser'
 import { REPO_ROOT, makeTempDir } from '../helpers/tmp'
 
@@ -32,6 +33,12 @@ beforeAll(async () => {
   tmp = await makeTempDir('explorer-')
   roots = join(tmp.dir, 'learnings')
   await cp(join(REPO_ROOT, 'learnings'), roots, { recursive: true })
+  // A record as `site-skills test --record` writes it, for the explorer to show.
+  const dir = join(roots, 'hacker-news')
+  const results = [{ siteId: 'hacker-news', tool: 'search', example: 'stories', status: 'pass' as const }]
+  const pkg = { name: 'unplugin-site-skills', version: '9.9.9' }
+  const date = new Date('2026-11-30T08:15:00Z')
+  await writeRecord(dir, await createRecord({ siteId: 'hacker-news', dir, results, live: true, package: pkg, date }))
   server = await createServer({
     ...playgroundConfig({ roots, dts: join(tmp.dir, 'site-skills.d.ts') }),
     configFile: false,
@@ -63,6 +70,10 @@ describe('skills explorer', () => {
     )) as string[]
     expect(ids).toEqual(['demo-shop', 'github', 'google-workspace', 'hacker-news', 'mdn', 'wikipedia'])
     expect(await text('#skill-hacker-news .domains')).toContain('news.ycombinator.com')
+    expect(await text('#skill-hacker-news .verified')).toBe(
+      'verified 2026-11-30 08:15 UTC with unplugin-site-skills 9.9.9 on fixtures and live pages: 1 passed, 0 failed',
+    )
+    expect(await text('#skill-mdn .verified')).toBe('not verified (no verification.json)')
     expect(await text('#skill-demo-shop [data-tool="add_to_cart"]')).toMatch(/browser.*productId: string/s)
     const notes = await waitFor(
       () =>
@@ -101,6 +112,28 @@ describe('skills explorer', () => {
     const shot = await command(page.client, 'Page.captureScreenshot', { format: 'png' })
     await mkdir(join(REPO_ROOT, 'test/artifacts'), { recursive: true })
     await writeFile(join(REPO_ROOT, 'test/artifacts/explorer.png'), Buffer.from(shot.data, 'base64'))
+  })
+
+  it("shows a tool's urls and offers it only on the pages they admit", async () => {
+    expect(await text('#skill-github [data-tool="read_repo"] .urls')).toBe('/:owner/:repo/:owner/:repo/*')
+    const offered = () =>
+      evaluate(
+        page.client,
+        '[...document.querySelectorAll("#skill-github tr.offered")].map((r) => r.dataset.tool).join(",")',
+      ) as Promise<string>
+    const typeUrl = async (url: string) => {
+      await evaluate(page.client, 'document.getElementById("url").select()')
+      await page.client.send('Input.insertText', { text: url })
+    }
+    await typeUrl('https://github.com/vitejs/vite/issues/1')
+    expect(await waitFor(offered, (t) => t.includes('read_repo'), 'read_repo offered')).toBe(
+      'get_repository,search_repositories,list_issues,read_repo,read_markdown',
+    )
+    await typeUrl('https://github.com/')
+    expect(await waitFor(offered, (t) => !t.includes('read_repo'), 'read_repo left out')).toBe(
+      'get_repository,search_repositories,list_issues',
+    )
+    expect(await text('#matches')).toBe('Matches: github')
   })
 
   it('updates live when a learning changes', async () => {

@@ -1,4 +1,7 @@
+import type { SkillMeta, VerificationSummary } from '../../../runtime/index'
+import type { SkillModel } from '../../compiler/model'
 import { current, loadLearnedContext, siteSkillsForUrl } from '../../nobuild/api'
+import { recordIsCurrent } from '../../verification/stale'
 import { type ContextTokens, contextTokens } from '../../tokens/count'
 import { loadTokenizer } from '../../tokens/tokenizer'
 import { callExample } from '../example'
@@ -33,9 +36,15 @@ export async function contextCommand(args: Args<'context'>, io: CliIO): Promise<
   const tokenizer = args.tokens ? await loadTokenizer() : undefined
   const options = { roots: await existingRoots(args, io), compat: compatOf(args), watch: false }
   const context = await loadLearnedContext(url, options)
-  const tokens = tokenizer && (await contextTokens((await current(options)).api, url, tokenizer))
+  const { api, models } = await current(options)
+  const tokens = tokenizer && (await contextTokens(api, url, tokenizer))
+  const verification = await verificationOf(api.siteSkillsForUrl(url), models)
   if (args.json) {
-    writeLine(io.stdout, JSON.stringify(tokens ? { ...context, tokens } : context, null, 2))
+    const extra = {
+      ...(verification.length ? { verification: Object.fromEntries(verification) } : {}),
+      ...(tokens ? { tokens } : {}),
+    }
+    writeLine(io.stdout, JSON.stringify({ ...context, ...extra }, null, 2))
     return 0
   }
   if (tokens) {
@@ -47,6 +56,9 @@ export async function contextCommand(args: Args<'context'>, io: CliIO): Promise<
     return 0
   }
   writeLine(io.stdout, `${context.siteName} (${context.siteId}) for ${context.domain}`)
+  const scoped = (await siteSkillsForUrl(url, options)).filter((s) => s.urls)
+  for (const s of scoped) writeLine(io.stdout, `${s.id} applies on paths ${s.urls!.join(', ')}`)
+  for (const [id, v] of verification) writeLine(io.stdout, verifiedLine(id, v))
   for (const note of context.knowledge)
     writeLine(io.stdout, `\n## ${note.siteId}: ${note.fileName}\n\n${note.content.trimEnd()}`)
   writeLine(io.stdout, '\n## tools')
@@ -55,6 +67,29 @@ export async function contextCommand(args: Args<'context'>, io: CliIO): Promise<
     writeLine(io.stdout, `    ${callExample(tool)}`)
   }
   return 0
+}
+
+/** What `context` says of a skill's verification record: its summary, and whether the files still match it. */
+type Verified = VerificationSummary & { current: boolean }
+
+/** The records of the matched skills that have one, in match order. */
+async function verificationOf(
+  skills: readonly SkillMeta[],
+  models: ReadonlyMap<string, SkillModel>,
+): Promise<[string, Verified][]> {
+  const out: [string, Verified][] = []
+  for (const skill of skills) {
+    const model = models.get(skill.id)
+    if (!model?.verified) continue
+    out.push([skill.id, { ...model.verified, current: (await recordIsCurrent(model)) === true }])
+  }
+  return out
+}
+
+function verifiedLine(id: string, v: Verified): string {
+  const how = v.live ? 'on fixtures and live pages' : 'on fixtures'
+  const state = v.current ? '' : '; files changed since (run site-skills test --record again)'
+  return `${id} verified ${v.date} with unplugin-site-skills ${v.version}, ${how}: ${v.passed} passed, ${v.failed} failed${state}`
 }
 
 const figure = (n: number) => n.toLocaleString('en-US')

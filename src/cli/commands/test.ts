@@ -11,6 +11,8 @@ import { reportFailure } from '../failure'
 import { type Style, createStyle, plural } from '../format'
 import { existingRoots } from '../session'
 import { jsonReport } from './validate'
+import { ownManifest } from '../../package/version'
+import { createRecord, writeRecord } from '../../verification/record'
 import type { Args } from '../registry'
 
 const CDP_RE = /^(?:(?:\[[^\]]+\]|[^:/\s]+):\d+|wss?:\/\/[^/]+\/devtools\/browser\/\S+)$/
@@ -32,6 +34,28 @@ async function runCases(cases: ExampleCase[], args: Args<'test'>, api: SiteSkill
   } finally {
     await browser?.close()
   }
+}
+
+/**
+ * `--record`: each skill whose examples ran gets its verification.json (failures included: the
+ * record says what held and what did not, and when).
+ */
+async function recordSkills(result: CompileResult, results: readonly ExampleResult[], live: boolean) {
+  const { name, version } = ownManifest()
+  const written: string[] = []
+  for (const { model } of result.skills) {
+    const own = results.filter((r) => r.siteId === model.id)
+    if (own.length === 0) continue
+    const record = await createRecord({
+      siteId: model.id,
+      dir: model.realDir,
+      results: own,
+      live,
+      package: { name, version },
+    })
+    written.push(await writeRecord(model.realDir, record))
+  }
+  return written
 }
 
 /** What decides the run besides the examples: the chosen skills' errors, and the chosen skills without examples. */
@@ -105,16 +129,19 @@ export async function testCommand(args: Args<'test'>, io: CliIO): Promise<number
     })
     const failed = results.filter((r) => r.status === 'fail').length
     const ok = failed === 0 && scope.diagnostics.length === 0 && results.length > 0
+    const recorded = args.record ? await recordSkills(result, results, args.live) : []
     if (args.json) {
       // The keys beyond { ok, results } are there when they say why ok is false or what was left out.
       const extra = {
         ...(scope.diagnostics.length ? { diagnostics: scope.diagnostics } : {}),
         ...(scope.noExamples.length ? { noExamples: scope.noExamples.map((s) => s.id) } : {}),
+        ...(args.record ? { recorded: recorded.map((path) => displayRoot(path, io.cwd)) } : {}),
       }
       writeLine(io.stdout, JSON.stringify({ ok, results, ...extra }, null, 2))
     } else {
       const summary = `${results.length - failed} passed, ${failed} failed (${plural(results.length, 'example')})`
       writeLine(io.stdout, ok ? summary : style.red(summary))
+      for (const path of recorded) writeLine(io.stdout, style.dim(`recorded ${displayRoot(path, io.cwd)}`))
       for (const text of scopeLines(scope)) writeLine(io.stderr, text)
     }
     return ok ? 0 : 1

@@ -3,10 +3,11 @@ import { type CliIO, displayRoot, writeLine } from '../args'
 import { createStyle, formatDiagnostic, plural } from '../format'
 import { compileRoots } from '../session'
 import type { Args } from '../registry'
+import { withVerification } from '../../verification/stale'
 
 /** `site-skills validate [DIR...]`: exit 0 without errors, 1 with any. */
 export async function validateCommand(args: Args<'validate'>, io: CliIO): Promise<number> {
-  const result = await compileRoots(args, io, args.positionals)
+  const result = await withVerification(await compileRoots(args, io, args.positionals))
   if (args.json) {
     writeLine(io.stdout, JSON.stringify(jsonReport(result, io.cwd), null, 2))
     return result.errors === 0 ? 0 : 1

@@ -72,6 +72,15 @@ type PathEscapeData =
   | { via: 'tool-path'; tool: string }
   | { via: 'fixture'; example: string }
   | { via: 'import'; tool: string; file: string }
+type UrlPatternData =
+  | { at: string; problem: 'shape' }
+  | { at: string; problem: 'slash' | 'invalid'; pattern: string; reason?: string }
+
+function urlPatternMessage(d: UrlPatternData): string {
+  if (d.problem === 'shape') return `${d.at} must be a non-empty list of non-empty strings`
+  if (d.problem === 'slash') return `${d.at}: URL pattern ${q(d.pattern)} must start with "/" (it matches the pathname)`
+  return `${d.at}: invalid URL pattern ${q(d.pattern)}${d.reason ? ` (${d.reason})` : ''}`
+}
 type CompatData = { problem: 'bom' | 'symlink' } | { problem: 'extension' | 'module'; tool: string }
 /** Where the documentation says how to write examples and fixtures (hints name it: the package does not ship docs/). */
 const EXAMPLES_PAGE = 'https://github.com/site-skills/unplugin-site-skills/blob/main/docs/examples.md'
@@ -508,6 +517,24 @@ export const DIAGNOSTIC_CATALOG = {
     title: 'Invalid token budget',
     hint: 'tokenBudget is a positive integer, or { "max": N, "fail": true } to make exceeding it an error.',
     message: (d) => `${d.at}: tokenBudget must be a positive integer or { "max": N, "fail"?: boolean }`,
+  }),
+  'url-pattern': entry<UrlPatternData>({
+    severity: 'error',
+    title: 'Invalid URL pattern',
+    hint: 'urls is a list of URLPattern pathname patterns starting with "/": "/:owner/:repo", "/:owner/:repo/issues/*".',
+    message: urlPatternMessage,
+  }),
+  'verification-stale': entry<{ file: string; change: 'changed' | 'added' | 'removed' }>({
+    severity: 'warning',
+    title: 'Verification record is stale',
+    hint: 'Run site-skills test --record again to verify the skill as it is now.',
+    message: (d) => `${q(d.file)} was ${d.change} since verification.json was recorded`,
+  }),
+  'verification-invalid': entry<{ reason: string }>({
+    severity: 'warning',
+    title: 'Unreadable verification record',
+    hint: 'verification.json is written by site-skills test --record; run it again rather than editing the file.',
+    message: (d) => `verification.json cannot be read: ${d.reason}`,
   }),
   'agent-skill-name': entry<{ id: string; name: string }>({
     severity: 'warning',

@@ -21,6 +21,7 @@ export type ExampleFixtureData =
 export type ExampleUrlData =
   | { example: string; problem: 'required'; kind: 'browser' | 'fixture' }
   | { example: string; problem: 'domain'; url: string; domains: readonly string[] }
+  | { example: string; problem: 'path'; url: string; urls: readonly string[] }
 
 /** A page fixture's header: absent, unreadable as the format, or recording a page on another domain than the example's url. */
 export type FixtureHeaderData =
@@ -79,6 +80,7 @@ export function exampleFixtureMessage(d: ExampleFixtureData): string {
 
 export function exampleUrlMessage(d: ExampleUrlData): string {
   if (d.problem === 'domain') return `${d.example}: url ${q(d.url)} does not match ${d.domains.join(', ') || 'none'}`
+  if (d.problem === 'path') return `${d.example}: the path of url ${q(d.url)} does not match urls ${d.urls.join(', ')}`
   const why = d.kind === 'browser' ? 'a browser tool example needs url' : 'a fixture is served under url: add url'
   return `${d.example}: ${why} (the page address the tool runs on)`
 }

@@ -1,5 +1,5 @@
-import type { ValueSchema } from '../../../runtime/index'
-import { type ArgsValidator, checkArgs, urlMatchesDomains } from '../../../runtime/internal'
+import { loadUrlPattern, type ValueSchema } from '../../../runtime/index'
+import { type ArgsValidator, checkArgs, urlMatchesDomains, urlMatchesPaths } from '../../../runtime/internal'
 import type { ExampleModel } from '../model'
 import type { JsonPath } from '../parse'
 import { unsafeRelativePath } from '../fs/paths'
@@ -26,6 +26,8 @@ interface ToolExamples {
   broken: (path: JsonPath) => boolean
   /** Where the skill's valid examples use a fixture, collected for the header check. */
   uses: FixtureUse[]
+  /** The skill's and the tool's `urls` lists, as written: an example's url must match each. */
+  scopes: string[][]
 }
 
 /** The example as messages name it: `browserTools.read.examples[0]`. */
@@ -48,10 +50,29 @@ function checkUrl(check: SkillCheck, tool: ToolExamples, at: JsonPath, example: 
     return false
   }
   if (typeof url !== 'string') return false
-  if (urlMatchesDomains(url, tool.domains)) return true
-  const data = { example: labelOf(tool, at), problem: 'domain', url, domains: tool.domains } as const
+  if (!urlMatchesDomains(url, tool.domains)) {
+    const data = { example: labelOf(tool, at), problem: 'domain', url, domains: tool.domains } as const
+    reportAt(check, [...at, 'url'], { code: 'example-url', data })
+    return false
+  }
+  const scopes = tool.scopes.filter((s) => !pathsAdmit(url, s))
+  if (scopes.length === 0) return true
+  const data = { example: labelOf(tool, at), problem: 'path', url, urls: scopes.flat() } as const
   reportAt(check, [...at, 'url'], { code: 'example-url', data })
   return false
+}
+
+/** A `urls` list as written, when it is a list of strings (whether they compile is checkUrls' question). */
+const urlsList = (value: unknown): string[] | undefined =>
+  Array.isArray(value) && value.length && value.every((p) => typeof p === 'string' && p !== '') ? value : undefined
+
+/** Whether `url`'s path matches a list; a list holding an invalid pattern (reported as url-pattern) admits all. */
+function pathsAdmit(url: string, list: readonly string[]): boolean {
+  try {
+    return urlMatchesPaths(url, [list])
+  } catch {
+    return true
+  }
 }
 
 /** Checks `fixture`: fixtures/<name>.html inside the skill, existing; required for browser tools. */
@@ -176,12 +197,16 @@ export async function checkExamples(
   const broken = (path: JsonPath) => findings.some((f) => path.every((key, i) => String(f.path[i]) === String(key)))
   const out = new Map<string, ExampleModel[]>()
   const uses: FixtureUse[] = []
+  const skillUrls = urlsList(manifest.urls)
+  let loaded = false
   for (const mapKey of TOOL_KINDS) {
     const map = manifest[mapKey]
     if (!isObject(map)) continue
     for (const [name, schema] of Object.entries(map)) {
       if (!isObject(schema) || badTools.has(`${mapKey}\0${name}`)) continue
-      const examples = await checkToolExamples(check, { mapKey, name, schema, domains, broken, uses })
+      const scopes = [skillUrls, urlsList(schema.urls)].filter((u): u is string[] => u !== undefined)
+      if (scopes.length && !loaded) await loadUrlPattern().then(() => (loaded = true))
+      const examples = await checkToolExamples(check, { mapKey, name, schema, domains, broken, uses, scopes })
       if (examples.length) out.set(`${mapKey}\0${name}`, examples)
     }
   }

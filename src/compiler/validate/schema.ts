@@ -124,6 +124,8 @@ function toolFinding(kind: string, segments: string[], error: SchemaError, given
       return { code: 'tool-schema', data: { tool, field, detail: annotationsMessage(argName, error) } }
     case 'tokenBudget':
       return { code: 'token-budget-invalid', data: { at: `${tool}.tokenBudget` } }
+    case 'urls':
+      return { code: 'url-pattern', data: { at: `${tool}.urls`, problem: 'shape' } }
     case 'args':
       if (argName !== undefined)
         return { code: 'arg-schema', data: valueFinding(`${tool}.args.${argName}`, 'arg', rest, error, given) }
@@ -159,6 +161,8 @@ function classify(segments: string[], error: SchemaError, given: () => unknown):
       return { code: 'note-path', data: {} }
     case 'tokenBudget':
       return { code: 'token-budget-invalid', data: { at: 'manifest' } }
+    case 'urls':
+      return { code: 'url-pattern', data: { at: 'urls', problem: 'shape' } }
     case 'nodeTools':
     case 'browserTools':
       if (rest.length === 0) {
@@ -195,9 +199,10 @@ export function checkManifestSchema(data: unknown): SchemaFinding[] {
     // Point at the offending key; a missing member is reported at its parent's key.
     const path = invalidName !== undefined ? [...base, invalidName] : base
     const found = classify(segments, error, () => valueAt(data, segments))
-    // A budget is one value: its problems are reported once, at its key.
-    const budgetKey = path.indexOf('tokenBudget')
-    const finding = { ...found, path: found.code === 'token-budget-invalid' ? path.slice(0, budgetKey + 1) : path }
+    // A budget (or a urls list's shape) is one value: its problems are reported once, at its key.
+    const budgetKey = path.indexOf(found.code === 'url-pattern' ? 'urls' : 'tokenBudget')
+    const whole = found.code === 'token-budget-invalid' || found.code === 'url-pattern'
+    const finding = { ...found, path: whole ? path.slice(0, budgetKey + 1) : path }
     const key = `${finding.code}\0${describeFinding(finding).message}\0${finding.path.join('\0')}`
     if (!findings.has(key)) findings.set(key, finding)
   }

@@ -15,6 +15,8 @@ import { checkNameCharacters } from './names'
 import { TOOL_KINDS, checkManifestSchema } from './schema'
 import { checkExamples } from './examples'
 import { checkTool, tokenBudgetOf } from './tools'
+import { checkUrls } from './urls'
+import { readVerificationSummary } from '../verification'
 
 const MAX_MANIFEST_BYTES = FILE_LIMITS.manifest
 
@@ -237,7 +239,8 @@ export async function checkSkill(
   checkToolNamesUnique(check, manifest)
   const domainSites = checkDomains(check, manifest)
   const patterns = domainSites.map((s) => s.pattern)
-  const [notes, tools, examples] = await Promise.all([
+  const [urls, notes, tools, examples] = await Promise.all([
+    checkUrls(check, ['urls'], manifest.urls, 'urls'),
     checkNotes(check, manifest),
     checkTools(check, manifest, badPaths),
     checkExamples(check, manifest, patterns, findings, badPaths),
@@ -248,17 +251,21 @@ export async function checkSkill(
   }
   const diagnostics = check.diagnostics
   const doc = read.doc
+  const verification = readVerificationSummary(folder.realDir)
+  if (verification) check.files.add(verification.path)
   const files = [...check.files].sort()
   const candidate: SkillModel = {
     id: folder.id,
     name: String(manifest.name),
     domains: [...new Set(domainSites.map((s) => s.pattern))],
+    ...(urls ? { urls } : {}),
     root: folder.root,
     dir: folder.dir,
     realDir: folder.realDir,
     notes,
     tools,
     ...tokenBudgetOf(manifest.tokenBudget),
+    ...(verification ? { verified: verification.summary } : {}),
   }
   const sources = check.sources
   return { folder, diagnostics, tools, domainSites, files, locate: (path) => doc.locate(path), candidate, sources }

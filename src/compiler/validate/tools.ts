@@ -1,6 +1,7 @@
 import { dirname, join } from 'node:path'
 import type { ToolAnnotations, ToolKind, ValueSchema } from '../../../runtime/index'
 import { wantsEgoLite } from '../compat'
+import { checkUrls } from './urls'
 import type { TokenBudget, ToolModel } from '../model'
 import { RESERVED_PRODUCTS, inspectPath, isInside, unsafeRelativePath } from '../fs/paths'
 import { type SkillCheck, readSkillText, readText, report, reportAt, reportTempRefs, resolveSkillFile } from './context'
@@ -198,6 +199,7 @@ export async function checkTool(
     kind === 'node'
       ? { ok: await checkNodeToolFile(check, name, path, real, schema.callable), module: undefined }
       : await checkBrowserToolFile(check, name, path, real, text)
+  const urls = await checkUrls(check, [mapKey, name, 'urls'], schema.urls, `${mapKey}.${name}.urls`)
   if (!shape.ok) return undefined
   return {
     name,
@@ -211,5 +213,6 @@ export async function checkTool(
     ...(typeof schema.timeoutMs === 'number' ? { timeoutMs: schema.timeoutMs } : {}),
     ...(schema.annotations ? { annotations: schema.annotations as ToolAnnotations } : {}),
     ...tokenBudgetOf(schema.tokenBudget),
+    ...(urls ? { urls } : {}),
   }
 }
