@@ -39,6 +39,8 @@ export interface ParsedArgs {
   tokens: boolean
   /** `mcp --tools page|all|search`. */
   tools?: string
+  /** `mcp --allow-write DIR`: the root the server's authoring tools may write. */
+  allowWrite?: string
 }
 
 /** Bad usage: printed as one line with a pointer to `--help`, exit code 2. */
@@ -82,6 +84,7 @@ export function parseCliArgs(argv: string[]): ParsedArgs {
         watch: { type: 'boolean' },
         tokens: { type: 'boolean' },
         tools: { type: 'string' },
+        'allow-write': { type: 'string' },
       },
     })
     if (values.compat !== undefined && !parseCompat(values.compat))
@@ -97,9 +100,11 @@ export function parseCliArgs(argv: string[]): ParsedArgs {
       version = false,
       watch = false,
       tokens = false,
+      'allow-write': allowWrite,
       ...text
     } = values
-    return { ...text, positionals, root, json, domain, live, allow, deny, help, version, watch, tokens }
+    const parsed = { ...text, positionals, root, json, domain, live, allow, deny, help, version, watch, tokens }
+    return allowWrite === undefined ? parsed : { ...parsed, allowWrite }
   } catch (error) {
     if (error instanceof UsageError) throw error
     throw new UsageError(usageMessage(error as Error))

@@ -48,7 +48,8 @@ commands:
                                (--tools page|all|search, default all within 4,000 tokens, else
                                search; --cdp HOST:PORT|ws://..., else a headless browser; --allow
                                SITE, --deny SITE repeatable; --http PORT for Streamable HTTP, else
-                               stdio; needs npm i -D @modelcontextprotocol/sdk gpt-tokenizer)
+                               stdio; --allow-write DIR: authoring tools that write the root DIR;
+                               needs npm i -D @modelcontextprotocol/sdk gpt-tokenizer)
 
 options:
   --root DIR        a learnings root (repeatable; default ./learnings, $SITE_SKILLS_ROOT,
