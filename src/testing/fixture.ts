@@ -20,7 +20,7 @@ export const SNAPSHOT_CHANGES =
  *   password or a one-time code, or its name or id says password, passcode, pwd, secret, token or
  *   otp. Such a field keeps no value at all (neither typed nor from the markup).
  */
-export const CAPTURE_EXPRESSION = `(() => {
+const CAPTURE_EXPRESSION = `(() => {
   const URL_ATTRIBUTES = ['href', 'src', 'action', 'formaction', 'xlink:href', 'data', 'poster', 'background']
   const isJavascriptUrl = (value) => value.replace(/[\\u0000-\\u0020]/g, '').toLowerCase().startsWith('javascript:')
   const SECRET_AUTOCOMPLETE = /(?:^|\\s)(?:current-password|new-password|one-time-code)(?:$|\\s)/i

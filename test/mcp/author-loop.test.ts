@@ -16,7 +16,7 @@ import {
   listProducts,
   SHOP_V2,
   textOf,
-  valueOf,
+  jsonOf,
 } from './author-world'
 import { stdioClient, type Watched } from './harness'
 
@@ -56,11 +56,18 @@ afterAll(async () => {
 describe('the learning loop over MCP: an agent writes, tests and repairs a skill', () => {
   it('learns a page no skill knows, repairs the tool after the site changes, and the CLI and Vite agree', async () => {
     const url = world.url('corner-shop.test')
-    await step('open the page', 'site_skills_navigate', { url }, (r) => `skills: ${JSON.stringify(valueOf(r).skills)}`)
+    await step('open the page', 'site_skills_navigate', { url }, (r) => `skills: ${JSON.stringify(jsonOf(r).skills)}`)
 
-    const snapped = await step('snapshot it', 'site_skills_snapshot', { name: 'home' }, (r) => JSON.stringify(valueOf(r)))
+    const snapped = await step('snapshot it', 'site_skills_snapshot', { name: 'home' }, (r) =>
+      JSON.stringify(jsonOf(r)),
+    )
     expect(snapped.isError, textOf(snapped)).toBeFalsy()
-    expect(valueOf(snapped)).toMatchObject({ kept: true, created: true, site: SITE, file: `${SITE}/fixtures/home.html` })
+    expect(jsonOf(snapped)).toMatchObject({
+      kept: true,
+      created: true,
+      site: SITE,
+      file: `${SITE}/fixtures/home.html`,
+    })
     const fixture = await readFile(join(world.dir, SITE, 'fixtures/home.html'), 'utf8')
     expect(fixture).toMatch(/^<!-- site-skills fixture\n\{\n {2}"url": "http:\/\/corner-shop\.test:\d+\/"/)
     expect(fixture).not.toContain('<script')
@@ -71,27 +78,38 @@ describe('the learning loop over MCP: an agent writes, tests and repairs a skill
     // A deliberate mistake: a parenthesis missing. Nothing is written; the diagnostic says where.
     const before = await digests(world.dir)
     const broken = LIST_PRODUCTS_V1.replace('.textContent),', '.textContent,')
-    const wrong = await step('write the tool (with a mistake)', 'site_skills_write_tool', listProducts(SITE, broken), (r) =>
-      JSON.stringify(valueOf(r).diagnostics),
+    const wrong = await step(
+      'write the tool (with a mistake)',
+      'site_skills_write_tool',
+      listProducts(SITE, broken),
+      (r) => JSON.stringify(jsonOf(r).diagnostics),
     )
     expect(wrong.isError).toBe(true)
-    expect(valueOf(wrong).kept).toBe(false)
-    const [diagnostic] = valueOf(wrong).diagnostics
+    expect(jsonOf(wrong).kept).toBe(false)
+    const diagnostic = jsonOf(wrong).diagnostics[0]!
     expect(diagnostic.at).toMatch(new RegExp(`^${SITE}/browser-tools/list-products\\.js:\\d+:\\d+$`))
     expect(diagnostic).toMatchObject({ severity: 'error' })
     expect(diagnostic.hint).toEqual(expect.any(String))
     expect(await digests(world.dir)).toEqual(before)
 
     const changed = mcp.nextToolsChange()
-    const kept = await step('write the tool again, fixed', 'site_skills_write_tool', listProducts(SITE, LIST_PRODUCTS_V1), (r) =>
-      JSON.stringify({ kept: valueOf(r).kept, tool: valueOf(r).tool, runs: valueOf(r).runs.map((x: any) => `${x.on} ${x.status}`) }),
+    const kept = await step(
+      'write the tool again, fixed',
+      'site_skills_write_tool',
+      listProducts(SITE, LIST_PRODUCTS_V1),
+      (r) =>
+        JSON.stringify({
+          kept: jsonOf(r).kept,
+          tool: jsonOf(r).tool,
+          runs: jsonOf(r).runs.map((x) => `${x.on} ${x.status}`),
+        }),
     )
-    expect(valueOf(kept), textOf(kept)).toMatchObject({ kept: true, tool: expect.any(String) })
-    expect(valueOf(kept).runs.map((r: any) => [r.on, r.status])).toEqual([
+    expect(jsonOf(kept), textOf(kept)).toMatchObject({ kept: true, tool: expect.any(String) })
+    expect(jsonOf(kept).runs.map((r) => [r.on, r.status])).toEqual([
       ['fixture', 'pass'],
       ['live', 'pass'],
     ])
-    const name = valueOf(kept).tool as string
+    const name = jsonOf(kept).tool as string
     await changed
     const { tools } = await mcp.client.listTools()
     expect(tools.map((t) => t.name)).toContain(name)
@@ -106,13 +124,13 @@ describe('the learning loop over MCP: an agent writes, tests and repairs a skill
 
     world.setShop(SHOP_V2)
     const drift = await step('the site changed: test live', 'site_skills_test', { site: SITE, live: true }, (r) =>
-      JSON.stringify(valueOf(r).results.map((x: any) => ({ kind: x.kind, fields: x.fields }))),
+      JSON.stringify(jsonOf(r).results.map((x) => ({ kind: x.kind, fields: x.fields }))),
     )
-    expect(valueOf(drift).ok).toBe(false)
-    const [drifted] = valueOf(drift).results
+    expect(jsonOf(drift).ok).toBe(false)
+    const drifted = jsonOf(drift).results[0]!
     expect(drifted).toMatchObject({ tool: 'list_products', status: 'fail', kind: 'selector-drift' })
     expect(drifted.fields).toEqual(['result.products'])
-    expect(drifted.repair.steps.map((s: any) => s.tool)).toEqual([
+    expect(drifted.repair.steps.map((s) => s.tool)).toEqual([
       'site_skills_navigate',
       'site_skills_snapshot',
       'site_skills_write_tool',
@@ -121,23 +139,31 @@ describe('the learning loop over MCP: an agent writes, tests and repairs a skill
     // The repair, as the result says: open the page again, save it, write the tool against it.
     await step('open the page again', 'site_skills_navigate', { url }, () => 'loaded')
     const again = await step('snapshot the new page', 'site_skills_snapshot', { site: SITE, name: 'home' }, (r) =>
-      JSON.stringify({ kept: valueOf(r).kept, created: valueOf(r).created }),
+      JSON.stringify({ kept: jsonOf(r).kept, created: jsonOf(r).created }),
     )
-    expect(valueOf(again)).toMatchObject({ kept: true, created: false })
-    const repaired = await step('repair the tool', 'site_skills_write_tool', listProducts(SITE, LIST_PRODUCTS_V2), (r) =>
-      JSON.stringify({ kept: valueOf(r).kept, runs: valueOf(r).runs.map((x: any) => `${x.on} ${x.status}`) }),
+    expect(jsonOf(again)).toMatchObject({ kept: true, created: false })
+    const repaired = await step(
+      'repair the tool',
+      'site_skills_write_tool',
+      listProducts(SITE, LIST_PRODUCTS_V2),
+      (r) => JSON.stringify({ kept: jsonOf(r).kept, runs: jsonOf(r).runs.map((x) => `${x.on} ${x.status}`) }),
     )
-    expect(valueOf(repaired)?.kept, textOf(repaired)).toBe(true)
+    expect(jsonOf(repaired)?.kept, textOf(repaired)).toBe(true)
     const passing = await step('test live again', 'site_skills_test', { site: SITE, live: true }, (r) =>
-      JSON.stringify({ ok: valueOf(r).ok, passed: valueOf(r).passed }),
+      JSON.stringify({ ok: jsonOf(r).ok, passed: jsonOf(r).passed }),
     )
-    expect(valueOf(passing)).toMatchObject({ ok: true, passed: 1 })
-    const noted = await step('write what it learned', 'site_skills_write_note', {
-      site: SITE,
-      file: 'catalog.md',
-      text: '# Catalog\n\nProducts are `#catalog .card` articles (title `.title`, price `.cost`).',
-    }, (r) => JSON.stringify(valueOf(r)))
-    expect(valueOf(noted)).toMatchObject({ kept: true, file: `${SITE}/notes/catalog.md` })
+    expect(jsonOf(passing)).toMatchObject({ ok: true, passed: 1 })
+    const noted = await step(
+      'write what it learned',
+      'site_skills_write_note',
+      {
+        site: SITE,
+        file: 'catalog.md',
+        text: '# Catalog\n\nProducts are `#catalog .card` articles (title `.title`, price `.cost`).',
+      },
+      (r) => JSON.stringify(jsonOf(r)),
+    )
+    expect(jsonOf(noted)).toMatchObject({ kept: true, file: `${SITE}/notes/catalog.md` })
     expect(mcp.stderr()).not.toMatch(/invalid skill/)
 
     // What the agent wrote passes the CLI (the real binary) and a Vite build of the root.
@@ -147,7 +173,9 @@ describe('the learning loop over MCP: an agent writes, tests and repairs a skill
       transcript.push({ step: what, tool: 'cli', ms: Math.round(performance.now() - started), back: '' })
       return out
     }
-    const validated = await timed('site-skills validate', () => runBin(['validate', '--root', world.dir], world.dir, 60_000))
+    const validated = await timed('site-skills validate', () =>
+      runBin(['validate', '--root', world.dir], world.dir, 60_000),
+    )
     expect(validated.stderr).toBe('')
     expect(validated.code).toBe(0)
     const tested = await timed('site-skills test', () => runBin(['test', '--root', world.dir], world.dir, 60_000))

@@ -9,7 +9,7 @@ import { makeTempDir, writeTree } from '../helpers/tmp'
 import type { Watched } from './harness'
 
 /** The shop page before the site changed: products in a list. */
-export const SHOP_V1 =
+const SHOP_V1 =
   '<!doctype html><html><head><title>Corner Shop</title></head><body><h1>Corner Shop</h1>' +
   '<ul id="products"><li class="product"><span class="name">Tea</span> <span class="price">3.50</span></li>' +
   '<li class="product"><span class="name">Cake</span> <span class="price">2.25</span></li></ul>' +
@@ -59,7 +59,9 @@ export async function createAuthorWorld(): Promise<AuthorWorld> {
     pages,
     browser,
     url: (host) => `http://${host}:${port}/`,
-    setShop: (html) => void (shop = html),
+    setShop(html) {
+      shop = html
+    },
     async close() {
       await browser.close()
       await pages.close()
@@ -83,8 +85,24 @@ export const authorArgs = (world: AuthorWorld) => [
 export const call = (mcp: Watched, name: string, args: Record<string, unknown> = {}) =>
   mcp.client.callTool({ name, arguments: args }) as Promise<CallToolResult>
 
+/** What the authoring tools (and the own tools the tests read) return, as far as the tests look. */
+export interface Reply {
+  kept?: boolean
+  created?: boolean
+  ok?: boolean
+  passed?: number
+  tool?: string
+  site?: string
+  file?: string
+  diagnostics: { at: string; code: string; severity: string; message: string; hint?: string }[]
+  runs: { example: string; on: string; status: string; kind?: string; message?: string }[]
+  results: { tool: string; status: string; kind?: string; fields?: string[]; repair: { steps: { tool: string }[] } }[]
+  tools: { name: string }[]
+  [key: string]: unknown
+}
+
 /** The JSON an authoring tool returned. */
-export const valueOf = (result: CallToolResult) => result.structuredContent as Record<string, any>
+export const jsonOf = (result: CallToolResult) => result.structuredContent as Reply
 export const textOf = (result: CallToolResult) => (result.content[0] as { text: string }).text
 export const errorCode = (result: CallToolResult) =>
   (result._meta?.['site-skills/error'] as { code?: string } | undefined)?.code
@@ -95,7 +113,9 @@ export async function digests(dir: string): Promise<Record<string, string>> {
   for (const entry of await readdir(dir, { recursive: true, withFileTypes: true })) {
     if (!entry.isFile()) continue
     const path = join(entry.parentPath, entry.name)
-    out[relative(dir, path)] = createHash('sha256').update(await readFile(path)).digest('hex')
+    out[relative(dir, path)] = createHash('sha256')
+      .update(await readFile(path))
+      .digest('hex')
   }
   return out
 }
@@ -122,7 +142,7 @@ export const LIST_PRODUCTS_V2 = [
   '}',
 ].join('\n')
 
-export const PRODUCTS_RETURNS = {
+const PRODUCTS_RETURNS = {
   type: 'object',
   description: 'The products on the page.',
   properties: {

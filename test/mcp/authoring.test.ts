@@ -15,7 +15,7 @@ import {
   LIST_PRODUCTS_V1,
   listProducts,
   textOf,
-  valueOf,
+  jsonOf,
 } from './author-world'
 import { connectClient, stdioClient, until, type Watched } from './harness'
 
@@ -81,7 +81,17 @@ describe('site-skills mcp without --allow-write: read-only', () => {
 
   it('exits 2 with one clear line when --allow-write names a folder that is not a root', async () => {
     const exited = await runBin(
-      ['mcp', '--allow-write', world.readOnly, '--root', world.dir, '--tools', 'all', '--cdp', `127.0.0.1:${world.browser.port}`],
+      [
+        'mcp',
+        '--allow-write',
+        world.readOnly,
+        '--root',
+        world.dir,
+        '--tools',
+        'all',
+        '--cdp',
+        `127.0.0.1:${world.browser.port}`,
+      ],
       world.dir,
       20_000,
     )
@@ -109,9 +119,9 @@ describe('site-skills mcp --allow-write DIR', () => {
     expect(other.isError).toBe(true)
     expect(errorCode(other)).toBe('read-only')
     expect(textOf(other)).toContain(`other is in ${world.readOnly}, which this server may not write`)
-    const escape = await call(mcp, 'site_skills_write_note', { site: SITE, file: '../../../escape.md', text: 'x' })
-    expect(escape.isError).toBe(true)
-    expect(errorCode(escape)).toBe('path-escape')
+    const leaving = await call(mcp, 'site_skills_write_note', { site: SITE, file: '../../../escape.md', text: 'x' })
+    expect(leaving.isError).toBe(true)
+    expect(errorCode(leaving)).toBe('path-escape')
     expect(existsSync(join(world.dir, '..', 'escape.md'))).toBe(false)
     const outside = await call(mcp, 'site_skills_write_note', { site: '../shared', file: 'a.md', text: 'x' })
     expect(errorCode(outside)).toBe('invalid-args')
@@ -125,7 +135,7 @@ describe('site-skills mcp --allow-write DIR', () => {
       returns: { type: 'list', description: 'Not a type.' },
     })
     expect(invalid.isError).toBe(true)
-    const shown = valueOf(invalid).diagnostics.filter((d: any) => d.severity === 'error')
+    const shown = jsonOf(invalid).diagnostics.filter((d) => d.severity === 'error')
     expect(shown.length).toBeGreaterThan(0)
     for (const d of shown) {
       expect(d.at).toMatch(new RegExp(`^${SITE}/manifest\\.json:\\d+:\\d+$`))
@@ -137,8 +147,8 @@ describe('site-skills mcp --allow-write DIR', () => {
       ...PAGE_TITLE,
       example: { name: 'home', args: {}, expect: { title: 'Another Shop' } },
     })
-    expect(valueOf(mismatch)).toMatchObject({ kept: false, diagnostics: [] })
-    expect(valueOf(mismatch).runs).toEqual([
+    expect(jsonOf(mismatch)).toMatchObject({ kept: false, diagnostics: [] })
+    expect(jsonOf(mismatch).runs).toEqual([
       expect.objectContaining({ on: 'fixture', status: 'fail', kind: 'expect-mismatch' }),
     ])
     expect(await digests(world.dir)).toEqual(before)
@@ -147,7 +157,7 @@ describe('site-skills mcp --allow-write DIR', () => {
       ...PAGE_TITLE,
       code: 'async function () {\n  return { title: document.querySelector("#none").textContent }\n}\n',
     })
-    const [run] = valueOf(throws).runs
+    const run = jsonOf(throws).runs[0]!
     expect(run).toMatchObject({ on: 'fixture', status: 'fail', kind: 'tool-error' })
     expect(run.message).toMatch(new RegExp(`${SITE}/browser-tools/page-title\\.js:2:\\d+`))
     expect(await digests(world.dir)).toEqual(before)
@@ -160,7 +170,7 @@ describe('a written tool is served at once in every mode, announced as the mode 
     await onShop(mcp)
     const changed = mcp.nextToolsChange()
     const kept = await call(mcp, 'site_skills_write_tool', { ...PAGE_TITLE, tool: 'title_in_page' })
-    expect(valueOf(kept).kept, textOf(kept)).toBe(true)
+    expect(jsonOf(kept).kept, textOf(kept)).toBe(true)
     await changed
     expect((await mcp.client.listTools()).tools.map((t) => t.name)).toContain(`${SITE}__title_in_page`)
     await mcp.client.close()
@@ -171,9 +181,9 @@ describe('a written tool is served at once in every mode, announced as the mode 
     await onShop(mcp)
     const listed = (await mcp.client.listTools()).tools.map((t) => t.name)
     const kept = await call(mcp, 'site_skills_write_tool', { ...PAGE_TITLE, tool: 'title_in_search' })
-    expect(valueOf(kept).kept, textOf(kept)).toBe(true)
+    expect(jsonOf(kept).kept, textOf(kept)).toBe(true)
     const found = await call(mcp, 'site_skills_find_tools', { query: 'title' })
-    expect(valueOf(found).tools.map((t: any) => t.name)).toContain(`${SITE}__title_in_search`)
+    expect(jsonOf(found).tools.map((t) => t.name)).toContain(`${SITE}__title_in_search`)
     const ran = await call(mcp, 'site_skills_call', { name: `${SITE}__title_in_search` })
     expect(ran.structuredContent).toEqual({ title: 'Corner Shop' })
     expect((await mcp.client.listTools()).tools.map((t) => t.name)).toEqual(listed)
@@ -202,8 +212,8 @@ describe('two clients writing to one skill at once', () => {
       call(a!, 'site_skills_write_tool', listProducts(SITE, LIST_PRODUCTS_V1, { name: 'home' })),
       call(b!, 'site_skills_write_tool', { ...PAGE_TITLE, tool: 'title_at_once' }),
     ])
-    expect(valueOf(one).kept, textOf(one)).toBe(true)
-    expect(valueOf(two).kept, textOf(two)).toBe(true)
+    expect(jsonOf(one).kept, textOf(one)).toBe(true)
+    expect(jsonOf(two).kept, textOf(two)).toBe(true)
     const manifest = JSON.parse(await readFile(join(world.dir, SITE, 'manifest.json'), 'utf8'))
     expect(Object.keys(manifest.browserTools)).toEqual(expect.arrayContaining(['list_products', 'title_at_once']))
     for (const client of [a!, b!]) await client.client.close()

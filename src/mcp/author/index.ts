@@ -17,7 +17,7 @@ import { writeTool } from './write-tool'
 export { AUTHOR_NAMES } from './defs'
 
 /** The authoring tools of a server started with `--allow-write DIR`. */
-export interface Authoring {
+interface Authoring {
   tools: readonly Tool[]
   call: (name: string, args: Record<string, unknown> | undefined, caller: Caller) => Promise<CallToolResult>
   close: () => Promise<void>
@@ -31,7 +31,7 @@ export interface AuthoringOptions {
 }
 
 /** What the host gives the authoring tools. */
-export interface AuthoringHooks {
+interface AuthoringHooks {
   skills: LiveSkills
   tabs: Tabs
   servedName: AuthorContext['servedName']

@@ -4,7 +4,7 @@ import { isInside } from '../../compiler/fs/paths'
 import { Refusal } from './results'
 
 /** A skill id as `site-skills new` takes it: lowercase words and dashes. */
-export const SITE_ID_RE = /^[a-z0-9][a-z0-9-]{0,127}$/
+const SITE_ID_RE = /^[a-z0-9][a-z0-9-]{0,127}$/
 
 /** Where a skill would be written: whether it exists below the writable root. */
 export interface SkillPlace {

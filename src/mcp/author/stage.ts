@@ -32,7 +32,7 @@ export interface Stage {
   remove: () => void
 }
 
-export interface StagedCompile {
+interface StagedCompile {
   result: CompileResult
   api: SiteSkills
   /** The skill's findings, sorted (errors and warnings). */

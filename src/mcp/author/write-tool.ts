@@ -145,7 +145,7 @@ export async function writeTool(
     const started = performance.now()
     const stage = stageSkill(context.dir, input.site, true)
     try {
-      const { changes, file } = changesFor(stage, input)
+      const { changes } = changesFor(stage, input)
       const refused = stage.apply(changes)
       if (refused) throw new Refusal(refused.code, refused.message)
       const compiled = await stage.compile(context.compat)
@@ -181,7 +181,6 @@ export async function writeTool(
         diagnostics,
         runs: shownRuns,
         ms: Math.round(performance.now() - started),
-        file: `${input.site}/${file}`,
       })
     } finally {
       stage.remove()
