@@ -110,6 +110,9 @@ describe('the learning loop over MCP: an agent writes, tests and repairs a skill
       ['live', 'pass'],
     ])
     const name = jsonOf(kept).tool as string
+    // The runs opened tabs of their own, in contexts no client sees: the agent still has its one tab.
+    const tabs = await call(mcp, 'site_skills_tabs')
+    expect((tabs.structuredContent as { tabs: { url: string }[] }).tabs.map((t) => t.url)).toEqual([url])
     await changed
     const { tools } = await mcp.client.listTools()
     expect(tools.map((t) => t.name)).toContain(name)
