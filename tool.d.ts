@@ -77,3 +77,7 @@ export declare function defineBrowserTool<S extends SiteId, T extends BrowserToo
   tool: T,
   fn: BrowserTool<S, T>,
 ): BrowserTool<S, T>
+
+// Only the names exported above are the entry's: without it, a declaration file exports every name.
+// biome-ignore lint/complexity/noUselessEmptyExport: not useless in a declaration file (see above)
+export {}

@@ -39,7 +39,7 @@ export async function viteBuildTask(args: {
   /** Also write every generated module there (see served.ts). */
   captureDir?: string
 }): Promise<ViteBuildResult> {
-  const [{ build }, { default: siteSkills }, { probe, resetProbe }, { syntaxChecks }] = await Promise.all([
+  const [{ build }, { default: siteSkills }, { probe, resetProbe }, { syntaxCheckCounts }] = await Promise.all([
     import('vite'),
     import('../src/vite'),
     import('./esbuild-probe'),
@@ -69,7 +69,7 @@ export async function viteBuildTask(args: {
     esbuild: { calls, tools, ms: esbuildMs },
     phases,
     outputFiles: (await readdir(args.outDir)).length,
-    syntaxChecks: { ...syntaxChecks },
+    syntaxChecks: syntaxCheckCounts(),
   }
 }
 

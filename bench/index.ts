@@ -1,5 +1,5 @@
 /**
- * `npm run bench [-- --quick] [-- --only lookup,build,small,rebuild,idle,cdp,size,types,memory]`: runs the
+ * `npm run bench [-- --quick] [-- --only lookup,build,small,rebuild,idle,cdp,size,types,memory,branches]`: runs the
  * benchmarks, prints one table and writes bench/results.json. Every figure is a ratio against a
  * baseline measured in the same run (median of the runs, with min and max).
  */
@@ -8,6 +8,7 @@ import { writeFile } from 'node:fs/promises'
 import { cpus, loadavg, totalmem } from 'node:os'
 import { join } from 'node:path'
 import { parseArgs } from 'node:util'
+import { runBranchesBench } from './branches'
 import { runBuildBench } from './build'
 import { runCdpBench } from './cdp'
 import { runIdleBench } from './idle'
@@ -19,7 +20,7 @@ import { runSmallBench } from './small'
 import { runTypesBench } from './types'
 import { type Figure, errorSummary, renderTable } from './table'
 
-const BENCHES = ['lookup', 'build', 'small', 'rebuild', 'idle', 'cdp', 'size', 'types', 'memory'] as const
+const BENCHES = ['lookup', 'build', 'small', 'rebuild', 'idle', 'cdp', 'size', 'types', 'memory', 'branches'] as const
 type BenchName = (typeof BENCHES)[number]
 
 const FULL = {
@@ -31,6 +32,7 @@ const FULL = {
   cdp: { runs: 7, calls: 30 },
   types: { runs: 5 },
   memory: { sizes: [1000, 10_000] },
+  branches: { runs: 5 },
 }
 
 const QUICK: typeof FULL = {
@@ -42,6 +44,7 @@ const QUICK: typeof FULL = {
   cdp: { runs: 3, calls: 10 },
   types: { runs: 2 },
   memory: { sizes: [1000] },
+  branches: { runs: 3 },
 }
 
 function options() {
@@ -103,6 +106,7 @@ async function main(): Promise<void> {
     size: () => runSizeBench(),
     types: () => runTypesBench(config.types),
     memory: () => runMemoryBench({ sizes: config.memory.sizes, reuse: buildPeaks ? { 1000: buildPeaks } : undefined }),
+    branches: () => runBranchesBench(config.branches),
   }
   console.log(
     `site-skills benchmarks (${info.mode}): ${info.cpu}, ${info.cores} cores, Node ${info.node}, load ${info.loadAverageAtStart.join(' ')}`,

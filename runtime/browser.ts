@@ -14,7 +14,7 @@ import { SiteToolError, siteToolError } from './errors'
 import { toolUrl, wrapToolSource } from './page-code'
 import type { BrowserToolCode } from './types'
 
-export type { BrowserTarget, CdpAddress, CdpSendable } from './cdp'
+export type { BrowserTarget } from './cdp'
 
 /** One call of a browser tool. */
 export interface BrowserCall {

@@ -1,30 +1,17 @@
 /**
  * unplugin-site-skills/runtime: what generated code and agents import at run time.
- * Small on purpose; never imports the compiler (esbuild, ajv, unplugin).
+ * Small on purpose; never imports the compiler (esbuild, ajv, unplugin). Every name here is
+ * public and listed in docs/runtime.md; what only the package's own code uses is in `./internal`.
  */
-export { callBrowserTool, type BrowserCall, type BrowserTarget, type CdpAddress, type CdpSendable } from './browser'
-export type { CdpSessionHolder } from './cdp'
-export {
-  assignToolNames,
-  createToolDefinitions,
-  type ToolDefinitions,
-  type ToolRef,
-  type McpToolDefinition,
-  type AnthropicToolDefinition,
-  type OpenAIToolDefinition,
+export type { BrowserTarget, CdpAddress, CdpSendable, CdpSessionHolder } from './cdp'
+export type {
+  AnthropicToolDefinition,
+  McpToolDefinition,
+  OpenAIToolDefinition,
+  ToolDefinitions,
 } from './definitions'
-export { isWsUrl, parseHostPort, targetProblem } from './connect'
 export { SiteToolError, isSiteToolError, type SiteToolErrorCode } from './errors'
-export {
-  createDomainTable,
-  createDomainTableData,
-  lookupHost,
-  urlHost,
-  urlMatchesDomains,
-  type DomainTable,
-  type DomainTableData,
-} from './match'
-export { callNodeTool } from './node'
+export type { DomainTableData } from './match'
 export {
   createSiteSkills,
   type BrowserRunOptions,
@@ -37,7 +24,19 @@ export {
   type ToolStub,
 } from './registry'
 export type { ValidateReturns } from './results'
-export type * from './types'
+export type {
+  BrowserToolCode,
+  KnowledgeNote,
+  Literal,
+  NodeToolFunction,
+  SkillChunk,
+  SkillMeta,
+  ToolAnnotations,
+  ToolKind,
+  ToolMeta,
+  ValueSchema,
+  ValueType,
+} from './types'
 export type {
   LooseSiteSkills,
   RunToolRest,

@@ -6,11 +6,19 @@
  */
 export { checkArgs, checkResult } from './check'
 export { type CdpClient, type TargetInfo, command, listen } from './cdp'
-export { loadCri, openTarget } from './connect'
+export { isWsUrl, loadCri, openTarget, parseHostPort, targetProblem } from './connect'
+export { assignToolNames, createToolDefinitions, type ToolRef } from './definitions'
 export { typeOf } from './error-catalog'
 export { messageOf, siteToolError } from './errors'
 export { type LaunchedBrowser, launchBrowser } from './launch'
-export { sortKeys } from './match'
+export {
+  createDomainTableData,
+  sortKeys,
+  urlHost,
+  urlMatchesDomains,
+} from './match'
+export { SITE_SKILLS_EXPORTS } from './registry'
 export { BASE64, forEachSegment } from './sourcemap'
 export { LOG_PREFIX } from './results'
 export { resultJson } from './result-json'
+export type { ArgsValidator } from './types'

@@ -18,13 +18,7 @@ export type SkillLoaders = Record<string, () => Promise<SkillChunk>>
 
 /** How a registry behaves at run time. */
 export interface SiteSkillsOptions {
-  /**
-   * Check every result against the tool's `returns` (the tool's `returns` schema):
-   * `'throw'` an `invalid-result` SiteToolError, `'warn'` (log it once per tool and path with the
-   * `[site-skills]` prefix, and return the value), or `false`. `'warn'` by default: a site that
-   * changed its pages does not break an agent's call, and the drift is still seen.
-   * @default 'warn'
-   */
+  /** What a result that does not fit its tool's `returns` does: see {@link ValidateReturns}. @default 'warn' */
   validateReturns?: ValidateReturns
 }
 
@@ -81,6 +75,29 @@ export interface SiteSkills {
   dispatchToolCall: (name: string, args: ModelArgs, ctxOrTarget?: unknown) => Promise<unknown>
   sites: Record<string, Record<string, ToolStub>>
 }
+
+const API_NAMES = [
+  'skills',
+  'siteSkillsForUrl',
+  'loadLearnedContext',
+  'runTool',
+  'runBrowserTool',
+  'browserToolSource',
+  'loadNotes',
+  'toolDefinitions',
+  'dispatchToolCall',
+  'sites',
+] as const satisfies readonly (keyof SiteSkills)[]
+
+/** `L`, when it names every member of SiteSkills; else `never`, so the assignment below fails to compile. */
+type EveryMember<L extends readonly PropertyKey[]> = Exclude<keyof SiteSkills, L[number]> extends never ? L : never
+
+/**
+ * The names `virtual:site-skills` exports besides `default` (the whole API): every member of
+ * SiteSkills, in one list. The generated module exports them (src/codegen/module.ts); client.d.ts
+ * declares them, which test/package/public-names.test.ts checks against this list.
+ */
+export const SITE_SKILLS_EXPORTS: EveryMember<typeof API_NAMES> = API_NAMES
 
 /**
  * How to call a tool with this API (`virtual:site-skills`): the original's example text, with the

@@ -5,9 +5,12 @@ import type { ReturnsValidator } from './types'
 export const LOG_PREFIX = '[site-skills]'
 
 /**
- * What to do when a tool's result does not match its manifest's `returns`: `'throw'` an
- * `invalid-result` SiteToolError, `'warn'` (log once per tool and path, return the value), or
- * `false` (no check).
+ * What a tool's result that does not match its manifest's `returns` does: `'throw'` an
+ * `invalid-result` SiteToolError, `'warn'` (log it once per tool and path with the `[site-skills]`
+ * prefix, and return the value), or `false` (no check). `'warn'` by default: a site that changed
+ * its pages does not break an agent's call, and the drift is still seen; choose `'throw'` in tests
+ * and CI. The one description of the option (plugin, `createSiteSkills` and no-build API alike);
+ * docs/runtime.md, "Results checked at run time", says the same for readers of the docs.
  */
 export type ValidateReturns = 'throw' | 'warn' | false
 

@@ -1,6 +1,8 @@
 /**
- * unplugin-site-skills: the compiler, and the no-build API with the original ego-lite names.
- * Bundler plugins live in the `./vite`, `./rollup`, `./rolldown`, `./esbuild` and `./webpack` entries.
+ * unplugin-site-skills: the no-build API, with the original ego-lite names too (docs/no-build.md,
+ * docs/migration.md), and the plugin's `Options` type. Bundler plugins live in the `./vite`,
+ * `./rollup`, `./rolldown`, `./esbuild` and `./webpack` entries. Every name here is listed in
+ * test/package/public-names.ts, which a test compares with the built entry and the docs.
  */
 export {
   closeSiteSkills,
@@ -33,19 +35,6 @@ export {
   type FoundSiteSkill,
   type LearningCheck,
 } from './nobuild/original'
-export {
-  createCompiler,
-  type CompileResult,
-  type CompiledSkill,
-  type Compiler,
-  type CompilerOptions,
-  type SkillReport,
-} from './compiler/compile'
-export { DIAGNOSTIC_CATALOG, type Diagnostic, type DiagnosticCode, type Severity } from './compiler/diagnostics/catalog'
-export { checkDomainPattern } from './compiler/validate/domains'
-export { generateDts } from './codegen/dts'
-export { generateMainModule, generateSkillChunk } from './codegen/module'
-export { manifestSchema } from './compiler/validate/schema'
 export type { Options } from './plugin/options'
 export { SiteToolError, isSiteToolError, type SiteToolErrorCode } from '../runtime/index'
 export type { LearnedContext, LearnedToolSignature } from '../runtime/index'

@@ -1,6 +1,5 @@
-import { join } from 'node:path'
 import type { Diagnostic } from '../compiler/diagnostics/catalog'
-import { codeFrame, displayFile, readQuietly } from '../compiler/diagnostics/report'
+import { codeFrame, displayFile, fileOf, readQuietly } from '../compiler/diagnostics/report'
 
 export interface Style {
   red: (s: string) => string
@@ -20,11 +19,11 @@ export function createStyle(stream: NodeJS.WriteStream): Style {
 }
 
 /** One diagnostic: severity, code, `file:line:col` (relative to `cwd`), message, code frame and hint. */
-export function formatDiagnostic(d: Diagnostic, root: string, cwd: string, style: Style): string {
+export function formatDiagnostic(d: Diagnostic, cwd: string, style: Style): string {
   const severity = d.severity === 'error' ? style.red('error') : style.yellow('warning')
-  const file = displayFile(d, root, cwd)
+  const file = displayFile(d, cwd)
   const head = `  ${severity} ${style.dim(d.code)}  ${style.cyan(`${file}:${d.line}:${d.column}`)}`
-  const text = readQuietly(join(root, d.file))
+  const text = readQuietly(fileOf(d))
   const frame =
     text && !(d.line === 1 && d.column === 1 && d.code.startsWith('manifest-missing'))
       ? codeFrame(text, d.line, d.column, style)

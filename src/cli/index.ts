@@ -1,17 +1,21 @@
-import { type CliIO, type ParsedArgs, UsageError, parseCliArgs, writeLine } from './args'
+import { parseArgs } from 'node:util'
+import { type CliIO, UsageError, writeLine } from './args'
 import { reportFailure } from './failure'
 import { guardProcess } from './guard'
+import { type CommandSpec, JSON_OUTPUT, ROOT, commandHelp, optionRows, parseCommand, synopsis } from './options'
+import { type Args, COMMANDS, type CommandName, KNOWN_OPTIONS } from './registry'
 import { MissingPeerError, loadWithPeers } from '../package/peers'
 import { packageVersion } from '../package/version'
 
-type Command = (args: ParsedArgs, io: CliIO) => Promise<number>
+type Handler<N extends CommandName> = (args: Args<N>, io: CliIO) => Promise<number>
 
 /**
  * Each command's module is loaded when it runs: `validate` does not load the MCP server, the
  * browser launcher or the test runner (their packages took a third of a second to load). A
- * command on an optional peer (`mcp`) is loaded through `loadWithPeers`.
+ * command on an optional peer (`mcp`) is loaded through `loadWithPeers`. Its options are declared
+ * in `./registry` (one entry per command); TypeScript refuses a command without its loader here.
  */
-const COMMANDS: Record<string, () => Promise<Command>> = {
+const LOADERS: { [N in CommandName]: () => Promise<Handler<N>> } = {
   validate: async () => (await import('./commands/validate')).validateCommand,
   match: async () => (await import('./commands/lookup')).matchCommand,
   context: async () => (await import('./commands/lookup')).contextCommand,
@@ -22,61 +26,86 @@ const COMMANDS: Record<string, () => Promise<Command>> = {
   new: async () => (await import('./commands/new')).newCommand,
   test: async () => (await import('./commands/test')).testCommand,
   snapshot: async () => (await import('./commands/snapshot')).snapshotCommand,
+  export: async () => (await import('./commands/export')).exportCommand,
   mcp: () => loadWithPeers('mcp', async () => (await import('./commands/mcp')).mcpCommand),
 }
 
 const SHORT_USAGE = 'usage: site-skills <command> [options]'
-const HELP_POINTER = '(see site-skills --help)'
+const SPECS = COMMANDS as Record<CommandName, CommandSpec>
+const NAMES = Object.keys(COMMANDS) as CommandName[]
+/** The options most commands share, listed once below the commands rather than on each. */
+const SHARED = { ...ROOT, ...JSON_OUTPUT, compat: COMMANDS.validate.options.compat }
 
-export const USAGE = `${SHORT_USAGE}
+/** `site-skills --help`: every command with its own options, then the shared ones. */
+export function globalHelp(): string {
+  const omit = new Set(Object.keys(SHARED))
+  const commands = NAMES.flatMap((name) => [`  ${synopsis(name, SPECS[name], omit)}`, `      ${SPECS[name].summary}`])
+  const version = { type: 'boolean', short: 'v', help: 'the package version' } as const
+  const help = { type: 'boolean', short: 'h', help: 'this help (after a command: its own)' } as const
+  return [
+    SHORT_USAGE,
+    '',
+    'commands:',
+    ...commands,
+    '',
+    'options (site-skills COMMAND --help lists those a command takes):',
+    ...optionRows({ ...SHARED, help, version }),
+  ].join('\n')
+}
 
-commands:
-  validate [DIR...]            check every skill; exit 1 on any error
-  match URL...                 which skills apply to each URL
-  context URL                  notes and tool signatures for a URL, as an agent gets them
-                               (--tokens: their tokens per tool, note and skill; needs gpt-tokenizer)
-  run SITE TOOL --args JSON    run a Node or browser tool (--cdp ws://...|HOST:PORT, --target ID|URL)
-                               (--url URL: the page a Node tool is about; default: the --target page's)
-  types [--out FILE]           write the declarations of virtual:site-skills (- for stdout)
-  check [--out FILE] [--watch] validate, write the declarations, type-check every tool against its manifest
-  schema                       print the manifest JSON Schema
-  new ID --domain D            scaffold a skill that validates clean
-  test [SITE...]               run the tools' examples on their saved pages; exit 1 on any failure
-                               (--live: also on the live pages; --cdp HOST:PORT: in that browser)
-  snapshot URL --site ID       save the open tab at URL as a fixture (--cdp HOST:PORT, --name NAME)
-  mcp                          an MCP server of the skills' tools, run in browser tabs
-                               (--tools page|all|search, default all within 4,000 tokens, else
-                               search; --cdp HOST:PORT|ws://..., else a headless browser; --allow
-                               SITE, --deny SITE repeatable; --http PORT for Streamable HTTP, else
-                               stdio; --allow-write DIR: authoring tools that write the root DIR;
-                               needs npm i -D @modelcontextprotocol/sdk gpt-tokenizer)
+const TOP_LEVEL = { help: { type: 'boolean', short: 'h' }, version: { type: 'boolean', short: 'v' } } as const
 
-options:
-  --root DIR        a learnings root (repeatable; default ./learnings, $SITE_SKILLS_ROOT,
-                    or $EGO_BROWSER_AGENT_WORKSPACE/learnings)
-  --json            machine output on stdout, nothing else
-  --compat ego-lite also reject what the original ego-lite runtime cannot load
-  --help, -h        this help
-  --version, -v     the package version`
+/** What comes before a command: `--help` and `--version` only. */
+function parseTopLevel(argv: string[]) {
+  try {
+    return parseArgs({ args: argv, allowPositionals: true, options: TOP_LEVEL })
+  } catch {
+    const option = argv.find((a) => a.startsWith('-') && !['--help', '-h', '--version', '-v'].includes(a)) ?? argv[0]!
+    const after = KNOWN_OPTIONS.has(option.split('=')[0]!) ? ': options go after the command' : ''
+    throw new UsageError(`unknown option ${JSON.stringify(option)}${after}`)
+  }
+}
+
+/** Before a command: `--help` (`--help COMMAND` is that command's help) and `--version`. */
+function topLevel(argv: string[], io: CliIO): number {
+  const parsed = parseTopLevel(argv)
+  const [name] = parsed.positionals
+  if (parsed.values.help && name && Object.hasOwn(COMMANDS, name))
+    writeLine(io.stdout, commandHelp(name, SPECS[name as CommandName]))
+  else if (parsed.values.help) writeLine(io.stdout, globalHelp())
+  else if (parsed.values.version) writeLine(io.stdout, packageVersion())
+  else throw new UsageError(`the command comes first: site-skills ${name ?? '<command>'} ${argv[0]}`)
+  return 0
+}
+
+async function runCommand<N extends CommandName>(name: N, argv: string[], io: CliIO): Promise<number> {
+  const spec = SPECS[name]
+  const args = parseCommand(name, spec, argv, KNOWN_OPTIONS)
+  if (args.help) {
+    writeLine(io.stdout, commandHelp(name, spec))
+    return 0
+  }
+  const { help: _, ...values } = args
+  const handler = await (LOADERS[name] as () => Promise<Handler<N>>)()
+  return handler(values as unknown as Args<N>, io)
+}
 
 /** Runs the CLI and returns its exit code: 0 ok, 1 failure, 2 bad usage. */
 export async function main(argv: string[], io: CliIO): Promise<number> {
+  const [first, ...rest] = argv
+  const name = first && Object.hasOwn(COMMANDS, first) ? (first as CommandName) : undefined
   try {
-    const args = parseCliArgs(argv)
-    const [name, ...positionals] = args.positionals
-    if (args.help) writeLine(io.stdout, USAGE)
-    else if (args.version) writeLine(io.stdout, packageVersion())
-    if (args.help || args.version) return 0
-    if (!name) {
-      writeLine(io.stderr, `${SHORT_USAGE}\ncommands: ${Object.keys(COMMANDS).join(', ')} ${HELP_POINTER}`)
+    if (first === undefined) {
+      writeLine(io.stderr, `${SHORT_USAGE}\ncommands: ${NAMES.join(', ')} (see site-skills --help)`)
       return 2
     }
-    const load = Object.hasOwn(COMMANDS, name) ? COMMANDS[name] : undefined
-    if (!load) throw new UsageError(`unknown command ${JSON.stringify(name)}`)
-    return await (await load())({ ...args, positionals }, io)
+    if (first.startsWith('-')) return topLevel(argv, io)
+    if (!name) throw new UsageError(`unknown command ${JSON.stringify(first)}`)
+    return await runCommand(name, rest, io)
   } catch (error) {
     if (error instanceof UsageError) {
-      writeLine(io.stderr, `site-skills: ${error.message} ${HELP_POINTER}`)
+      if (error.usage) writeLine(io.stderr, `site-skills: ${error.message}\n${error.usage}`)
+      else writeLine(io.stderr, `site-skills: ${error.message} (see site-skills${name ? ` ${name}` : ''} --help)`)
       return 2
     }
     if (error instanceof MissingPeerError) {

@@ -1,5 +1,6 @@
 import { relative } from 'node:path'
-import { type RegistryData, createDomainTableData, type SkillMeta, type ToolMeta } from '../../runtime/index'
+import type { RegistryData, SkillMeta, ToolMeta } from '../../runtime/index'
+import { createDomainTableData } from '../../runtime/internal'
 import type { CompiledSkill } from '../compiler/compile'
 import type { ToolModel } from '../compiler/model'
 import { toPosix } from '../compiler/fs/paths'

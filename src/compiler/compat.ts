@@ -1,5 +1,5 @@
 /** Compatibility modes: `'ego-lite'` adds the restrictions of the original ego-lite runtime. */
-const COMPAT_MODES = ['ego-lite'] as const
+export const COMPAT_MODES = ['ego-lite'] as const
 export type Compat = (typeof COMPAT_MODES)[number]
 
 /** The compat mode a user's value names, or undefined when it names none. */

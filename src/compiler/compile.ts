@@ -51,7 +51,7 @@ export interface CompiledSkill {
 }
 
 /** The findings of one folder (cross-skill ones included), sorted. */
-export interface SkillReport {
+interface SkillReport {
   id: string
   root: string
   diagnostics: Diagnostic[]
@@ -128,7 +128,7 @@ function crossCheck(records: readonly SkillRecord[]): Map<SkillRecord, Diagnosti
       const where = toPosix(relative(root, first.folder.root)) || '.'
       add(
         record,
-        createDiagnostic(id, `${id}/${MANIFEST}`, {
+        createDiagnostic(record.folder, `${id}/${MANIFEST}`, {
           code: 'duplicate-id',
           data: { id, where },
         }),
@@ -142,7 +142,7 @@ function crossCheck(records: readonly SkillRecord[]): Map<SkillRecord, Diagnosti
       if (owner && owner !== id) {
         add(
           record,
-          createDiagnostic(id, `${id}/${MANIFEST}`, {
+          createDiagnostic(record.folder, `${id}/${MANIFEST}`, {
             code: 'domain-shadowed',
             data: { pattern: site.pattern, owner },
             ...site.locate(),
@@ -189,6 +189,7 @@ export function createCompiler(options: CompilerOptions): Compiler {
       .filter((t) => t.kind === 'browser' && (t.module || !options.checkOnly))
       .map((t) => ({
         siteId: record.folder.id,
+        root: record.folder.root,
         tool: t.name,
         absPath: t.absPath,
         module: t.module === true,
@@ -310,7 +311,7 @@ export function createCompiler(options: CompilerOptions): Compiler {
     for (const scan of roots) {
       if (scan.exists) continue
       // An error, not "no skills": a mistyped root must fail the build, not ship an empty agent.
-      const missing = createDiagnostic('', '.', {
+      const missing = createDiagnostic({ id: '', root: scan.root }, '.', {
         code: 'root-missing',
         data: { root: scan.root, ...(scan.error ? { error: scan.error } : {}) },
       })
@@ -332,6 +333,7 @@ export function createCompiler(options: CompilerOptions): Compiler {
   async function compileBrowserTool(model: SkillModel, tool: ToolModel): Promise<BundleResult> {
     const request = {
       siteId: model.id,
+      root: model.root,
       tool: tool.name,
       absPath: tool.absPath,
       module: tool.module === true,

@@ -1,11 +1,6 @@
 import type { Icon, Tool } from '@modelcontextprotocol/sdk/types.js'
-import {
-  assignToolNames,
-  createToolDefinitions,
-  type SkillMeta,
-  type ToolMeta,
-  type ToolRef,
-} from '../../runtime/index'
+import type { SkillMeta, ToolMeta } from '../../runtime/index'
+import { type ToolRef, assignToolNames, createToolDefinitions } from '../../runtime/internal'
 
 /**
  * How `site-skills mcp` lists a site tool: the runtime's MCP definition with a title, the

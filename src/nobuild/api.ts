@@ -31,11 +31,7 @@ export interface SkillsOptions {
    * script or command. @default true
    */
   watch?: boolean
-  /**
-   * When a tool's result does not match its manifest's `returns`: `'throw'` an `invalid-result`
-   * SiteToolError, `'warn'` (log it once per tool and path with the `[site-skills]` prefix, return
-   * the value), or `false`. @default 'warn'
-   */
+  /** What a result that does not fit its tool's `returns` does: see {@link ValidateReturns}. @default 'warn' */
   validateReturns?: ValidateReturns
 }
 

@@ -1,7 +1,6 @@
 import { readFile } from 'node:fs/promises'
 import { basename, dirname, join } from 'node:path'
-import { urlHost } from '../../runtime/index'
-import { siteToolError } from '../../runtime/internal'
+import { siteToolError, urlHost } from '../../runtime/internal'
 import { scanRoot } from '../compiler/discover/skills'
 import { stripBom } from '../compiler/parse'
 import { inspectPath, resolveUserPath } from '../compiler/fs/paths'

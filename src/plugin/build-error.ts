@@ -1,7 +1,6 @@
-import { join } from 'node:path'
 import type { CompileResult } from '../compiler/compile'
 import type { Diagnostic } from '../compiler/diagnostics/catalog'
-import { type RootedDiagnostic, errorsOf, formatReport } from '../compiler/diagnostics/report'
+import { fileOf, formatReport } from '../compiler/diagnostics/report'
 
 /** A diagnostic with its absolute file. */
 export interface LocatedDiagnostic {
@@ -29,10 +28,10 @@ export class BuildError extends Error {
   declare readonly diagnostics: readonly Diagnostic[]
   declare readonly located: readonly LocatedDiagnostic[]
 
-  constructor(message: string, errors: readonly RootedDiagnostic[], diagnostics: readonly Diagnostic[]) {
+  constructor(message: string, errors: readonly Diagnostic[], diagnostics: readonly Diagnostic[]) {
     super(message)
     this.name = 'SiteSkillsError'
-    const located = errors.map(({ d, root }) => ({ diagnostic: d, file: join(root, d.file) }))
+    const located = errors.map((d) => ({ diagnostic: d, file: fileOf(d) }))
     Object.defineProperty(this, 'diagnostics', { value: diagnostics, enumerable: false })
     Object.defineProperty(this, 'located', { value: located, enumerable: false })
   }
@@ -45,15 +44,17 @@ export class BuildError extends Error {
  * stack's `at` lines, each as a link to the editor.
  */
 export function createBuildError(result: CompileResult, base: string, links = false): BuildError {
-  const errors = errorsOf(result)
-  const error = new BuildError(formatReport(result, base), errors, result.diagnostics)
-  const at = ({ d, root }: RootedDiagnostic) => `    at ${join(root, d.file)}:${d.line}:${d.column}`
+  // Folder by folder, as the compile reports them.
+  const reported = result.reports.flatMap((r) => r.diagnostics)
+  const errors = reported.filter((d) => d.severity === 'error')
+  const error = new BuildError(formatReport(reported, base), errors, result.diagnostics)
+  const at = (d: Diagnostic) => `    at ${fileOf(d)}:${d.line}:${d.column}`
   error.stack = links ? errors.map(at).join('\n') : ''
   const first = errors[0]
   if (first) {
-    const file = join(first.root, first.d.file)
+    const file = fileOf(first)
     error.id = file
-    error.loc = { file, line: first.d.line, column: first.d.column }
+    error.loc = { file, line: first.line, column: first.column }
   }
   return error
 }

@@ -1,8 +1,7 @@
-import { join } from 'node:path'
 import { type CompileResult, createCompiler } from '../compiler/compile'
 import { checkTokenBudgets } from '../tokens/budget'
 import type { Diagnostic } from '../compiler/diagnostics/catalog'
-import { formatDiagnosticLine } from '../compiler/diagnostics/report'
+import { fileOf, formatDiagnosticLine } from '../compiler/diagnostics/report'
 import { isInside } from '../compiler/fs/paths'
 import {
   GENERATED_ID_RE,
@@ -209,16 +208,13 @@ function chunkIdOf(groups: ReadonlyMap<string, number> | undefined, id: string):
 function createWarningFilter(base: string): (result: CompileResult) => BuildWarning[] {
   const seen = new Set<string>()
   return (result) => {
-    const rootOf = new Map<string, string>()
-    for (const report of result.reports) if (!rootOf.has(report.id)) rootOf.set(report.id, report.root)
     const fresh: BuildWarning[] = []
     for (const d of result.diagnostics) {
       if (d.severity !== 'warning') continue
-      const root = rootOf.get(d.siteId) ?? ''
-      const message = `${LOG_PREFIX} ${formatDiagnosticLine(d, root, base)}`
+      const message = `${LOG_PREFIX} ${formatDiagnosticLine(d, base)}`
       if (seen.has(message)) continue
       seen.add(message)
-      fresh.push({ message, diagnostic: d, file: join(root, d.file) })
+      fresh.push({ message, diagnostic: d, file: fileOf(d) })
     }
     return fresh
   }

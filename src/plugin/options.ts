@@ -34,11 +34,8 @@ export interface Options {
    */
   nodeTools?: boolean
   /**
-   * What the generated module does when a tool's result does not match the manifest's `returns`:
-   * `'throw'` an `invalid-result` SiteToolError, `'warn'` (log it once per tool and path, return
-   * the value), or `false` (no check). `'warn'`: a site that changed its pages does not break an
-   * agent, and the drift is still seen; choose `'throw'` in tests and CI.
-   * @default 'warn'
+   * What a result that does not fit its tool's `returns` does in the generated module: see
+   * {@link ValidateReturns}. @default 'warn'
    */
   validateReturns?: ValidateReturns
   /**

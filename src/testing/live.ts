@@ -1,5 +1,5 @@
 import { isSiteToolError } from '../../runtime/index'
-import { urlMatchesDomains } from '../../runtime/index'
+import { urlMatchesDomains } from '../../runtime/internal'
 import type { SiteSkills } from '../../runtime/index'
 import type { TestBrowser } from './browser'
 import { findDrift } from './expect'

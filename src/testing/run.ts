@@ -1,6 +1,5 @@
 import type { SiteSkills } from '../../runtime/index'
-import type { ArgsValidator } from '../../runtime/index'
-import { checkResult } from '../../runtime/internal'
+import { type ArgsValidator, checkResult } from '../../runtime/internal'
 import type { CompileResult } from '../compiler/compile'
 import { FILE_LIMITS, isReadFailure, readRegularFile } from '../compiler/fs/files'
 import { isFixtureHeaderProblem } from '../compiler/fixtures/header'

@@ -1,4 +1,4 @@
-import type { ArgsValidator } from '../../runtime/index'
+import type { ArgsValidator } from '../../runtime/internal'
 import type { ExampleModel, ToolModel } from '../compiler/model'
 
 /**

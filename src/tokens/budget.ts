@@ -1,8 +1,8 @@
-import { assignToolNames } from '../../runtime/index'
+import { assignToolNames } from '../../runtime/internal'
 import { createRegistryData } from '../codegen/meta'
 import type { CompileResult, CompiledSkill } from '../compiler/compile'
 import { compareDiagnostics, countBySeverity, createDiagnostic, type Diagnostic } from '../compiler/diagnostics/catalog'
-import type { SkillRecord, TokenBudget } from '../compiler/model'
+import type { SkillModel, SkillRecord, TokenBudget } from '../compiler/model'
 import { MANIFEST } from '../compiler/discover/skills'
 import { skillTokens } from './count'
 import { loadTokenizer, type Tokenizer } from './tokenizer'
@@ -44,7 +44,7 @@ function skillFindings(
     const data = { subject, tokens, budget: budget.max, option: budget.option }
     const severity = budget.fail ? ('error' as const) : ('warning' as const)
     found.push(
-      createDiagnostic(model.id, `${model.id}/${MANIFEST}`, { code: 'token-budget', data, severity, ...locate(at) }),
+      createDiagnostic(model, `${model.id}/${MANIFEST}`, { code: 'token-budget', data, severity, ...locate(at) }),
     )
   }
   for (const tool of model.tools) {
@@ -74,23 +74,26 @@ export async function checkTokenBudgets(
   const refs = metas.flatMap((s) => Object.keys(s.tools).map((tool) => ({ siteId: s.id, tool })))
   const names = assignToolNames(refs)
   const records = new Map(result.records.map((r) => [r.model, r]))
+  // By root and id: a second root may hold a skill of the same id (not served, `duplicate-id`).
+  const keyOf = (skill: { root: string; id: string }) => `${skill.root}\0${skill.id}`
   const added = new Map<string, Diagnostic[]>()
   result.skills.forEach((skill, i) => {
     const notes = skill.model.notes.map((n) => n.content)
     const counted = skillTokens(tokenizer, metas[i]!, names, notes)
     const found = skillFindings(skill, records.get(skill.model), counted, option)
-    if (found.length) added.set(skill.model.id, found)
+    if (found.length) added.set(keyOf(skill.model), found)
   })
   if (added.size === 0) return result
   const extra = [...added.values()].flat()
   const diagnostics = [...result.diagnostics, ...extra].sort(compareDiagnostics)
-  const failed = (id: string) => added.get(id)?.some((d) => d.severity === 'error') ?? false
+  const failed = (model: SkillModel) => added.get(keyOf(model))?.some((d) => d.severity === 'error') ?? false
   return {
     ...result,
-    skills: result.skills.filter((s) => !failed(s.model.id)),
-    reports: result.reports.map((r) =>
-      added.has(r.id) ? { ...r, diagnostics: [...r.diagnostics, ...added.get(r.id)!].sort(compareDiagnostics) } : r,
-    ),
+    skills: result.skills.filter((s) => !failed(s.model)),
+    reports: result.reports.map((r) => {
+      const own = added.get(keyOf(r))
+      return own ? { ...r, diagnostics: [...r.diagnostics, ...own].sort(compareDiagnostics) } : r
+    }),
     diagnostics,
     ...countBySeverity(diagnostics),
   }

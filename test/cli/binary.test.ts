@@ -23,11 +23,11 @@ function expectExit(run: SpawnRun, code: number): void {
   expect(ended, `after ${run.ms} ms; stderr: ${run.stderr}`).toEqual({ code, timedOut: false })
 }
 
-/** A usage error: exit 2 and exactly one line on stderr that ends with the pointer to --help. */
-function expectUsageLine(run: SpawnRun, message: string): void {
+/** A usage error: exit 2 and exactly one line on stderr that ends with the pointer to the command's --help. */
+function expectUsageLine(run: SpawnRun, message: string, command?: string): void {
   expectExit(run, 2)
   expect(run.stdout).toBe('')
-  expect(run.stderr).toBe(`site-skills: ${message} (see site-skills --help)\n`)
+  expect(run.stderr).toBe(`site-skills: ${message} (see site-skills ${command ? `${command} ` : ''}--help)\n`)
 }
 
 const PORT_REASON = 'contains a port, but ports are ignored when matching'
@@ -45,7 +45,19 @@ describe('site-skills --version, --help and bad usage', () => {
   it('--help prints the whole help on stdout, naming every command and flag', async () => {
     const run = await spawnCli(['--help'])
     expectExit(run, 0)
-    const commands = ['validate', 'match', 'context', 'run', 'types', 'schema', 'new', 'test', 'snapshot', '--live']
+    const commands = [
+      'validate',
+      'match',
+      'context',
+      'run',
+      'types',
+      'schema',
+      'new',
+      'test',
+      'snapshot',
+      'export',
+      '--live',
+    ]
     const words = [...commands, '--root', '--json', '--compat', '--help', '--version']
     for (const word of words) expect(run.stdout).toContain(word)
     expect(run.stderr).toBe('')
@@ -56,7 +68,7 @@ describe('site-skills --version, --help and bad usage', () => {
     expectExit(run, 2)
     expect(run.stderr.trimEnd().split('\n')).toEqual([
       'usage: site-skills <command> [options]',
-      'commands: validate, match, context, run, types, check, schema, new, test, snapshot, mcp (see site-skills --help)',
+      'commands: validate, match, context, run, types, check, schema, new, test, snapshot, export, mcp (see site-skills --help)',
     ])
   })
 
@@ -68,9 +80,15 @@ describe('site-skills --version, --help and bad usage', () => {
       ['validate', '--json=yes'],
     ])
     expectUsageLine(command, 'unknown command "frobnicate"')
-    expectUsageLine(flag, 'unknown option "--nope"')
-    expectUsageLine(value, '--root needs a value')
-    expectUsageLine(boolValue, '--json takes no value')
+    const usage = 'usage: site-skills validate [DIR...] [--root DIR]... [--json] [--compat ego-lite]'
+    for (const [run, message] of [
+      [flag, 'unknown option "--nope"'],
+      [value, '--root needs a value'],
+      [boolValue, '--json takes no value'],
+    ] as const) {
+      expectExit(run, 2)
+      expect(run.stderr).toBe(`site-skills: ${message}\n${usage}\n`)
+    }
   })
 
   it('missing arguments of each command are one line, exit 2', async () => {
@@ -82,13 +100,13 @@ describe('site-skills --version, --help and bad usage', () => {
       ['new', 'ok-id'],
       ['validate', '--compat', 'v2'],
     ])
-    expectUsageLine(runs[0], 'match needs at least one URL: site-skills match URL...')
-    expectUsageLine(runs[1], 'context takes one URL: site-skills context URL')
+    expectUsageLine(runs[0], 'match needs at least one URL: site-skills match URL...', 'match')
+    expectUsageLine(runs[1], 'context takes one URL: site-skills context URL', 'context')
     expect(runs[2].stderr).toMatch(/^site-skills: run takes a skill id and a tool name: site-skills run SITE TOOL/)
     expectExit(runs[2], 2)
-    expectUsageLine(runs[3], 'new takes one skill id: site-skills new ID --domain DOMAIN [--domain DOMAIN...]')
-    expectUsageLine(runs[4], 'pass at least one --domain (e.g. --domain example.com)')
-    expectUsageLine(runs[5], '--compat accepts only "ego-lite", not "v2"')
+    expectUsageLine(runs[3], 'new takes one skill id: site-skills new ID --domain DOMAIN [--domain DOMAIN...]', 'new')
+    expectUsageLine(runs[4], 'pass at least one --domain (e.g. --domain example.com)', 'new')
+    expectUsageLine(runs[5], '--compat accepts only "ego-lite", not "v2"', 'validate')
   })
 
   it('a root that is not a folder is a usage error for every command that reads skills', async () => {
@@ -104,7 +122,7 @@ describe('site-skills --version, --help and bad usage', () => {
     ])
     for (const run of [...runs, await spawnCli(['validate'], { cwd: empty })]) {
       expectExit(run, 2)
-      expect(run.stderr).toMatch(/^site-skills: no learnings folder at .* \(see site-skills --help\)\n$/)
+      expect(run.stderr).toMatch(/^site-skills: no learnings folder at .* \(see site-skills [a-z]+ --help\)\n$/)
     }
   })
 })
@@ -148,6 +166,7 @@ describe('site-skills validate', () => {
       column: 5,
       message: `invalid domain "localhost:3000": ${PORT_REASON}`,
       hint: 'Write "localhost": it matches that host on every port.',
+      data: { pattern: 'localhost:3000', host: 'localhost' },
     })
     expectExit(outside, 1)
     const far = JSON.parse(outside.stdout).diagnostics[0]
@@ -232,9 +251,9 @@ describe('site-skills types, schema and new', () => {
     ])
     expectExit(again, 1)
     expect(again.stderr).toContain('already exists')
-    expectUsageLine(badId, 'invalid skill id "../evil": use lowercase letters, digits and dashes (e.g. "x-com")')
+    expectUsageLine(badId, 'invalid skill id "../evil": use lowercase letters, digits and dashes (e.g. "x-com")', 'new')
     const fix = 'Write "localhost": it matches that host on every port.'
-    expectUsageLine(port, `invalid domain "localhost:8080": ${PORT_REASON}. ${fix}`)
+    expectUsageLine(port, `invalid domain "localhost:8080": ${PORT_REASON}. ${fix}`, 'new')
   })
 })
 
@@ -326,7 +345,7 @@ describe('site-skills run', () => {
       ['run', 'demo-shop', 'page_info', '--cdp', 'not an address'],
       ['run', 'demo-shop', 'price_summary', '--target', 'x'],
     ])
-    expectUsageLine(runs[0], 'demo-shop -> page_info is a browser tool: pass --cdp ws://... or --cdp HOST:PORT')
+    expectUsageLine(runs[0], 'demo-shop -> page_info is a browser tool: pass --cdp ws://... or --cdp HOST:PORT', 'run')
     for (const run of runs.slice(1)) {
       expectExit(run, 2)
       expect(run.stderr.split('\n')).toHaveLength(2)

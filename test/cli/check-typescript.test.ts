@@ -124,16 +124,12 @@ describe("site-skills check with the project's TypeScript 5, 6 and 7", { timeout
     const args = ['--import', WHICH_TYPESCRIPT, BIN, 'check', '--watch']
     const child = spawn(process.execPath, args, { cwd: dir, env: cleanEnv(), stdio: ['ignore', 'pipe', 'pipe'] })
     const exited = waitForExit(child, DEADLINE * 2)
-    let ended = false
-    void exited.then(() => (ended = true))
     let seen = ''
     child.stdout.on('data', (chunk: Buffer) => (seen += String(chunk)))
-    const until = async (text: string, times: number) => {
-      while (seen.split(text).length - 1 < times) {
-        if (ended) throw new Error(`check --watch ended before printing "${text}" ${times} times:\n${seen}`)
-        await new Promise((r) => setTimeout(r, 50))
-      }
-    }
+    const until = (text: string, times: number) =>
+      expect
+        .poll(() => seen.split(text).length - 1, { timeout: DEADLINE, message: `"${text}" printed ${times} times` })
+        .toBeGreaterThanOrEqual(times)
     await until('watching for changes', 1)
     expect(seen).toContain('2 type errors')
     await writeFile(join(dir, 'learnings/shop/tools/search.ts'), GOOD_SEARCH)

@@ -77,9 +77,10 @@ describe('site-skills check', { timeout: 180_000 }, () => {
     const exited = waitForExit(child, DEADLINE * 2)
     let seen = ''
     child.stdout.on('data', (chunk: Buffer) => (seen += String(chunk)))
-    const until = async (text: string, times = 1) => {
-      while (seen.split(text).length - 1 < times) await new Promise((r) => setTimeout(r, 50))
-    }
+    const until = (text: string, times = 1) =>
+      expect
+        .poll(() => seen.split(text).length - 1, { timeout: DEADLINE, message: `"${text}" printed ${times} times` })
+        .toBeGreaterThanOrEqual(times)
     await until('watching for changes')
     expect(seen).toContain('2 type errors')
     await writeFile(join(dir, 'shop/tools/search.ts'), GOOD_SEARCH)

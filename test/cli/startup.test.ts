@@ -41,6 +41,8 @@ describe('what a command loads', () => {
     expect(validate.loaded).not.toContain('ajv')
     const version = await packagesLoaded(['--version'])
     expect(version).toEqual({ code: 0, loaded: [] })
+    // A command's help comes from its declaration: mcp --help loads neither the SDK nor the command.
+    expect(await packagesLoaded(['mcp', '--help'])).toEqual({ code: 0, loaded: [] })
     // The probe sees ajv where a command needs it: the MCP SDK checks tool results with it.
     const mcp = await packagesLoaded(['mcp', '--http', 'x'])
     expect(mcp.code).toBe(2)

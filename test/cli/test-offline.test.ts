@@ -49,19 +49,16 @@ function browserSkill(domain: string, examples: object[]) {
 }
 
 /**
- * Opens a popup to `base` (the one a user gesture allows) and waits until the popup's document is
- * no longer this origin's about:blank, whatever it committed (the server's page, or the error page of
- * a blocked request), so a request it made has reached the server by then. Then it adds a frame,
+ * Opens a popup to `base` (the one a user gesture allows) and waits until the popup leaves its
+ * first document, this origin's about:blank (its pagehide event), whatever it committed (the
+ * server's page, or the error page of a blocked request), so a request it made has reached the
+ * server by then. Then it adds a frame,
  * an image, a beacon and a fetch to `base`.
  */
 const OPENER = `async function (args) {
-  const sleep = (ms) => new Promise((r) => setTimeout(r, ms))
   const popup = window.open(args.base + '/popup')
-  let committed = false
-  for (let i = 0; popup && i < 500 && !committed; i++) {
-    try { if (popup.location.href !== 'about:blank') committed = true } catch { committed = true }
-    if (!committed) await sleep(20)
-  }
+  // The popup's first document (about:blank, of this origin) is left when its navigation commits.
+  const committed = popup ? await new Promise((r) => popup.addEventListener('pagehide', () => r(true), { once: true })) : false
   const frame = document.createElement('iframe')
   const framed = new Promise((r) => frame.addEventListener('load', r))
   frame.src = args.base + '/frame'
@@ -150,10 +147,16 @@ describe('site-skills test: what a browser example opens reaches no network', ()
   })
 })
 
-/** Whatever the page's own scripts would have marked on <html>, and whether the data: frame ran. */
+/**
+ * Whatever the page's own scripts would have marked on <html>, and whether the data: frame ran.
+ * A javascript: link is clicked, and the tool waits for the page's policy to refuse it (the
+ * securitypolicyviolation event): once refused, it cannot have run.
+ */
 const MARKS = `async function () {
-  document.getElementById('js').click()
-  await new Promise((r) => setTimeout(r, 200))
+  const link = document.getElementById('js')
+  const refused = new Promise((r) => document.addEventListener('securitypolicyviolation', r, { once: true }))
+  link.click()
+  if (link.href.startsWith('javascript:')) await refused
   return {
     title: document.title,
     protocol: location.protocol,

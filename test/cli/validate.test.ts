@@ -133,6 +133,7 @@ describe('site-skills validate', () => {
       column: 5,
       message: 'domain "bücher.de" is matched as "xn--bcher-kva.de"',
       hint: 'Write "xn--bcher-kva.de": browsers report hosts in punycode.',
+      data: { pattern: 'bücher.de', normalized: 'xn--bcher-kva.de' },
     })
   })
 

@@ -8,7 +8,6 @@ import {
   generateMainModule,
   generateSkillChunk,
 } from '../../src/codegen/module'
-import { checkArgs } from '../../runtime/internal'
 import { notesOf } from '../../src/compiler/notes'
 import { compileRoots } from '../helpers/compile'
 import { REPO_ROOT } from '../helpers/tmp'
@@ -74,12 +73,5 @@ describe('generated code', () => {
     expect(generateDts((await compileRoots([APP])).skills)).toMatchSnapshot()
   })
 
-  it('interpolates every name and literal safely', () => {
-    const hostile = '"]);globalThis.pwned=1;//\u2028</script>'
-    const schema = { [hostile]: { type: 'string' as const, required: true, enum: [hostile, 'b'] } }
-    const check = (args: Record<string, unknown>) => checkArgs(schema, args)
-    expect(check({ [hostile]: hostile })).toBeUndefined()
-    expect(check({ [hostile]: 'c' })).toEqual([hostile, `one of ${JSON.stringify(hostile)}, "b"`, 'c'])
-    expect((globalThis as { pwned?: number }).pwned).toBeUndefined()
-  })
+  // Hostile names and literals in every generated module, run: test/codegen/names.test.ts.
 })

@@ -1,3 +1,4 @@
+import { expect, vi } from 'vitest'
 import { join } from 'node:path'
 import { type CdpClient, command } from '../../runtime/cdp'
 import type { BrowserToolCode } from '../../runtime/types'
@@ -32,6 +33,7 @@ export async function compileTools(
     const realDir = join(dir, siteId)
     const requests = Object.entries(tools).map(([tool, spec]) => ({
       siteId,
+      root: dir,
       tool,
       absPath: join(realDir, spec.file),
       module: spec.module ?? false,
@@ -71,11 +73,10 @@ export async function navigate(client: CdpClient, url: string): Promise<void> {
 
 /** Resolves once the page's title is `title` (after a navigation the test did not start itself). */
 export async function waitForTitle(client: CdpClient, title: string, timeoutMs = 10_000): Promise<void> {
-  for (const start = Date.now(); Date.now() - start < timeoutMs; await new Promise((r) => setTimeout(r, 20))) {
-    if (
-      (await evaluate(client, 'document.readyState === "complete" && document.title').catch(() => undefined)) === title
-    )
-      return
+  // While the page navigates an evaluation may fail: that is "not yet" too.
+  const loaded = async () => {
+    const shown = await evaluate(client, 'document.readyState === "complete" && document.title')
+    expect(shown, "the loaded page's title").toBe(title)
   }
-  throw new Error(`title never became ${JSON.stringify(title)}`)
+  await vi.waitFor(loaded, { timeout: timeoutMs, interval: 20 })
 }

@@ -57,7 +57,7 @@ async function compile(siteId: string, manifest: Manifest): Promise<void> {
     Object.entries(manifest.browserTools).map(async ([tool, spec]) => {
       const absPath = join(realDir, spec.path)
       const module = /^\s*(import|export)\b/m.test(await readFile(absPath, 'utf8'))
-      return { siteId, tool, absPath, module, realDir }
+      return { siteId, root: ROOT, tool, absPath, module, realDir }
     }),
   )
   const results = await createBrowserBundler({ minify: true }).bundle(requests)

@@ -22,7 +22,14 @@ async function compile(siteId: string, tool: string): Promise<void> {
   const manifest = await readManifest(ROOT, siteId)
   manifests.set(siteId, manifest)
   const realDir = join(ROOT, siteId)
-  const request = { siteId, tool, absPath: join(realDir, manifest.browserTools[tool]!.path), module: false, realDir }
+  const request = {
+    siteId,
+    root: ROOT,
+    tool,
+    absPath: join(realDir, manifest.browserTools[tool]!.path),
+    module: false,
+    realDir,
+  }
   const compiled = (await createBrowserBundler({ minify: true }).bundle([request])).get(request)?.code
   if (!compiled) throw new Error(`${siteId}/${tool} did not compile`)
   code.set(`${siteId}/${tool}`, compiled)

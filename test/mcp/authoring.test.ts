@@ -3,7 +3,7 @@ import { existsSync } from 'node:fs'
 import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, assert, beforeAll, describe, expect, it, vi } from 'vitest'
 import { BIN, cleanEnv, runBin, waitForExit } from '../helpers/spawn'
 import {
   type AuthorWorld,
@@ -17,7 +17,7 @@ import {
   textOf,
   jsonOf,
 } from './author-world'
-import { connectClient, stdioClient, until, type Watched } from './harness'
+import { connectClient, stdioClient, type Watched } from './harness'
 
 const AUTHORING = ['site_skills_snapshot', 'site_skills_write_tool', 'site_skills_test', 'site_skills_write_note']
 const SITE = 'corner-shop-test'
@@ -230,8 +230,11 @@ describe('two clients writing to one skill at once', () => {
     let stderr = ''
     child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()))
     const exited = waitForExit(child, 120_000)
-    await until(() => /listening on (\S+)/.test(stderr), 20_000, `"listening on" (stderr: ${stderr})`)
-    const url = new URL(/listening on (\S+)/.exec(stderr)![1]!)
+    const listening = await vi.waitFor(
+      () => /listening on (\S+)/.exec(stderr)?.[1] ?? assert.fail(`no "listening on" yet: ${stderr}`),
+      { timeout: 20_000 },
+    )
+    const url = new URL(listening)
     const [a, b] = await Promise.all([1, 2].map(() => connectClient(new StreamableHTTPClientTransport(url))))
     await onShop(a!)
     await call(b!, 'site_skills_navigate', { url: world.url('corner-shop.test') })

@@ -2,7 +2,6 @@ import { spawn } from 'node:child_process'
 import { describe, expect, it } from 'vitest'
 import { BIN, cleanEnv, waitForExit } from '../helpers/spawn'
 import { REPO_ROOT } from '../helpers/tmp'
-import { until } from './harness'
 
 const line = (message: object) => `${JSON.stringify({ jsonrpc: '2.0', ...message })}\n`
 
@@ -20,10 +19,10 @@ describe('site-skills mcp lifecycle', () => {
     child.stdin!.write(
       line({ id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo } }),
     )
-    await until(() => out.includes('"id":1'), 20_000, 'the initialize answer')
+    await expect.poll(() => out, { timeout: 20_000, message: 'the initialize answer' }).toContain('"id":1')
     child.stdin!.write(line({ method: 'notifications/initialized' }))
     child.stdin!.write(line({ id: 2, method: 'tools/list' }))
-    await until(() => out.includes('"id":2'), 10_000, 'the tools/list answer')
+    await expect.poll(() => out, { timeout: 10_000, message: 'the tools/list answer' }).toContain('"id":2')
     const list = JSON.parse(out.split('\n').find((l) => l.includes('"id":2'))!)
     // The launched browser shows about:blank: no skill matches, only the server's own tools.
     expect(list.result.tools.map((t: { name: string }) => t.name)).toEqual([

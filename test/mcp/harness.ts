@@ -189,13 +189,6 @@ export async function connectClient(transport: Transport): Promise<Watched> {
   }
 }
 
-/** Resolves once `check` holds, polling; fails after `ms`. */
-export async function until(check: () => boolean | Promise<boolean>, ms = 10_000, what = 'condition'): Promise<void> {
-  for (const start = Date.now(); Date.now() - start < ms; await new Promise((r) => setTimeout(r, 25)))
-    if (await check()) return
-  throw new Error(`${what} did not happen within ${ms} ms`)
-}
-
 /** A client of the real binary over stdio (`site-skills mcp ...args`), with the server's stderr. */
 export async function stdioClient(args: string[]): Promise<Watched & { stderr: () => string }> {
   const transport = new StdioClientTransport({

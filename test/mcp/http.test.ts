@@ -4,10 +4,10 @@ import { join } from 'node:path'
 import { promisify } from 'node:util'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, assert, beforeAll, describe, expect, it, vi } from 'vitest'
 import { BIN, cleanEnv, type Exited, waitForExit } from '../helpers/spawn'
 import { makeTempDir, REPO_ROOT } from '../helpers/tmp'
-import { connectClient, createWorld, until, type Watched, type World, worldArgs } from './harness'
+import { connectClient, createWorld, type Watched, type World, worldArgs } from './harness'
 
 const CONFORMANCE = join(REPO_ROOT, 'node_modules/@modelcontextprotocol/conformance/dist/index.js')
 /** The suite's server scenarios that apply to a server of tools, resources and prompts it names itself. */
@@ -46,8 +46,13 @@ beforeAll(async () => {
   let stderr = ''
   child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()))
   exited = waitForExit(child, 120_000)
-  await until(() => /listening on (\S+)/.test(stderr), 20_000, `"listening on" (stderr: ${stderr})`)
-  url = /listening on (\S+)/.exec(stderr)![1]!
+  // A hook, not a test: vi.waitFor (expect.poll is for tests).
+  url = await vi.waitFor(
+    () => /listening on (\S+)/.exec(stderr)?.[1] ?? assert.fail(`no "listening on" yet: ${stderr}`),
+    {
+      timeout: 20_000,
+    },
+  )
 })
 
 afterAll(async () => {
@@ -120,11 +125,20 @@ describe('site-skills mcp --http: a client per MCP session, each on its own tabs
     await call(mcp, 'site_skills_navigate', { url: mine })
     expect(await pageUrls()).toContain(mine)
     const pending = call(mcp, 'alpha__hang', { marker }).catch((error: Error) => error)
-    await until(() => existsSync(`${marker}.started`), 10_000, 'the call to start')
+    await expect
+      .poll(() => existsSync(`${marker}.started`), { timeout: 10_000, message: 'the call to start' })
+      .toBe(true)
     await transport.close()
     await pending
-    await until(() => existsSync(`${marker}.aborted`), 10_000, 'the call to be cancelled (ctx.signal)')
-    await until(async () => !(await pageUrls()).includes(mine), 15_000, 'the tab opened for the client to close')
+    await expect
+      .poll(() => existsSync(`${marker}.aborted`), {
+        timeout: 10_000,
+        message: 'the call to be cancelled (ctx.signal)',
+      })
+      .toBe(true)
+    await expect
+      .poll(pageUrls, { timeout: 15_000, message: 'the tab opened for the client to close' })
+      .not.toContain(mine)
     await cleanup()
   })
 

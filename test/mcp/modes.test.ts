@@ -1,7 +1,7 @@
 import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { navigate } from '../helpers/browser'
-import { ALPHA_ICON, createWorld, stdioClient, until, worldArgs, type World } from './harness'
+import { ALPHA_ICON, createWorld, stdioClient, worldArgs, type World } from './harness'
 
 let world: World
 const PAGE_OWN = ['site_skills_active_tab', 'site_skills_tabs', 'site_skills_switch_tab', 'site_skills_navigate']
@@ -115,7 +115,9 @@ describe('site-skills mcp --tools page', () => {
   it('changes the list when the client navigates, and notifies', async () => {
     const mcp = await start('--tools', 'page')
     await call(mcp, 'site_skills_navigate', { url: world.url('alpha.test') })
-    await until(async () => (await listed(mcp)).some((t) => t.name === 'alpha__read_title'), 10_000, 'alpha tools')
+    await expect
+      .poll(async () => (await listed(mcp)).map((t) => t.name), { timeout: 10_000, message: 'alpha tools' })
+      .toContain('alpha__read_title')
     const changed = mcp.nextToolsChange()
     await call(mcp, 'site_skills_navigate', { url: world.url('beta.test') })
     await changed
@@ -131,7 +133,9 @@ describe('site-skills mcp --tools search', () => {
     expect(names).toEqual([...PAGE_OWN, 'site_skills_find_tools', 'site_skills_call'])
     await call(search, 'site_skills_navigate', { url: world.url('alpha.test') })
     await call(page, 'site_skills_navigate', { url: world.url('alpha.test') })
-    await until(async () => (await listed(page)).length > PAGE_OWN.length, 10_000, 'the page tools')
+    await expect
+      .poll(async () => (await listed(page)).length, { timeout: 10_000, message: 'the page tools' })
+      .toBeGreaterThan(PAGE_OWN.length)
     const found = await call(search, 'site_skills_find_tools')
     const { tools, tab } = found.structuredContent as { tools: Tool[]; tab: { url: string } }
     expect(tab.url).toBe(world.url('alpha.test'))

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { LaunchedPage } from '../../runtime/launch'
 import { navigate } from '../helpers/browser'
 import { BIN, cleanEnv } from '../helpers/spawn'
-import { connectClient, createWorld, until, type Watched, type World } from './harness'
+import { connectClient, createWorld, type Watched, type World } from './harness'
 
 let world: World
 let mcp: Watched
@@ -176,7 +176,9 @@ describe('site-skills mcp --tools page over stdio', () => {
     expect(await described()).toBe('Reads the title, edited.')
 
     await writeFile(file, '{ "id": "alpha", ')
-    await until(() => stderr.includes('kept the last good version of alpha'), 10_000, 'the invalid edit report')
+    await expect
+      .poll(() => stderr, { timeout: 10_000, message: 'the invalid edit report' })
+      .toContain('kept the last good version of alpha')
     expect(stderr).toMatch(/invalid skill: alpha\/manifest\.json:\d+:\d+ manifest-parse/)
     expect(await described()).toBe('Reads the title, edited.')
     expect((await call('alpha__read_title', { prefix: '' })).structuredContent).toEqual({ title: 'alpha page' })

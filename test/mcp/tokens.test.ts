@@ -49,13 +49,13 @@ afterAll(async () => {
 
 describe('token counts (gpt-tokenizer, o200k_base)', () => {
   it('context --tokens --json counts each listed tool definition and note as the tokenizer counts the same text', async () => {
-    const run = await spawnCli(['context', world.url('alpha.test'), '--tokens', '--json', ...worldArgs(world)], {
+    const run = await spawnCli(['context', world.url('alpha.test'), '--tokens', '--json', '--root', world.root], {
       deadlineMs: 20_000,
     })
     expect(run.code, run.stderr).toBe(0)
     const { tokens: counted, knowledge } = JSON.parse(run.stdout)
     const listed = await allTools(await start(['--tools', 'all', ...worldArgs(world)]))
-    // gamma matches alpha.test too (context serves every skill; only the MCP tests deny it).
+    // gamma matches alpha.test too (context serves every skill, and takes no --deny: only mcp does).
     const [alpha, gamma] = counted.skills
     expect(counted.encoding).toBe('o200k_base')
     expect([alpha.siteId, gamma.siteId]).toEqual(['alpha', 'gamma'])
@@ -72,7 +72,7 @@ describe('token counts (gpt-tokenizer, o200k_base)', () => {
     expect(alpha.total + gamma.total).toBe(toolSum + tokens(note))
     expect(counted).toMatchObject({ tools: toolSum, notes: tokens(note), total: toolSum + tokens(note) })
 
-    const human = await spawnCli(['context', world.url('alpha.test'), '--tokens', ...worldArgs(world)], {
+    const human = await spawnCli(['context', world.url('alpha.test'), '--tokens', '--root', world.root], {
       deadlineMs: 20_000,
     })
     expect(human.code).toBe(0)
@@ -86,7 +86,7 @@ describe('token counts (gpt-tokenizer, o200k_base)', () => {
     const before = await readFile(dir, 'utf8')
     await writeFile(dir, `${before}Never type <|endoftext|> here.\n`)
     try {
-      const run = await spawnCli(['context', world.url('alpha.test'), '--tokens', '--json', ...worldArgs(world)], {
+      const run = await spawnCli(['context', world.url('alpha.test'), '--tokens', '--json', '--root', world.root], {
         deadlineMs: 20_000,
       })
       expect(run.code, run.stderr).toBe(0)

@@ -24,12 +24,11 @@ console.log(JSON.stringify({ ids, exists: context.exists, value, missing }))
 
 /** A longer-lived script: it sees an edit made while it runs, and still exits when done. */
 const LIVE = `import { writeFile } from 'node:fs/promises'
-import { setTimeout as sleep } from 'node:timers/promises'
 import { runNodeSiteTool } from 'unplugin-site-skills'
 const root = process.argv[2]
 const before = await runNodeSiteTool('shop', 'double', { n: 4 }, {}, { root })
 await writeFile(root + '/shop/tools/double.js', 'export const double = (ctx, args) => args.n * 20\\n')
-await sleep(300)
+// Read back at once: the API sees a change made before the call.
 const after = await runNodeSiteTool('shop', 'double', { n: 4 }, {}, { root })
 console.log(JSON.stringify({ before, after }))
 `

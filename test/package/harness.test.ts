@@ -26,12 +26,19 @@ describe('the test harness', () => {
     const pidFile = join(tmp.dir, 'child.pid')
     // A test process whose test started a long child (its own limit one minute) and then ended,
     // as when vitest stops a test at its timeout.
-    const child = `require('node:fs').writeFileSync(${JSON.stringify(pidFile)}, String(process.pid)); setInterval(() => {}, 1000)`
+    // Written whole, then renamed: once the file is there, it holds the pid.
+    const child = `const fs = require('node:fs'); fs.writeFileSync(${JSON.stringify(`${pidFile}.part`)}, String(process.pid)); fs.renameSync(${JSON.stringify(`${pidFile}.part`)}, ${JSON.stringify(pidFile)}); setInterval(() => {}, 1000)`
     const helpers = pathToFileURL(join(REPO_ROOT, 'test/helpers/spawn.ts')).href
     const script = [
       `const { runNode } = await import(${JSON.stringify(helpers)})`,
       `void runNode(['-e', ${JSON.stringify(child)}], { cwd: ${JSON.stringify(tmp.dir)}, limitMs: 60_000 })`,
-      `while (!(await import('node:fs')).existsSync(${JSON.stringify(pidFile)})) await new Promise((r) => setTimeout(r, 20))`,
+      // The child's pid file, waited for by its event (checked once the watch is set, in case it came before).
+      "const { existsSync, watch } = await import('node:fs')",
+      `const pidFile = ${JSON.stringify(pidFile)}`,
+      'await new Promise((resolve) => {',
+      `  const watcher = watch(${JSON.stringify(tmp.dir)}, () => existsSync(pidFile) && resolve(watcher.close()))`,
+      '  if (existsSync(pidFile)) resolve(watcher.close())',
+      '})',
       'process.exit(0)',
     ].join('\n')
     const testProcess = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], {
@@ -42,8 +49,7 @@ describe('the test harness', () => {
     expect(ended).toMatchObject({ code: 0, killed: false })
     expect(existsSync(pidFile)).toBe(true)
     const pid = Number(readFileSync(pidFile, 'utf8'))
-    const deadline = Date.now() + 5000
-    while (alive(pid) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50))
-    expect(alive(pid)).toBe(false)
+    expect(pid).toBeGreaterThan(0)
+    await expect.poll(() => alive(pid), { timeout: 5000, message: 'the child is killed' }).toBe(false)
   })
 })

@@ -1,7 +1,7 @@
 import { cp, mkdir, readFile, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { type ViteDevServer, createServer } from 'vite'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { command } from '../../runtime/cdp'
 import type { LaunchedBrowser, LaunchedPage } from '../../runtime/launch'
 import { launchBrowser } from '../../runtime/launch'
@@ -15,18 +15,14 @@ let browser: LaunchedBrowser
 let page: LaunchedPage
 let roots: string
 
-async function waitFor<T>(
-  read: () => Promise<T>,
-  ok: (value: T) => boolean,
-  what: string,
-  timeoutMs = 15_000,
-): Promise<T> {
-  let last: T | undefined
-  for (const start = Date.now(); Date.now() - start < timeoutMs; await new Promise((r) => setTimeout(r, 50))) {
-    last = await read().catch(() => undefined as T)
-    if (last !== undefined && ok(last)) return last
+/** What `read` gives once `ok` holds of it (a read that throws is "not yet"); fails after `timeoutMs`. */
+function waitFor<T>(read: () => Promise<T>, ok: (value: T) => boolean, what: string, timeoutMs = 15_000): Promise<T> {
+  const check = async () => {
+    const value = await read()
+    if (!ok(value)) throw new Error(`waiting for ${what}; last: ${JSON.stringify(value)}`)
+    return value
   }
-  throw new Error(`timed out waiting for ${what}; last: ${JSON.stringify(last)}`)
+  return vi.waitFor(check, { timeout: timeoutMs, interval: 50 })
 }
 
 const text = (selector: string) =>

@@ -3,7 +3,7 @@ import { writeFileSync } from 'node:fs'
 import { cp, readFile, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import type { ViteDevServer } from 'vite'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { type SiteSkillsContext, createSiteSkillsContext } from '../../src/plugin/context'
 import { attachDevServer } from '../../src/plugin/dev-server'
 import { resolveOptions } from '../../src/plugin/options'
@@ -48,18 +48,27 @@ describe('the dev server after a burst of changes', () => {
     }
     const watched = new Proxy(ctx, { get: (target, key) => (key === 'refresh' ? refresh : Reflect.get(target, key)) })
     const { server, watcher } = fakeServer()
+    // The dev server's own timers are faked (set up before it attaches), so that the test moves
+    // time on and knows what is still scheduled; file reads and compiles run for real.
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval'] })
     const stop = attachDevServer(server, watched)
     try {
       await writeFile(manifest, named('First'))
       watcher.emit('all', 'change', manifest)
-      await expect.poll(() => refreshes).toBeGreaterThan(0)
+      // The debounced compile reads the first edit; the second, unreported, is made after it.
+      await vi.advanceTimersToNextTimerAsync()
+      await expect.poll(() => refreshes).toBe(1)
+      expect(nameOf()).toBe('First')
+      // The re-check once the burst is over sees it.
+      await vi.runAllTimersAsync()
       await expect.poll(nameOf).toBe('Second')
-      // Then nothing more: no compile runs without a change.
-      const compiles = ctx.compiles
-      await new Promise((resolve) => setTimeout(resolve, 500))
-      expect(ctx.compiles).toBe(compiles)
+      // Then nothing more: nothing is scheduled (no interval, no re-check), so no compile runs
+      // until the watcher reports a change.
+      expect(vi.getTimerCount()).toBe(0)
+      expect(refreshes).toBe(2)
     } finally {
       stop()
+      vi.useRealTimers()
     }
   })
 })

@@ -1,6 +1,6 @@
 import { join } from 'node:path'
 import { type ViteDevServer, createServer } from 'vite'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { type LaunchedBrowser, type LaunchedPage, launchBrowser } from '../../runtime/launch'
 import { BROKEN_DIAGNOSTICS, BROKEN_SKILLS, diagnosticSections, writeBrokenProject } from '../helpers/broken'
 import { vitePlugin } from '../helpers/bundlers'
@@ -55,13 +55,14 @@ const READ_OVERLAY = `(() => {
     links: [...root.querySelectorAll('.file-link')].map((a) => a.textContent) }
 })()`
 
-async function until<T>(read: () => Promise<T>, ok: (value: T) => boolean, what: string, timeoutMs = 15_000) {
-  let last: T | undefined
-  for (const start = Date.now(); Date.now() - start < timeoutMs; await new Promise((r) => setTimeout(r, 50))) {
-    last = await read().catch(() => undefined)
-    if (last !== undefined && ok(last)) return last
+/** What `read` gives once `ok` holds of it (a read that throws is "not yet"); fails after `timeoutMs`. */
+function until<T>(read: () => Promise<T>, ok: (value: T) => boolean, what: string, timeoutMs = 15_000): Promise<T> {
+  const check = async () => {
+    const value = await read()
+    if (!ok(value)) throw new Error(`waiting for ${what}; last: ${JSON.stringify(value)}`)
+    return value
   }
-  throw new Error(`timed out waiting for ${what}; last: ${JSON.stringify(last)}`)
+  return vi.waitFor(check, { timeout: timeoutMs, interval: 50 })
 }
 
 const overlay = () => evaluate(page.client, READ_OVERLAY) as Promise<Overlay | null>

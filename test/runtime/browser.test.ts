@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { type BrowserCall, type BrowserTarget, callBrowserTool } from '../../runtime/browser'
 import { isSiteToolError, type SiteToolErrorCode } from '../../runtime/errors'
 import { type LaunchedBrowser, type LaunchedPage, launchBrowser } from '../../runtime/launch'
@@ -21,7 +21,8 @@ const FILES: Record<string, string> = {
     '',
   ].join('\n'),
   'browser-tools/side-effect.js': 'async function () {\n  window.__ran = true\n  return "ran"\n}\n',
-  'browser-tools/hang.js': 'async function () {\n  await new Promise(() => {})\n}\n',
+  'browser-tools/hang.js':
+    'async function () {\n  window.__hanging = (window.__hanging ?? 0) + 1\n  await new Promise(() => {})\n}\n',
   'browser-tools/busy.js': 'async function () {\n  for (;;) {}\n}\n',
   'browser-tools/throws.js': [
     'async function (args) {',
@@ -432,7 +433,9 @@ describe('when the browser goes away', () => {
       call({ port: browser.port, target: '/only' }, 'hang', {}, { timeoutMs: 20_000 }),
       'disconnected',
     )
-    await new Promise((resolve) => setTimeout(resolve, 300))
+    // Both calls run in the page before the browser goes.
+    const hanging = async () => expect(await evaluate(only.client, 'window.__hanging')).toBe(2)
+    await vi.waitFor(hanging, { timeout: 10_000, interval: 20 })
     await browser.close()
     await Promise.all([viaClient, viaAddress])
     await failure(call(`127.0.0.1:${browser.port}`, 'title'), 'disconnected')

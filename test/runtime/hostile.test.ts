@@ -211,9 +211,10 @@ describe('timeouts touch only the tool that is running (issue 11.4)', () => {
       // A first call caches the page's global object, so the next is sent at once.
       expect(await call(own.client, 'title')).toBe('/long-task')
       const longTask = 'const end = Date.now() + 1500; while (Date.now() < end) {} window.__pageDone = true'
-      await evaluate(own.client, `setTimeout(() => { ${longTask} }, 50); 1`)
-      await new Promise((resolve) => setTimeout(resolve, 200))
+      // Sent before the call on the same connection: the page is in this task when the call comes.
+      const pageTask = evaluate(own.client, `${longTask}; 'page done'`)
       await failure(call(own.client, 'title', {}, { timeoutMs: 300 }), 'timeout')
+      expect(await pageTask).toBe('page done')
       expect(await evaluate(own.client, 'window.__pageDone')).toBe(true)
     })
   })

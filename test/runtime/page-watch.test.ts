@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { type BrowserCall, type BrowserTarget, callBrowserTool } from '../../runtime/browser'
 import { command } from '../../runtime/cdp'
 import { isSiteToolError, type SiteToolError, type SiteToolErrorCode } from '../../runtime/errors'
@@ -84,11 +84,9 @@ async function withPage(url: string, test: (page: LaunchedPage) => Promise<void>
 
 /** Resolves once `expression` is true in the page; fails after 10 s (also when the page stays blocked). */
 async function until(page: LaunchedPage, expression: string): Promise<void> {
-  const deadline = Date.now() + 10_000
-  const late = () => new Promise((resolve) => setTimeout(resolve, deadline - Date.now(), 'late'))
-  for (; Date.now() < deadline; await new Promise((r) => setTimeout(r, 20)))
-    if ((await Promise.race([evaluate(page.client, expression), late()])) === true) return
-  throw new Error(`${expression} never held`)
+  // vi.waitFor fails at its timeout even while an evaluation is still pending in a blocked page.
+  const holds = async () => expect(await evaluate(page.client, expression), expression).toBe(true)
+  await vi.waitFor(holds, { timeout: 10_000, interval: 20 })
 }
 
 const address = (page: LaunchedPage) => ({ host: browser.host, port: browser.port, target: page.targetId })

@@ -84,6 +84,7 @@ describe('tokenBudget in the manifest', () => {
         message: `browserTools.read: ${tokens} tokens (o200k_base), over the budget of 10 (tokenBudget)`,
         hint: expect.stringContaining('site-skills context URL --tokens'),
         root: expect.stringMatching(/warn$/),
+        data: { subject: 'browserTools.read', tokens, budget: 10, option: false },
       },
     ])
     expect(tokens).toBeGreaterThan(10)

@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process'
 import { mkdir, rm, symlink, truncate, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { createServer } from 'vite'
 import { BUNDLERS, buildApp, vitePlugin } from '../helpers/bundlers'
 import { runBin, runNode } from '../helpers/spawn'
@@ -234,20 +234,15 @@ describe('files an ES-module browser tool imports (issue 24.2, 24.4, 24.12)', ()
       // The pipe replaced by a file: the next load compiles the tool (the pipe was among its inputs).
       await rm(join(devRoot, 'fifo/browser-tools/data.txt'))
       await writeFile(join(devRoot, 'fifo/browser-tools/data.txt'), 'now a file\n')
-      let source = ''
-      for (
-        const start = Date.now();
-        !source && Date.now() - start < WITHIN_MS;
-        await new Promise((r) => setTimeout(r, 50))
-      ) {
-        const loaded = await server.ssrLoadModule('virtual:site-skills').catch(() => undefined)
-        source = loaded
-          ? await (loaded as { browserToolSource: (s: string, t: string) => Promise<string> }).browserToolSource(
-              'fifo',
-              'read',
-            )
-          : ''
+      const loadSource = async () => {
+        const loaded = (await server.ssrLoadModule('virtual:site-skills')) as {
+          browserToolSource: (s: string, t: string) => Promise<string>
+        }
+        const source = await loaded.browserToolSource('fifo', 'read')
+        expect(source).not.toBe('')
+        return source
       }
+      const source = await vi.waitFor(loadSource, { timeout: WITHIN_MS, interval: 50 })
       expect(source).toContain('now a file')
     } finally {
       await server.close()

@@ -49,16 +49,26 @@ describe('bare browser tools: the quick shape check (V8) against acorn', () => {
     expect(await isSoleFunction(source)).toBe(false)
   })
 
-  it("keeps acorn's message and position for what it leaves", async () => {
+  it('says what acorn finds instead of one function, and where, for what it leaves', async () => {
     expect(await checkFunctionExpression('function () {}()', 'tool.js')).toEqual({
-      message: 'must contain a single function expression, found a function call `function () {}()`',
+      found: 'a function call `function () {}()`',
       line: 1,
       column: 1,
     })
     expect(await checkFunctionExpression('function () {}\nfoo()', 'tool.js')).toEqual({
-      message: 'must contain a single function expression; code follows the function: `foo()`',
+      follows: '`foo()`',
       line: 2,
       column: 1,
+    })
+    expect(await checkFunctionExpression('const a = 1\nreturn a', 'tool.js')).toEqual({
+      found: '2 statements, the first a `const` declaration `const a = 1`',
+      script: true,
+      line: 1,
+      column: 1,
+    })
+    expect(await checkFunctionExpression('async function (args) { return oops(( }', 'tool.js')).toMatchObject({
+      message: expect.stringMatching(/^Unexpected token/),
+      line: 1,
     })
   })
 })

@@ -1,7 +1,9 @@
 import { homedir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
-import { parseCliArgs, rootsOf as cliRoots } from '../../src/cli/args'
+import { rootsOf as cliRoots } from '../../src/cli/args'
+import { parseCommand } from '../../src/cli/options'
+import { COMMANDS } from '../../src/cli/registry'
 import { resolveRoots } from '../../src/compiler/discover/roots'
 import { rootsOf as apiRoots, siteSkillsRoot } from '../../src/nobuild/api'
 import { resolveOptions } from '../../src/plugin/options'
@@ -34,7 +36,9 @@ describe('resolveRoots: where the learnings are', () => {
 
   it('resolves once: the CLI hands its roots to the no-build API, which takes them as they are', () => {
     const io = { stdout: process.stdout, stderr: process.stderr, cwd: CWD, env: {} }
-    const fromCli = cliRoots(parseCliArgs(['validate', '--root', 'learnings', '--root', '~/more']), io)
+    const args = parseCommand('validate', COMMANDS.validate, ['--root', 'learnings', '--root', '~/more'])
+    if (args.help) throw new Error('parsed as --help')
+    const fromCli = cliRoots(args, io)
     expect(fromCli).toEqual(['/work/app/learnings', join(homedir(), 'more')])
     // The API resolves against process.cwd(), not the CLI's working directory: an equal but new list
     // would mean the roots were resolved a second time.

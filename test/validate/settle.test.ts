@@ -56,7 +56,7 @@ describe('a skill is settled once, after bundling', () => {
     expect(checked.candidate?.id).toBe('b-fine')
 
     expect(settleSkill(checked, {}).model).toBe(checked.candidate)
-    const failure = createDiagnostic('b-fine', 'b-fine/browser-tools/read.js', {
+    const failure = createDiagnostic(folder, 'b-fine/browser-tools/read.js', {
       code: 'returns-invalid',
       data: { tool: 'read' },
     })

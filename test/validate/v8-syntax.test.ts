@@ -1,8 +1,6 @@
-import { join } from 'node:path'
-import { describe, expect, it } from 'vitest'
-import { compiles, compilesHere, syntaxChecks } from '../../src/compiler/validate/v8-syntax'
-import { runNode } from '../helpers/spawn'
-import { REPO_ROOT } from '../helpers/tmp'
+import { Worker } from 'node:worker_threads'
+import { describe, expect, it, vi } from 'vitest'
+import { compilesHere, createSyntaxChecker } from '../../src/compiler/validate/v8-syntax'
 
 /** Scripts V8 accepts and rejects, a few hundred of them: a large tree's worth in one turn. */
 function texts(count: number): string[] {
@@ -19,94 +17,91 @@ function texts(count: number): string[] {
   return Array.from({ length: count }, (_, i) => shapes[i % shapes.length]!(i))
 }
 
-const checkAll = (codes: readonly string[]) => Promise.all(codes.map(compiles))
+const checkAll = (compiles: (code: string) => Promise<boolean>, codes: readonly string[]) =>
+  Promise.all(codes.map(compiles))
 
 describe('V8 syntax checks on a worker thread', () => {
   it('checks a small batch here, and answers large ones on the worker exactly as here', async () => {
+    const checker = createSyntaxChecker()
     const small = texts(8)
-    const before = { ...syntaxChecks }
-    expect(await checkAll(small)).toEqual(small.map(compilesHere))
-    expect(syntaxChecks.here - before.here).toBe(8)
-    expect(syntaxChecks.worker).toBe(before.worker)
+    expect(await checkAll(checker.compiles, small)).toEqual(small.map(compilesHere))
+    expect(checker.counts()).toEqual({ here: 8, worker: 0 })
 
     // The first large batch starts the worker (and is checked here while it starts).
     const codes = texts(400)
     const expected = codes.map(compilesHere)
     expect(expected.filter(Boolean).length).toBe(200)
-    expect(await checkAll(codes)).toEqual(expected)
-    const deadline = Date.now() + 20_000
-    while (syntaxChecks.worker === before.worker && Date.now() < deadline) {
-      expect(await checkAll(codes)).toEqual(expected)
-      await new Promise((resolve) => setTimeout(resolve, 20))
+    expect(await checkAll(checker.compiles, codes)).toEqual(expected)
+    expect(checker.counts()).toEqual({ here: 408, worker: 0 })
+    // Once the worker is online, a batch goes to it.
+    const onWorker = async () => {
+      expect(await checkAll(checker.compiles, codes)).toEqual(expected)
+      expect(checker.counts().worker).toBeGreaterThanOrEqual(codes.length)
     }
-    expect(syntaxChecks.worker).toBeGreaterThanOrEqual(before.worker + codes.length)
-  })
-
-  it.each([
-    ['after answering', 50],
-    ['when started but never sent a batch', 0],
-  ])('never keeps a process alive: one whose worker ran %s exits by itself', async (_, rounds) => {
-    const module = join(REPO_ROOT, 'src/compiler/validate/v8-syntax.ts')
-    const script = [
-      `const { compiles, syntaxChecks } = await import(${JSON.stringify(module)})`,
-      'const codes = Array.from({ length: 300 }, (_, i) => i % 2 ? `({m(a){return a+${i}}\\n})` : `({m(a){return a+}\\n})`)',
-      // The first large batch starts the worker and is checked here.
-      'let ok = (await Promise.all(codes.map(compiles))).filter(Boolean).length',
-      `for (let round = 0; round < ${rounds} && syntaxChecks.worker === 0; round++) {`,
-      '  await new Promise((resolve) => setTimeout(resolve, 20))',
-      '  ok = (await Promise.all(codes.map(compiles))).filter(Boolean).length',
-      '}',
-      'console.log(JSON.stringify({ ok, worker: syntaxChecks.worker > 0 }))',
-    ].join('\n')
-    const run = await runNode(['--import', 'tsx', '--input-type=module', '-e', script], {
-      cwd: REPO_ROOT,
-      limitMs: 30_000,
-    })
-    expect(run.killed).toBe(false)
-    expect(run.code).toBe(0)
-    expect(JSON.parse(run.stdout.trim())).toEqual({ ok: 150, worker: rounds > 0 })
+    await vi.waitFor(onWorker, { timeout: 20_000, interval: 20 })
   })
 })
 
-describe('V8 syntax checks when the worker fails', () => {
-  // The process's own Worker replaced before the module loads (syncBuiltinESMExports carries the
-  // change to `import { Worker } from 'node:worker_threads'`).
-  const FAKES = {
-    'cannot be created': 'class { constructor() { throw new Error("no threads here") } }',
-    'fails once online': [
-      'class extends Real {',
-      '  constructor(...args) { super(...args); this.once("online", () => this.emit("error", new Error("gone"))) }',
-      '}',
-    ].join('\n'),
-    'exits while it owes answers': ['class extends Real {', '  postMessage(value) { void this.terminate() }', '}'].join(
-      '\n',
-    ),
+/** A thread class that fails in one of the ways a thread can, and says when it has. */
+function failing(way: 'cannot be created' | 'fails once online' | 'exits while it owes answers') {
+  let failed = false
+  let made = 0
+  const fail = () => {
+    failed = true
   }
+  const classes: Record<typeof way, typeof Worker> = {
+    'cannot be created': class extends Worker {
+      constructor(...args: ConstructorParameters<typeof Worker>) {
+        made++
+        fail()
+        throw new Error('no threads here')
+        // biome-ignore lint/correctness/noUnreachable: a subclass must call super
+        super(...args)
+      }
+    },
+    'fails once online': class extends Worker {
+      constructor(...args: ConstructorParameters<typeof Worker>) {
+        super(...args)
+        made++
+        this.once('online', () => {
+          this.emit('error', new Error('gone'))
+          fail()
+        })
+      }
+    },
+    'exits while it owes answers': class extends Worker {
+      constructor(...args: ConstructorParameters<typeof Worker>) {
+        super(...args)
+        made++
+      }
+      override postMessage(): void {
+        void this.terminate().then(fail)
+      }
+    },
+  }
+  return { Thread: classes[way], failed: () => failed, made: () => made }
+}
 
-  it.each(Object.entries(FAKES))('checks here when the worker %s, and the process exits', async (_, fake) => {
-    const module = join(REPO_ROOT, 'src/compiler/validate/v8-syntax.ts')
-    const script = [
-      "import { createRequire, syncBuiltinESMExports } from 'node:module'",
-      "const threads = createRequire(import.meta.url)('node:worker_threads')",
-      'const Real = threads.Worker',
-      `threads.Worker = ${fake}`,
-      'syncBuiltinESMExports()',
-      `const { compiles, compilesHere, syntaxChecks } = await import(${JSON.stringify(module)})`,
-      'const codes = Array.from({ length: 300 }, (_, i) => i % 2 ? `({m(a){return a+${i}}\\n})` : `({m(a){return a+}\\n})`)',
-      'const expected = JSON.stringify(codes.map(compilesHere))',
-      'let same = true',
-      'for (let round = 0; round < 20; round++) {',
-      '  same &&= JSON.stringify(await Promise.all(codes.map(compiles))) === expected',
-      '  await new Promise((resolve) => setTimeout(resolve, 20))',
-      '}',
-      'console.log(JSON.stringify({ same, worker: syntaxChecks.worker }))',
-    ].join('\n')
-    const run = await runNode(['--import', 'tsx', '--input-type=module', '-e', script], {
-      cwd: REPO_ROOT,
-      limitMs: 30_000,
-    })
-    expect(run.killed, run.stderr).toBe(false)
-    expect(run.code, run.stderr).toBe(0)
-    expect(JSON.parse(run.stdout.trim())).toEqual({ same: true, worker: 0 })
-  })
+describe('V8 syntax checks when the worker fails', () => {
+  it.each(['cannot be created', 'fails once online', 'exits while it owes answers'] as const)(
+    'checks here when the worker %s, with the same answers',
+    async (way) => {
+      const { Thread, failed, made } = failing(way)
+      const checker = createSyntaxChecker({ Worker: Thread })
+      const codes = texts(300)
+      const expected = codes.map(compilesHere)
+      let batches = 0
+      // Large batches until the thread has failed (started, online, sent a batch: as the way needs).
+      const untilFailed = async () => {
+        batches++
+        expect(await checkAll(checker.compiles, codes)).toEqual(expected)
+        expect(failed()).toBe(true)
+      }
+      await vi.waitFor(untilFailed, { timeout: 20_000, interval: 20 })
+      // Then every check stays here (no thread is tried again), and none was answered by the thread.
+      expect(await checkAll(checker.compiles, codes)).toEqual(expected)
+      expect(made()).toBe(1)
+      await vi.waitFor(() => expect(checker.counts()).toEqual({ here: codes.length * (batches + 1), worker: 0 }))
+    },
+  )
 })

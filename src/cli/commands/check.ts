@@ -12,10 +12,11 @@ import { codeFrame, readQuietly } from '../../compiler/diagnostics/report'
 import { checkTokenBudgets } from '../../tokens/budget'
 import { foldersOf } from '../../nobuild/watch'
 import { DEFAULT_DTS } from '../../ids'
-import { type CliIO, type ParsedArgs, displayRoot, writeLine } from '../args'
+import { type CliIO, displayRoot, writeLine } from '../args'
 import { type Style, createStyle, plural } from '../format'
 import { existingRoots } from '../session'
 import { jsonReport, printReports } from './validate'
+import type { Args } from '../registry'
 
 function printProblem(p: TypeProblem, io: CliIO, style: Style): void {
   const [first = '', ...rest] = p.message.split('\n')
@@ -77,7 +78,7 @@ function printJson(result: CompileResult, typed: TypeCheck | undefined, dts: str
  * found from the working directory). Exit 0 when all is clean, 1 otherwise, 2 without a TypeScript;
  * `--watch` runs again on every change until interrupted.
  */
-export async function checkCommand(args: ParsedArgs, io: CliIO): Promise<number> {
+export async function checkCommand(args: Args<'check'>, io: CliIO): Promise<number> {
   const roots = await existingRoots(args, io, args.positionals)
   let compiler: CompilerBackend
   try {
@@ -97,7 +98,7 @@ export async function checkCommand(args: ParsedArgs, io: CliIO): Promise<number>
 async function checkWith(
   compiler: CompilerBackend,
   roots: readonly string[],
-  args: ParsedArgs,
+  args: Args<'check'>,
   io: CliIO,
 ): Promise<number> {
   const skills = createCompiler({

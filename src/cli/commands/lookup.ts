@@ -2,11 +2,12 @@ import { current, loadLearnedContext, siteSkillsForUrl } from '../../nobuild/api
 import { type ContextTokens, contextTokens } from '../../tokens/count'
 import { loadTokenizer } from '../../tokens/tokenizer'
 import { callExample } from '../example'
-import { type CliIO, type ParsedArgs, UsageError, compatOf, writeLine } from '../args'
+import { type CliIO, UsageError, compatOf, writeLine } from '../args'
 import { existingRoots } from '../session'
+import type { Args } from '../registry'
 
 /** `site-skills match URL...`: the skills of each URL, in directory-name order. */
-export async function matchCommand(args: ParsedArgs, io: CliIO): Promise<number> {
+export async function matchCommand(args: Args<'match'>, io: CliIO): Promise<number> {
   if (args.positionals.length === 0) throw new UsageError('match needs at least one URL: site-skills match URL...')
   const roots = await existingRoots(args, io)
   const options = { roots, compat: compatOf(args), watch: false }
@@ -22,7 +23,7 @@ export async function matchCommand(args: ParsedArgs, io: CliIO): Promise<number>
 }
 
 /** `site-skills context URL`: the original's LearnedContext, plus model tool definitions. */
-export async function contextCommand(args: ParsedArgs, io: CliIO): Promise<number> {
+export async function contextCommand(args: Args<'context'>, io: CliIO): Promise<number> {
   const [url, ...rest] = args.positionals
   if (!url || rest.length) {
     const count = url ? `, not ${args.positionals.length}` : ''

@@ -7,9 +7,10 @@ import { runMcp } from '../../mcp/index'
 import type { BrowserAddress } from '../../mcp/tabs'
 import { loadTokenizer } from '../../tokens/tokenizer'
 import { MissingPeerError } from '../../package/peers'
-import { type CliIO, type ParsedArgs, UsageError, writeLine } from '../args'
+import { type CliIO, UsageError, writeLine } from '../args'
 import { existingRoots } from '../session'
 import { compatOf } from '../args'
+import type { Args } from '../registry'
 
 const HOST_PORT_RE = /^(\[[^\]]+\]|[^:/\s]+):(\d+)$/
 const PAGE_PATH_RE = /^\/devtools\/page\/([^/]+)$/
@@ -66,17 +67,15 @@ async function writableRoot(dir: string, roots: readonly string[], cwd: string) 
 }
 
 /** `site-skills mcp`: serves the site tools to MCP clients until stdin closes or a signal. */
-export async function mcpCommand(args: ParsedArgs, io: CliIO): Promise<number> {
-  if (args.positionals.length)
-    throw new UsageError(`mcp takes no arguments, got ${JSON.stringify(args.positionals[0])}`)
-  if (args.json) throw new UsageError('mcp speaks MCP on stdout; --json does not apply')
+export async function mcpCommand(args: Args<'mcp'>, io: CliIO): Promise<number> {
   const browser = args.cdp === undefined ? undefined : browserAddress(args.cdp)
   const http = args.http === undefined ? undefined : portOf(args.http, '--http', true)
   const mode = toolsMode(args.tools)
   // The default counts the tokens of its list: without the tokenizer it exits 2 before it starts anything.
   if (!mode) await loadTokenizer().catch(asMcpPeer)
   const roots = await existingRoots(args, io)
-  const allowWrite = args.allowWrite === undefined ? undefined : await writableRoot(args.allowWrite, roots, io.cwd)
+  const allowWrite =
+    args['allow-write'] === undefined ? undefined : await writableRoot(args['allow-write'], roots, io.cwd)
   const log = (line: string) => writeLine(io.stderr, `site-skills mcp: ${line}`)
   try {
     const filter = { allow: args.allow, deny: args.deny }

@@ -4,8 +4,9 @@ import { fileURLToPath } from 'node:url'
 import { checkDomainPattern } from '../../compiler/validate/domains'
 import { toPosix } from '../../compiler/fs/paths'
 import { fsReason, isWriteFailure, writeFileInside } from '../../compiler/fs/write-inside'
-import { type CliIO, type ParsedArgs, UsageError, displayRoot, rootsOf, writeLine } from '../args'
+import { type CliIO, UsageError, displayRoot, rootsOf, writeLine } from '../args'
 import { CommandFailure, reportFailure } from '../failure'
+import type { Args } from '../registry'
 
 const NEW_USAGE = 'site-skills new ID --domain DOMAIN [--domain DOMAIN...]'
 /** Lowercase words and dashes, at most 128 characters (a model tool name's limit; every file system takes it). */
@@ -115,7 +116,7 @@ function files(id: string, domains: string[], schema: string): Record<string, st
 }
 
 /** The validate command that checks the new skill: with `--root` when the root was given as one. */
-function validateCommandFor(args: ParsedArgs, root: string, io: CliIO): string {
+function validateCommandFor(args: Args<'new'>, root: string, io: CliIO): string {
   if (args.root.length === 0) return 'site-skills validate'
   return `site-skills validate --root ${shellWord(displayRoot(root, io.cwd))}`
 }
@@ -126,7 +127,7 @@ function shellWord(text: string): string {
 }
 
 /** The checked id and domains of `new`, or a usage error. */
-function parseNew(args: ParsedArgs): { id: string; domains: string[] } {
+function parseNew(args: Args<'new'>): { id: string; domains: string[] } {
   const [id, ...rest] = args.positionals
   if (!id || rest.length) throw new UsageError(`new takes one skill id: ${NEW_USAGE}`)
   if (!ID_RE.test(id)) {
@@ -166,7 +167,7 @@ function makeSkillFolder(dir: string, shown: string): string {
 }
 
 /** `site-skills new ID --domain D`: scaffolds a skill that validates clean. */
-export async function newCommand(args: ParsedArgs, io: CliIO): Promise<number> {
+export async function newCommand(args: Args<'new'>, io: CliIO): Promise<number> {
   const { id, domains } = parseNew(args)
   try {
     const [root] = rootsOf(args, io)

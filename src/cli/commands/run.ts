@@ -1,16 +1,9 @@
-import {
-  type BrowserTarget,
-  type CdpSendable,
-  type ToolMeta,
-  isSiteToolError,
-  isWsUrl,
-  parseHostPort,
-  targetProblem,
-} from '../../../runtime/index'
-import { command, openTarget, resultJson } from '../../../runtime/internal'
+import { type BrowserTarget, type CdpSendable, type ToolMeta, isSiteToolError } from '../../../runtime/index'
+import { command, isWsUrl, openTarget, parseHostPort, resultJson, targetProblem } from '../../../runtime/internal'
 import { type SkillsOptions, listSiteSkills, runBrowserSiteTool, runNodeSiteTool } from '../../nobuild/api'
-import { type CliIO, type ParsedArgs, UsageError, compatOf, writeLine } from '../args'
+import { type CliIO, UsageError, compatOf, writeLine } from '../args'
 import { existingRoots } from '../session'
+import type { Args } from '../registry'
 
 const RUN_USAGE =
   'site-skills run SITE TOOL --args JSON [--cdp ws://...|HOST:PORT] [--target ID|URL-substring] [--url URL]'
@@ -36,7 +29,7 @@ function parsedUrl(text: string): URL | undefined {
 }
 
 /** `--url`: an http(s) URL, else a usage error. */
-function urlOf(args: ParsedArgs): URL | undefined {
+function urlOf(args: Args<'run'>): URL | undefined {
   if (args.url === undefined) return undefined
   const url = parsedUrl(args.url)
   if (!url || !/^https?:$/.test(url.protocol))
@@ -55,7 +48,7 @@ async function runNode(
   siteId: string,
   tool: string,
   toolArgs: Record<string, unknown>,
-  args: ParsedArgs,
+  args: Args<'run'>,
   options: SkillsOptions,
 ) {
   const given = urlOf(args)
@@ -87,7 +80,7 @@ function parseToolArgs(text: string | undefined): Record<string, unknown> {
 }
 
 /** `--cdp ws://...` or `--cdp HOST:PORT` (with `--target ID|URL-substring`). */
-function targetOf(args: ParsedArgs): BrowserTarget | undefined {
+function targetOf(args: Args<'run'>): BrowserTarget | undefined {
   if (!args.cdp) {
     if (args.target) throw new UsageError('--target needs --cdp HOST:PORT')
     return undefined
@@ -102,7 +95,7 @@ function targetOf(args: ParsedArgs): BrowserTarget | undefined {
 }
 
 /** `site-skills run SITE TOOL --args JSON [--cdp ...] [--target ...]`: runs a Node or browser tool. */
-export async function runCommand(args: ParsedArgs, io: CliIO): Promise<number> {
+export async function runCommand(args: Args<'run'>, io: CliIO): Promise<number> {
   const [siteId, tool, ...rest] = args.positionals
   if (!siteId || !tool || rest.length) throw new UsageError(`run takes a skill id and a tool name: ${RUN_USAGE}`)
   const toolArgs = parseToolArgs(args.args)

@@ -1,8 +1,9 @@
 import { manifestSchema } from '../../compiler/validate/schema'
-import { type CliIO, type ParsedArgs, writeLine } from '../args'
+import { type CliIO, writeLine } from '../args'
+import type { Args } from '../registry'
 
 /** `site-skills schema`: the manifest JSON Schema on stdout. */
-export async function schemaCommand(_args: ParsedArgs, io: CliIO): Promise<number> {
+export async function schemaCommand(_args: Args<'schema'>, io: CliIO): Promise<number> {
   writeLine(io.stdout, JSON.stringify(manifestSchema, null, 2))
   return 0
 }

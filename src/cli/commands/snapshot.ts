@@ -1,15 +1,16 @@
 import { join, relative } from 'node:path'
-import { SiteToolError, urlMatchesDomains } from '../../../runtime/index'
-import { type TargetInfo, loadCri } from '../../../runtime/internal'
+import { SiteToolError } from '../../../runtime/index'
+import { type TargetInfo, loadCri, urlMatchesDomains } from '../../../runtime/internal'
 import { formatFixture } from '../../compiler/fixtures/header'
 import { toPosix } from '../../compiler/fs/paths'
 import { isWriteFailure, writeFileInside } from '../../compiler/fs/write-inside'
 import { current } from '../../nobuild/api'
-import { type CapturedPage, SNAPSHOT_CHANGES, capturePage, fixtureNameFromUrl } from '../../testing/fixture'
-import { type CliIO, type ParsedArgs, UsageError, writeLine } from '../args'
+import { type CapturedPage, capturePage, fixtureNameFromUrl, SNAPSHOT_CHANGES } from '../../testing/fixture'
+import { type CliIO, UsageError, writeLine } from '../args'
 import { compatOf } from '../args'
 import { CommandFailure, reportFailure } from '../failure'
 import { existingRoots } from '../session'
+import type { Args } from '../registry'
 
 const USAGE = 'site-skills snapshot URL --site ID [--name NAME] --cdp HOST:PORT'
 const HOST_PORT_RE = /^(\[[^\]]+\]|[^:/\s]+):(\d+)$/
@@ -47,7 +48,7 @@ async function capture(tab: TargetInfo): Promise<CapturedPage> {
   }
 }
 
-function parseOptions(args: ParsedArgs): { url: string; siteId: string; host: string; port: number } {
+function parseOptions(args: Args<'snapshot'>): { url: string; siteId: string; host: string; port: number } {
   const [url, ...rest] = args.positionals
   if (!url || rest.length) throw new UsageError(`snapshot takes one URL: ${USAGE}`)
   if (!args.site) throw new UsageError(`snapshot needs --site ID: ${USAGE}`)
@@ -72,7 +73,7 @@ function checkCaptured(page: { url: string }, siteId: string, patterns: readonly
  * `site-skills snapshot URL --site ID [--name NAME] --cdp HOST:PORT`: saves the rendered DOM of the
  * tab at URL as `fixtures/NAME.html` of the skill and prints the example stanza to paste.
  */
-export async function snapshotCommand(args: ParsedArgs, io: CliIO): Promise<number> {
+export async function snapshotCommand(args: Args<'snapshot'>, io: CliIO): Promise<number> {
   const { url, siteId, host, port } = parseOptions(args)
   try {
     const { result } = await current({ roots: await existingRoots(args, io), compat: compatOf(args), watch: false })

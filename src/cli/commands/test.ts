@@ -5,12 +5,13 @@ import { type TestBrowser, openTestBrowser } from '../../testing/browser'
 import { runLive } from '../../testing/live'
 import { collectCases, resultOf, runOffline } from '../../testing/run'
 import type { ExampleCase, ExampleResult } from '../../testing/types'
-import { type CliIO, type ParsedArgs, UsageError, displayRoot, writeLine } from '../args'
+import { type CliIO, UsageError, displayRoot, writeLine } from '../args'
 import { compatOf } from '../args'
 import { reportFailure } from '../failure'
 import { type Style, createStyle, plural } from '../format'
 import { existingRoots } from '../session'
 import { jsonReport } from './validate'
+import type { Args } from '../registry'
 
 const CDP_RE = /^(?:(?:\[[^\]]+\]|[^:/\s]+):\d+|wss?:\/\/[^/]+\/devtools\/browser\/\S+)$/
 
@@ -20,7 +21,7 @@ function line(result: ExampleResult, style: Style): string {
   return `${style.red('✖')} ${name}  ${style.red(result.kind ?? 'fail')}: ${result.message ?? ''}`
 }
 
-async function runCases(cases: ExampleCase[], args: ParsedArgs, api: SiteSkills, each: (r: ExampleResult) => void) {
+async function runCases(cases: ExampleCase[], args: Args<'test'>, api: SiteSkills, each: (r: ExampleResult) => void) {
   let browser: TestBrowser | undefined
   try {
     for (const c of cases) {
@@ -82,7 +83,7 @@ function scopeLines(scope: Scope): string[] {
  * when no example ran at all (as test runners do when they find no test); 2 on bad usage. Only the
  * chosen skills decide: a broken skill that was not named does not.
  */
-export async function testCommand(args: ParsedArgs, io: CliIO): Promise<number> {
+export async function testCommand(args: Args<'test'>, io: CliIO): Promise<number> {
   const roots = await existingRoots(args, io)
   const options = { roots, compat: compatOf(args), watch: false }
   if (args.cdp && !CDP_RE.test(args.cdp))

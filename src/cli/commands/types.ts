@@ -3,15 +3,22 @@ import { generateDts } from '../../codegen/dts'
 import { DEFAULT_DTS } from '../../ids'
 import { formatReport } from '../../compiler/diagnostics/report'
 import { isSpecialFile, writeIfChanged } from '../../codegen/write'
-import { type CliIO, type ParsedArgs, displayRoot, writeLine } from '../args'
+import { type CliIO, displayRoot, writeLine } from '../args'
 import { plural } from '../format'
 import { compileRoots } from '../session'
+import type { Args } from '../registry'
 
 /** `site-skills types [--out FILE]`: the d.ts of virtual:site-skills, without a bundler. */
-export async function typesCommand(args: ParsedArgs, io: CliIO): Promise<number> {
+export async function typesCommand(args: Args<'types'>, io: CliIO): Promise<number> {
   const result = await compileRoots(args, io)
   if (result.errors > 0) {
-    writeLine(io.stderr, formatReport(result, io.cwd))
+    writeLine(
+      io.stderr,
+      formatReport(
+        result.reports.flatMap((r) => r.diagnostics),
+        io.cwd,
+      ),
+    )
     return 1
   }
   if (args.out === '-' || args.out === '/dev/stdout') {

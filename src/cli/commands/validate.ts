@@ -1,11 +1,11 @@
 import type { CompileResult } from '../../compiler/compile'
-import type { Diagnostic } from '../../compiler/diagnostics/catalog'
-import { type CliIO, type ParsedArgs, displayRoot, writeLine } from '../args'
+import { type CliIO, displayRoot, writeLine } from '../args'
 import { createStyle, formatDiagnostic, plural } from '../format'
 import { compileRoots } from '../session'
+import type { Args } from '../registry'
 
 /** `site-skills validate [DIR...]`: exit 0 without errors, 1 with any. */
-export async function validateCommand(args: ParsedArgs, io: CliIO): Promise<number> {
+export async function validateCommand(args: Args<'validate'>, io: CliIO): Promise<number> {
   const result = await compileRoots(args, io, args.positionals)
   if (args.json) {
     writeLine(io.stdout, JSON.stringify(jsonReport(result, io.cwd), null, 2))
@@ -33,21 +33,21 @@ export function printReports(result: CompileResult, io: CliIO): void {
     const bad = report.diagnostics.some((d) => d.severity === 'error')
     const title = report.id ? `${style.bold(report.id)}${style.dim(`  ${shown}/${report.id}`)}` : style.bold('roots')
     writeLine(io.stdout, `${bad ? style.red('✖') : style.yellow('!')} ${title}`)
-    for (const d of report.diagnostics) writeLine(io.stdout, formatDiagnostic(d, report.root, io.cwd, style))
+    for (const d of report.diagnostics) writeLine(io.stdout, formatDiagnostic(d, io.cwd, style))
     writeLine(io.stdout)
   }
 }
 
 /**
  * `--json`: `{ ok, skills, diagnostics }`. A diagnostic's `file` is relative to its `root`, which
- * is shown like the text output does (relative to the working directory when inside it).
+ * is shown like the text output does (relative to the working directory when inside it); `data`
+ * is what its code's message is made from (docs/codes.md), for programs to read instead of it.
  */
 export function jsonReport(result: CompileResult, cwd: string) {
-  const rootOf = new Map<Diagnostic, string>()
-  for (const report of result.reports) for (const d of report.diagnostics) rootOf.set(d, displayRoot(report.root, cwd))
   const diagnostics = result.diagnostics.map((d) => {
-    const { code, severity, siteId, file, line, column, message, hint } = d
-    return { code, severity, siteId, root: rootOf.get(d) ?? '', file, line, column, message, ...(hint ? { hint } : {}) }
+    const { code, severity, data, siteId, file, line, column, message, hint } = d
+    const root = displayRoot(d.root, cwd)
+    return { code, severity, siteId, root, file, line, column, message, ...(hint ? { hint } : {}), data }
   })
   return { ok: result.errors === 0, skills: result.records.length, diagnostics }
 }

@@ -13,6 +13,8 @@ import { type StampLog, stampOf } from '../fs/stamp'
 /** One browser tool to compile. */
 export interface BundleRequest {
   siteId: string
+  /** The root the skill was found in (its diagnostics carry it). */
+  root: string
   tool: string
   /** Real path of the tool file. */
   absPath: string
@@ -135,7 +137,7 @@ function toDiagnostic(request: BundleRequest, message: Message, cwd: string): Di
         problem.kind === 'escape' ? escapedPath(request, file) : displayPath(request, file),
       )
     : ({ code: 'tool-parse', data: { problem: 'bundle', tool: request.tool, reason: message.text } } as const)
-  return createDiagnostic(request.siteId, displayPath(request, abs), {
+  return createDiagnostic(skillOf(request), displayPath(request, abs), {
     ...finding,
     line: loc?.line ?? 1,
     column: (loc?.column ?? 0) + 1,
@@ -153,7 +155,7 @@ function importMetaDiagnostics(
   return warnings
     .filter((w) => w.id === 'empty-import-meta' && w.location && files.has(realInput(w.location.file, cwd)))
     .map((w) =>
-      createDiagnostic(request.siteId, displayPath(request, realInput(w.location!.file, cwd)), {
+      createDiagnostic(skillOf(request), displayPath(request, realInput(w.location!.file, cwd)), {
         code: 'tool-parse',
         data: { problem: 'import-meta', tool: request.tool },
         line: w.location!.line,
@@ -186,7 +188,7 @@ function finish(
   const escapes = inputs
     .filter((file) => !isInside(request.realDir, file) && !context.guard.isPackageFile(file))
     .map((file) =>
-      createDiagnostic(request.siteId, displayPath(request, request.absPath), {
+      createDiagnostic(skillOf(request), displayPath(request, request.absPath), {
         code: 'path-escape',
         data: { via: 'import', tool: request.tool, file: escapedPath(request, file) },
       }),
@@ -234,11 +236,14 @@ function collect(
   return results
 }
 
+/** The skill a request's diagnostics belong to. */
+const skillOf = (request: BundleRequest) => ({ id: request.siteId, root: request.root })
+
 /** The file changed since it was validated (now a pipe, unreadable, too large): said as validate says it. */
 function readDiagnostic(request: BundleRequest, failure: ReadFailure): Diagnostic {
   const data = { subject: { kind: 'browser', name: request.tool } as const, reason: failure.message }
   const code = READ_FAILURE_CODES[failure.problem]
-  return createDiagnostic(request.siteId, displayPath(request, request.absPath), { code, data })
+  return createDiagnostic(skillOf(request), displayPath(request, request.absPath), { code, data })
 }
 
 /**
@@ -308,7 +313,7 @@ function refused(request: BundleRequest, guard: BundleGuard): BundleResult | und
   const problem = guard.skillProblem(request.realDir)
   if (!problem) return undefined
   const finding = guardFinding(problem, request.tool, (file) => displayPath(request, file))
-  const diagnostic = createDiagnostic(request.siteId, displayPath(request, problem.file), finding)
+  const diagnostic = createDiagnostic(skillOf(request), displayPath(request, problem.file), finding)
   return { diagnostics: [diagnostic], inputs: [request.absPath, problem.file] }
 }
 

@@ -8,7 +8,8 @@ import { lineStarts } from '../parse'
  *
  * esbuild's cost for a small tool is mostly per call (and per output file of a build): 2,000 tools
  * of a few hundred bytes cost ten times more CPU as 2,000 transforms than as 20 transforms of 100
- * tools each. Each tool is one exported constant of the batch behind a marker comment, so the
+ * tools each, and 1,000 of them compiled in 0.47x the time (bench/branches.ts, both ways in one
+ * run). Each tool is one exported constant of the batch behind a marker comment, so the
  * output is a list of declarations split again at the markers; the source map is cut along the
  * same lines. A batch esbuild rejects, or whose output has another shape, is compiled tool by tool,
  * which also gives each error its own tool and position.

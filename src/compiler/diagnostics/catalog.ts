@@ -24,7 +24,7 @@ import {
   fixtureHeaderMessage,
 } from './example-messages'
 
-export type Severity = 'error' | 'warning'
+type Severity = 'error' | 'warning'
 
 /** One code's entry: severity, title, general hint, and how a finding's data becomes its message. */
 export interface CatalogEntry<D> {
@@ -43,6 +43,7 @@ export type NoData = Record<string, never>
 const q = (value: unknown) => JSON.stringify(value)
 const entry = <D = NoData>(e: CatalogEntry<D>): CatalogEntry<D> => e
 const SYMLINK_OUT = 'resolves outside the skill folder (a symlink leads out of it)'
+const NOT_ONE_FUNCTION = 'must contain a single function expression'
 const NODE_HINT = 'A Node tool is an ES module: export async function name(ctx, args) { ... }.'
 const TOOL_PATH_WORDS = {
   empty: 'path must be a non-empty string',
@@ -56,7 +57,10 @@ type ToolNameData =
   | { problem: 'both'; name: string }
   | ({ problem: 'invisible'; map: string; name: string } & NameCharacter)
 type ToolParseData =
-  | { problem: 'node-syntax' | 'syntax' | 'shape'; path: string; reason: string }
+  | { problem: 'node-syntax' | 'syntax'; path: string; reason: string }
+  /** A bare browser tool holding something else than one function (`found`), or more (`follows`). */
+  | { problem: 'shape'; path: string; found: string; script?: boolean }
+  | { problem: 'shape'; path: string; follows: string }
   | { problem: 'no-default'; path: string }
   | { problem: 'default-not-function'; path: string; found?: string }
   | { problem: 'bundle'; tool: string; reason: string }
@@ -92,7 +96,9 @@ function toolParseMessage(d: ToolParseData): string {
     case 'syntax':
       return `cannot parse ${q(d.path)}: ${d.reason}`
     case 'shape':
-      return `${q(d.path)} ${d.reason}`
+      return 'follows' in d
+        ? `${q(d.path)} ${NOT_ONE_FUNCTION}; code follows the function: ${d.follows}`
+        : `${q(d.path)} ${NOT_ONE_FUNCTION}, found ${d.found}${d.script ? ': wrap the code in async function (args) { ... }' : ''}`
     case 'no-default':
       return `${q(d.path)} must export a default function`
     case 'default-not-function':
@@ -170,7 +176,7 @@ export const DIAGNOSTIC_CATALOG = {
   'skill-unreadable': entry<{ reason: string }>({
     severity: 'error',
     title: 'Skill cannot be read',
-    hint: 'A file of this skill could not be read (too large, or an I/O error); the other skills are not affected.',
+    hint: 'A file of this skill could not be read (a name too long, a symlink loop, a folder that may not be searched, or an I/O error); the other skills are not affected.',
     message: (d) => `cannot read the skill: ${d.reason}`,
   }),
   'manifest-not-object': entry<{ member?: string }>({
@@ -476,6 +482,25 @@ export const DIAGNOSTIC_CATALOG = {
     hint: 'tokenBudget is a positive integer, or { "max": N, "fail": true } to make exceeding it an error.',
     message: (d) => `${d.at}: tokenBudget must be a positive integer or { "max": N, "fail"?: boolean }`,
   }),
+  'agent-skill-name': entry<{ id: string; name: string }>({
+    severity: 'warning',
+    title: 'Skill id is not an Agent Skills name',
+    hint:
+      'An Agent Skills name is 1 to 64 of a-z, 0-9 and single hyphens, and the folder name; the export ' +
+      'uses the mapped name and keeps the id for the scripts. Rename the folder to make them one.',
+    message: (d) => `skill id ${quoteName(d.id)} is exported as the Agent Skills folder ${q(d.name)}`,
+  }),
+  'agent-skill-name-invalid': entry<{ id: string; name: string; owner?: string }>({
+    severity: 'error',
+    title: 'Skill id has no Agent Skills name of its own',
+    hint:
+      'Agent Skills names are lowercase a-z, 0-9 and single hyphens: rename the skill folder (and its id) so ' +
+      'that its name is one of its own, e.g. "news-site".',
+    message: (d) =>
+      d.owner === undefined
+        ? `skill id ${quoteName(d.id)} has no letter or digit a-z, 0-9 to make an Agent Skills name of`
+        : `skill id ${quoteName(d.id)} would be exported as ${q(d.name)}, the name of skill ${quoteName(d.owner)}`,
+  }),
   'compat-ego-lite': entry<CompatData>({
     severity: 'error',
     title: 'Not loadable by ego-lite',
@@ -487,7 +512,7 @@ export const DIAGNOSTIC_CATALOG = {
 type Catalog = typeof DIAGNOSTIC_CATALOG
 export type DiagnosticCode = keyof Catalog
 /** What a finding of `C` says, as its catalog entry's `message` takes it. */
-type DiagnosticData<C extends DiagnosticCode> = Parameters<Catalog[C]['message']>[0]
+export type DiagnosticData<C extends DiagnosticCode> = Parameters<Catalog[C]['message']>[0]
 
 /** A finding before it has a place: its code and that code's data. */
 export type Finding = { [C in DiagnosticCode]: { code: C; data: DiagnosticData<C> } }[DiagnosticCode]
@@ -498,26 +523,43 @@ export function describeFinding(f: Finding): { code: DiagnosticCode; message: st
   return { code: f.code, message: entry.message(f.data), hint: entry.hintFor?.(f.data) ?? entry.hint }
 }
 
-/** One finding. `file` is relative to its root with forward slashes; line and column are 1-based. */
-export interface Diagnostic {
-  code: DiagnosticCode
+/** The skill a finding belongs to: its id, and the root it was found in (absolute, as given). */
+export interface DiagnosticSkill {
+  id: string
+  root: string
+}
+
+/** Where a finding is and what it says. `file` is relative to `root` with forward slashes; line and column are 1-based. */
+interface DiagnosticPlace {
   severity: Severity
+  /** The root of the skill (absolute, as given): two roots may hold skills of the same id. */
+  root: string
   siteId: string
   file: string
   line: number
   column: number
+  /** Rendered by the catalog from `(code, data)`: for people. Programs read `code` and `data`. */
   message: string
   hint?: string
 }
 
+/** One finding: its code and that code's data (as the catalog types it), its skill, root and place, and its text. */
+export type Diagnostic = {
+  [C in DiagnosticCode]: { code: C; data: DiagnosticData<C> } & DiagnosticPlace
+}[DiagnosticCode]
+
 /** A finding with its place in the file (1-based; the start by default) and, rarely, another severity. */
 export type DiagnosticInit = Finding & { line?: number; column?: number; severity?: Severity }
 
-/** Builds a diagnostic: message and hint from the code's catalog entry, severity too unless given. */
-export function createDiagnostic(siteId: string, file: string, init: DiagnosticInit): Diagnostic {
+/**
+ * Builds a diagnostic of a skill (a `SkillFolder` or `SkillModel` will do): message and hint from
+ * the code's catalog entry, severity too unless given.
+ */
+export function createDiagnostic(skill: DiagnosticSkill, file: string, init: DiagnosticInit): Diagnostic {
   const { code, message, hint } = describeFinding(init)
   const severity = init.severity ?? DIAGNOSTIC_CATALOG[code].severity
-  return { code, severity, siteId, file, line: init.line ?? 1, column: init.column ?? 1, message, hint }
+  const place = { severity, root: skill.root, siteId: skill.id, file, line: init.line ?? 1, column: init.column ?? 1 }
+  return { code, data: init.data, ...place, message, hint } as Diagnostic
 }
 
 export function countBySeverity(diagnostics: readonly Diagnostic[]): { errors: number; warnings: number } {

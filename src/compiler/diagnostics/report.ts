@@ -1,5 +1,4 @@
 import { join, relative } from 'node:path'
-import type { CompileResult } from '../compile'
 import { LOG_PREFIX } from '../../ids'
 import type { Diagnostic } from './catalog'
 import { FILE_LIMITS, isReadFailure, readRegularFile } from '../fs/files'
@@ -46,16 +45,19 @@ export function codeFrame(text: string, line: number, column: number, style: Fra
   return out.join('\n')
 }
 
+/** A diagnostic's file, absolute. */
+export const fileOf = (d: Diagnostic): string => join(d.root, d.file)
+
 /** A diagnostic's file shown relative to `base` (the bundler's root). */
-export function displayFile(d: Diagnostic, root: string, base: string): string {
-  const abs = join(root, d.file)
+export function displayFile(d: Diagnostic, base: string): string {
+  const abs = fileOf(d)
   const rel = relative(base, abs)
   return toPosix(rel.startsWith('..') ? abs : rel)
 }
 
 /** `file:line:col  error code  message` on one line. */
-export function formatDiagnosticLine(d: Diagnostic, root: string, base: string): string {
-  return `${displayFile(d, root, base)}:${d.line}:${d.column}  ${d.severity} ${d.code}  ${d.message}`
+export function formatDiagnosticLine(d: Diagnostic, base: string): string {
+  return `${displayFile(d, base)}:${d.line}:${d.column}  ${d.severity} ${d.code}  ${d.message}`
 }
 
 /** A file's text for a code frame, or undefined: never a pipe or device, never more than a tool's limit. */
@@ -65,10 +67,10 @@ export function readQuietly(path: string): string | undefined {
 }
 
 /** A diagnostic's own block: `file:line:col  error code  message`, its code frame (file readable), its hint. */
-function formatDiagnosticBlock(d: Diagnostic, root: string, base: string): string {
-  const text = readQuietly(join(root, d.file))
+function formatDiagnosticBlock(d: Diagnostic, base: string): string {
+  const text = readQuietly(fileOf(d))
   const frame = text ? codeFrame(text, d.line, d.column) : ''
-  const lines = [formatDiagnosticLine(d, root, base), frame && indent(frame, '  '), d.hint && `  hint: ${d.hint}`]
+  const lines = [formatDiagnosticLine(d, base), frame && indent(frame, '  '), d.hint && `  hint: ${d.hint}`]
   return lines.filter(Boolean).join('\n')
 }
 
@@ -78,25 +80,15 @@ const indent = (text: string, by: string) =>
     .map((line) => `${by}${line}`)
     .join('\n')
 
-/** An error diagnostic with the root it belongs to. */
-export interface RootedDiagnostic {
-  d: Diagnostic
-  root: string
-}
-
-/** The error diagnostics of a result, each with its root. */
-export function errorsOf(result: CompileResult): RootedDiagnostic[] {
-  return result.reports.flatMap((report) =>
-    report.diagnostics.filter((d) => d.severity === 'error').map((d) => ({ d, root: report.root })),
-  )
-}
-
-/** The report of a failed compile: a count, then every error diagnostic with its frame and hint. */
-export function formatReport(result: CompileResult, base: string): string {
-  const errors = errorsOf(result)
-  const skills = new Set(errors.map(({ d }) => d.siteId)).size
+/**
+ * The report of a failed compile: a count, then every error diagnostic (in the order given: the
+ * compile's reports, folder by folder) with its frame and hint.
+ */
+export function formatReport(diagnostics: readonly Diagnostic[], base: string): string {
+  const errors = diagnostics.filter((d) => d.severity === 'error')
+  const skills = new Set(errors.map((d) => d.siteId)).size
   const count = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`
-  const head = `${LOG_PREFIX} ${count(result.errors, 'error')} in ${count(skills, 'skill')}:`
-  const blocks = errors.map(({ d, root }) => formatDiagnosticBlock(d, root, base))
+  const head = `${LOG_PREFIX} ${count(errors.length, 'error')} in ${count(skills, 'skill')}:`
+  const blocks = errors.map((d) => formatDiagnosticBlock(d, base))
   return [head, ...blocks].join('\n\n')
 }

@@ -25,7 +25,7 @@ function listFiles(dir: string): string[] {
  */
 export function unreadableSkill(folder: SkillFolder, error: unknown): SkillRecord {
   const reason = error instanceof Error ? error.message : String(error)
-  const diagnostic = createDiagnostic(folder.id, `${folder.id}/${MANIFEST}`, {
+  const diagnostic = createDiagnostic(folder, `${folder.id}/${MANIFEST}`, {
     code: 'skill-unreadable',
     data: { reason },
   })

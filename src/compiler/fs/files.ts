@@ -29,7 +29,12 @@ export const READ_FAILURE_CODES = {
 
 // Opening a FIFO for reading waits for a writer unless non-blocking; regular files ignore the flag.
 const OPEN_FLAGS = constants.O_RDONLY | (constants.O_NONBLOCK ?? 0)
-/** Opening a symlink fails (ELOOP) rather than opening its target; 0 where the system has no such flag. */
+/**
+ * Opening a symlink fails (ELOOP) rather than opening its target. Branch: Windows has no such
+ * flag (0), and `readPlainFile` then opens nothing itself ('other': the caller inspects the path).
+ * Only Linux reaches it from the compiler (`plainPathInside` answers there alone), but it is
+ * exported, and opening a plain path there must never follow a symlink.
+ */
 const NO_FOLLOW = constants.O_NOFOLLOW ?? 0
 
 /** What a file that is no regular file is, in a message's words. */

@@ -55,19 +55,28 @@ export type FileState =
   | { kind: 'other'; real: string }
   | { kind: 'missing' }
 
-/**
- * Resolves symlinks and reports what is at `path`. Synchronous on purpose: for the thousands of
- * small local files of a skills tree it is several times faster than queueing on libuv's pool.
- */
-export async function inspectPath(path: string): Promise<FileState> {
+/** What `realpath` or `stat` fail with when nothing is there: the path, or a folder on it, does not exist. */
+const NOTHING_THERE = new Set(['ENOENT', 'ENOTDIR'])
+
+function inspectReal(path: string, strict: boolean): FileState {
   try {
     const real = realpathSync.native(path)
     const info = statSync(real)
     if (info.isDirectory()) return { kind: 'directory', real }
     return info.isFile() ? { kind: 'file', real, size: info.size, mtimeMs: info.mtimeMs } : { kind: 'other', real }
-  } catch {
+  } catch (error) {
+    if (strict && !NOTHING_THERE.has((error as NodeJS.ErrnoException).code ?? '')) throw error
     return { kind: 'missing' }
   }
+}
+
+/**
+ * Resolves symlinks and reports what is at `path`; anything that cannot be resolved is `missing`.
+ * Synchronous on purpose: for the thousands of small local files of a skills tree it is several
+ * times faster than queueing on libuv's pool.
+ */
+export async function inspectPath(path: string): Promise<FileState> {
+  return inspectReal(path, false)
 }
 
 /**
@@ -88,9 +97,13 @@ export function unsafeRelativePath(path: string): 'escape' | 'backslash' | 'shap
 const PLAIN_RELATIVE_RE = /^(?!\.\.?(?:\/|$))[^/\\]+(?:\/(?!\.\.?(?:\/|$))[^/\\]+)*$/
 
 /**
- * Where a path as written names its file in the case the disk uses. On macOS and Windows file names
- * are case-insensitive by default, and `realpath` also gives a file's own case: watchers report
- * that case, so a path spelled otherwise in a manifest must still go through `realpath` there.
+ * Platform branch: the `lstat` fast path below runs on Linux only. There file names are
+ * case-sensitive, so a plain path as written is the file's own name, and one `lstat` per folder
+ * below a known real folder replaces `realpath`, which glibc makes one `lstat` per segment of the
+ * whole path (bench/branches.ts measures a cold compile at 1,000 skills both ways). On macOS and
+ * Windows names are case-insensitive by default and `realpath` also gives a file's own case, which
+ * watchers report, so a path spelled otherwise in a manifest must go through `realpath` there.
+ * Read when the module loads; test/validate/platform-paths.test.ts loads it as on macOS too.
  */
 const CASE_SENSITIVE = process.platform === 'linux'
 
@@ -101,6 +114,7 @@ const CASE_SENSITIVE = process.platform === 'linux'
  * the way, a path that is not plain, or a system where case does not tell names apart (there
  * `realpath` also gives a name's own case). The last segment is not looked at. `plainDirs`, when
  * given, remembers the folders found plain (the `tools/` of several tools is looked at once).
+ * What `lstat` fails with other than "nothing there" (a name too long, no search permission) is thrown.
  */
 export function plainPathInside(realDir: string, rel: string, plainDirs?: Set<string>): string | 'missing' | undefined {
   if (!CASE_SENSITIVE || !PLAIN_RELATIVE_RE.test(rel)) return undefined
@@ -119,16 +133,18 @@ export function plainPathInside(realDir: string, rel: string, plainDirs?: Set<st
 }
 
 /**
- * `inspectPath(join(realDir, rel))` for a folder whose real path is known: one `lstat` per segment
- * of `rel` (see `plainPathInside`) instead of resolving every segment of the whole path.
+ * What is at `join(realDir, rel)`, a path inside a folder whose real path is known: one `lstat` per
+ * segment of `rel` where it can (see `plainPathInside`), else `realpath`. Only a path with nothing
+ * there is `missing`; one the system cannot resolve (a name too long, a symlink loop, a folder
+ * that may not be searched) throws, on either path, and its skill is reported unreadable.
  */
 export async function inspectInside(realDir: string, rel: string, plainDirs?: Set<string>): Promise<FileState> {
   const path = plainPathInside(realDir, rel, plainDirs)
-  if (path === undefined) return inspectPath(join(realDir, rel))
+  if (path === undefined) return inspectReal(join(realDir, rel), true)
   if (path === 'missing') return { kind: 'missing' }
   const info = lstatSync(path, { throwIfNoEntry: false })
   if (!info) return { kind: 'missing' }
-  if (info.isSymbolicLink()) return inspectPath(join(realDir, rel))
+  if (info.isSymbolicLink()) return inspectReal(join(realDir, rel), true)
   if (info.isDirectory()) return { kind: 'directory', real: path }
   return info.isFile()
     ? { kind: 'file', real: path, size: info.size, mtimeMs: info.mtimeMs }

@@ -1,4 +1,4 @@
-import { assignToolNames } from '../../../runtime/index'
+import { assignToolNames } from '../../../runtime/internal'
 import { createDiagnostic, type Diagnostic } from '../diagnostics/catalog'
 import type { SkillRecord } from '../model'
 import { MANIFEST } from '../discover/skills'
@@ -25,7 +25,7 @@ function checkIdCase(records: readonly SkillRecord[], found: Found): void {
     if (first === undefined) seen.set(key, id)
     else if (first !== id) {
       const init = { code: 'id-case-collision', data: { id, first } } as const
-      add(found, record, createDiagnostic(id, `${id}/${MANIFEST}`, init))
+      add(found, record, createDiagnostic(record.folder, `${id}/${MANIFEST}`, init))
     }
   }
 }
@@ -53,7 +53,7 @@ function checkModelNames(records: readonly SkillRecord[], found: Found): void {
       const data = { tool: tool.name, name, owner: owner.tool, ...ownerSite }
       const at = record.locate?.([tool.kind === 'node' ? 'nodeTools' : 'browserTools', tool.name])
       const file = `${siteId}/${MANIFEST}`
-      add(found, record, createDiagnostic(siteId, file, { code: 'tool-name-collision', data, ...at }))
+      add(found, record, createDiagnostic(record.folder, file, { code: 'tool-name-collision', data, ...at }))
     }
   }
 }

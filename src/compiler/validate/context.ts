@@ -16,7 +16,7 @@ import type { JsonDocument, JsonPath, Position } from '../parse'
 import { createLineIndex } from '../parse'
 import { inspectInside, isInside } from '../fs/paths'
 import type { StampLog } from '../fs/stamp'
-import type { ModuleExports, SourceError } from './module-shape'
+import type { ModuleExports, SourceError } from './module-types'
 
 export interface ValidateOptions {
   /** `'ego-lite'` adds the original runtime's restrictions. */
@@ -54,7 +54,7 @@ export interface SkillCheck {
 }
 
 export function report(check: SkillCheck, file: string, init: DiagnosticInit): void {
-  check.diagnostics.push(createDiagnostic(check.folder.id, `${check.folder.id}/${file}`, init))
+  check.diagnostics.push(createDiagnostic(check.folder, `${check.folder.id}/${file}`, init))
 }
 
 /** Reports a finding about the manifest member at `path` (pointing at its key). */

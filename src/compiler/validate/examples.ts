@@ -1,6 +1,5 @@
-import { urlMatchesDomains } from '../../../runtime/index'
-import type { ArgsValidator, ValueSchema } from '../../../runtime/index'
-import { checkArgs } from '../../../runtime/internal'
+import type { ValueSchema } from '../../../runtime/index'
+import { type ArgsValidator, checkArgs, urlMatchesDomains } from '../../../runtime/internal'
 import type { ExampleModel } from '../model'
 import type { JsonPath } from '../parse'
 import { unsafeRelativePath } from '../fs/paths'

@@ -16,21 +16,7 @@ import { transform } from 'esbuild'
 import { isTypeScript } from '../fs/paths'
 import { quickExports } from './quick-exports'
 import { isSoleFunction } from './quick-shape'
-
-/** What kind of value a binding holds, as far as the source shows without running it. */
-export type BindingKind = 'function' | 'other' | 'unknown'
-
-export interface ModuleExports {
-  exports: Map<string, BindingKind>
-  /** Sources of `export * from '...'`. */
-  starFrom: string[]
-}
-
-export interface SourceError {
-  message: string
-  line: number
-  column: number
-}
+import type { BindingKind, ModuleExports, NotOneFunction, SourceError } from './module-types'
 
 /** A statement at the top level of a module. */
 type TopLevel = Program['body'][number]
@@ -183,7 +169,10 @@ function onlyTriviaAfter(code: string, offset: number): boolean {
  * function, arrow). TypeScript is stripped first. Returns an error or undefined; an error says
  * what the file holds instead, in plain words, at the position of that code.
  */
-export async function checkFunctionExpression(source: string, file: string): Promise<SourceError | undefined> {
+export async function checkFunctionExpression(
+  source: string,
+  file: string,
+): Promise<SourceError | NotOneFunction | undefined> {
   let code = source
   const typescript = isTypeScript(file)
   if (!typescript && (await isSoleFunction(source))) return undefined
@@ -200,15 +189,12 @@ export async function checkFunctionExpression(source: string, file: string): Pro
     const node: Node = typescript ? soleExpression(code) : parseExpressionAt(code, 0, { ecmaVersion: 'latest' })
     if (node.type !== 'FunctionExpression' && node.type !== 'ArrowFunctionExpression') {
       const start = positionAt(code, node.start)
-      return { message: `${NOT_ONE_FUNCTION}, found ${describeNode(node, code)}`, ...at(start.line, start.column) }
+      return { found: describeNode(node, code), ...at(start.line, start.column) }
     }
     if (!typescript && !onlyTriviaAfter(code, node.end)) {
       const next = node.end + (LEADING_TRIVIA_RE.exec(code.slice(node.end))?.[0].length ?? 0)
       const after = positionAt(code, next)
-      return {
-        message: `${NOT_ONE_FUNCTION}; code follows the function: ${describeCode(code, next)}`,
-        ...at(after.line, after.column),
-      }
+      return { follows: describeCode(code, next), ...at(after.line, after.column) }
     }
     return undefined
   } catch (error) {
@@ -219,12 +205,11 @@ export async function checkFunctionExpression(source: string, file: string): Pro
   }
 }
 
-const NOT_ONE_FUNCTION = 'must contain a single function expression'
 /** Whitespace, comments and semicolons at the start of a text. */
 const LEADING_TRIVIA_RE = /^(?:\s|;|\/\/[^\n\r\u2028\u2029]*|\/\*[\s\S]*?\*\/)*/
 
 /** A TypeScript file of statements rather than one function: said as for JavaScript, at its first statement. */
-async function typedStatements(source: string, file: string): Promise<SourceError | undefined> {
+async function typedStatements(source: string, file: string): Promise<NotOneFunction | undefined> {
   const stripped = await stripTypes(source, file)
   const found = typeof stripped === 'string' ? statementsInstead(stripped) : undefined
   if (!found) return undefined
@@ -235,7 +220,7 @@ async function typedStatements(source: string, file: string): Promise<SourceErro
  * When the file is not an expression but a script of statements (`const title = document.title`),
  * what its first statement is, where it starts; undefined when it is not a script either.
  */
-function statementsInstead(code: string): SourceError | undefined {
+function statementsInstead(code: string): NotOneFunction | undefined {
   let program: Program
   try {
     program = parse(code, { ecmaVersion: 'latest', sourceType: 'script', allowReturnOutsideFunction: true })
@@ -247,7 +232,7 @@ function statementsInstead(code: string): SourceError | undefined {
   const start = positionAt(code, first.start)
   const count = program.body.length
   const what = count > 1 ? `${count} statements, the first ${describeNode(first, code)}` : describeNode(first, code)
-  return { message: `${NOT_ONE_FUNCTION}, found ${what}: wrap the code in async function (args) { ... }`, ...start }
+  return { found: what, script: true, ...start }
 }
 
 /** esbuild prints the wrapped expression as one statement `(expr);`. */

@@ -1,5 +1,5 @@
 import { type ExportSpecifier, type ImportSpecifier, initSync, parse } from 'es-module-lexer'
-import type { BindingKind, ModuleExports } from './module-shape'
+import type { BindingKind, ModuleExports } from './module-types'
 import { compiles } from './v8-syntax'
 
 /**

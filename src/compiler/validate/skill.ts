@@ -41,7 +41,7 @@ async function readManifest(
   folder: SkillFolder,
   stamps?: StampLog,
 ): Promise<{ doc: JsonDocument; real: string; bom: boolean } | Diagnostic[]> {
-  const problem = (init: DiagnosticInit) => [createDiagnostic(folder.id, `${folder.id}/${MANIFEST}`, init)]
+  const problem = (init: DiagnosticInit) => [createDiagnostic(folder, `${folder.id}/${MANIFEST}`, init)]
   // A plain manifest is opened without an `lstat` first (see readPlainFile); anything else is inspected.
   const direct = readPlainInside(folder.realDir, MANIFEST, MAX_MANIFEST_BYTES, { stamps })
   if (direct === 'missing') return problem({ code: 'manifest-missing', data: { directory: false } })

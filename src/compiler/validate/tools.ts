@@ -4,14 +4,8 @@ import { wantsEgoLite } from '../compat'
 import type { TokenBudget, ToolModel } from '../model'
 import { RESERVED_PRODUCTS, inspectPath, isInside, unsafeRelativePath } from '../fs/paths'
 import { type SkillCheck, readSkillText, readText, report, reportAt, reportTempRefs, resolveSkillFile } from './context'
-import {
-  type ModuleExports,
-  type SourceError,
-  analyzeModule,
-  checkFunctionExpression,
-  describeDefaultExport,
-  looksLikeModule,
-} from './module-shape'
+import type { ModuleExports, NotOneFunction, SourceError } from './module-types'
+import { analyzeModule, checkFunctionExpression, describeDefaultExport, looksLikeModule } from './module-shape'
 import type { ToolMapKey } from './schema'
 
 const NODE_EXT_RE = /\.(?:js|mjs|ts)$/
@@ -128,6 +122,15 @@ async function checkNodeToolFile(
   return true
 }
 
+/** Why a bare browser tool is not one function: it does not parse, or it holds something else. */
+function notOneFunction(path: string, problem: SourceError | NotOneFunction) {
+  if ('message' in problem) return { problem: 'syntax', path, reason: problem.message } as const
+  if ('follows' in problem) return { problem: 'shape', path, follows: problem.follows } as const
+  return { problem: 'shape', path, found: problem.found, ...(problem.script ? { script: true } : {}) } as const
+}
+
+const positionOf = ({ line, column }: { line: number; column: number }) => ({ line, column })
+
 /** Whether the browser tool passed its checks, and whether it is an ES module rather than a bare function. */
 async function checkBrowserToolFile(
   check: SkillCheck,
@@ -144,9 +147,7 @@ async function checkBrowserToolFile(
   if (!isModule) {
     const problem = await checkFunctionExpression(text, real)
     if (problem) {
-      const kind = problem.message.startsWith('must contain') ? 'shape' : 'syntax'
-      const data = { problem: kind, path, reason: problem.message } as const
-      report(check, path, { code: 'tool-parse', data, line: problem.line, column: problem.column })
+      report(check, path, { code: 'tool-parse', data: notOneFunction(path, problem), ...positionOf(problem) })
     } else check.sources.set(real, text)
     return { ok: !problem, module: false }
   }

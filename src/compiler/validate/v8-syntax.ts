@@ -4,11 +4,14 @@ import { Worker } from 'node:worker_threads'
 /**
  * Syntax checks by V8: whether it compiles a text as a script (compiling runs nothing). The quick
  * checks of tool files (quick-shape.ts, quick-exports.ts) make thousands of them in a large tree,
- * about 35 us each of parsing in C++: a worker thread takes them in batches, so that the main
- * thread goes on validating meanwhile. The worker is a few lines that need nothing but `node:vm`
- * (it starts in about 20 ms and has no JavaScript to warm up), is started only for a batch large
- * enough to pay for it, never keeps the process alive, and stops when idle. If it fails, the
- * checks are made here.
+ * about 35 us each of parsing in C++.
+ *
+ * Branch: where a worker thread can be had, it takes them in batches, so that the main thread goes
+ * on validating meanwhile (a cold compile of 1,000 skills took 0.64x the time of one with every
+ * check here, bench/branches.ts); where none can be had (a thread limit, a sandbox) or it fails,
+ * the checks are made here, with the same answers. The worker is a few lines that need nothing but
+ * `node:vm` (it starts in about 20 ms and has no JavaScript to warm up), is started only for a
+ * batch large enough to pay for it, never keeps the process alive, and stops when idle.
  */
 
 /** Whether V8 accepts `code` as a script, checked on this thread. */
@@ -41,48 +44,62 @@ parentPort.on('message', (codes) => {
 })
 `
 
-/** How many checks each thread has made so far (for tests and benchmarks). */
-export const syntaxChecks = { here: 0, worker: 0 }
+/** Checks made on each thread so far. */
+interface SyntaxCheckCounts {
+  readonly here: number
+  readonly worker: number
+}
+
+export interface SyntaxChecker {
+  /**
+   * Whether V8 accepts `code` as a script. Checks asked for in the same turn of the event loop go
+   * to the worker together, once the turn's other work has run.
+   */
+  compiles: (code: string) => Promise<boolean>
+  counts: () => SyntaxCheckCounts
+}
+
+export interface SyntaxCheckerOptions {
+  /** The thread class (tests give one that fails). @default Worker of node:worker_threads */
+  Worker?: typeof Worker
+}
 
 interface Check {
   code: string
   done: (ok: boolean) => void
 }
 
-let waiting: Check[] = []
-let flushing = false
-let worker: Worker | undefined
-let online = false
-/** A worker failed once: checks stay here from then on. */
-let broken = false
-/** Batches sent to the worker, answered in order. */
-const sent: Check[][] = []
-let idleTimer: NodeJS.Timeout | undefined
+/** A checker with its own worker (one per process is enough: see `compiles`). */
+export function createSyntaxChecker(options: SyntaxCheckerOptions = {}): SyntaxChecker {
+  const Thread = options.Worker ?? Worker
+  const counts = { here: 0, worker: 0 }
+  let waiting: Check[] = []
+  let flushing = false
+  let worker: Worker | undefined
+  let online = false
+  /** A worker failed once: checks stay here from then on. */
+  let broken = false
+  /** Batches sent to the worker, answered in order. */
+  const sent: Check[][] = []
+  let idleTimer: NodeJS.Timeout | undefined
 
-function checkHere(batch: readonly Check[]): void {
-  syntaxChecks.here += batch.length
-  for (const check of batch) check.done(compilesHere(check.code))
-}
+  function checkHere(batch: readonly Check[]): void {
+    counts.here += batch.length
+    for (const check of batch) check.done(compilesHere(check.code))
+  }
 
-/** The worker is gone (failed, or stopped when idle): what it had not answered is checked here. */
-function dropWorker(): void {
-  worker = undefined
-  online = false
-  for (const batch of sent.splice(0)) checkHere(batch)
-}
+  /** The worker is gone (failed, or stopped when idle): what it had not answered is checked here. */
+  function dropWorker(): void {
+    worker = undefined
+    online = false
+    for (const batch of sent.splice(0)) checkHere(batch)
+  }
 
-function startWorker(): void {
-  // Not the process's own flags: `--input-type=module`, loaders or `--import` are not for this code.
-  const own = new Worker(WORKER_SOURCE, { eval: true, execArgv: [] })
-  worker = own
-  own.once('online', () => {
-    if (worker === own) online = true
-  })
-  own.on('message', (answers: boolean[]) => {
+  function answered(own: Worker, answers: boolean[]): void {
     if (worker !== own) return
     const batch = sent.shift()
     if (!batch) return
-    syntaxChecks.worker += batch.length
+    counts.worker += batch.length
     for (const [i, check] of batch.entries()) check.done(answers[i] === true)
     if (sent.length > 0) return
     own.unref()
@@ -92,53 +109,70 @@ function startWorker(): void {
       void own.terminate()
     }, IDLE_MS)
     idleTimer.unref()
-  })
-  const fail = () => {
-    if (worker !== own) return
-    broken = true
-    dropWorker()
   }
-  own.on('error', fail)
-  own.on('messageerror', fail)
-  own.on('exit', fail)
-  // After the listeners: adding a 'message' listener refs the worker's port again.
-  own.unref()
-}
 
-function flush(): void {
-  flushing = false
-  const batch = waiting
-  waiting = []
-  if (worker && online) {
-    clearTimeout(idleTimer)
-    sent.push(batch)
-    // Referenced while it owes answers: a process waiting on them must not exit.
-    worker.ref()
-    worker.postMessage(batch.map((c) => c.code))
-    return
-  }
-  // Until the worker is up, checks are made here; a batch this large says the tree is large.
-  if (!worker && !broken && batch.length >= WORKER_MIN_BATCH) {
-    try {
-      startWorker()
-    } catch {
-      // No thread to be had (a limit, a sandbox): the checks stay here.
+  function startWorker(): void {
+    // Not the process's own flags: `--input-type=module`, loaders or `--import` are not for this code.
+    const own = new Thread(WORKER_SOURCE, { eval: true, execArgv: [] })
+    worker = own
+    own.once('online', () => {
+      if (worker === own) online = true
+    })
+    own.on('message', (answers: boolean[]) => answered(own, answers))
+    const fail = () => {
+      if (worker !== own) return
       broken = true
-      worker = undefined
+      dropWorker()
     }
+    own.on('error', fail)
+    own.on('messageerror', fail)
+    own.on('exit', fail)
+    // After the listeners: adding a 'message' listener refs the worker's port again.
+    own.unref()
   }
-  checkHere(batch)
+
+  function flush(): void {
+    flushing = false
+    const batch = waiting
+    waiting = []
+    if (worker && online) {
+      clearTimeout(idleTimer)
+      sent.push(batch)
+      // Referenced while it owes answers: a process waiting on them must not exit.
+      worker.ref()
+      worker.postMessage(batch.map((c) => c.code))
+      return
+    }
+    // Until the worker is up, checks are made here; a batch this large says the tree is large.
+    if (!worker && !broken && batch.length >= WORKER_MIN_BATCH) {
+      try {
+        startWorker()
+      } catch {
+        // No thread to be had (a limit, a sandbox): the checks stay here.
+        broken = true
+        worker = undefined
+      }
+    }
+    checkHere(batch)
+  }
+
+  return {
+    compiles: (code) =>
+      new Promise((done) => {
+        waiting.push({ code, done })
+        if (flushing) return
+        flushing = true
+        setImmediate(flush)
+      }),
+    counts: () => ({ ...counts }),
+  }
 }
 
-/**
- * Whether V8 accepts `code` as a script. Checks asked for in the same turn of the event loop go to
- * the worker together, once the turn's other work has run.
- */
-export function compiles(code: string): Promise<boolean> {
-  return new Promise((done) => {
-    waiting.push({ code, done })
-    if (flushing) return
-    flushing = true
-    setImmediate(flush)
-  })
-}
+/** The process's checker: every compile of a process shares its one worker thread. */
+const processChecker = createSyntaxChecker()
+
+/** Whether V8 accepts `code` as a script, checked on the process's worker when a batch is large. */
+export const compiles = processChecker.compiles
+
+/** The checks of the process's checker so far (bench/build.ts reports them). */
+export const syntaxCheckCounts = processChecker.counts

@@ -1,5 +1,5 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js'
-import { urlMatchesDomains } from '../../../runtime/index'
+import { urlMatchesDomains } from '../../../runtime/internal'
 import { formatFixture } from '../../compiler/fixtures/header'
 import { isInside } from '../../compiler/fs/paths'
 import { capturePage, fixtureNameFromUrl, SNAPSHOT_CHANGES } from '../../testing/fixture'

@@ -1,0 +1,77 @@
+import { join, resolve } from 'node:path'
+import { formatReport } from '../../compiler/diagnostics/report'
+import type { Diagnostic } from '../../compiler/diagnostics/catalog'
+import { planAgentSkills } from '../../export/plan'
+import { folderDrift } from '../../export/read'
+import { ExportConflictError, writeAgentSkills } from '../../export/write'
+import { packageVersion } from '../../package/version'
+import { type CliIO, UsageError, displayRoot, writeLine } from '../args'
+import type { Args } from '../registry'
+import { createStyle, formatDiagnostic, plural } from '../format'
+import { compileRoots } from '../session'
+
+const EXPORT_USAGE = 'site-skills export [SITE...] --agent-skills --out DIR [--check]'
+
+function usageOf(args: Args<'export'>): string {
+  if (!args['agent-skills'])
+    throw new UsageError(`export needs a format, --agent-skills (the only one): ${EXPORT_USAGE}`)
+  if (!args.out) throw new UsageError(`export --agent-skills needs --out DIR: ${EXPORT_USAGE}`)
+  return args.out
+}
+
+/**
+ * `site-skills export [SITE...] --agent-skills --out DIR`: one Agent Skills folder per skill in DIR
+ * (every valid skill, or the SITEs named). `--check` writes nothing: exit 1 when DIR's folders differ
+ * from what the export writes (for CI, like `types` before `tsc`).
+ */
+export async function exportCommand(args: Args<'export'>, io: CliIO): Promise<number> {
+  const out = resolve(io.cwd, usageOf(args))
+  const result = await compileRoots(args, io)
+  if (result.errors > 0) {
+    writeLine(
+      io.stderr,
+      formatReport(
+        result.reports.flatMap((r) => r.diagnostics),
+        io.cwd,
+      ),
+    )
+    return 1
+  }
+  const ids = result.skills.map((s) => s.model.id)
+  const unknown = args.positionals.filter((id) => !ids.includes(id))
+  if (unknown.length)
+    throw new UsageError(`no skill ${unknown.map((id) => JSON.stringify(id)).join(', ')} (skills: ${ids.join(', ')})`)
+  const plan = await planAgentSkills(result, packageVersion(), args.positionals)
+  printFindings(plan.diagnostics, io)
+  if (plan.diagnostics.some((d) => d.severity === 'error')) return 1
+  const shown = displayRoot(out, io.cwd)
+  if (args.check) {
+    const drift = (await Promise.all(plan.folders.map((f) => folderDrift(join(out, f.name), f)))).flat()
+    if (args.json) writeLine(io.stdout, JSON.stringify({ out: shown, ok: drift.length === 0, drift }, null, 2))
+    else if (drift.length)
+      writeLine(io.stderr, `site-skills: ${shown} is not what export writes:\n  ${drift.join('\n  ')}`)
+    else writeLine(io.stdout, `${shown} is up to date (${plural(plan.folders.length, 'skill')})`)
+    return drift.length ? 1 : 0
+  }
+  try {
+    const replaced = await writeAgentSkills(out, plan.folders)
+    const skills = plan.folders.map((f) => ({ id: f.id, name: f.name, files: f.files.length }))
+    if (args.json) writeLine(io.stdout, JSON.stringify({ out: shown, skills, replaced }, null, 2))
+    else
+      writeLine(
+        io.stdout,
+        `wrote ${plural(skills.length, 'Agent Skills folder')} to ${shown}: ${skills.map((s) => s.name).join(', ')}`,
+      )
+    return 0
+  } catch (error) {
+    if (!(error instanceof ExportConflictError)) throw error
+    writeLine(io.stderr, `site-skills: ${error.message}`)
+    return 1
+  }
+}
+
+/** The export's own findings (names), on stderr with their places. */
+function printFindings(diagnostics: readonly Diagnostic[], io: CliIO) {
+  const style = createStyle(io.stderr as NodeJS.WriteStream)
+  for (const d of diagnostics) writeLine(io.stderr, formatDiagnostic(d, io.cwd, style))
+}

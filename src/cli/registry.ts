@@ -1,0 +1,155 @@
+import { COMPAT_MODES } from '../compiler/compat'
+import { type ArgsOf, type CommandSpec, JSON_OUTPUT, type OptionSpec, ROOT } from './options'
+
+/**
+ * Every command of `site-skills` and the options it takes: the only list of them. The CLI parses a
+ * command's arguments against its own entry (an option of another command is bad usage) and prints
+ * its usage and help from it; each command's module is loaded by `src/cli/index.ts` when it runs,
+ * and receives `Args<'name'>`, typed from its entry here.
+ */
+
+const option = <const O extends OptionSpec>(spec: O) => spec
+
+const COMPAT = {
+  compat: option({
+    type: 'string',
+    value: 'ego-lite',
+    choices: COMPAT_MODES,
+    help: 'also reject what the original ego-lite runtime cannot load',
+  }),
+}
+
+/** What every command that reads skills takes: `--root`, `--json`, `--compat`. */
+const SKILLS = { ...ROOT, ...JSON_OUTPUT, ...COMPAT }
+
+const cdp = (value: string, help: string) => ({ cdp: option({ type: 'string', value, help }) })
+
+export const COMMANDS = {
+  validate: {
+    operands: '[DIR...]',
+    summary: 'check every skill; exit 1 on any error',
+    details: ['A DIR that holds manifest.json is checked as that one skill of its parent folder.'],
+    options: SKILLS,
+  },
+  match: { operands: 'URL...', summary: 'which skills apply to each URL', options: SKILLS },
+  context: {
+    operands: 'URL',
+    summary: 'notes and tool signatures for a URL, as an agent gets them',
+    options: {
+      ...SKILLS,
+      tokens: option({ type: 'boolean', help: 'their tokens per tool, note and skill (needs gpt-tokenizer)' }),
+    },
+  },
+  run: {
+    operands: 'SITE TOOL',
+    summary: 'run a Node or browser tool',
+    options: {
+      ...SKILLS,
+      args: option({ type: 'string', value: 'JSON', help: "the tool's arguments, a JSON object (default {})" }),
+      ...cdp('ws://...|HOST:PORT', 'the browser of a browser tool (and the page of a Node tool)'),
+      target: option({
+        type: 'string',
+        value: 'ID|URL',
+        help: 'the tab of --cdp HOST:PORT: its id or part of its URL',
+      }),
+      url: option({
+        type: 'string',
+        value: 'URL',
+        help: "the page a Node tool is about (ctx.url, ctx.baseUrl); default: the --target page's",
+      }),
+    },
+  },
+  types: {
+    summary: 'write the declarations of virtual:site-skills',
+    options: {
+      ...SKILLS,
+      out: option({ type: 'string', value: 'FILE', help: 'where (default site-skills.d.ts; - for stdout)' }),
+    },
+  },
+  check: {
+    operands: '[DIR...]',
+    summary: 'validate, write the declarations, type-check every tool against its manifest',
+    options: {
+      ...SKILLS,
+      out: option({ type: 'string', value: 'FILE', help: 'where the declarations go (default site-skills.d.ts)' }),
+      watch: option({ type: 'boolean', help: 'run again on every change until interrupted' }),
+    },
+  },
+  schema: { summary: 'print the manifest JSON Schema', options: {} },
+  new: {
+    operands: 'ID',
+    summary: 'scaffold a skill that validates clean',
+    options: {
+      ...ROOT,
+      ...JSON_OUTPUT,
+      domain: option({
+        type: 'string',
+        multiple: true,
+        required: true,
+        value: 'DOMAIN',
+        help: 'a domain of the site (repeatable; *.example.com for its subdomains)',
+      }),
+    },
+  },
+  test: {
+    operands: '[SITE...]',
+    summary: "run the tools' examples on their saved pages; exit 1 on any failure",
+    options: {
+      ...SKILLS,
+      live: option({ type: 'boolean', help: 'also on the live pages' }),
+      ...cdp('HOST:PORT', 'run browser examples in that browser (default: a headless Chromium)'),
+    },
+  },
+  snapshot: {
+    operands: 'URL',
+    summary: 'save the open tab at URL as a fixture of a skill',
+    options: {
+      ...SKILLS,
+      site: option({ type: 'string', value: 'ID', required: true, help: 'the skill the fixture is for' }),
+      name: option({ type: 'string', value: 'NAME', help: "the fixture's name (default: the URL's last segment)" }),
+      cdp: option({ type: 'string', value: 'HOST:PORT', required: true, help: 'the browser that has the tab open' }),
+    },
+  },
+  export: {
+    operands: '[SITE...]',
+    summary: 'one Agent Skills folder (SKILL.md, scripts/) per skill in DIR',
+    options: {
+      ...SKILLS,
+      'agent-skills': option({ type: 'boolean', required: true, help: 'the format to export (the only one)' }),
+      out: option({ type: 'string', value: 'DIR', required: true, help: 'the folder to write the skills into' }),
+      check: option({ type: 'boolean', help: 'write nothing; exit 1 when DIR differs from what export writes' }),
+    },
+  },
+  mcp: {
+    summary: "an MCP server of the skills' tools, run in browser tabs",
+    details: ['Needs npm i -D @modelcontextprotocol/sdk gpt-tokenizer. Speaks MCP on stdout (stdio) unless --http.'],
+    options: {
+      ...ROOT,
+      ...COMPAT,
+      tools: option({
+        type: 'string',
+        value: 'page|all|search',
+        help: 'which tools are listed (default all within 4,000 tokens, else search)',
+      }),
+      ...cdp('HOST:PORT|ws://...', 'the browser to use (default: a headless Chromium)'),
+      allow: option({ type: 'string', multiple: true, value: 'SITE', help: 'serve only these skills (repeatable)' }),
+      deny: option({ type: 'string', multiple: true, value: 'SITE', help: 'never serve these skills (repeatable)' }),
+      http: option({ type: 'string', value: 'PORT', help: 'Streamable HTTP on that port, else stdio' }),
+      'allow-write': option({
+        type: 'string',
+        value: 'DIR',
+        help: 'authoring tools that write skills below DIR, one of the roots (default: read-only)',
+      }),
+    },
+  },
+} as const satisfies Record<string, CommandSpec>
+
+export type CommandName = keyof typeof COMMANDS
+
+/** The arguments of command `N`, typed from its entry. */
+export type Args<N extends CommandName> = ArgsOf<(typeof COMMANDS)[N]>
+
+/** Every option any command takes, as written on the command line (`--live`). */
+export const KNOWN_OPTIONS: ReadonlySet<string> = new Set(
+  Object.values(COMMANDS as Record<string, CommandSpec>).flatMap((c) => Object.keys(c.options).map((o) => `--${o}`)),
+)
