@@ -136,6 +136,11 @@ export const COMMANDS = {
       allow: option({ type: 'string', multiple: true, value: 'SITE', help: 'serve only these skills (repeatable)' }),
       deny: option({ type: 'string', multiple: true, value: 'SITE', help: 'never serve these skills (repeatable)' }),
       http: option({ type: 'string', value: 'PORT', help: 'Streamable HTTP on that port, else stdio' }),
+      'allow-write': option({
+        type: 'string',
+        value: 'DIR',
+        help: 'authoring tools that write skills below DIR, one of the roots (default: read-only)',
+      }),
     },
   },
   pack: {

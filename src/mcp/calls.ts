@@ -93,7 +93,13 @@ function abortable<T>(work: Promise<T>, signal: AbortSignal, onAbort: () => void
   })
 }
 
-function nodeContext(tab: TabInfo, view: TabView, cdp: McpToolContext['cdp'], signal: AbortSignal): McpToolContext {
+/** What a Node tool gets as `ctx` when it runs against a tab of a client. */
+export function nodeContext(
+  tab: TabInfo,
+  view: TabView,
+  cdp: McpToolContext['cdp'],
+  signal: AbortSignal,
+): McpToolContext {
   let baseUrl = ''
   try {
     baseUrl = new URL(tab.url).origin

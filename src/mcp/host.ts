@@ -10,6 +10,7 @@ import { SiteToolError } from '../../runtime/index'
 import type { Tokenizer } from '../tokens/tokenizer'
 import { callSiteTool, currentTab, findTools } from './calls'
 import { type Catalog, createCatalogs, type ToolsMode } from './catalog'
+import { AUTHOR_NAMES, type AuthoringFactory, readOnlyResult } from './author/index'
 import { type ClientOptions, type ClientTabs, createClients } from './clients'
 import { createContext, noteLinks } from './context'
 import { OWN, OWN_NAMES, ownTools } from './own-tools'
@@ -50,6 +51,8 @@ export interface HostOptions {
   budget: number
   tokenizer: () => Promise<Tokenizer>
   log: (line: string) => void
+  /** `--allow-write DIR`: the authoring tools (absent: read-only, none listed, calls refused). */
+  authoring?: AuthoringFactory
 }
 
 function stateResult(value: object, links: CallToolResult['content'] = []): CallToolResult {
@@ -72,9 +75,12 @@ function optionalString(args: Record<string, unknown> | undefined, name: string)
   return value
 }
 
-/** The tools a client lists: the mode's own tools, then the site tools of every skill or of its tab. */
-function listedFor(catalog: Catalog, tab: TabInfo | undefined): Tool[] {
-  const own = ownTools(catalog.mode)
+/**
+ * The tools a client lists: the mode's own tools, the authoring tools (with `--allow-write`), then
+ * the site tools of every skill or of its tab.
+ */
+function listedFor(catalog: Catalog, tab: TabInfo | undefined, authoring: readonly Tool[]): Tool[] {
+  const own = [...ownTools(catalog.mode), ...authoring]
   if (catalog.mode === 'search') return [...own]
   const site = catalog.mode === 'all' ? catalog.tools : catalog.forUrl(tab?.url)
   return [...own, ...site.map((t) => t.def)]
@@ -138,6 +144,15 @@ export function createHost(skills: LiveSkills, tabs: Tabs, options: HostOptions)
   })
   const current = async () => catalogs(await skills.current())
   const open = new Set<() => void>()
+  const authoring = options.authoring?.({
+    skills,
+    tabs,
+    async servedName(siteId, tool) {
+      const catalog = await current()
+      return catalog.tools.find((t) => t.ref.siteId === siteId && t.ref.tool === tool)?.def.name
+    },
+  })
+  const authoringTools = authoring?.tools ?? []
   skills.onChange(() => {
     for (const recheck of open) recheck()
   })
@@ -162,7 +177,7 @@ export function createHost(skills: LiveSkills, tabs: Tabs, options: HostOptions)
     const listTools = async () => {
       const catalog = await current()
       sayMode(catalog)
-      return listedFor(catalog, catalog.mode === 'page' ? await currentTab(client, tabs) : undefined)
+      return listedFor(catalog, catalog.mode === 'page' ? await currentTab(client, tabs) : undefined, authoringTools)
     }
     const listResources = async () => {
       const catalog = await current()
@@ -229,6 +244,13 @@ export function createHost(skills: LiveSkills, tabs: Tabs, options: HostOptions)
         aborts.add(abort)
         try {
           if (OWN_NAMES.has(name)) return await ownCall(name, args, abort.signal)
+          if (AUTHOR_NAMES.has(name)) {
+            if (!authoring) return readOnlyResult(name)
+            const result = await authoring.call(name, args, { client, signal: abort.signal })
+            // What was written is served at once: every client's lists are looked at again now.
+            for (const recheck of open) recheck()
+            return result
+          }
           return await callSiteTool({ catalog: await current(), client, tabs, name, args, signal: abort.signal })
         } catch (error) {
           return errorResult(error)
@@ -257,6 +279,7 @@ export function createHost(skills: LiveSkills, tabs: Tabs, options: HostOptions)
   return {
     connect,
     async close() {
+      await authoring?.close()
       skills.close()
       await tabs.close()
     },

@@ -2,6 +2,7 @@ import type { Server } from '@modelcontextprotocol/sdk/server/index.js'
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js'
 import { type LaunchedBrowser, launchBrowser } from '../../runtime/internal'
 import { loadTokenizer } from '../tokens/tokenizer'
+import { authoringFactory } from './author/index'
 import type { ToolsMode } from './catalog'
 import type { ClientOptions } from './clients'
 import { createHost } from './host'
@@ -24,6 +25,8 @@ export interface McpOptions {
   http?: number
   /** `--tools`; absent: `all` while its list is within DEFAULT_TOOLS_BUDGET tokens, else `search`. */
   mode?: ToolsMode
+  /** `--allow-write DIR`: the real path of the root the authoring tools write, and every root's. */
+  allowWrite?: { dir: string; roots: readonly string[] }
   /** One line for the user (stderr); never stdout, which carries the protocol under stdio. */
   log: (line: string) => void
 }
@@ -50,6 +53,9 @@ export async function runMcp(options: McpOptions): Promise<void> {
     budget: DEFAULT_TOOLS_BUDGET,
     tokenizer: loadTokenizer,
     log: options.log,
+    ...(options.allowWrite
+      ? { authoring: authoringFactory({ ...options.allowWrite, compat: options.compat, address }) }
+      : {}),
   })
   /** A server for one client connection; the client goes with it. */
   const connect = (clientOptions: ClientOptions) => {

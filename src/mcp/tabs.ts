@@ -39,6 +39,8 @@ export interface Tabs {
   open: (url: string) => Promise<TabInfo>
   /** Closes a tab (nothing when it is gone already). */
   closeTab: (targetId: string) => Promise<void>
+  /** The tabs of a browser context are never shown (the server's own test runs open them). */
+  hideContext: (browserContextId: string) => void
   /** Calls `listener` when a tab opens, changes its URL or title, or closes; returns what stops it. */
   onChange: (listener: (targetId: string, event: TabEvent) => void) => () => void
   close: () => Promise<void>
@@ -46,6 +48,7 @@ export interface Tabs {
 
 interface TargetInfo {
   targetId: string
+  browserContextId?: string
   type: string
   url: string
   title: string
@@ -118,8 +121,9 @@ export async function connectTabs(address: BrowserAddress): Promise<Tabs> {
     for (const listener of listeners) listener(targetId, event)
   }
 
+  const hidden = new Set<string>()
   const update = (info: TargetInfo, created: boolean) => {
-    if (info.type !== 'page') return
+    if (info.type !== 'page' || (info.browserContextId && hidden.has(info.browserContextId))) return
     const before = tabs.get(info.targetId)
     const now = toTab(info)
     tabs.set(info.targetId, now)
@@ -190,6 +194,7 @@ export async function connectTabs(address: BrowserAddress): Promise<Tabs> {
       await browser.send('Target.closeTarget', { targetId }).catch(() => undefined)
       forget(targetId)
     },
+    hideContext: (browserContextId) => void hidden.add(browserContextId),
     onChange(listener) {
       listeners.add(listener)
       return () => void listeners.delete(listener)

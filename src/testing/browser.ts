@@ -55,8 +55,23 @@ async function browserEndpoint(cdp: string): Promise<string> {
   return info.webSocketDebuggerUrl
 }
 
+/** How tabs are opened besides the default. */
+export interface TestBrowserOptions {
+  /**
+   * Live tabs get a browser context of their own too (no cookies of the browser's session): the
+   * MCP server, whose clients must never see the tabs of its test runs.
+   */
+  isolated?: boolean
+  /** Called with each browser context made for a tab, before the tab is created in it. */
+  onContext?: (browserContextId: string) => void
+}
+
 /** Opens tabs through a browser-level connection; each tab gets its own page connection. */
-async function connectBrowser(endpoint: string, onClose: () => Promise<void>): Promise<TestBrowser> {
+async function connectBrowser(
+  endpoint: string,
+  onClose: () => Promise<void>,
+  options: TestBrowserOptions = {},
+): Promise<TestBrowser> {
   const cri = await loadCri()
   const browser = await cri({ target: endpoint, local: true })
   const guard = await createTargetGuard(browser)
@@ -65,9 +80,11 @@ async function connectBrowser(endpoint: string, onClose: () => Promise<void>): P
     async openTab(rule) {
       // A guarded tab gets a context of its own; a live one opens where the browser's session is
       // (with --cdp: the user's cookies, so a page behind a login is tested as the user sees it).
-      const context = rule
-        ? (await command(browser, 'Target.createBrowserContext', { disposeOnDetach: true })).browserContextId
-        : undefined
+      const context =
+        rule || options.isolated
+          ? (await command(browser, 'Target.createBrowserContext', { disposeOnDetach: true })).browserContextId
+          : undefined
+      if (context) options.onContext?.(context)
       if (context) guard.watch(context, rule)
       let targetId: string | undefined
       const close = async (client?: CdpClient) => {
@@ -95,11 +112,11 @@ async function connectBrowser(endpoint: string, onClose: () => Promise<void>): P
 }
 
 /** The browser of `--cdp`, or a headless one launched for the run (closed by `close`). */
-export async function openTestBrowser(cdp?: string): Promise<TestBrowser> {
-  if (cdp) return connectBrowser(await browserEndpoint(cdp), async () => {})
+export async function openTestBrowser(cdp?: string, options?: TestBrowserOptions): Promise<TestBrowser> {
+  if (cdp) return connectBrowser(await browserEndpoint(cdp), async () => {}, options)
   const launched = await launchBrowser()
   try {
-    return await connectBrowser(launched.wsEndpoint, () => launched.close())
+    return await connectBrowser(launched.wsEndpoint, () => launched.close(), options)
   } catch (error) {
     await launched.close()
     throw error

@@ -1,5 +1,8 @@
 // The fixture format (header comment, then the page) lives in src/compiler/fixtures/header.ts,
-// which validation reads too; this is what `snapshot` evaluates in the tab.
+// which validation reads too; this is what `snapshot` (and the MCP server's site_skills_snapshot)
+// evaluates in the tab.
+import { SiteToolError } from '../../runtime/index'
+import { type CdpClient, command } from '../../runtime/internal'
 
 /** What `snapshot` leaves out of the page, as the fixture's header says. */
 export const SNAPSHOT_CHANGES =
@@ -17,7 +20,7 @@ export const SNAPSHOT_CHANGES =
  *   password or a one-time code, or its name or id says password, passcode, pwd, secret, token or
  *   otp. Such a field keeps no value at all (neither typed nor from the markup).
  */
-export const CAPTURE_EXPRESSION = `(() => {
+const CAPTURE_EXPRESSION = `(() => {
   const URL_ATTRIBUTES = ['href', 'src', 'action', 'formaction', 'xlink:href', 'data', 'poster', 'background']
   const isJavascriptUrl = (value) => value.replace(/[\\u0000-\\u0020]/g, '').toLowerCase().startsWith('javascript:')
   const SECRET_AUTOCOMPLETE = /(?:^|\\s)(?:current-password|new-password|one-time-code)(?:$|\\s)/i
@@ -68,3 +71,31 @@ export const CAPTURE_EXPRESSION = `(() => {
   const doctype = doctypeOf(document)
   return { url: location.href, html: (doctype ? doctype + '\\n' : '') + root.outerHTML }
 })()`
+
+/** A page as `snapshot` saves it: where the tab was when read, and its cleaned HTML. */
+export interface CapturedPage {
+  url: string
+  html: string
+}
+
+/** Reads the tab of `client` with CAPTURE_EXPRESSION. */
+export async function capturePage(client: CdpClient): Promise<CapturedPage> {
+  const { result, exceptionDetails } = await command(client, 'Runtime.evaluate', {
+    expression: CAPTURE_EXPRESSION,
+    returnByValue: true,
+  })
+  if (exceptionDetails) throw new SiteToolError('cdp-error', `cannot read the page: ${exceptionDetails.text}`)
+  return result.value as CapturedPage
+}
+
+/** A fixture name from a URL: its last path segment, else its host, as lowercase words joined by "-". */
+export function fixtureNameFromUrl(url: string): string {
+  const parsed = new URL(url)
+  const segment = parsed.pathname.split('/').filter(Boolean).at(-1) ?? parsed.hostname
+  const slug = segment
+    .replace(/\.html?$/i, '')
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-+|-+$/g, '')
+  return slug.slice(0, 60) || 'page'
+}

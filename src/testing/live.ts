@@ -53,6 +53,7 @@ async function runLivePage(c: ExampleCase, api: SiteSkills, browser: TestBrowser
       return {
         kind: 'selector-drift',
         message: `full on the fixture, empty or missing live: ${drift.join(', ')}`,
+        fields: drift,
       } as const
     return undefined
   } finally {

@@ -20,7 +20,7 @@ const CONTENT_TYPES: Record<string, string> = {
 const contentTypeOf = (file: string) => CONTENT_TYPES[file.slice(file.lastIndexOf('.') + 1)] ?? 'text/plain'
 
 /** Every example of the chosen skills (all when `sites` is empty), Node tools first, in manifest order. */
-export function collectCases(result: CompileResult, sites: readonly string[]): ExampleCase[] {
+export function collectCases(result: Pick<CompileResult, 'skills'>, sites: readonly string[]): ExampleCase[] {
   const cases: ExampleCase[] = []
   for (const { model } of result.skills) {
     if (sites.length && !sites.includes(model.id)) continue
@@ -88,7 +88,8 @@ async function exampleNetwork(c: ExampleCase): Promise<ExampleNetwork> {
   return { fetch, answer, refuse }
 }
 
-async function callNode(c: ExampleCase, api: SiteSkills): Promise<Outcome> {
+/** Runs a Node example with `ctx.fetch` answering from its fixture (and no network). */
+export async function callNode(c: ExampleCase, api: SiteSkills): Promise<Outcome> {
   const network = await exampleNetwork(c)
   const { url } = c.example
   // `url` and `baseUrl` (its origin) tell the tool where it is.

@@ -25,6 +25,8 @@ export interface ExampleResult {
   status: 'pass' | 'fail'
   kind?: FailureKind
   message?: string
+  /** `selector-drift`: the result's fields full on the fixture and empty or missing live. */
+  fields?: string[]
 }
 
 /** An example with what is needed to run and judge it. */
@@ -42,6 +44,8 @@ export interface ExampleCase {
 export interface Failure {
   kind: FailureKind
   message: string
+  /** `selector-drift`: the result's fields full on the fixture and empty or missing live. */
+  fields?: string[]
 }
 
 /** A call's outcome: its value, or why it failed. */

@@ -34,7 +34,7 @@ const USAGE = {
   test: 'test [SITE...] [--root DIR]... [--json] [--compat ego-lite] [--live] [--cdp HOST:PORT]',
   mcp:
     'mcp [--root DIR]... [--compat ego-lite] [--tools page|all|search] [--cdp HOST:PORT|ws://...] ' +
-    '[--allow SITE]... [--deny SITE]... [--http PORT]',
+    '[--allow SITE]... [--deny SITE]... [--http PORT] [--allow-write DIR]',
 }
 
 describe('an option the command does not take', () => {

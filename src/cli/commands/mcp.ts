@@ -1,4 +1,7 @@
+import { realpath } from 'node:fs/promises'
+import { resolve } from 'node:path'
 import { isSiteToolError } from '../../../runtime/index'
+import { effectiveRoot } from '../../compiler/discover/roots'
 import { TOOLS_MODES, type ToolsMode } from '../../mcp/catalog'
 import { runMcp } from '../../mcp/index'
 import type { BrowserAddress } from '../../mcp/tabs'
@@ -48,6 +51,21 @@ function toolsMode(text: string | undefined): ToolsMode | undefined {
   throw new UsageError(`--tools accepts ${TOOLS_MODES.join(', ')}, not ${JSON.stringify(text)}`)
 }
 
+/**
+ * `--allow-write DIR`: DIR must be one of the roots (a workspace stands for its learnings/, as a
+ * root does). Returns the real path of the root it names, and the real paths of every root.
+ */
+async function writableRoot(dir: string, roots: readonly string[], cwd: string) {
+  const real = async (path: string) => effectiveRoot(await realpath(path).catch(() => resolve(cwd, path)))
+  const all = await Promise.all(roots.map(real))
+  const wanted = await real(resolve(cwd, dir))
+  if (!all.includes(wanted))
+    throw new UsageError(
+      `--allow-write ${dir} is not one of the roots (${roots.join(', ')}): the server writes only a root it serves; pass it as --root too`,
+    )
+  return { dir: wanted, roots: all }
+}
+
 /** `site-skills mcp`: serves the site tools to MCP clients until stdin closes or a signal. */
 export async function mcpCommand(args: Args<'mcp'>, io: CliIO): Promise<number> {
   const browser = args.cdp === undefined ? undefined : browserAddress(args.cdp)
@@ -56,10 +74,13 @@ export async function mcpCommand(args: Args<'mcp'>, io: CliIO): Promise<number> 
   // The default counts the tokens of its list: without the tokenizer it exits 2 before it starts anything.
   if (!mode) await loadTokenizer().catch(asMcpPeer)
   const roots = await existingRoots(args, io)
+  const allowWrite =
+    args['allow-write'] === undefined ? undefined : await writableRoot(args['allow-write'], roots, io.cwd)
   const log = (line: string) => writeLine(io.stderr, `site-skills mcp: ${line}`)
   try {
     const filter = { allow: args.allow, deny: args.deny }
-    await runMcp({ roots, compat: compatOf(args), browser, http, mode, filter, log })
+    const options = { roots, compat: compatOf(args), browser, http, mode, filter, log }
+    await runMcp(allowWrite ? { ...options, allowWrite } : options)
     return 0
   } catch (error) {
     if (!isSiteToolError(error)) throw error

@@ -1,11 +1,11 @@
 import { join, relative } from 'node:path'
 import { SiteToolError } from '../../../runtime/index'
-import { type TargetInfo, command, loadCri, urlMatchesDomains } from '../../../runtime/internal'
+import { type TargetInfo, loadCri, urlMatchesDomains } from '../../../runtime/internal'
 import { formatFixture } from '../../compiler/fixtures/header'
 import { toPosix } from '../../compiler/fs/paths'
 import { isWriteFailure, writeFileInside } from '../../compiler/fs/write-inside'
 import { current } from '../../nobuild/api'
-import { CAPTURE_EXPRESSION, SNAPSHOT_CHANGES } from '../../testing/fixture'
+import { type CapturedPage, capturePage, fixtureNameFromUrl, SNAPSHOT_CHANGES } from '../../testing/fixture'
 import { type CliIO, UsageError, writeLine } from '../args'
 import { compatOf } from '../args'
 import { CommandFailure, reportFailure } from '../failure'
@@ -15,18 +15,6 @@ import type { Args } from '../registry'
 const USAGE = 'site-skills snapshot URL --site ID [--name NAME] --cdp HOST:PORT'
 const HOST_PORT_RE = /^(\[[^\]]+\]|[^:/\s]+):(\d+)$/
 const NAME_RE = /^[A-Za-z0-9][A-Za-z0-9._-]{0,79}$/
-
-/** A fixture name from a URL: its last path segment, else its host, as lowercase words joined by "-". */
-function nameFromUrl(url: string): string {
-  const parsed = new URL(url)
-  const segment = parsed.pathname.split('/').filter(Boolean).at(-1) ?? parsed.hostname
-  const slug = segment
-    .replace(/\.html?$/i, '')
-    .toLowerCase()
-    .replace(/[^a-z0-9]+/g, '-')
-    .replace(/^-+|-+$/g, '')
-  return slug.slice(0, 60) || 'page'
-}
 
 /**
  * The page tab on the skill's domains whose URL is `url`, else the first that starts with it, else
@@ -51,15 +39,10 @@ async function findTab(host: string, port: number, url: string, domains: readonl
   throw new SiteToolError('target-not-found', `no tab at ${url} in the browser at ${where} (open: ${open})`)
 }
 
-async function capture(tab: TargetInfo): Promise<{ url: string; html: string }> {
+async function capture(tab: TargetInfo): Promise<CapturedPage> {
   const client = await (await loadCri())({ target: tab.webSocketDebuggerUrl!, local: true })
   try {
-    const { result, exceptionDetails } = await command(client, 'Runtime.evaluate', {
-      expression: CAPTURE_EXPRESSION,
-      returnByValue: true,
-    })
-    if (exceptionDetails) throw new SiteToolError('cdp-error', `cannot read the page: ${exceptionDetails.text}`)
-    return result.value as { url: string; html: string }
+    return await capturePage(client)
   } finally {
     await client.close().catch(() => {})
   }
@@ -101,7 +84,7 @@ export async function snapshotCommand(args: Args<'snapshot'>, io: CliIO): Promis
       throw new SiteToolError('domain-mismatch', `${url} does not match ${siteId}'s domains (${patterns.join(', ')})`)
     const page = await capture(await findTab(host, port, url, patterns))
     checkCaptured(page, siteId, patterns)
-    const name = args.name ?? nameFromUrl(page.url)
+    const name = args.name ?? fixtureNameFromUrl(page.url)
     const fixture = `fixtures/${name}.html`
     const file = join(record.folder.dir, fixture)
     const captured = new Date().toISOString()

@@ -1,0 +1,89 @@
+import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js'
+import { isSiteToolError } from '../../../runtime/index'
+import { messageOf } from '../../../runtime/internal'
+import type { Compat } from '../../compiler/compat'
+import { openTestBrowser, type TestBrowser } from '../../testing/browser'
+import type { LiveSkills } from '../skills'
+import type { BrowserAddress, Tabs } from '../tabs'
+import type { AuthorContext, Caller } from './context'
+import { AUTHOR, AUTHOR_TOOLS } from './defs'
+import { createLocks } from './lock'
+import { writeNote } from './note'
+import { Refusal, refusalResult } from './results'
+import { snapshot } from './snapshot'
+import { testSkill } from './test'
+import { writeTool } from './write-tool'
+
+export { AUTHOR_NAMES } from './defs'
+
+/** The authoring tools of a server started with `--allow-write DIR`. */
+interface Authoring {
+  tools: readonly Tool[]
+  call: (name: string, args: Record<string, unknown> | undefined, caller: Caller) => Promise<CallToolResult>
+  close: () => Promise<void>
+}
+
+export interface AuthoringOptions {
+  dir: string
+  roots: readonly string[]
+  compat?: Compat
+  address: BrowserAddress
+}
+
+/** What the host gives the authoring tools. */
+interface AuthoringHooks {
+  skills: LiveSkills
+  tabs: Tabs
+  servedName: AuthorContext['servedName']
+}
+
+export type AuthoringFactory = (hooks: AuthoringHooks) => Authoring
+
+/** A calling refused because the server was started without `--allow-write`. */
+export function readOnlyResult(name: string): CallToolResult {
+  return refusalResult(
+    new Refusal('read-only', `${name} writes skills: this server is read-only (start it with --allow-write DIR)`),
+  )
+}
+
+export function authoringFactory(options: AuthoringOptions): AuthoringFactory {
+  return (hooks) => {
+    let browser: Promise<TestBrowser> | undefined
+    const host = options.address.host.includes(':') ? `[${options.address.host}]` : options.address.host
+    const context: AuthorContext = {
+      dir: options.dir,
+      roots: options.roots,
+      compat: options.compat,
+      skills: hooks.skills,
+      tabs: hooks.tabs,
+      servedName: hooks.servedName,
+      locked: createLocks(),
+      browser: () => {
+        browser ??= openTestBrowser(`${host}:${options.address.port}`, {
+          isolated: true,
+          onContext: hooks.tabs.hideContext,
+        })
+        browser.catch(() => (browser = undefined))
+        return browser
+      },
+    }
+    return {
+      tools: AUTHOR_TOOLS,
+      async call(name, args, caller) {
+        try {
+          if (name === AUTHOR.writeTool) return await writeTool(context, caller, args)
+          if (name === AUTHOR.snapshot) return await snapshot(context, caller, args)
+          if (name === AUTHOR.test) return await testSkill(context, args)
+          return await writeNote(context, args)
+        } catch (error) {
+          if (error instanceof Refusal) return refusalResult(error)
+          if (isSiteToolError(error)) return refusalResult(new Refusal(error.code, error.message))
+          return refusalResult(new Refusal('internal-error', messageOf(error)))
+        }
+      },
+      async close() {
+        await (await browser?.catch(() => undefined))?.close()
+      },
+    }
+  }
+}

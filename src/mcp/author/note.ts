@@ -1,0 +1,54 @@
+import { existsSync, readFileSync } from 'node:fs'
+import { join } from 'node:path'
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js'
+import type { AuthorContext } from './context'
+import { locateSkill } from './locate'
+import { jsonResult, Refusal, shownDiagnostic, textArg } from './results'
+import { commitChanges, stageSkill } from './stage'
+
+/** `site_skills_write_note`: notes/FILE written or appended to, listed in the manifest, checked on a copy first. */
+export async function writeNote(
+  context: AuthorContext,
+  args: Record<string, unknown> | undefined,
+): Promise<CallToolResult> {
+  const siteId = textArg(args, 'site')
+  const file = textArg(args, 'file')
+  const text = textArg(args, 'text')
+  if (!file.endsWith('.md')) throw new Refusal('invalid-args', `"file" must end in .md, not ${JSON.stringify(file)}`)
+  const place = locateSkill(context.dir, context.roots, siteId)
+  if (!place.exists)
+    throw new Refusal(
+      'skill-not-found',
+      `no skill ${siteId} in ${context.dir}: site_skills_snapshot makes one from your tab`,
+    )
+  const rel = `notes/${file}`
+  return context.locked(siteId, async () => {
+    const stage = stageSkill(context.dir, siteId, true)
+    try {
+      const path = join(stage.skillDir, rel)
+      const before = args?.append === true && existsSync(path) ? readFileSync(path, 'utf8') : ''
+      const body = text.endsWith('\n') ? text : `${text}\n`
+      const note = before ? `${before}${before.endsWith('\n') ? '' : '\n'}\n${body}` : body
+      const manifest = JSON.parse(readFileSync(join(stage.skillDir, 'manifest.json'), 'utf8')) as { notes?: unknown }
+      const notes = Array.isArray(manifest.notes) ? manifest.notes : []
+      const listed = notes.includes(rel)
+      const changes = [
+        { rel, data: note },
+        ...(listed
+          ? []
+          : [{ rel: 'manifest.json', data: `${JSON.stringify({ ...manifest, notes: [...notes, rel] }, null, 2)}\n` }]),
+      ]
+      const refused = stage.apply(changes)
+      if (refused) throw new Refusal(refused.code, refused.message)
+      const diagnostics = (await stage.compile(context.compat)).diagnostics.map(shownDiagnostic)
+      if (diagnostics.some((d) => d.severity === 'error'))
+        return jsonResult({ kept: false, diagnostics, why: 'the skill does not validate: nothing was written' }, true)
+      const committed = commitChanges(context.dir, siteId, true, changes)
+      if (committed) throw new Refusal(committed.code, committed.message)
+      await context.skills.current()
+      return jsonResult({ kept: true, file: `${siteId}/${rel}`, characters: note.length, diagnostics })
+    } finally {
+      stage.remove()
+    }
+  })
+}
