@@ -31,7 +31,7 @@ const USAGE = {
   types: 'types [--root DIR]... [--json] [--compat ego-lite] [--out FILE]',
   schema: 'schema',
   new: 'new ID [--root DIR]... [--json] --domain DOMAIN...',
-  test: 'test [SITE...] [--root DIR]... [--json] [--compat ego-lite] [--live] [--cdp HOST:PORT]',
+  test: 'test [SITE...] [--root DIR]... [--json] [--compat ego-lite] [--live] [--record] [--cdp HOST:PORT]',
   mcp:
     'mcp [--root DIR]... [--compat ego-lite] [--tools page|all|search] [--cdp HOST:PORT|ws://...] ' +
     '[--allow SITE]... [--deny SITE]... [--http PORT] [--allow-write DIR]',
