@@ -11,7 +11,7 @@ import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js'
 import { ListToolsResultSchema } from '@modelcontextprotocol/sdk/types.js'
 import { createHost } from '../src/mcp/host'
 import { createMcpServer } from '../src/mcp/server'
-import { createLiveSkills } from '../src/mcp/skills'
+import { createWatchedSkills } from '../src/mcp/skills'
 import { connectTabs } from '../src/mcp/tabs'
 import { loadTokenizer } from '../src/tokens/tokenizer'
 import { createWorld } from '../test/mcp/harness'
@@ -28,7 +28,7 @@ function heapMb(): number {
 }
 
 const world = await createWorld()
-const skills = createLiveSkills({ roots: [world.root], filter: { allow: [], deny: ['gamma'] }, log: () => {} })
+const skills = createWatchedSkills({ roots: [world.root], filter: { allow: [], deny: ['gamma'] }, log: () => {} })
 const tabs = await connectTabs({ host: world.browser.host, port: world.browser.port })
 const host = createHost(skills, tabs, { budget: 4000, tokenizer: loadTokenizer, log: () => {} })
 const [clientSide, serverSide] = InMemoryTransport.createLinkedPair()

@@ -12,7 +12,7 @@ import { useMessages } from './errors'
 
 useMessages(errorMessage)
 
-export { checkArgs, checkResult } from './check'
+export { argsProblem, resultProblem } from './value-problems'
 export { type CdpClient, type TargetInfo, command, listen } from './cdp'
 export { isWsUrl, loadCri, openTarget, parseHostPort, targetProblem } from './connect'
 export { assignToolNames, createToolDefinitions, type ToolRef } from './definitions'

@@ -1,5 +1,5 @@
 import { copyArgs } from './args'
-import { checkArgs, checkResult, checkable } from './check'
+import { argsProblem, resultProblem, isValueSchema } from './value-problems'
 import { type BrowserTarget, callBrowserTool } from './browser'
 import { type ToolDefinitions, assignToolNames, createToolDefinitions } from './definitions'
 import { siteToolError, withMessages } from './errors'
@@ -123,7 +123,7 @@ function codeOf(chunk: SkillChunk, tool: string): BrowserToolCode | Promise<Brow
 
 /** The check of a tool's result against its `returns`, when it has a usable one. */
 const returnsCheck = ({ returns }: ToolMeta) =>
-  checkable(returns) ? (value: unknown) => checkResult(returns, value) : undefined
+  isValueSchema(returns) ? (value: unknown) => resultProblem(returns, value) : undefined
 
 /** Keys a caller may read without meaning a skill or tool: promise and JSON probes, Object's own methods. */
 const PROBES = new Set(['then', 'toJSON', ...Object.getOwnPropertyNames(Object.prototype)])
@@ -214,7 +214,7 @@ export function createSiteSkills(
   /** A copy of the args (see copyArgs), checked against the tool's declared `args`. */
   function checkedArgs(siteId: string, tool: string, args: Record<string, unknown> | undefined) {
     const value = copyArgs(args ?? {}, { siteId, tool })
-    const problem = checkArgs(meta(siteId, tool).args, value)
+    const problem = argsProblem(meta(siteId, tool).args, value)
     if (problem) throw siteToolError('invalid-args', { problem }, { siteId, tool })
     return value
   }

@@ -15,7 +15,7 @@ export const LOG_PREFIX = '[site-skills]'
 export type ValidateReturns = 'throw' | 'warn' | false
 
 /**
- * Checks a result with a tool's result check (see runtime/check.ts): returns the result (or, the
+ * Checks a result with a tool's result check (see runtime/value-problems.ts): returns the result (or, the
  * first time a mismatch is logged, a promise of it), or throws under `'throw'`.
  */
 export type ResultCheck = (value: unknown, validator: ReturnsValidator | undefined, at: SiteToolErrorInit) => unknown

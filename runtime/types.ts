@@ -113,7 +113,7 @@ export interface BrowserToolCode {
 export type NodeToolFunction = (ctx: any, args: any) => unknown
 
 /**
- * Argument check of a tool, interpreted from its declared `args` (runtime/check.ts). Returns undefined when the args are valid, else
+ * Argument check of a tool, interpreted from its declared `args` (runtime/value-problems.ts). Returns undefined when the args are valid, else
  * `[path, expected, actual]`: `expected` is `'present'` (a required argument is missing),
  * `'absent'` (an undeclared argument) or a phrase such as `'a string'` or `'one of "a", "b"'`.
  */
@@ -122,7 +122,7 @@ export type ArgsValidator = (
 ) => [path: string, expected: string, actual?: unknown] | undefined
 
 /**
- * Result check of a tool, interpreted from its `returns` (runtime/check.ts). Returns undefined when the result
+ * Result check of a tool, interpreted from its `returns` (runtime/value-problems.ts). Returns undefined when the result
  * fits, else `[path, expected, actual]` with paths such as `result.products[0].price`.
  */
 export type ReturnsValidator = (result: unknown) => [path: string, expected: string, actual?: unknown] | undefined

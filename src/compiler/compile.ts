@@ -13,7 +13,7 @@ import { toPosix } from './fs/paths'
 import { type StampLog, stampFiles } from './fs/stamp'
 import { unreadableSkill } from './discover/unreadable'
 import { blocksSkill, type ValidateOptions } from './validate/context'
-import { type CheckedSkill, checkSkill, settleSkill } from './validate/skill'
+import { type FolderFindings, validateFolder, settleSkill } from './validate/skill'
 
 export interface CompilerOptions extends ValidateOptions {
   /** Absolute roots, in priority order. */
@@ -189,7 +189,7 @@ export function createCompiler(options: CompilerOptions): Compiler {
     return digestOf(entry.record) === entry.digest ? entry : undefined
   }
 
-  function requestsOf(record: CheckedSkill): BundleRequest[] {
+  function requestsOf(record: FolderFindings): BundleRequest[] {
     if (options.lazyBrowser) return []
     return record.tools
       .filter((t) => t.kind === 'browser' && (t.module || !options.checkOnly))
@@ -211,14 +211,14 @@ export function createCompiler(options: CompilerOptions): Compiler {
   async function validateAndBundle(
     folders: SkillFolder[],
     stamps: StampLog,
-    validated: (checked: readonly CheckedSkill[]) => void,
+    validated: (checked: readonly FolderFindings[]) => void,
   ): Promise<Map<SkillRecord, Record<string, BrowserToolCode>>> {
-    const requests = new Map<BundleRequest, CheckedSkill>()
+    const requests = new Map<BundleRequest, FolderFindings>()
     const pending: Promise<Map<BundleRequest, BundleResult>>[] = []
-    const bySlice: CheckedSkill[][] = []
+    const bySlice: FolderFindings[][] = []
     // A folder whose check throws (a file too large to read) fails alone.
     const check = (folder: SkillFolder) =>
-      checkSkill(folder, options, stamps).catch((e: unknown): CheckedSkill => unreadableSkill(folder, e))
+      validateFolder(folder, options, stamps).catch((e: unknown): FolderFindings => unreadableSkill(folder, e))
     const checkSlice = async (slice: readonly SkillFolder[], index: number) => {
       const sliceChecked = await Promise.all(slice.map(check))
       bySlice[index] = sliceChecked
@@ -245,7 +245,7 @@ export function createCompiler(options: CompilerOptions): Compiler {
     const checked = bySlice.flat()
     validated(checked)
     const results = new Map((await Promise.all(pending)).flatMap((batch) => [...batch]))
-    const bundled = new Map<CheckedSkill, Bundled>(
+    const bundled = new Map<FolderFindings, Bundled>(
       checked.map((s) => [s, { diagnostics: [], files: [], browser: Object.create(null) }]),
     )
     for (const [request, skill] of requests) {

@@ -46,7 +46,7 @@ function resolveLink(target: string): { path?: string; problem?: string } {
   return { path }
 }
 
-function checkFields(fields: Map<string, unknown>, folder: string, add: (line: number, m: string) => void): void {
+function findFieldsProblem(fields: Map<string, unknown>, folder: string, add: (line: number, m: string) => void): void {
   for (const key of fields.keys())
     if (!FIELDS.has(key)) add(2, `frontmatter field ${JSON.stringify(key)} is not in the specification`)
   const name = fields.get('name')
@@ -80,7 +80,7 @@ export function checkAgentSkill(folder: string, files: ReadonlyMap<string, strin
   if (skillMd === undefined) return [{ file: 'SKILL.md', line: 1, message: 'the folder has no SKILL.md' }]
   const split = readFrontmatter(skillMd)
   for (const problem of split.problems) problems.push({ file: 'SKILL.md', line: 1, message: `frontmatter: ${problem}` })
-  checkFields(split.fields, folder, (line, message) => problems.push({ file: 'SKILL.md', line, message }))
+  findFieldsProblem(split.fields, folder, (line, message) => problems.push({ file: 'SKILL.md', line, message }))
   const lines = skillMd.split('\n').length - (skillMd.endsWith('\n') ? 1 : 0)
   if (lines >= SKILL_MD_LINES)
     problems.push({

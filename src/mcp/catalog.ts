@@ -4,7 +4,7 @@ import type { Icon, Tool } from '@modelcontextprotocol/sdk/types.js'
 import { urlMatchesPaths } from '../../runtime/internal'
 import type { Tokenizer } from '../tokens/tokenizer'
 import { listedTools, modelText, type SiteTool } from './listing'
-import type { LiveState } from './skills'
+import type { WatchedState } from './skills'
 
 /** What `tools/list` offers (SPEC 11): the active tab's tools, every tool, or a fixed set to search them. */
 export type ToolsMode = 'page' | 'all' | 'search'
@@ -13,7 +13,7 @@ export const TOOLS_MODES: readonly ToolsMode[] = ['page', 'all', 'search']
 
 /** The served tools of one compile of the skills, looked up by name and by page. */
 export interface Catalog {
-  state: LiveState
+  state: WatchedState
   /** Every served tool: skills in root and directory order, each skill's tools in manifest order. */
   tools: SiteTool[]
   byName: ReadonlyMap<string, SiteTool>
@@ -55,7 +55,7 @@ async function iconOf(realDir: string): Promise<Icon[] | undefined> {
   return undefined
 }
 
-async function createCatalog(state: LiveState, options: CatalogOptions): Promise<Catalog> {
+async function createCatalog(state: WatchedState, options: CatalogOptions): Promise<Catalog> {
   const icons = new Map<string, Icon[] | undefined>()
   await Promise.all(state.skills.map(async (s) => icons.set(s.model.id, await iconOf(s.model.realDir))))
   const tools = listedTools(state.api.skills, (id) => icons.get(id))
@@ -77,8 +77,8 @@ async function createCatalog(state: LiveState, options: CatalogOptions): Promise
 }
 
 /** The catalog of each compile, made once. */
-export function createCatalogs(options: CatalogOptions): (state: LiveState) => Promise<Catalog> {
-  const made = new WeakMap<LiveState, Promise<Catalog>>()
+export function createCatalogs(options: CatalogOptions): (state: WatchedState) => Promise<Catalog> {
+  const made = new WeakMap<WatchedState, Promise<Catalog>>()
   return (state) => {
     let catalog = made.get(state)
     if (!catalog) {

@@ -11,7 +11,7 @@ import type { LearnedContext, SkillMeta } from '../../runtime/index'
 import { SiteToolError } from '../../runtime/index'
 import { VERIFICATION_FILE } from '../compiler/verification'
 import { recordIsCurrent } from '../verification/stale'
-import type { LiveSkills } from './skills'
+import type { WatchedSkills } from './skills'
 
 /** Notes as resources, the problems of the skills, and the prompt with the learned context. */
 export interface SiteContext {
@@ -27,7 +27,7 @@ export interface SiteContext {
 }
 
 export interface ContextOptions {
-  skills: LiveSkills
+  skills: WatchedSkills
 }
 
 const SCHEME = 'site-skills://'

@@ -14,7 +14,7 @@ import { AUTHOR_NAMES, type AuthoringFactory, readOnlyResult } from './author/in
 import { type ClientOptions, type ClientTabs, createClients } from './clients'
 import { createContext, noteLinks } from './context'
 import { OWN, OWN_NAMES, ownTools } from './own-tools'
-import type { LiveSkills } from './skills'
+import type { WatchedSkills } from './skills'
 import type { TabInfo, Tabs } from './tabs'
 import { errorResult } from './tools'
 
@@ -133,7 +133,7 @@ function createWatch(compute: () => Promise<string>, send: () => void) {
   }
 }
 
-export function createHost(skills: LiveSkills, tabs: Tabs, options: HostOptions): McpHost {
+export function createHost(skills: WatchedSkills, tabs: Tabs, options: HostOptions): McpHost {
   const clients = createClients(tabs)
   const context = createContext({ skills })
   const catalogs = createCatalogs({

@@ -8,7 +8,7 @@ import type { ClientOptions } from './clients'
 import { createHost } from './host'
 import { serveHttp } from './http'
 import { createMcpServer } from './server'
-import { createLiveSkills, type SkillFilter } from './skills'
+import { createWatchedSkills, type SkillFilter } from './skills'
 import { type BrowserAddress, connectTabs } from './tabs'
 
 /** The default's budget: above it, the `all` list gives way to `search`. */
@@ -42,7 +42,7 @@ export async function runMcp(options: McpOptions): Promise<void> {
   let launched: LaunchedBrowser | undefined
   if (!options.browser) launched = await launchBrowser()
   const address = options.browser ?? { host: launched!.host, port: launched!.port }
-  const skills = createLiveSkills({ roots: options.roots, compat: options.compat, filter: options.filter, log })
+  const skills = createWatchedSkills({ roots: options.roots, compat: options.compat, filter: options.filter, log })
   const tabs = await connectTabs(address).catch(async (error) => {
     skills.close()
     await launched?.close()

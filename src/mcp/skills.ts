@@ -11,7 +11,7 @@ export interface SkillFilter {
 }
 
 /** The skills the server offers now. */
-export interface LiveState {
+export interface WatchedState {
   api: SiteSkills
   skills: CompiledSkill[]
   /** Skills whose folder is invalid now and which are served as they last compiled. */
@@ -20,14 +20,14 @@ export interface LiveState {
   errors: Diagnostic[]
 }
 
-export interface LiveSkills {
-  current: () => Promise<LiveState>
+export interface WatchedSkills {
+  current: () => Promise<WatchedState>
   /** Called after a file under the roots changed and the skills were compiled again. */
   onChange: (listener: () => void) => void
   close: () => void
 }
 
-export interface LiveOptions {
+export interface WatchOptions {
   roots: readonly string[]
   compat?: 'ego-lite'
   filter: SkillFilter
@@ -67,11 +67,11 @@ function describe(d: Diagnostic): string {
  * The skills of the roots, compiled again whenever a file changes (the no-build session with its
  * watchers). A skill that becomes invalid is reported and served as it last compiled.
  */
-export function createLiveSkills(options: LiveOptions): LiveSkills {
+export function createWatchedSkills(options: WatchOptions): WatchedSkills {
   const listeners: (() => void)[] = []
   const good = new Map<string, CompiledSkill>()
   let timer: ReturnType<typeof setTimeout> | undefined
-  let last: { compiled: CompileResult; state: LiveState } | undefined
+  let last: { compiled: CompileResult; state: WatchedState } | undefined
   let reported = new Set<string>()
 
   const session = createSession(options.roots, {
@@ -83,14 +83,14 @@ export function createLiveSkills(options: LiveOptions): LiveSkills {
     },
   })
 
-  function report(state: LiveState): void {
+  function report(state: WatchedState): void {
     const now = new Set(state.errors.map(describe))
     for (const line of now) if (!reported.has(line)) options.log(`invalid skill: ${line}`)
     for (const id of state.kept) if (!reported.has(`kept\0${id}`)) options.log(`kept the last good version of ${id}`)
     reported = new Set([...now, ...state.kept.map((id) => `kept\0${id}`)])
   }
 
-  async function current(): Promise<LiveState> {
+  async function current(): Promise<WatchedState> {
     const { result: compiled } = await session.current()
     if (last?.compiled === compiled) return last.state
     // The budgets decide what is served, as in a build: a skill over a `fail: true` budget is not.
@@ -98,7 +98,7 @@ export function createLiveSkills(options: LiveOptions): LiveSkills {
     const { skills, kept } = merge(result, good, options.filter)
     for (const skill of result.skills) good.set(skill.model.id, skill)
     const errors = result.diagnostics.filter((d) => d.severity === 'error')
-    const state: LiveState = { api: createSkillsApi(session.compiler, skills), skills, kept, errors }
+    const state: WatchedState = { api: createSkillsApi(session.compiler, skills), skills, kept, errors }
     last = { compiled, state }
     report(state)
     return state

@@ -52,7 +52,7 @@ interface Refresh extends Compiled {
   skills: string[]
 }
 
-export interface SiteSkillsContext {
+export interface RootContext {
   readonly options: ResolvedOptions
   readonly host: Host
   /**
@@ -102,7 +102,7 @@ interface State {
   error?: BuildError
 }
 
-export function createSiteSkillsContext(options: ResolvedOptions, host: Host): SiteSkillsContext {
+export function createRootContext(options: ResolvedOptions, host: Host): RootContext {
   const dts = createDtsFile(options.dts)
   const code = createModuleCode(options)
   const { roots, compat, minify } = options

@@ -1,5 +1,5 @@
 import { LOG_PREFIX } from '../ids'
-import { type Host, type SiteSkillsContext, createSiteSkillsContext } from './context'
+import { type Host, type RootContext, createRootContext } from './context'
 import { type Options, checkOptions, resolveOptions } from './options'
 
 /**
@@ -9,11 +9,11 @@ import { type Options, checkOptions, resolveOptions } from './options'
  */
 export interface PluginContexts {
   /** The context for this host: the current one while the host is the same, else a new one. */
-  use: (host: Host) => SiteSkillsContext
+  use: (host: Host) => RootContext
   /** The context of the last `use` (the bundler has told the plugin its root). */
-  readonly current: SiteSkillsContext
+  readonly current: RootContext
   /** The context of the last `use`, if any yet. */
-  readonly made: SiteSkillsContext | undefined
+  readonly made: RootContext | undefined
 }
 
 const sameHost = (a: Host, b: Host) =>
@@ -22,10 +22,10 @@ const sameHost = (a: Host, b: Host) =>
 /** Checks the options at once: a bad option fails when the plugin is made, before any build. */
 export function createPluginContexts(options: Options = {}): PluginContexts {
   checkOptions(options)
-  let made: SiteSkillsContext | undefined
+  let made: RootContext | undefined
   return {
     use(host) {
-      if (!made || !sameHost(made.host, host)) made = createSiteSkillsContext(resolveOptions(options, host.root), host)
+      if (!made || !sameHost(made.host, host)) made = createRootContext(resolveOptions(options, host.root), host)
       return made
     },
     get current() {

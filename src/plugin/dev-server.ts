@@ -1,7 +1,7 @@
 import type { ViteDevServer } from 'vite'
 import { LOG_PREFIX, PLUGIN_NAME } from '../ids'
 import type { BuildError } from './build-error'
-import type { SiteSkillsContext } from './context'
+import type { RootContext } from './context'
 
 /** Changes closer together than this make one compile. */
 const DEBOUNCE_MS = 30
@@ -20,7 +20,7 @@ const RECHECK_MS = 120
  * Warnings and failures go to Vite's logger (there is no plugin context here).
  * Returns what stops it, for the plugin's `closeBundle` (Vite calls it when the server closes).
  */
-export function attachDevServer(server: ViteDevServer, ctx: SiteSkillsContext): () => void {
+export function attachDevServer(server: ViteDevServer, ctx: RootContext): () => void {
   const { roots, dts } = ctx.options
   const { logger } = server.config
   server.watcher.add(dts ? [...roots, dts] : roots)
@@ -60,7 +60,7 @@ export function attachDevServer(server: ViteDevServer, ctx: SiteSkillsContext): 
   }
 }
 
-function reload(server: ViteDevServer, ctx: SiteSkillsContext, skills: readonly string[]): void {
+function reload(server: ViteDevServer, ctx: RootContext, skills: readonly string[]): void {
   const timestamp = Date.now()
   for (const environment of Object.values(server.environments)) {
     const graph = environment.moduleGraph

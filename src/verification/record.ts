@@ -8,7 +8,7 @@ import { createHash } from 'node:crypto'
 import { readFile, readdir, stat, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { sortKeys } from '../../runtime/internal'
-import type { ExampleResult } from '../testing/types'
+import type { ExampleResult } from '../examples/types'
 import { VERIFICATION_FILE } from '../compiler/verification'
 
 /** One example as the record keeps it. */

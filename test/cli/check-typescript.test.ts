@@ -14,7 +14,7 @@ import {
   type Major,
   TYPESCRIPTS,
   WHICH_TYPESCRIPT,
-  checkSkill,
+  validateFolder,
   inNodeModules,
   linkProject,
   versionOf,
@@ -53,8 +53,14 @@ beforeAll(async () => {
   for (const { major } of TYPESCRIPTS) {
     const bad = join(tmp.dir, `ts${major}-bad`)
     const good = join(tmp.dir, `ts${major}-good`)
-    await writeTree(bad, { 'package.json': '{ "type": "module" }\n', ...prefixed(checkSkill(BAD_SEARCH, BAD_READ)) })
-    await writeTree(good, { 'package.json': '{ "type": "module" }\n', ...prefixed(checkSkill(GOOD_SEARCH, GOOD_READ)) })
+    await writeTree(bad, {
+      'package.json': '{ "type": "module" }\n',
+      ...prefixed(validateFolder(BAD_SEARCH, BAD_READ)),
+    })
+    await writeTree(good, {
+      'package.json': '{ "type": "module" }\n',
+      ...prefixed(validateFolder(GOOD_SEARCH, GOOD_READ)),
+    })
     await linkProject(bad, major)
     await linkProject(good, major)
     projects.set(major, { bad, good })
@@ -119,7 +125,7 @@ describe("site-skills check with the project's TypeScript 5, 6 and 7", { timeout
 
   it('--watch on TypeScript 7: checks again after an edit, and exits on SIGINT with its compiler', async () => {
     const dir = join(tmp.dir, 'ts7-watched')
-    await writeTree(dir, prefixed(checkSkill(BAD_SEARCH, BAD_READ)))
+    await writeTree(dir, prefixed(validateFolder(BAD_SEARCH, BAD_READ)))
     await linkProject(dir, 7)
     const args = ['--import', WHICH_TYPESCRIPT, BIN, 'check', '--watch']
     const child = spawn(process.execPath, args, { cwd: dir, env: cleanEnv(), stdio: ['ignore', 'pipe', 'pipe'] })
@@ -157,7 +163,7 @@ describe('check resolves TypeScript from the project only (skill folders hold da
     outside = await realpath(await mkdtemp(join(tmpdir(), 'site-skills-no-ts-')))
     await writeTree(outside, {
       'package.json': '{ "type": "module" }\n',
-      ...prefixed(checkSkill(GOOD_SEARCH, GOOD_READ)),
+      ...prefixed(validateFolder(GOOD_SEARCH, GOOD_READ)),
       // A package called typescript inside the skill root: running it leaves a marker file and exits 42.
       'learnings/node_modules/typescript/package.json': { name: 'typescript', version: '6.0.3', main: 'index.js' },
       'learnings/node_modules/typescript/index.js': `require('node:fs').writeFileSync(${JSON.stringify(marker())}, 'ran')\nprocess.exit(42)\n`,
@@ -182,7 +188,10 @@ describe('check resolves TypeScript from the project only (skill folders hold da
   it("with the project's own TypeScript: that one checks, the root's never runs", async () => {
     await rm(marker(), { force: true })
     const dir = join(outside, 'with-ts')
-    await writeTree(dir, { 'package.json': '{ "type": "module" }\n', ...prefixed(checkSkill(GOOD_SEARCH, GOOD_READ)) })
+    await writeTree(dir, {
+      'package.json': '{ "type": "module" }\n',
+      ...prefixed(validateFolder(GOOD_SEARCH, GOOD_READ)),
+    })
     await writeTree(dir, {
       'learnings/node_modules/typescript': { symlink: join(outside, 'learnings/node_modules/typescript') },
     })

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { BIN, cleanEnv, waitForExit } from '../helpers/spawn'
 import { spawnCli } from '../helpers/spawn-bin'
 import { REPO_ROOT, makeTempDir, writeTree } from '../helpers/tmp'
-import { BAD_READ, BAD_SEARCH, GOOD_READ, GOOD_SEARCH, checkSkill } from '../helpers/typescript'
+import { BAD_READ, BAD_SEARCH, GOOD_READ, GOOD_SEARCH, validateFolder } from '../helpers/typescript'
 
 // Type-checking starts TypeScript: more than a plain command needs on a shared machine.
 const DEADLINE = 60_000
@@ -17,8 +17,8 @@ beforeAll(async () => {
   tmp = await makeTempDir('check-')
   bad = join(tmp.dir, 'bad')
   good = join(tmp.dir, 'good')
-  await writeTree(bad, checkSkill(BAD_SEARCH, BAD_READ))
-  await writeTree(good, checkSkill(GOOD_SEARCH, GOOD_READ))
+  await writeTree(bad, validateFolder(BAD_SEARCH, BAD_READ))
+  await writeTree(good, validateFolder(GOOD_SEARCH, GOOD_READ))
 })
 afterAll(() => tmp.cleanup())
 
@@ -71,7 +71,7 @@ describe('site-skills check', { timeout: 180_000 }, () => {
 
   it('--watch runs again when a tool changes and exits on SIGINT', async () => {
     const dir = join(tmp.dir, 'watched')
-    await writeTree(dir, checkSkill(BAD_SEARCH, BAD_READ))
+    await writeTree(dir, validateFolder(BAD_SEARCH, BAD_READ))
     const args = [BIN, 'check', '--watch', '--root', dir, '--out', join(dir, 'site-skills.d.ts')]
     const child = spawn(process.execPath, args, { cwd: REPO_ROOT, env: cleanEnv(), stdio: ['ignore', 'pipe', 'pipe'] })
     const exited = waitForExit(child, DEADLINE * 2)

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import type { ValueSchema } from '../../runtime/types'
-import { findDrift } from '../../src/testing/expect'
+import { findDrift } from '../../src/examples/expect'
 
 // `test --live`: which differences between the fixture's result and the live one are selector drift.
 const RETURNS: ValueSchema = {

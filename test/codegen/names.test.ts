@@ -2,7 +2,7 @@ import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import ts from 'typescript'
 import { describe, expect, it } from 'vitest'
-import { createHarness, statementAt, toolTargets } from '../../src/check/harness'
+import { createHarness, statementAt, toolTargets } from '../../src/typecheck/harness'
 import { generateDts } from '../../src/codegen/dts'
 import { jsValue } from '../../src/codegen/literal'
 import {

@@ -115,7 +115,7 @@ async function (args) {
 export const GOOD_READ = BAD_READ.replace("'many'", '2')
 
 /** The skill's files under `shop/`, with the given Node tool and @ts-check browser tool. */
-export const checkSkill = (search: string, read: string) => ({
+export const validateFolder = (search: string, read: string) => ({
   'shop/manifest.json': CHECK_MANIFEST,
   'shop/tools/search.ts': search,
   'shop/browser-tools/read.js': read,

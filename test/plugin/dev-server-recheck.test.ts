@@ -4,7 +4,7 @@ import { cp, readFile, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import type { ViteDevServer } from 'vite'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
-import { type SiteSkillsContext, createSiteSkillsContext } from '../../src/plugin/context'
+import { type RootContext, createRootContext } from '../../src/plugin/context'
 import { attachDevServer } from '../../src/plugin/dev-server'
 import { resolveOptions } from '../../src/plugin/options'
 import { REPO_ROOT, makeTempDir } from '../helpers/tmp'
@@ -31,7 +31,7 @@ describe('the dev server after a burst of changes', () => {
   // reports the first edit, and the second is made, unreported, right after the compile that read
   // the first (as chokidar drops it when the two come that close).
   it('looks again once the burst is over, and sees an edit its watcher did not report', async () => {
-    const ctx = createSiteSkillsContext(resolveOptions({ roots: root, dts: false }, tmp.dir), {
+    const ctx = createRootContext(resolveOptions({ roots: root, dts: false }, tmp.dir), {
       root: tmp.dir,
       devServer: true,
     })
@@ -41,7 +41,7 @@ describe('the dev server after a burst of changes', () => {
     const named = (name: string) => original.replace(/"name": "[^"]*"/, `"name": "${name}"`)
     const nameOf = () => ctx.last?.skills.find((s) => s.model.id === 'ext')?.model.name
     let refreshes = 0
-    const refresh: SiteSkillsContext['refresh'] = async () => {
+    const refresh: RootContext['refresh'] = async () => {
       const done = await ctx.refresh()
       if (++refreshes === 1) writeFileSync(manifest, named('Second'))
       return done

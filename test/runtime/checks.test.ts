@@ -1,21 +1,21 @@
 import { describe, expect, it } from 'vitest'
 import type { ValueSchema } from '../../runtime/index'
-import { checkArgs, checkResult } from '../../runtime/internal'
+import { argsProblem, resultProblem } from '../../runtime/internal'
 
 /*
  * The runtime checks every call's arguments and result against the schemas of the metadata
- * (runtime/check.ts); no validator code is generated, so these are the runtime's tests.
+ * (runtime/value-problems.ts); no validator code is generated, so these are the runtime's tests.
  */
 
 type Check = (value: unknown) => unknown
 const returns =
   (schema: ValueSchema): Check =>
   (value) =>
-    checkResult(schema, value)
+    resultProblem(schema, value)
 const args =
   (schema: Record<string, ValueSchema>): Check =>
   (value) =>
-    checkArgs(schema, value as Record<string, unknown>)
+    argsProblem(schema, value as Record<string, unknown>)
 
 describe('checks of results and arguments: nullable', () => {
   it('the result itself: null only when nullable, nothing only when required is false', () => {

@@ -130,7 +130,7 @@ function hostile(rng: Rng): unknown {
   return pick(rng, makers)()
 }
 
-/** The rules the runtime's argument check (runtime/check.ts) implements, written plainly. */
+/** The rules the runtime's argument check (runtime/value-problems.ts) implements, written plainly. */
 function accepts(schema: ValueSchema, value: unknown): boolean {
   const ok: Record<ValueType, (v: unknown) => boolean> = {
     string: (v) => typeof v === 'string',

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createCompiler } from '../../src/compiler/compile'
 import { createDiagnostic } from '../../src/compiler/diagnostics/catalog'
 import { scanRoot } from '../../src/compiler/discover/skills'
-import { checkSkill, settleSkill } from '../../src/compiler/validate/skill'
+import { validateFolder, settleSkill } from '../../src/compiler/validate/skill'
 import { makeTempDir, writeTree } from '../helpers/tmp'
 
 const READ = { description: 'Reads the page.', path: 'browser-tools/read.js', args: {} }
@@ -51,7 +51,7 @@ describe('a skill is settled once, after bundling', () => {
 
   it('settling builds a new record and leaves the checked folder as it was', async () => {
     const folder = (await scanRoot(root)).folders.find((f) => f.id === 'b-fine')!
-    const checked = await checkSkill(folder)
+    const checked = await validateFolder(folder)
     const before = structuredClone({ diagnostics: checked.diagnostics, files: checked.files })
     expect(checked.candidate?.id).toBe('b-fine')
 

@@ -1,9 +1,9 @@
 import { dirname, resolve, sep } from 'node:path'
-import { toolTargets } from '../../check/harness'
-import type { CompilerBackend } from '../../check/backend'
-import { type TypeCheck, type TypeProblem, createToolTypeChecker } from '../../check/typecheck'
-import { TypeScriptSetupError, startCompiler } from '../../check/typescript'
-import { type WatchedRun, watchChecks } from '../../check/watch'
+import { toolTargets } from '../../typecheck/harness'
+import type { CompilerBackend } from '../../typecheck/backend'
+import { type TypeCheck, type TypeProblem, createToolTypeChecker } from '../../typecheck/tools'
+import { TypeScriptSetupError, startCompiler } from '../../typecheck/typescript'
+import { type WatchedRun, watchTypechecks } from '../../typecheck/watch'
 import { generateDts } from '../../codegen/dts'
 import { writeIfChanged } from '../../codegen/write'
 import { type CompileResult, createCompiler } from '../../compiler/compile'
@@ -126,5 +126,5 @@ async function checkWith(
   }
 
   if (!args.watch) return (await run()).code
-  return watchChecks(run, (text) => writeLine(io.stdout, text))
+  return watchTypechecks(run, (text) => writeLine(io.stdout, text))
 }

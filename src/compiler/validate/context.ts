@@ -34,7 +34,7 @@ export function blocksSkill(d: Diagnostic, options: ValidateOptions): boolean {
 }
 
 /** Shared state while one skill folder is checked. */
-export interface SkillCheck {
+export interface FolderValidation {
   folder: SkillFolder
   doc: JsonDocument
   options: ValidateOptions
@@ -47,23 +47,27 @@ export interface SkillCheck {
   exports: Map<string, Promise<ModuleExports | SourceError>>
   /** Folders of the skill found to be folders and no symlinks (see inspectInside). */
   plainDirs: Set<string>
-  /** Text of each bare browser tool that passed its checks, by real path (see CheckedSkill). */
+  /** Text of each bare browser tool that passed its checks, by real path (see FolderFindings). */
   sources: Map<string, string>
   /** The compile's log of stamps taken as files are read, if it keeps one. */
   stamps?: StampLog
 }
 
-export function report(check: SkillCheck, file: string, init: DiagnosticInit): void {
+export function report(check: FolderValidation, file: string, init: DiagnosticInit): void {
   check.diagnostics.push(createDiagnostic(check.folder, `${check.folder.id}/${file}`, init))
 }
 
 /** Reports a finding about the manifest member at `path` (pointing at its key). */
-export function reportAt(check: SkillCheck, path: JsonPath, finding: Finding): void {
+export function reportAt(check: FolderValidation, path: JsonPath, finding: Finding): void {
   report(check, MANIFEST, { ...finding, ...check.doc.locate(path) })
 }
 
 /** Reads a file of the skill once (as a note or a tool: the limits differ); never throws. */
-export function readText(check: SkillCheck, real: string, role: FileRole = 'tool'): Promise<string | ReadFailure> {
+export function readText(
+  check: FolderValidation,
+  real: string,
+  role: FileRole = 'tool',
+): Promise<string | ReadFailure> {
   let text = check.texts.get(real)
   if (!text) {
     // Synchronous: small local files, read far faster than through libuv's pool (see inspectPath).
@@ -77,7 +81,7 @@ export function readText(check: SkillCheck, real: string, role: FileRole = 'tool
 }
 
 /** Reports why a file of the skill was not read, at the file itself. */
-function reportReadFailure(check: SkillCheck, file: string, subject: Subject, failure: ReadFailure): void {
+function reportReadFailure(check: FolderValidation, file: string, subject: Subject, failure: ReadFailure): void {
   const code = READ_FAILURE_CODES[failure.problem]
   // A file that serves several tools (a functions.js) is reported once.
   if (check.diagnostics.some((d) => d.code === code && d.file === `${check.folder.id}/${file}`)) return
@@ -86,7 +90,7 @@ function reportReadFailure(check: SkillCheck, file: string, subject: Subject, fa
 
 /** Reads a note or tool file, reporting at the file why it cannot be (a FIFO, no permission, too large). */
 export async function readSkillText(
-  check: SkillCheck,
+  check: FolderValidation,
   file: string,
   real: string,
   role: FileRole,
@@ -105,7 +109,7 @@ export async function readSkillText(
  * waits in `texts` for `readText`): one open instead of an `lstat` and then an open.
  */
 export async function resolveSkillFile(
-  check: SkillCheck,
+  check: FolderValidation,
   rel: string,
   missing: (directory: boolean) => Finding,
   role?: FileRole,
@@ -151,6 +155,6 @@ function findTempRefs(text: string): Position[] {
   return found
 }
 
-export function reportTempRefs(check: SkillCheck, file: string, text: string, subject: Subject): void {
+export function reportTempRefs(check: FolderValidation, file: string, text: string, subject: Subject): void {
   for (const position of findTempRefs(text)) report(check, file, { code: 'temp-ref', data: { subject }, ...position })
 }

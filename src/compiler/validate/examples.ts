@@ -1,10 +1,10 @@
 import { loadUrlPattern, type ValueSchema } from '../../../runtime/index'
-import { type ArgsValidator, checkArgs, urlMatchesDomains, urlMatchesPaths } from '../../../runtime/internal'
+import { type ArgsValidator, argsProblem, urlMatchesDomains, urlMatchesPaths } from '../../../runtime/internal'
 import type { ExampleModel } from '../model'
 import type { JsonPath } from '../parse'
 import { unsafeRelativePath } from '../fs/paths'
 import { FILE_LIMITS, READ_FAILURE_CODES, inspectRegularFile } from '../fs/files'
-import { type SkillCheck, report, reportAt, resolveSkillFile } from './context'
+import { type FolderValidation, report, reportAt, resolveSkillFile } from './context'
 import { type FixtureUse, checkFixtureHeaders } from './fixture-headers'
 import { type SchemaFinding, TOOL_KINDS, type ToolMapKey } from './schema'
 
@@ -37,11 +37,11 @@ const labelOf = (tool: ToolExamples, at: JsonPath) => `${tool.mapKey}.${tool.nam
 function argsValidator(tool: ToolExamples): ArgsValidator | undefined {
   if (tool.broken([tool.mapKey, tool.name, 'args'])) return undefined
   const args = isObject(tool.schema.args) ? (tool.schema.args as Record<string, ValueSchema>) : {}
-  return (value) => checkArgs(args, value)
+  return (value) => argsProblem(args, value)
 }
 
 /** Checks `url`: an http(s) address on one of the skill's domains; required for browser tools. */
-function checkUrl(check: SkillCheck, tool: ToolExamples, at: JsonPath, example: Json): boolean {
+function checkUrl(check: FolderValidation, tool: ToolExamples, at: JsonPath, example: Json): boolean {
   const url = example.url
   if (url === undefined) {
     if (tool.mapKey === 'nodeTools' && example.fixture === undefined) return true
@@ -76,7 +76,7 @@ function pathsAdmit(url: string, list: readonly string[]): boolean {
 }
 
 /** Checks `fixture`: fixtures/<name>.html inside the skill, existing; required for browser tools. */
-async function checkFixture(check: SkillCheck, tool: ToolExamples, at: JsonPath, example: Json) {
+async function checkFixture(check: FolderValidation, tool: ToolExamples, at: JsonPath, example: Json) {
   const label = labelOf(tool, at)
   const fixture = example.fixture
   if (fixture === undefined) {
@@ -118,7 +118,7 @@ async function checkFixture(check: SkillCheck, tool: ToolExamples, at: JsonPath,
 }
 
 async function checkExample(
-  check: SkillCheck,
+  check: FolderValidation,
   tool: ToolExamples,
   index: number,
   example: Json,
@@ -152,7 +152,7 @@ async function checkExample(
 }
 
 /** Names must be unique within a tool (they name results of `site-skills test`). */
-function checkNames(check: SkillCheck, tool: ToolExamples, list: unknown[]): void {
+function checkNames(check: FolderValidation, tool: ToolExamples, list: unknown[]): void {
   const seen = new Set<string>()
   list.forEach((example, index) => {
     if (!isObject(example) || typeof example.name !== 'string') return
@@ -165,7 +165,7 @@ function checkNames(check: SkillCheck, tool: ToolExamples, list: unknown[]): voi
   })
 }
 
-async function checkToolExamples(check: SkillCheck, tool: ToolExamples): Promise<ExampleModel[]> {
+async function checkToolExamples(check: FolderValidation, tool: ToolExamples): Promise<ExampleModel[]> {
   const list = tool.schema.examples
   if (!Array.isArray(list)) return []
   checkNames(check, tool, list)
@@ -187,7 +187,7 @@ async function checkToolExamples(check: SkillCheck, tool: ToolExamples): Promise
  * examples by `mapKey\0name`.
  */
 export async function checkExamples(
-  check: SkillCheck,
+  check: FolderValidation,
   manifest: Json,
   domains: readonly string[],
   findings: readonly SchemaFinding[],

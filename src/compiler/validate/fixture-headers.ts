@@ -4,7 +4,7 @@ import type { ParsedFixtureHeader } from '../fixtures/header'
 import { readFileHead } from '../fs/files'
 import { type ParsedRecording, RECORDING_LIMIT, parseRecording } from '../fixtures/recording'
 import type { Position } from '../parse'
-import { type SkillCheck, report } from './context'
+import { type FolderValidation, report } from './context'
 
 /** An example whose fixture is a file of the skill. */
 export interface FixtureUse {
@@ -39,7 +39,7 @@ function domainOf(url: string): string {
  * head of each page, and at most RECORDING_LIMIT bytes of a recording. `.txt` and `.xml` fixtures
  * carry no header.
  */
-export function checkFixtureHeaders(check: SkillCheck, uses: readonly FixtureUse[]): void {
+export function checkFixtureHeaders(check: FolderValidation, uses: readonly FixtureUse[]): void {
   const headers = new Map<string, ParsedFixtureHeader | ParsedRecording | undefined>()
   const reported = new Set<string>()
   for (const use of uses) {
@@ -69,7 +69,7 @@ export function checkFixtureHeaders(check: SkillCheck, uses: readonly FixtureUse
 
 /** Reports (and says so) when `url`, where `example` serves the fixture, is on another domain than its header's url. */
 function checkDomain(
-  check: SkillCheck,
+  check: FolderValidation,
   fixture: string,
   parsed: ParsedFixtureHeader,
   example: string,
@@ -85,7 +85,7 @@ function checkDomain(
 }
 
 /** The fixture's header, or undefined after reporting why it has none (nothing when the file cannot be read). */
-function readHeader(check: SkillCheck, use: FixtureUse): ParsedFixtureHeader | ParsedRecording | undefined {
+function readHeader(check: FolderValidation, use: FixtureUse): ParsedFixtureHeader | ParsedRecording | undefined {
   const json = use.fixture.endsWith('.json')
   const head = readFileHead(use.real, json ? RECORDING_LIMIT : FIXTURE_HEADER_LIMIT)
   if (!head) return undefined

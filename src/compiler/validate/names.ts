@@ -1,5 +1,5 @@
 import type { NameCharacter } from '../diagnostics/messages'
-import { type SkillCheck, reportAt } from './context'
+import { type FolderValidation, reportAt } from './context'
 import { TOOL_KINDS } from './schema'
 
 /**
@@ -35,7 +35,7 @@ function isObject(value: unknown): value is Record<string, unknown> {
  * names. Reports those with a refused character (see REFUSED_RE); returns the `map\0name` keys of
  * tools that must not be checked further.
  */
-export function checkNameCharacters(check: SkillCheck, manifest: Record<string, unknown>): string[] {
+export function checkNameCharacters(check: FolderValidation, manifest: Record<string, unknown>): string[] {
   const id = check.folder.id
   const inId = refusedCharacter(id)
   if (inId) {

@@ -9,7 +9,7 @@ import type { NoteModel, SkillModel, SkillRecord, ToolModel } from '../model'
 import { RESERVED_PRODUCTS, inspectInside, isInside, unsafeRelativePath } from '../fs/paths'
 import { wantsEgoLite } from '../compat'
 import type { StampLog } from '../fs/stamp'
-import { type SkillCheck, type ValidateOptions, readSkillText, reportAt, reportTempRefs } from './context'
+import { type FolderValidation, type ValidateOptions, readSkillText, reportAt, reportTempRefs } from './context'
 import { blocksSkill, resolveSkillFile } from './context'
 import { checkNameCharacters } from './names'
 import { TOOL_KINDS, checkManifestSchema } from './schema'
@@ -88,7 +88,7 @@ function locator(doc: JsonDocument, path: JsonPath): () => Position {
   return () => doc.locate(path)
 }
 
-function checkDomains(check: SkillCheck, manifest: Json): SkillRecord['domainSites'] {
+function checkDomains(check: FolderValidation, manifest: Json): SkillRecord['domainSites'] {
   const sites: SkillRecord['domainSites'] = []
   if (!Array.isArray(manifest.domains)) return sites
   manifest.domains.forEach((raw, index) => {
@@ -100,7 +100,7 @@ function checkDomains(check: SkillCheck, manifest: Json): SkillRecord['domainSit
   return sites
 }
 
-async function checkNotes(check: SkillCheck, manifest: Json): Promise<NoteModel[]> {
+async function checkNotes(check: FolderValidation, manifest: Json): Promise<NoteModel[]> {
   if (!Array.isArray(manifest.notes)) return []
   const notes = await Promise.all(
     manifest.notes.map(async (note, index): Promise<NoteModel | undefined> => {
@@ -134,7 +134,7 @@ async function checkNotes(check: SkillCheck, manifest: Json): Promise<NoteModel[
 }
 
 /** `sites[id][tool]` needs one namespace: a name may not be both a Node and a browser tool. */
-function checkToolNamesUnique(check: SkillCheck, manifest: Json): void {
+function checkToolNamesUnique(check: FolderValidation, manifest: Json): void {
   const { nodeTools, browserTools } = manifest
   if (!isObject(nodeTools) || !isObject(browserTools)) return
   for (const name of Object.keys(browserTools)) {
@@ -143,7 +143,7 @@ function checkToolNamesUnique(check: SkillCheck, manifest: Json): void {
   }
 }
 
-async function checkTools(check: SkillCheck, manifest: Json, badPaths: Set<string>): Promise<ToolModel[]> {
+async function checkTools(check: FolderValidation, manifest: Json, badPaths: Set<string>): Promise<ToolModel[]> {
   const jobs: Promise<ToolModel | undefined>[] = []
   for (const mapKey of TOOL_KINDS) {
     const map = manifest[mapKey]
@@ -157,7 +157,7 @@ async function checkTools(check: SkillCheck, manifest: Json, badPaths: Set<strin
 }
 
 /** A folder as its checks left it, before its browser tools are bundled: `candidate` is its model if nothing blocks it. */
-export interface CheckedSkill extends Omit<SkillRecord, 'model'> {
+export interface FolderFindings extends Omit<SkillRecord, 'model'> {
   candidate?: SkillModel
   /**
    * Text of each bare browser tool that passed its checks, by real path: the bundler compiles what
@@ -176,7 +176,7 @@ export interface BundleFindings {
  * The record of a checked folder, with what bundling found: the one place that decides whether a
  * skill is valid (it has a model) from all of its own findings. Builds a new record.
  */
-export function settleSkill(checked: CheckedSkill, options: ValidateOptions, bundled?: BundleFindings): SkillRecord {
+export function settleSkill(checked: FolderFindings, options: ValidateOptions, bundled?: BundleFindings): SkillRecord {
   const { candidate, sources: _sources, ...checks } = checked
   const diagnostics = bundled?.diagnostics.length ? [...checks.diagnostics, ...bundled.diagnostics] : checks.diagnostics
   const files = bundled?.files.length ? [...new Set([...checks.files, ...bundled.files])].sort() : checks.files
@@ -190,22 +190,22 @@ export function settleSkill(checked: CheckedSkill, options: ValidateOptions, bun
  * throws for bad input and never executes tool code; every finding becomes a diagnostic.
  */
 export async function validateSkill(folder: SkillFolder, options: ValidateOptions = {}): Promise<SkillRecord> {
-  return settleSkill(await checkSkill(folder, options), options)
+  return settleSkill(await validateFolder(folder, options), options)
 }
 
 /**
  * Runs every check of one folder (see validateSkill); the compiler settles it after bundling.
  * `stamps` gets the stamp of each file as it is read (the compiler's cache keeps them).
  */
-export async function checkSkill(
+export async function validateFolder(
   folder: SkillFolder,
   options: ValidateOptions = {},
   stamps?: StampLog,
-): Promise<CheckedSkill> {
+): Promise<FolderFindings> {
   const read = await readManifest(folder, stamps)
   // The manifest's path is recorded even when unreadable, so that fixing it invalidates the cache.
   if (Array.isArray(read)) return fail(folder, read, [join(folder.dir, MANIFEST)])
-  const check: SkillCheck = {
+  const check: FolderValidation = {
     folder,
     doc: read.doc,
     options,

@@ -4,7 +4,15 @@ import { wantsEgoLite } from '../compat'
 import { checkUrls } from './urls'
 import type { TokenBudget, ToolModel } from '../model'
 import { RESERVED_PRODUCTS, inspectPath, isInside, unsafeRelativePath } from '../fs/paths'
-import { type SkillCheck, readSkillText, readText, report, reportAt, reportTempRefs, resolveSkillFile } from './context'
+import {
+  type FolderValidation,
+  readSkillText,
+  readText,
+  report,
+  reportAt,
+  reportTempRefs,
+  resolveSkillFile,
+} from './context'
 import type { ModuleExports, NotOneFunction, SourceError } from './module-types'
 import { analyzeModule, checkFunctionExpression, describeDefaultExport, looksLikeModule } from './module-shape'
 import type { ToolMapKey } from './schema'
@@ -35,7 +43,7 @@ function isBrowserToolPath(path: string): boolean {
 }
 
 /** Checks the shape of a tool's path. Returns true when the file may be looked at. */
-function checkToolPath(check: SkillCheck, mapKey: ToolMapKey, name: string, path: string): boolean {
+function checkToolPath(check: FolderValidation, mapKey: ToolMapKey, name: string, path: string): boolean {
   const kind = KIND_OF[mapKey]
   const tool = `${mapKey}.${name}`
   const at = [mapKey, name, 'path']
@@ -58,7 +66,7 @@ function checkToolPath(check: SkillCheck, mapKey: ToolMapKey, name: string, path
   return true
 }
 
-function moduleExports(check: SkillCheck, real: string): Promise<ModuleExports | SourceError> {
+function moduleExports(check: FolderValidation, real: string): Promise<ModuleExports | SourceError> {
   let found = check.exports.get(real)
   if (!found) {
     // A module re-exported by a tool may be unreadable: its exports are then unknown.
@@ -73,7 +81,7 @@ function moduleExports(check: SkillCheck, real: string): Promise<ModuleExports |
 
 /** Whether `name` is a function export of the module, following local `export *` one level down. */
 async function findExport(
-  check: SkillCheck,
+  check: FolderValidation,
   real: string,
   name: string,
   depth = 0,
@@ -102,7 +110,7 @@ async function resolveLocalImport(dir: string, spec: string): Promise<string | u
 
 /** Returns whether the file parses (callable problems are reported but do not count). */
 async function checkNodeToolFile(
-  check: SkillCheck,
+  check: FolderValidation,
   name: string,
   path: string,
   real: string,
@@ -134,7 +142,7 @@ const positionOf = ({ line, column }: { line: number; column: number }) => ({ li
 
 /** Whether the browser tool passed its checks, and whether it is an ES module rather than a bare function. */
 async function checkBrowserToolFile(
-  check: SkillCheck,
+  check: FolderValidation,
   name: string,
   path: string,
   real: string,
@@ -174,7 +182,7 @@ async function checkBrowserToolFile(
 
 /** Checks one tool's path and file. Returns its model when the file is usable (for bundling and the skill). */
 export async function checkTool(
-  check: SkillCheck,
+  check: FolderValidation,
   mapKey: ToolMapKey,
   name: string,
   schema: Record<string, unknown>,

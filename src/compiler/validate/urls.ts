@@ -1,7 +1,7 @@
 import { loadUrlPattern } from '../../../runtime/index'
 import { compilePathPattern } from '../../../runtime/internal'
 import type { JsonPath } from '../parse'
-import { type SkillCheck, reportAt } from './context'
+import { type FolderValidation, reportAt } from './context'
 
 /** The text of URLPattern's error without its constructor's preamble. */
 function reasonOf(error: unknown): string {
@@ -15,7 +15,7 @@ function reasonOf(error: unknown): string {
  * non-empty strings) is the schema's check; such a list is only skipped here.
  */
 export async function checkUrls(
-  check: SkillCheck,
+  check: FolderValidation,
   path: JsonPath,
   value: unknown,
   at: string,

@@ -1,7 +1,7 @@
 import type { Compat } from '../../compiler/compat'
-import type { TestBrowser } from '../../testing/browser'
+import type { TestBrowser } from '../../examples/browser'
 import type { ClientTabs } from '../clients'
-import type { LiveSkills } from '../skills'
+import type { WatchedSkills } from '../skills'
 import type { Tabs } from '../tabs'
 
 /** What every authoring call has: the root it may write, the server's skills and browser. */
@@ -11,7 +11,7 @@ export interface AuthorContext {
   /** Every root of the server (real paths), the writable one among them. */
   roots: readonly string[]
   compat?: Compat
-  skills: LiveSkills
+  skills: WatchedSkills
   tabs: Tabs
   /** A browser connection for fixture runs, its tabs hidden from the clients. */
   browser: () => Promise<TestBrowser>

@@ -2,8 +2,8 @@ import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js'
 import { isSiteToolError } from '../../../runtime/index'
 import { messageOf } from '../../../runtime/internal'
 import type { Compat } from '../../compiler/compat'
-import { openTestBrowser, type TestBrowser } from '../../testing/browser'
-import type { LiveSkills } from '../skills'
+import { openTestBrowser, type TestBrowser } from '../../examples/browser'
+import type { WatchedSkills } from '../skills'
 import type { BrowserAddress, Tabs } from '../tabs'
 import type { AuthorContext, Caller } from './context'
 import { AUTHOR, AUTHOR_TOOLS } from './defs'
@@ -32,7 +32,7 @@ export interface AuthoringOptions {
 
 /** What the host gives the authoring tools. */
 interface AuthoringHooks {
-  skills: LiveSkills
+  skills: WatchedSkills
   tabs: Tabs
   servedName: AuthorContext['servedName']
 }

@@ -7,7 +7,7 @@ import { linesOf, readQuietly } from '../../compiler/diagnostics/report'
 import { toPosix } from '../../compiler/fs/paths'
 import { CHUNK_ID_RE, LOG_PREFIX, MAIN_ID_RE, PLUGIN_NAME, RESOLVED_ID, RUNTIME_ID, RUNTIME_ID_RE } from '../../ids'
 import type { BuildError } from '../build-error'
-import { type BuildWarning, type SiteSkillsContext, UNAVAILABLE } from '../context'
+import { type BuildWarning, type RootContext, UNAVAILABLE } from '../context'
 import type { PluginContexts } from '../contexts'
 
 /**
@@ -48,7 +48,7 @@ function watchableFiles(files: readonly string[]): string[] {
  * resolved here to plain files instead. The main module is resolved here too, with what esbuild
  * must watch: its resolution (unlike its load) succeeds with invalid learnings, so a fix is noticed.
  */
-function resolveFiles(build: PluginBuild, ctx: SiteSkillsContext): void {
+function resolveFiles(build: PluginBuild, ctx: RootContext): void {
   build.onResolve({ filter: MAIN_ID_RE }, () => ({
     path: RESOLVED_ID,
     namespace: PLUGIN_NAME,
@@ -67,7 +67,7 @@ function resolveFiles(build: PluginBuild, ctx: SiteSkillsContext): void {
 }
 
 /** Compiles, and gives esbuild each error and each new warning as a message of its own. */
-async function startBuild(ctx: SiteSkillsContext): Promise<OnStartResult> {
+async function startBuild(ctx: RootContext): Promise<OnStartResult> {
   const { warnings, error } = await ctx.compile()
   const root = ctx.options.root
   return {

@@ -1,6 +1,6 @@
 import type { UnpluginOptions } from 'unplugin'
 import type { BuildError } from '../build-error'
-import type { SiteSkillsContext } from '../context'
+import type { RootContext } from '../context'
 import type { PluginContexts } from '../contexts'
 import { typeScriptTransform } from '../typescript'
 
@@ -17,7 +17,7 @@ export interface RollupHookContext {
  * on (also after a failed compile, so a fix is noticed), unless the build will not watch
  * (thousands of files at 1,000 skills, for nothing). Returns the error of invalid learnings.
  */
-export async function compileInHook(hook: RollupHookContext, ctx: SiteSkillsContext): Promise<BuildError | undefined> {
+export async function compileInHook(hook: RollupHookContext, ctx: RootContext): Promise<BuildError | undefined> {
   const { warnings, error } = await ctx.compile()
   for (const warning of warnings) hook.warn(warning.message)
   if (hook.meta.watchMode !== false)

@@ -1,7 +1,7 @@
 import type { UnpluginBuildContext, UnpluginOptions } from 'unplugin'
 import type { Compilation, Compiler } from 'webpack'
 import { PLUGIN_NAME, VIRTUAL_ID_RE } from '../../ids'
-import type { SiteSkillsContext } from '../context'
+import type { RootContext } from '../context'
 import type { PluginContexts } from '../contexts'
 import { typeScriptTransform } from '../typescript'
 
@@ -40,7 +40,7 @@ function compilationOf(context: UnpluginBuildContext): Compilation {
  * What the skills depend on, also after a failed compile (so a fix is noticed): folders as
  * context dependencies (unplugin makes every watch file a file dependency), files as files.
  */
-function addWatchFiles(context: UnpluginBuildContext, compilation: Compilation, ctx: SiteSkillsContext): void {
+function addWatchFiles(context: UnpluginBuildContext, compilation: Compilation, ctx: RootContext): void {
   compilation.contextDependencies.addAll(ctx.watchDirs())
   for (const file of ctx.watchFiles()) context.addWatchFile(file)
 }

@@ -1,5 +1,5 @@
 import type { SiteSkills } from '../../runtime/index'
-import { type ArgsValidator, checkResult } from '../../runtime/internal'
+import { type ArgsValidator, resultProblem } from '../../runtime/internal'
 import type { CompileResult } from '../compiler/compile'
 import { FILE_LIMITS, isReadFailure, readRegularFile } from '../compiler/fs/files'
 import { isFixtureHeaderProblem } from '../compiler/fixtures/header'
@@ -28,7 +28,7 @@ export function collectCases(result: Pick<CompileResult, 'skills'>, sites: reado
       if (!tool.examples?.length) continue
       // A tool without a usable returns (served by the no-build API as the original ran it) has no contract.
       const returns = tool.returns
-      const checkReturns: ArgsValidator = returns?.type ? (value) => checkResult(returns, value) : () => undefined
+      const checkReturns: ArgsValidator = returns?.type ? (value) => resultProblem(returns, value) : () => undefined
       for (const example of tool.examples)
         cases.push({ siteId: model.id, domains: model.domains, tool, example, checkReturns })
     }

@@ -14,7 +14,7 @@ const SETTLE_MS = 80
  * Runs never overlap. Resolves with the last run's exit code once interrupted; nothing it started
  * (watchers, timers, signal handlers) outlives it.
  */
-export function watchChecks(run: () => Promise<WatchedRun>, log: (text: string) => void): Promise<number> {
+export function watchTypechecks(run: () => Promise<WatchedRun>, log: (text: string) => void): Promise<number> {
   return new Promise((done) => {
     let last = 1
     let running = false

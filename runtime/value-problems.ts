@@ -20,7 +20,7 @@ const NAME_RE = /^[A-Za-z_$][\w$]*$/
 const keyPath = (path: string, k: string) => path + (NAME_RE.test(k) ? `.${k}` : `[${JSON.stringify(k)}]`)
 
 /** Checks one value; null passes only when the schema is `nullable` (`nullDone`: the caller has dealt with null). */
-function checkValue(schema: ValueSchema, v: unknown, path: string, nullDone = false): Problem | undefined {
+function findValueProblem(schema: ValueSchema, v: unknown, path: string, nullDone = false): Problem | undefined {
   if (schema.nullable && !nullDone && v === null) return undefined
   const [test, phrase] = EXPECTED[schema.type]
   if (!test(v)) return [path, schema.nullable ? `${phrase} or null` : phrase, v]
@@ -29,25 +29,25 @@ function checkValue(schema: ValueSchema, v: unknown, path: string, nullDone = fa
   if (schema.type === 'array' && schema.items) {
     const list = v as unknown[]
     for (let i = 0; i < list.length; i++) {
-      const problem = checkValue(schema.items, list[i], `${path}[${i}]`)
+      const problem = findValueProblem(schema.items, list[i], `${path}[${i}]`)
       if (problem) return problem
     }
   }
-  if (schema.type === 'object') return checkObject(schema, v as Record<string, unknown>, path)
+  if (schema.type === 'object') return findObjectProblem(schema, v as Record<string, unknown>, path)
   return undefined
 }
 
 /** Declared properties, then the other keys: refused (`additionalProperties: false`) or checked as map values. */
-function checkObject(schema: ValueSchema, v: Record<string, unknown>, path: string): Problem | undefined {
+function findObjectProblem(schema: ValueSchema, v: Record<string, unknown>, path: string): Problem | undefined {
   const fields = schema.properties ?? {}
-  const problem = checkFields(fields, v, path)
+  const problem = findFieldsProblem(fields, v, path)
   const extra = schema.additionalProperties
   if (problem || extra === undefined || extra === true) return problem
   for (const k in v) {
     if (!Object.hasOwn(v, k) || Object.hasOwn(fields, k)) continue
     if (extra === false) return [keyPath(path, k), 'absent', v[k]]
     const m = v[k]
-    const found = m === undefined ? undefined : checkValue(extra, m, keyPath(path, k))
+    const found = m === undefined ? undefined : findValueProblem(extra, m, keyPath(path, k))
     if (found) return found
   }
   return undefined
@@ -58,7 +58,7 @@ function checkObject(schema: ValueSchema, v: Record<string, unknown>, path: stri
  * null (no value); with it, it must be present and not null, unless it is also `nullable` (then null
  * is a value, but absent is still missing). `path` '' is the top level of the args.
  */
-function checkFields(fields: Record<string, ValueSchema>, v: Record<string, unknown>, path: string) {
+function findFieldsProblem(fields: Record<string, ValueSchema>, v: Record<string, unknown>, path: string) {
   for (const name of Object.keys(fields)) {
     const schema = fields[name]!
     const sub = path === '' ? name : `${path}.${name}`
@@ -66,7 +66,7 @@ function checkFields(fields: Record<string, ValueSchema>, v: Record<string, unkn
     let problem: Problem | undefined
     if (f === undefined || f === null) {
       if (schema.required && (!schema.nullable || f === undefined)) problem = [sub, 'present', f]
-    } else problem = checkValue(schema, f, sub, true)
+    } else problem = findValueProblem(schema, f, sub, true)
     if (problem) return problem
   }
   return undefined
@@ -77,8 +77,8 @@ function checkFields(fields: Record<string, ValueSchema>, v: Record<string, unkn
  * nullable, enum values, array items, object properties and maps; undeclared top-level arguments
  * are refused.
  */
-export function checkArgs(args: Record<string, ValueSchema>, value: Record<string, unknown>): Problem | undefined {
-  const problem = checkFields(args, value, '')
+export function argsProblem(args: Record<string, ValueSchema>, value: Record<string, unknown>): Problem | undefined {
+  const problem = findFieldsProblem(args, value, '')
   if (problem) return problem
   for (const k in value) if (Object.hasOwn(value, k) && !Object.hasOwn(args, k)) return [k, 'absent']
   return undefined
@@ -89,14 +89,14 @@ export function checkArgs(args: Record<string, ValueSchema>, value: Record<strin
  * `result.products[0].price`. The result must be a value unless `returns.required` is false, and
  * not null unless `returns.nullable`; below it, fields follow the same rules as arguments.
  */
-export function checkResult(returns: ValueSchema, value: unknown): Problem | undefined {
+export function resultProblem(returns: ValueSchema, value: unknown): Problem | undefined {
   if (value === undefined || value === null) {
     if (returns.required === false || (returns.nullable && value === null)) return undefined
     return ['result', 'present', value]
   }
-  return checkValue(returns, value, 'result', true)
+  return findValueProblem(returns, value, 'result', true)
 }
 
 /** Whether `returns` can be checked: the no-build API tolerates a tool whose `returns` is invalid. */
-export const checkable = (returns: ValueSchema | undefined): returns is ValueSchema =>
+export const isValueSchema = (returns: ValueSchema | undefined): returns is ValueSchema =>
   !!returns && typeof returns === 'object' && typeof returns.type === 'string'
