@@ -110,6 +110,22 @@ async function loadedAfter(client: CdpClient, url: string, start: () => Promise<
   }
 }
 
+const closing = new WeakMap<CdpClient, Promise<void>>()
+
+/**
+ * Closes a connection once, however many callers ask. chrome-remote-interface's `close()` drops the
+ * listener of an earlier `close()` of the same connection, so a second call (a tab closing while the
+ * server shuts down) left the first one pending forever, and the process "unfinished".
+ */
+export function closeOnce(client: CdpClient): Promise<void> {
+  let done = closing.get(client)
+  if (!done) {
+    done = client.close().catch(() => undefined)
+    closing.set(client, done)
+  }
+  return done
+}
+
 /** Connects to a browser over CDP and follows its pages (Target domain discovery). */
 export async function connectTabs(address: BrowserAddress): Promise<Tabs> {
   const cri = await loadCri()
@@ -132,7 +148,7 @@ export async function connectTabs(address: BrowserAddress): Promise<Tabs> {
   }
   const forget = (targetId: string) => {
     if (!tabs.delete(targetId)) return
-    sessions.get(targetId)?.then((c) => c.close().catch(() => undefined))
+    sessions.get(targetId)?.then(closeOnce)
     sessions.delete(targetId)
     emit(targetId, 'closed')
   }
@@ -201,7 +217,7 @@ export async function connectTabs(address: BrowserAddress): Promise<Tabs> {
     },
     async close() {
       const clients = await Promise.all([...sessions.values()].map((c) => c.catch(() => undefined)))
-      await Promise.all([...clients, browser].map((c) => c?.close().catch(() => undefined)))
+      await Promise.all([...clients, browser].map((c) => c && closeOnce(c)))
     },
   }
 }

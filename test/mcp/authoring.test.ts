@@ -247,10 +247,11 @@ describe('two clients writing to one skill at once', () => {
     const manifest = JSON.parse(await readFile(join(world.dir, SITE, 'manifest.json'), 'utf8'))
     expect(Object.keys(manifest.browserTools)).toEqual(expect.arrayContaining(['list_products', 'title_at_once']))
     for (const client of [a!, b!]) await client.client.close()
-    // It exits on SIGTERM. The exit code is not asserted: in about one run in five under load,
-    // tabs.close() (src/mcp/tabs.ts) stays pending during this server's shutdown and the process
-    // exits 1 "unfinished". Cause not found yet; http.test.ts, without authoring, has not shown it.
+    // It exits on SIGTERM, cleanly: a tab closing during the shutdown once left tabs.close()
+    // pending (a connection closed twice, see closeOnce) and the process exited 1 "unfinished".
     child.kill('SIGTERM')
-    expect((await exited).killed).toBe(false)
+    const end = await exited
+    expect(end.killed).toBe(false)
+    expect(end.code, end.stderr).toBe(0)
   })
 })
