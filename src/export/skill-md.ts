@@ -112,7 +112,10 @@ export function toolsList(skill: SkillModel, stems: Map<ToolModel, string>): str
     const kind = tool.kind === 'browser' ? 'browser' : 'Node'
     const sentence = firstSentence(tool.description, 200)
     const about = /[.!?…]$/.test(sentence) ? sentence : `${sentence}.`
-    lines.push(`- ${codeSpan(tool.name)} (${kind} tool): ${about} [Arguments and result](references/tools/${stem}.md)`)
+    const pages = tool.urls?.length ? ` Only on pages whose path matches ${tool.urls.map(codeSpan).join(', ')}.` : ''
+    lines.push(
+      `- ${codeSpan(tool.name)} (${kind} tool): ${about}${pages} [Arguments and result](references/tools/${stem}.md)`,
+    )
     lines.push(`  ${codeSpan(scriptCall(tool, `scripts/${stem}.sh`))}`)
   }
   return lines
@@ -148,6 +151,9 @@ function body(skill: SkillModel, stems: Map<ToolModel, string>, version: string,
     `Tools for ${site} (${skill.domains.map(codeSpan).join(', ')}), exported from the site skill ${codeSpan(skill.id)}`,
     `by \`site-skills export\` (unplugin-site-skills ${version}). Each tool is a script in \`scripts/\` that runs`,
     'it through `npx site-skills run` and prints its result as JSON.',
+    ...(skill.urls?.length
+      ? ['', `It applies only on pages whose path matches ${skill.urls.map(codeSpan).join(', ')}.`]
+      : []),
     '',
     ...runningSection(skill, version),
     '',

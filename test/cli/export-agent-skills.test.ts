@@ -25,6 +25,7 @@ const SHIPPED = readdirSync(LEARNINGS).filter((id) => existsSync(join(LEARNINGS,
 interface Manifest {
   name: string
   domains: string[]
+  urls?: string[]
   nodeTools?: Record<string, unknown>
   browserTools?: Record<string, unknown>
 }
@@ -125,6 +126,32 @@ describe('site-skills export --agent-skills: the shipped skills, loaded as a hos
       expect(readFileSync(script, 'utf8')).toContain(`site-skills run ${id} ${tool} --root`)
     }
     expect(checkAgentSkill(id, (await readFolder(dir)).files)).toEqual([])
+  })
+})
+
+describe('site-skills export --agent-skills: page scopes', () => {
+  it.each(SHIPPED)('%s: SKILL.md says on which pages the skill and each scoped tool apply', async (id) => {
+    const manifest = manifestOf(id)
+    const text = await readFile(join(out, id, 'SKILL.md'), 'utf8')
+    const scoped = Object.entries({ ...manifest.nodeTools, ...manifest.browserTools }).filter(
+      ([, entry]) => (entry as { urls?: string[] }).urls?.length,
+    )
+    for (const [tool, entry] of scoped) {
+      const line = text.split('\n').find((l) => l.startsWith(`- \`${tool}\``))
+      const urls = (entry as { urls: string[] }).urls
+      expect(line, tool).toContain(`Only on pages whose path matches ${urls.map((u) => `\`${u}\``).join(', ')}.`)
+    }
+    if (manifest.urls?.length) expect(text).toContain('It applies only on pages whose path matches')
+    else expect(text).not.toContain('It applies only on pages')
+  })
+
+  it('the shipped skills have scoped tools to show (github, google-workspace)', () => {
+    const scoped = SHIPPED.filter((id) =>
+      Object.values({ ...manifestOf(id).nodeTools, ...manifestOf(id).browserTools }).some(
+        (entry) => (entry as { urls?: string[] }).urls?.length,
+      ),
+    )
+    expect(scoped).toEqual(expect.arrayContaining(['github', 'google-workspace']))
   })
 })
 
