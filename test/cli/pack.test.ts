@@ -34,6 +34,7 @@ const SHOP = {
       callable: 'double',
       args: { n: { type: 'integer', required: true, description: 'A number.' } },
       returns: { type: 'integer', description: 'Twice n.' },
+      examples: [{ name: 'five', args: { n: 5 }, expect: 10 }],
     },
   },
 }
@@ -84,9 +85,11 @@ describe('site-skills pack', () => {
       'learnings/shop/manifest.json': SHOP,
       'learnings/shop/tools/double.js': 'export const double = (ctx, args) => args.n * 2\n',
       'learnings/shop/notes/about.md': '# Shop\n\nPrices are in cents.\n',
-      'learnings/shop/verification.json': '{ "note": "copied as it is" }\n',
       'learnings/other/manifest.json': { id: 'other', name: 'Other', domains: ['other.example.com'], nodeTools: {} },
     })
+    // The author's verification record travels with the skill, byte for byte, and stays current there.
+    const record = await runBin(['test', 'shop', '--record', '--root', 'learnings'], source, 60_000)
+    expect(record.code, record.stdout + record.stderr).toBe(0)
     const out = join(source, 'dist/pack')
     const pack = await runBin(
       ['pack', 'shop', '--out', 'dist/pack', '--name', '@acme/site-skills-shop', '--package-version', '1.2.3'],
