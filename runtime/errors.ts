@@ -1,5 +1,6 @@
 import type { SiteToolErrorCode, SiteToolErrorData } from './error-catalog'
-import { clip, listed, q } from './text'
+import { notFoundMessage } from './not-found'
+import { clip } from './text'
 
 export type { SiteToolErrorCode } from './error-catalog'
 
@@ -70,19 +71,6 @@ function loadMessages(): Promise<unknown> {
     },
   )
   return loading
-}
-
-/**
- * The messages of the codes a synchronous getter throws (`sites.typo`): part of the first load,
- * so that they are whole without waiting for the catalog.
- */
-export function notFoundMessage(
-  code: 'skill-not-found' | 'tool-not-found',
-  d: { known?: readonly string[] } | { name: string },
-): string {
-  if ('name' in d) return `no site tool is named ${q(d.name)}`
-  const known = d.known ? ` ${listed(d.known)}` : ''
-  return code === 'skill-not-found' ? `no such site skill${known}` : `no such tool${known}`
 }
 
 /** A SiteToolError whose message is its code's catalog entry applied to `data`. */
