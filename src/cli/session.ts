@@ -3,7 +3,8 @@ import { type PackageProblem, packageDiagnostic, packageProblemAt } from '../com
 import { displayFile } from '../compiler/diagnostics/report'
 import { type CompileResult, createCompiler } from '../compiler/compile'
 import { checkTokenBudgets } from '../tokens/budget'
-import { type CliIO, type RootArgs, UsageError, compatOf, rootsOf } from './args'
+import { type CliIO, UsageError } from './args'
+import { type RootArgs, compatOf, rootsOf } from './roots'
 
 /** A package root that cannot be used, as one line: where (its package.json), code, message, hint. */
 function packageUsage(problem: PackageProblem, root: string, cwd: string): string {

@@ -1,7 +1,7 @@
 import { homedir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
-import { rootsOf as cliRoots } from '../../src/cli/args'
+import { rootsOf as cliRoots } from '../../src/cli/roots'
 import { parseCommand } from '../../src/cli/options'
 import { COMMANDS } from '../../src/cli/registry'
 import { resolveRoots } from '../../src/compiler/discover/roots'

@@ -9,7 +9,7 @@ import { loadTokenizer } from '../../tokens/tokenizer'
 import { MissingPeerError } from '../../package/peers'
 import { type CliIO, UsageError, writeLine } from '../args'
 import { existingRoots } from '../session'
-import { compatOf } from '../args'
+import { compatOf } from '../roots'
 import type { Args } from '../registry'
 
 const HOST_PORT_RE = /^(\[[^\]]+\]|[^:/\s]+):(\d+)$/

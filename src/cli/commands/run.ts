@@ -1,7 +1,8 @@
 import { type BrowserTarget, type CdpSendable, type ToolMeta, isSiteToolError } from '../../../runtime/index'
 import { command, isWsUrl, openTarget, parseHostPort, resultJson, targetProblem } from '../../../runtime/internal'
 import { type SkillsOptions, listSiteSkills, runBrowserSiteTool, runNodeSiteTool } from '../../nobuild/api'
-import { type CliIO, UsageError, compatOf, writeLine } from '../args'
+import { type CliIO, UsageError, writeLine } from '../args'
+import { compatOf } from '../roots'
 import { existingRoots } from '../session'
 import type { Args } from '../registry'
 

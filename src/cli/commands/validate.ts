@@ -1,5 +1,6 @@
 import type { CompileResult } from '../../compiler/compile'
-import { type CliIO, displayRoot, writeLine } from '../args'
+import { type CliIO, writeLine } from '../args'
+import { displayRoot } from '../roots'
 import { createStyle, formatDiagnostic, plural } from '../format'
 import { compileRoots } from '../session'
 import type { Args } from '../registry'
