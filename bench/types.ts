@@ -1,17 +1,24 @@
 import { execFile } from 'node:child_process'
 import { mkdir, readFile, rm, symlink, writeFile } from 'node:fs/promises'
 import { join, resolve } from 'node:path'
+import { pathToFileURL } from 'node:url'
 import ts from 'typescript'
 import { generateDts } from '../src/codegen/dts'
 import { createCompiler } from '../src/compiler/compile'
-import { BUILD_SKILLS } from './build'
 import { TMP, generateSkills, skillId } from './generate'
 import { Samples, rounds, summarize } from './stats'
 import { type Figure, formatValue } from './table'
+import { positionOf, startLanguageServer } from '../test/helpers/lsp'
 
 const REPO = resolve(import.meta.dirname, '..')
 /** The registry a consumer is checked against at the small end. */
 const SMALL_SKILLS = 10
+/** The registry at the large end (issue #29, goal 7: from 10 to 10,000 skills). */
+const BIG_SKILLS = 10_000
+/** The goal: type-checking and a completion at a tool argument at most this many times the 10-skill figure. */
+const GOAL_RATIO = 1.3
+/** Completions timed per editor session, each after an edit of the consumer file. */
+const EDITS = 5
 /** Calls in the consumer file: half `runTool`, half `sites[...]`, over the first ten sites. */
 const CALLS = 100
 /** The README's tsconfig, without the editor plugin (what TypeScript 7's language server sees). */
@@ -42,6 +49,8 @@ function consumer(): string {
     lines.push(`void runTool(${site}, 'search_items', { query: 'q${k}', sort: 'newest' })`)
     lines.push(`void sites[${site}].get_item({ id: '${k}', fields: ['title'] })`)
   }
+  // Where an editor completes a tool argument's name: after the first argument of a runTool call.
+  lines.push(`void runTool(${JSON.stringify(skillId(1))}, 'search_items', { query: 'q',  })`)
   return `${lines.join('\n')}\n`
 }
 
@@ -97,6 +106,98 @@ function runTsc(major: keyof typeof TSC, dir: string): Promise<TscRun> {
   })
 }
 
+/** The consumer's text after the `k`th edit (a comment at its end), and where its tool argument is completed. */
+const ARGUMENT_AT = "{ query: 'q',  })"
+const edited = (text: string, k: number) => `${text}// edit ${k}\n`
+
+/** The argument names an editor offers there (the search_items tool's, less `query`, which is written). */
+const EXPECTED_ARGUMENTS = JSON.stringify(['maxResults', 'sort'])
+const namesOf = (names: string[] | undefined) => JSON.stringify(names?.slice().sort())
+
+/**
+ * A completion at a tool argument with TypeScript 6's language service, as an editor asks for it
+ * while typing: each of `EDITS` edits of the consumer makes a new program (the d.ts is reused from
+ * the document registry, the checker is new), then the completion is timed. The median edit's time.
+ */
+function completionSession(dir: string): number {
+  const file = join(dir, 'use.ts')
+  const base = ts.sys.readFile(file) ?? ''
+  let version = 0
+  let text = base
+  const parsed = ts.parseJsonConfigFileContent(TSCONFIG, ts.sys, dir)
+  const host: ts.LanguageServiceHost = {
+    getScriptFileNames: () => parsed.fileNames,
+    getScriptVersion: (f) => (f === file ? String(version) : '1'),
+    getScriptSnapshot: (f) => {
+      const content = f === file ? text : ts.sys.readFile(f)
+      return content === undefined ? undefined : ts.ScriptSnapshot.fromString(content)
+    },
+    getCurrentDirectory: () => dir,
+    getCompilationSettings: () => parsed.options,
+    getDefaultLibFileName: ts.getDefaultLibFilePath,
+    fileExists: ts.sys.fileExists,
+    readFile: ts.sys.readFile,
+    readDirectory: ts.sys.readDirectory,
+    directoryExists: ts.sys.directoryExists,
+    getDirectories: ts.sys.getDirectories,
+    realpath: ts.sys.realpath,
+  }
+  const service = ts.createLanguageService(host, ts.createDocumentRegistry())
+  // The project loaded as an editor has it when the user starts typing.
+  service.getSemanticDiagnostics(file)
+  const times: number[] = []
+  for (let k = 1; k <= EDITS; k++) {
+    version = k
+    text = edited(base, k)
+    const started = performance.now()
+    const completions = service.getCompletionsAtPosition(file, text.indexOf(ARGUMENT_AT) + ARGUMENT_AT.length - 3, {})
+    times.push(performance.now() - started)
+    const names = completions?.entries.filter((e) => e.kind === ts.ScriptElementKind.memberVariableElement)
+    if (namesOf(names?.map((e) => e.name)) !== EXPECTED_ARGUMENTS)
+      throw new Error(`completion at a tool argument in ${dir}: ${namesOf(names?.map((e) => e.name))}`)
+  }
+  service.dispose()
+  return summarize(times).median
+}
+
+/** The same completion from TypeScript 7's language server (`tsc --lsp --stdio`), after each of `EDITS` edits. */
+async function completionSession7(dir: string): Promise<number> {
+  const file = join(dir, 'use.ts')
+  const base = await readFile(file, 'utf8')
+  const server = await startLanguageServer(TSC[7], dir)
+  const textDocument = { uri: pathToFileURL(file).href }
+  type Item = { label: string; kind?: number }
+  const complete = async (text: string) => {
+    const list = await server.request<{ items: Item[] } | Item[]>('textDocument/completion', {
+      textDocument,
+      position: positionOf(text, ARGUMENT_AT, ARGUMENT_AT.length - 3),
+    })
+    // LSP's CompletionItemKind.Field (5) and Property (10): the object's members.
+    // It labels an optional member `name?`.
+    const names = (Array.isArray(list) ? list : list.items)
+      .filter((i) => i.kind === 5 || i.kind === 10)
+      .map((i) => ({ ...i, label: i.label.replace(/\?$/, '') }))
+    if (namesOf(names.map((i) => i.label)) !== EXPECTED_ARGUMENTS)
+      throw new Error(`TypeScript 7 completion in ${dir}: ${namesOf(names.map((i) => i.label))}`)
+  }
+  try {
+    server.open(file)
+    // The first answer waits for the project to load; an editor has it loaded when the user types.
+    await complete(base)
+    const times: number[] = []
+    for (let k = 1; k <= EDITS; k++) {
+      const text = edited(base, k)
+      server.change(file, text, k + 1)
+      const started = performance.now()
+      await complete(text)
+      times.push(performance.now() - started)
+    }
+    return summarize(times).median
+  } finally {
+    await server.close()
+  }
+}
+
 /** An editor's first answers in the consumer: its errors, a hover on a runTool call, tool completions. */
 function editorSession(dir: string): number {
   const file = join(dir, 'use.ts')
@@ -131,9 +232,12 @@ function editorSession(dir: string): number {
   return ms
 }
 
-/** The generated d.ts at 1,000 skills: its size, and what it costs tsc (TypeScript 6 and 7) and an editor. */
+/**
+ * The generated d.ts at 10,000 skills: its size, and what it costs tsc (TypeScript 6 and 7) and an
+ * editor against the same consumer at 10 skills.
+ */
 export async function runTypesBench({ runs }: { runs: number }): Promise<Figure[]> {
-  const big = await createProject(BUILD_SKILLS)
+  const big = await createProject(BIG_SKILLS)
   const small = await createProject(SMALL_SKILLS)
   const samples = new Samples()
   const measures: Record<string, () => Promise<number>> = {}
@@ -151,16 +255,23 @@ export async function runTypesBench({ runs }: { runs: number }): Promise<Figure[
       }
     }
     measures[`editor-${label}`] = async () => editorSession(project.dir)
+    measures[`complete6-${label}`] = async () => completionSession(project.dir)
+    measures[`complete7-${label}`] = () => completionSession7(project.dir)
   }
   await rounds(runs, measures, samples)
-  const n = BUILD_SKILLS.toLocaleString('en-US')
-  const vs = (what: string, key: string): Figure => ({
+  const n = BIG_SKILLS.toLocaleString('en-US')
+  const goal = (key: string) => ({
+    text: `at most ${GOAL_RATIO}x from ${SMALL_SKILLS} to ${n} skills`,
+    met: samples.ratio(`${key}-big`, `${key}-small`).median <= GOAL_RATIO,
+  })
+  const vs = (what: string, key: string, goaled = false): Figure => ({
     bench: 'types',
     name: `${what}, ${n} vs ${SMALL_SKILLS} skills (${CALLS} calls)`,
     subject: { label: n, unit: 'ms', value: samples.get(`${key}-big`) },
     baseline: { label: String(SMALL_SKILLS), unit: 'ms', value: samples.get(`${key}-small`) },
     ratio: samples.ratio(`${key}-big`, `${key}-small`),
     ratioText: `the ${SMALL_SKILLS}-skill run`,
+    ...(goaled ? { goal: goal(key) } : {}),
     notes: samples.has(`${key}-big-total`)
       ? [
           `total ${ms(samples.get(`${key}-big-total`).median)} vs ${ms(samples.get(`${key}-small-total`).median)} ` +
@@ -178,11 +289,13 @@ export async function runTypesBench({ runs }: { runs: number }): Promise<Figure[
       ratio: summarize([big.dtsBytes / big.manifestBytes]),
       ratioText: 'the manifests',
       notes: [
-        `${formatValue(big.dtsBytes / BUILD_SKILLS, 'bytes')} per skill (4 tools each); generated in ${formatValue(big.generateMs, 'ms')}`,
+        `${formatValue(big.dtsBytes / BIG_SKILLS, 'bytes')} per skill (4 tools each); generated in ${formatValue(big.generateMs, 'ms')}`,
       ],
     },
-    vs('tsc --noEmit check time, TypeScript 6', 'tsc6'),
-    vs('tsc --noEmit check time, TypeScript 7', 'tsc7'),
+    vs('tsc --noEmit check time, TypeScript 6', 'tsc6', true),
+    vs('tsc --noEmit check time, TypeScript 7', 'tsc7', true),
+    vs('completion at a tool argument after an edit, TypeScript 6 language service', 'complete6', true),
+    vs('completion at a tool argument after an edit, TypeScript 7 language server (tsc --lsp)', 'complete7', true),
     vs('editor (TypeScript 6 language service): errors, a hover and completions', 'editor'),
   ]
 }

@@ -85,6 +85,13 @@ export async function startLanguageServer(tsc: string, root: string) {
         params: { textDocument: { uri: pathToFileURL(file).href, languageId: 'typescript', version: 1, text } },
       })
     },
+    /** Replaces an open file's text, as an editor does on each edit (`version` must grow). */
+    change(file: string, text: string, version: number): void {
+      send({
+        method: 'textDocument/didChange',
+        params: { textDocument: { uri: pathToFileURL(file).href, version }, contentChanges: [{ text }] },
+      })
+    },
     /** `shutdown`, then `exit`. */
     async close(): Promise<number | null> {
       await request('shutdown')
