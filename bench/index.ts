@@ -21,7 +21,19 @@ import { runTypesBench } from './types'
 import { runValidateBench } from './validate'
 import { type Figure, errorSummary, renderTable } from './table'
 
-const BENCHES = ['lookup', 'build', 'small', 'rebuild', 'idle', 'cdp', 'size', 'types', 'memory', 'branches', 'validate'] as const
+const BENCHES = [
+  'lookup',
+  'build',
+  'small',
+  'rebuild',
+  'idle',
+  'cdp',
+  'size',
+  'types',
+  'memory',
+  'branches',
+  'validate',
+] as const
 type BenchName = (typeof BENCHES)[number]
 
 const FULL = {
