@@ -21,6 +21,7 @@ const TASKS: Record<string, () => Promise<Task>> = {
   'dev-idle': async () => (await import('./idle')).devIdleTask,
   'memory-stages': async () => (await import('./stages')).memoryStagesTask,
   'small-build': async () => (await import('./small-task')).smallBuildTask,
+  'validate-floor': async () => (await import('./validate')).validateFloorTask,
 }
 
 /** Over IPC when forked by spawn.ts; printed when run by hand (e.g. under `node --cpu-prof`). */

@@ -1,5 +1,5 @@
 /**
- * `npm run bench [-- --quick] [-- --only lookup,build,small,rebuild,idle,cdp,size,types,memory,branches]`: runs the
+ * `npm run bench [-- --quick] [-- --only lookup,build,small,rebuild,idle,cdp,size,types,memory,branches,validate]`: runs the
  * benchmarks, prints one table and writes bench/results.json. Every figure is a ratio against a
  * baseline measured in the same run (median of the runs, with min and max).
  */
@@ -18,9 +18,22 @@ import { runRebuildBench } from './rebuild'
 import { runSizeBench } from './size'
 import { runSmallBench } from './small'
 import { runTypesBench } from './types'
+import { runValidateBench } from './validate'
 import { type Figure, errorSummary, renderTable } from './table'
 
-const BENCHES = ['lookup', 'build', 'small', 'rebuild', 'idle', 'cdp', 'size', 'types', 'memory', 'branches'] as const
+const BENCHES = [
+  'lookup',
+  'build',
+  'small',
+  'rebuild',
+  'idle',
+  'cdp',
+  'size',
+  'types',
+  'memory',
+  'branches',
+  'validate',
+] as const
 type BenchName = (typeof BENCHES)[number]
 
 const FULL = {
@@ -33,6 +46,7 @@ const FULL = {
   types: { runs: 5 },
   memory: { sizes: [1000, 10_000] },
   branches: { runs: 5 },
+  validate: { size: 50_000, runs: 3 },
 }
 
 const QUICK: typeof FULL = {
@@ -45,6 +59,7 @@ const QUICK: typeof FULL = {
   types: { runs: 2 },
   memory: { sizes: [1000] },
   branches: { runs: 3 },
+  validate: { size: 50_000, runs: 1 },
 }
 
 function options() {
@@ -107,6 +122,7 @@ async function main(): Promise<void> {
     types: () => runTypesBench(config.types),
     memory: () => runMemoryBench({ sizes: config.memory.sizes, reuse: buildPeaks ? { 1000: buildPeaks } : undefined }),
     branches: () => runBranchesBench(config.branches),
+    validate: () => runValidateBench(config.validate),
   }
   console.log(
     `site-skills benchmarks (${info.mode}): ${info.cpu}, ${info.cores} cores, Node ${info.node}, load ${info.loadAverageAtStart.join(' ')}`,

@@ -31,7 +31,7 @@ let bundled: Promise<void> | undefined
  * Split at each task's dynamic import: a child loads only its task's code and packages (a build
  * without the plugin never loads the plugin's dependencies).
  */
-function bundleChild(): Promise<void> {
+export function bundleChild(): Promise<void> {
   bundled ??= build({
     entryPoints: { child: join(BENCH, 'child.ts') },
     outdir: TMP,
