@@ -7,6 +7,7 @@ import { promisify } from 'node:util'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { runBin, runNode } from '../helpers/spawn'
 import { REPO_ROOT, makeTempDir, writeTree } from '../helpers/tmp'
+import { SHOP_MANIFEST } from '../helpers/shop-skill'
 
 const VITE = join(REPO_ROOT, 'node_modules/vite/bin/vite.js')
 const LEARNINGS = join(REPO_ROOT, 'learnings')
@@ -24,18 +25,9 @@ async function tree(dir: string): Promise<Record<string, string>> {
 }
 
 const SHOP = {
-  id: 'shop',
-  name: 'Shop',
-  domains: ['shop.example.com'],
+  ...SHOP_MANIFEST,
   nodeTools: {
-    double: {
-      description: 'Doubles n.',
-      path: 'tools/double.js',
-      callable: 'double',
-      args: { n: { type: 'integer', required: true, description: 'A number.' } },
-      returns: { type: 'integer', description: 'Twice n.' },
-      examples: [{ name: 'five', args: { n: 5 }, expect: 10 }],
-    },
+    double: { ...SHOP_MANIFEST.nodeTools.double, examples: [{ name: 'five', args: { n: 5 }, expect: 10 }] },
   },
 }
 

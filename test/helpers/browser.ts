@@ -1,6 +1,7 @@
 import { expect, vi } from 'vitest'
 import { join } from 'node:path'
 import { type CdpClient, command } from '../../runtime/cdp'
+import { isSiteToolError, type SiteToolError, type SiteToolErrorCode } from '../../runtime/errors'
 import type { BrowserToolCode } from '../../runtime/types'
 import { createBrowserBundler } from '../../src/compiler/bundle/browser-tools'
 import { makeTempDir, writeTree } from './tmp'
@@ -79,4 +80,16 @@ export async function waitForTitle(client: CdpClient, title: string, timeoutMs =
     expect(shown, "the loaded page's title").toBe(title)
   }
   await vi.waitFor(loaded, { timeout: timeoutMs, interval: 20 })
+}
+
+/** The SiteToolError a promise rejects with, or a thrown Error saying what came instead (a result or another error). */
+export async function failure(promise: Promise<unknown>, code: SiteToolErrorCode): Promise<SiteToolError> {
+  const error = await promise.then(
+    (value) => {
+      throw new Error(`expected ${code}, got the result ${JSON.stringify(value)}`)
+    },
+    (error: unknown) => error,
+  )
+  if (!isSiteToolError(error, code)) throw new Error(`expected ${code}, got ${String(error)}`, { cause: error })
+  return error
 }

@@ -2,23 +2,11 @@ import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { runNode } from '../helpers/spawn'
 import { REPO_ROOT, makeTempDir, writeTree } from '../helpers/tmp'
+import { SHOP_MANIFEST } from '../helpers/shop-skill'
 
 const VITE = join(REPO_ROOT, 'node_modules/vite/bin/vite.js')
 
-const SHOP = {
-  id: 'shop',
-  name: 'Shop',
-  domains: ['shop.example.com'],
-  nodeTools: {
-    double: {
-      description: 'Doubles n.',
-      path: 'tools/double.js',
-      callable: 'double',
-      args: { n: { type: 'integer', required: true, description: 'A number.' } },
-      returns: { type: 'integer', description: 'Twice n.' },
-    },
-  },
-}
+const SHOP = SHOP_MANIFEST
 
 /** An agent that reads a site id and a tool name the build does not have, as a typo in JavaScript would. */
 const AGENT = `import { sites } from 'virtual:site-skills'

@@ -6,26 +6,14 @@ import { promisify } from 'node:util'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { runBin, runNode } from '../helpers/spawn'
 import { REPO_ROOT, makeTempDir, writeTree } from '../helpers/tmp'
+import { SHOP_MANIFEST } from '../helpers/shop-skill'
 
 const VITE = join(REPO_ROOT, 'node_modules/vite/bin/vite.js')
 const PACKAGE = '@acme/site-skills-shop'
 const npm = (args: string[], cwd: string) =>
   promisify(execFile)('npm', [...args, '--offline', '--no-audit', '--no-fund', '--ignore-scripts'], { cwd })
 
-const SHOP = {
-  id: 'shop',
-  name: 'Shop',
-  domains: ['shop.example.com'],
-  nodeTools: {
-    double: {
-      description: 'Doubles n.',
-      path: 'tools/double.js',
-      callable: 'double',
-      args: { n: { type: 'integer', required: true, description: 'A number.' } },
-      returns: { type: 'integer', description: 'Twice n.' },
-    },
-  },
-}
+const SHOP = SHOP_MANIFEST
 const NEWS = { id: 'news', name: 'News', domains: ['news.example.com'], nodeTools: {} }
 
 /** An agent built against the package's skills: the tool runs, the lookup knows both skills. */

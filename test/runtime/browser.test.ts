@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { type BrowserCall, type BrowserTarget, callBrowserTool } from '../../runtime/browser'
-import { isSiteToolError, type SiteToolErrorCode } from '../../runtime/errors'
 import { type LaunchedBrowser, type LaunchedPage, launchBrowser } from '../../runtime/launch'
 import { type CompiledTool, compileTools, evaluate, navigate, waitForTitle } from '../helpers/browser'
 import { startServer, type TestServer } from '../helpers/server'
+import { failure } from '../helpers/browser'
 
 const SITE = 'site'
 const DOMAINS = ['127.0.0.1']
@@ -151,17 +151,6 @@ async function listPages(port: number): Promise<{ id: string; type: string }[]> 
     type: string
   }[]
   return list.filter((t) => t.type === 'page')
-}
-
-async function failure(promise: Promise<unknown>, code: SiteToolErrorCode) {
-  const error = await promise.then(
-    (value) => {
-      throw new Error(`expected ${code}, got the result ${JSON.stringify(value)}`)
-    },
-    (error: unknown) => error,
-  )
-  if (!isSiteToolError(error, code)) throw new Error(`expected ${code}, got ${String(error)}`, { cause: error })
-  return error
 }
 
 /** A page of its own, for tests that navigate, block or stop it. */

@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { type BrowserCall, type BrowserTarget, callBrowserTool } from '../../runtime/browser'
-import { isSiteToolError, SiteToolError, type SiteToolErrorCode } from '../../runtime/errors'
+import { SiteToolError } from '../../runtime/errors'
 import { type LaunchedBrowser, type LaunchedPage, launchBrowser } from '../../runtime/launch'
 import { createDomainTableData } from '../../runtime/match'
 import { callNodeTool } from '../../runtime/node'
@@ -11,6 +11,7 @@ import type { SkillMeta } from '../../runtime/types'
 import { type CompiledTool, compileTools, evaluate, navigate, waitForTitle } from '../helpers/browser'
 import { startServer, type TestServer } from '../helpers/server'
 import { REPO_ROOT } from '../helpers/tmp'
+import { failure } from '../helpers/browser'
 
 const SITE = 'site'
 const OWN = ['127.0.0.1']
@@ -79,15 +80,6 @@ type Args = Record<string, unknown>
 function call(target: BrowserTarget, tool: ToolName, args: Args = {}, extra: Partial<BrowserCall> = {}) {
   const { code, file } = tools[tool]!
   return callBrowserTool(target, { siteId: SITE, tool, code, file, args, domains: OWN, ...extra })
-}
-
-async function failure(promise: Promise<unknown>, code: SiteToolErrorCode): Promise<SiteToolError> {
-  const error = await promise.then(
-    (value) => new Error(`expected ${code}, got the result ${JSON.stringify(value)?.slice(0, 200)}`),
-    (error: unknown) => error,
-  )
-  if (!isSiteToolError(error, code)) throw new Error(`expected ${code}, got ${String(error)}`, { cause: error })
-  return error
 }
 
 async function withPage(path: string, test: (page: LaunchedPage) => Promise<void>): Promise<void> {

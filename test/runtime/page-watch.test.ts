@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { type BrowserCall, type BrowserTarget, callBrowserTool } from '../../runtime/browser'
 import { command } from '../../runtime/cdp'
-import { isSiteToolError, type SiteToolError, type SiteToolErrorCode } from '../../runtime/errors'
 import { type LaunchedBrowser, type LaunchedPage, launchBrowser } from '../../runtime/launch'
 import { type CompiledTool, compileTools, evaluate, waitForTitle } from '../helpers/browser'
 import { startServer, type TestServer } from '../helpers/server'
+import { failure } from '../helpers/browser'
 
 const SITE = 'site'
 const OWN = ['127.0.0.1']
@@ -62,15 +62,6 @@ afterAll(async () => {
 function call(target: BrowserTarget, tool: ToolName, args = {}, extra: Partial<BrowserCall> = {}) {
   const { code, file } = tools[tool]!
   return callBrowserTool(target, { siteId: SITE, tool, code, file, args, domains: OWN, ...extra })
-}
-
-async function failure(promise: Promise<unknown>, code: SiteToolErrorCode): Promise<SiteToolError> {
-  const error = await promise.then(
-    (value) => new Error(`expected ${code}, got the result ${JSON.stringify(value)?.slice(0, 200)}`),
-    (error: unknown) => error,
-  )
-  if (!isSiteToolError(error, code)) throw new Error(`expected ${code}, got ${String(error)}`, { cause: error })
-  return error
 }
 
 async function withPage(url: string, test: (page: LaunchedPage) => Promise<void>): Promise<void> {

@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { type BrowserCall, callBrowserTool } from '../../runtime/browser'
 import type { CdpSendable } from '../../runtime/cdp'
-import { isSiteToolError, type SiteToolErrorCode } from '../../runtime/errors'
 import { type LaunchedBrowser, type LaunchedPage, launchBrowser } from '../../runtime/launch'
 import { type CompiledTool, compileTools, evaluate, navigate } from '../helpers/browser'
 import { startServer, type TestServer } from '../helpers/server'
+import { failure } from '../helpers/browser'
 
 const SITE = 'site'
 const DOMAINS = ['127.0.0.1']
@@ -79,17 +79,6 @@ function call(
 ): Promise<unknown> {
   const { code, file } = tools[tool]!
   return callBrowserTool(session, { siteId: SITE, tool, code, file, args, domains: DOMAINS, ...extra })
-}
-
-async function failure(promise: Promise<unknown>, code: SiteToolErrorCode) {
-  const error = await promise.then(
-    (value) => {
-      throw new Error(`expected ${code}, got the result ${JSON.stringify(value)}`)
-    },
-    (error: unknown) => error,
-  )
-  if (!isSiteToolError(error, code)) throw new Error(`expected ${code}, got ${String(error)}`, { cause: error })
-  return error
 }
 
 async function withPage(path: string, test: (page: LaunchedPage) => Promise<void>): Promise<void> {
