@@ -38,6 +38,8 @@ export async function viteBuildTask(args: {
   outDir: string
   /** Also write every generated module there (see served.ts). */
   captureDir?: string
+  /** The plugin's persistent cache folder; none by default (a cold build). */
+  cache?: string
 }): Promise<ViteBuildResult> {
   const [{ build }, { default: siteSkills }, { probe, resetProbe }, { syntaxCheckCounts }] = await Promise.all([
     import('vite'),
@@ -46,7 +48,7 @@ export async function viteBuildTask(args: {
     import('../src/compiler/validate/v8-syntax'),
   ])
   await writeApp(args.app)
-  const timed = timeHooks(siteSkills({ roots: args.root }) as Plugin)
+  const timed = timeHooks(siteSkills({ roots: args.root, cache: args.cache ?? false }) as Plugin)
   if (args.captureDir) captureModules(timed.plugin, args.captureDir)
   resetProbe()
   const cpu = await cpuMs()

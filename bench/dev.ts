@@ -25,7 +25,7 @@ export async function devUpdateTask(args: {
     root: args.app,
     configFile: false,
     logLevel: 'silent',
-    plugins: [siteSkills({ roots: args.root, dts: false }) as Plugin],
+    plugins: [siteSkills({ roots: args.root, dts: false, cache: false }) as Plugin],
     server: { port: 0, host: '127.0.0.1', hmr: false, watch: {} },
   })
   await server.listen()

@@ -185,7 +185,7 @@ export async function rebuildTask(args: {
     import('./esbuild-probe'),
   ])
   await writeApp(args.app)
-  const timed = timeHooks(siteSkills({ roots: args.root }) as Plugin)
+  const timed = timeHooks(siteSkills({ roots: args.root, cache: false }) as Plugin)
   const codes = captureLoads(timed.plugin)
   const cpuStart = await cpuMs()
   const start = performance.now()

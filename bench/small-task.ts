@@ -47,7 +47,9 @@ export async function smallBuildTask(args: SmallBuildArgs): Promise<SmallBuildRe
   const plugins: Plugin[] = []
   let times: HookTimes | undefined
   if (args.mode === 'plugin') {
-    const timed = timeHooks((await import('../src/vite')).default({ roots: args.learnings, dts: args.dts }) as Plugin)
+    const timed = timeHooks(
+      (await import('../src/vite')).default({ roots: args.learnings, dts: args.dts, cache: false }) as Plugin,
+    )
     if (args.captureDir) captureModules(timed.plugin, args.captureDir)
     plugins.push(timed.plugin)
     times = timed.times

@@ -1,19 +1,20 @@
 import { createHash } from 'node:crypto'
 import { relative } from 'node:path'
 import type { BrowserToolCode } from '../../runtime/index'
-import { type BundleRequest, type BundleResult, createBrowserBundler } from './bundle/browser-tools'
+import type { BrowserBundler, BundleRequest, BundleResult } from './bundle/browser-tools'
 import { checkCollisions } from './validate/collisions'
 import { compareDiagnostics, countBySeverity, createDiagnostic, type Diagnostic } from './diagnostics/catalog'
 import { packageDiagnostic } from './discover/packages'
 import { MANIFEST, type RootScan, scanRoot } from './discover/skills'
 import type { SkillFolder, SkillModel, SkillRecord, ToolModel } from './model'
 import { chunk } from './bundle/limit'
-import { type Focus, focusFolders } from './focus'
+import { type CachedSkill, cacheKey, createPersistentCache } from './cache/persistent'
+import type { Focus } from './focus'
 import { toPosix } from './fs/paths'
 import { type StampLog, stampFiles } from './fs/stamp'
 import { unreadableSkill } from './discover/unreadable'
 import { blocksSkill, type ValidateOptions } from './validate/context'
-import { type FolderFindings, validateFolder, settleSkill } from './validate/skill'
+import type { FolderFindings } from './validate/skill'
 
 export interface CompilerOptions extends ValidateOptions {
   /** Absolute roots, in priority order. */
@@ -44,6 +45,12 @@ export interface CompilerOptions extends ValidateOptions {
    * result of `compile()` decides. Work done here overlaps esbuild's.
    */
   onValidated?: (models: readonly SkillModel[]) => void
+  /**
+   * A folder for a cache that outlives the process (the plugin's `cache` option, by default
+   * `node_modules/.cache/site-skills`): a skill whose inputs are unchanged, by content, is taken
+   * from it instead of being validated and compiled again.
+   */
+  cacheDir?: string
 }
 
 /** A valid skill with its browser tools compiled. */
@@ -85,6 +92,16 @@ export interface Compiler {
   compileBrowserTool: (model: SkillModel, tool: ToolModel) => Promise<BundleResult>
   /** Browser tools compiled by esbuild so far (cache hits excluded). */
   readonly bundled: number
+  /** Waits until the cache file (with `cacheDir`) holds the last compile. */
+  flush: () => Promise<void>
+  /**
+   * One digest of these skills' inputs by content, in order (with `cacheDir`, once every one is
+   * known: after `flush` for skills compiled in this process): what is generated from them alone
+   * can be kept under it.
+   */
+  outputKey: (skills: readonly CompiledSkill[]) => string | undefined
+  /** The cache file (with `cacheDir`), and why its last read found nothing usable. */
+  readonly cacheFile?: { file: string; miss: string | undefined }
 }
 
 /** What bundling one folder's browser tools produced. */
@@ -94,10 +111,9 @@ interface Bundled {
   browser: Record<string, BrowserToolCode>
 }
 
-interface CacheEntry {
+interface CacheEntry extends CachedSkill {
+  /** The stamps of its files, hashed (what the cache of this process compares). */
   digest: string
-  record: SkillRecord
-  browser: Record<string, BrowserToolCode>
 }
 
 /** Folders validated before their tools are handed to esbuild (pipelining the two). */
@@ -151,7 +167,7 @@ function crossCheck(records: readonly SkillRecord[]): Map<SkillRecord, Diagnosti
           createDiagnostic(record.folder, `${id}/${MANIFEST}`, {
             code: 'domain-shadowed',
             data: { pattern: site.pattern, owner },
-            ...site.locate(),
+            ...record.locate?.(site.path),
           }),
         )
       } else claims.set(site.pattern, id)
@@ -165,13 +181,29 @@ function crossCheck(records: readonly SkillRecord[]): Map<SkillRecord, Diagnosti
  * reads), compiles browser tools in one esbuild batch, and applies the cross-skill rules.
  */
 export function createCompiler(options: CompilerOptions): Compiler {
-  const bundler = createBrowserBundler({
-    minify: options.minify ?? true,
-    sourcemap: !options.checkOnly,
-    project: options.project,
-  })
+  // Validation and esbuild load when a skill needs them: a build whose skills all come from the
+  // persistent cache loads neither.
+  let bundler: BrowserBundler | undefined
+  let bundlerMade: Promise<BrowserBundler> | undefined
+  const bundlerOf = () =>
+    (bundlerMade ??= import('./bundle/browser-tools').then((m) => {
+      bundler = m.createBrowserBundler({
+        minify: options.minify ?? true,
+        sourcemap: !options.checkOnly,
+        project: options.project,
+      })
+      return bundler
+    }))
+  let validation: Promise<typeof import('./validate/skill')> | undefined
+  const validationOf = () => (validation ??= import('./validate/skill'))
   const salt = JSON.stringify({ compat: options.compat ?? null, minify: options.minify ?? true })
   let cache = new Map<string, CacheEntry>()
+  /** The entry of each served model (for `outputKey`). */
+  const byModel = new WeakMap<SkillModel, CacheEntry>()
+  const { onValidated: _, cacheDir, ...keyed } = options
+  const persistent = cacheDir
+    ? createPersistentCache(cacheDir, cacheKey({ ...keyed }), options.project ?? process.cwd())
+    : undefined
   const blocks = (d: Diagnostic) => blocksSkill(d, options)
 
   /**
@@ -213,6 +245,11 @@ export function createCompiler(options: CompilerOptions): Compiler {
     stamps: StampLog,
     validated: (checked: readonly FolderFindings[]) => void,
   ): Promise<Map<SkillRecord, Record<string, BrowserToolCode>>> {
+    if (folders.length === 0) {
+      validated([])
+      return new Map()
+    }
+    const [{ validateFolder, settleSkill }, bundler] = await Promise.all([validationOf(), bundlerOf()])
     const requests = new Map<BundleRequest, FolderFindings>()
     const pending: Promise<Map<BundleRequest, BundleResult>>[] = []
     const bySlice: FolderFindings[][] = []
@@ -266,13 +303,23 @@ export function createCompiler(options: CompilerOptions): Compiler {
   async function compile(focus?: Focus): Promise<CompileResult> {
     const roots = await Promise.all([...new Set(options.roots)].map(scanRoot))
     const all = roots.flatMap((r) => r.folders)
-    const folders = focus ? await focusFolders(all, focus) : all
+    const folders = focus ? await (await import('./focus')).focusFolders(all, focus) : all
     const hits = await Promise.all(folders.map(reuse))
-    const missed = folders.filter((_, i) => !hits[i])
     // Files read in this compile are stamped as they are read: the cache needs no second `stat`.
     const stamps: StampLog = new Map()
+    if (persistent) {
+      const unknown = folders.filter((_, i) => !hits[i])
+      const stored = persistent.lookup(unknown, folderKey, stamps)
+      const byFolder = new Map(unknown.map((f, i) => [f, stored[i]]))
+      for (const [i, folder] of folders.entries()) {
+        const found = byFolder.get(folder)
+        if (found) hits[i] = { ...found, digest: digestOf(found.record, stamps) }
+      }
+    }
+    const missed = folders.filter((_, i) => !hits[i])
     const browser = await validateAndBundle(missed, stamps, (checked) => {
-      if (!options.onValidated) return
+      // Nothing validated (every skill cached): there is no esbuild work for the callback to overlap.
+      if (!options.onValidated || checked.length === 0) return
       const byFolder = new Map(checked.map((c) => [c.folder, c]))
       const models: SkillModel[] = []
       for (const [i, folder] of folders.entries()) {
@@ -293,6 +340,7 @@ export function createCompiler(options: CompilerOptions): Compiler {
     await Promise.all(
       fresh.map(async (record) => {
         next.set(folderKey(record.folder), {
+          folder: record.folder,
           digest: digestOf(record, stamps),
           record,
           browser: browser.get(record)!,
@@ -302,6 +350,8 @@ export function createCompiler(options: CompilerOptions): Compiler {
     // A focused compile saw only some folders: the others keep what they had.
     cache = focus ? new Map([...cache, ...next]) : next
     const entries = folders.map((f) => next.get(folderKey(f))!)
+    for (const entry of entries) if (entry.record.model) byModel.set(entry.record.model, entry)
+    if (persistent && !focus) persistent.save(entries, folderKey, stamps)
     const cross = crossCheck(entries.map((e) => e.record))
     const skills: CompiledSkill[] = []
     const diagnostics: Diagnostic[] = []
@@ -349,14 +399,28 @@ export function createCompiler(options: CompilerOptions): Compiler {
       module: tool.module === true,
       realDir: model.realDir,
     }
-    return (await bundler.bundle([request])).get(request)!
+    return (await (await bundlerOf()).bundle([request])).get(request)!
   }
 
   return {
     compile,
     compileBrowserTool,
     get bundled() {
-      return bundler.compiled
+      return bundler?.compiled ?? 0
+    },
+    flush: () => persistent?.flush() ?? Promise.resolve(),
+    outputKey(skills) {
+      if (!persistent) return undefined
+      const hash = createHash('sha256').update(persistent.key)
+      for (const skill of skills) {
+        const digest = byModel.get(skill.model)?.inputs?.digest
+        if (!digest) return undefined
+        hash.update(`\0${skill.model.id}\0${digest}`)
+      }
+      return hash.digest('hex').slice(0, 32)
+    },
+    get cacheFile() {
+      return persistent && { file: persistent.store.file, miss: persistent.store.miss }
     },
   }
 }

@@ -102,8 +102,10 @@ export interface SkillRecord {
   tools: ToolModel[]
   /** Position of a member of the manifest (its key), for cross-skill checks; absent when it did not parse. */
   locate?: (path: JsonPath) => Position
-  /** Where each normalized pattern is declared, for cross-skill checks. */
-  domainSites: { pattern: string; locate: () => Position }[]
+  /** Where each normalized pattern is declared (its member of the manifest, for `locate`), for cross-skill checks. */
+  domainSites: { pattern: string; path: JsonPath }[]
+  /** Real path of the manifest, when it was read. */
+  manifest?: string
   /** Every file the skill reads (real paths), for watchers and digests. */
   files: string[]
 }

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto'
 import type { CompileResult, Compiler } from '../compiler/compile'
 import { checkTokenBudgets } from '../tokens/budget'
 import type { Diagnostic } from '../compiler/diagnostics/catalog'
@@ -17,6 +18,7 @@ import {
 } from '../ids'
 import { type BuildError, createBuildError } from './build-error'
 import { createDtsFile } from './dts-file'
+import { createOutputCache } from './output-cache'
 import { type ServedSkills, createModuleCode, serveSkills } from './module-code'
 import type { ResolvedOptions } from './options'
 import { resolveRuntimeEntry } from './runtime-entry'
@@ -64,6 +66,8 @@ export interface RootContext {
   refresh: () => Promise<Refresh>
   /** Writes the d.ts again when it is missing or stale (after it was deleted). */
   writeDts: () => Promise<void>
+  /** Waits until the cache file holds the last compile (the build's end: nothing is left writing). */
+  flush: () => Promise<void>
   /** Resolved id of a generated module (given its public or its resolved id), or the runtime's file. */
   resolveId: (id: string) => string | undefined
   /**
@@ -100,7 +104,21 @@ interface State {
   served: ServedSkills
   readFiles: ReadonlySet<string>
   error?: BuildError
+  /** The key its generated modules are kept under on disk, when known (see OutputCache). */
+  outputKey?: string
+  /** Modules generated before the key was known (a first build), to keep once it is; and the d.ts text. */
+  generated: Map<string, string>
+  generatedSize: number
+  dts?: string
+  /** Modules served from the cache and generated, since this compile (for `DEBUG=site-skills`). */
+  modules: { kept: number; generated: number }
 }
+
+/** `DEBUG=site-skills` (or `*`, as the debug package reads it) prints what the cache gave each build on stderr. */
+const DEBUG = /(?:^|,)\s*(?:site-skills|\*)\s*(?:,|$)/.test(process.env.DEBUG ?? '')
+
+/** Modules generated before their key is known are kept for the cache up to this many characters (a first build of thousands of skills keeps none). */
+const PENDING_MODULES_LIMIT = 32 * 1024 * 1024
 
 export function createRootContext(options: ResolvedOptions, host: Host): RootContext {
   const dts = createDtsFile(options.dts)
@@ -111,9 +129,31 @@ export function createRootContext(options: ResolvedOptions, host: Host): RootCon
   let compiler: Promise<Compiler> | undefined
   const compilerOf = () =>
     (compiler ??= import('../compiler/compile').then((m) =>
-      m.createCompiler({ roots, compat, minify, project: options.root, onValidated: dts.prepare }),
+      m.createCompiler({
+        roots,
+        compat,
+        minify,
+        project: options.root,
+        onValidated: dts.prepare,
+        ...(options.cache ? { cacheDir: options.cache } : {}),
+      }),
     ))
   const newWarnings = createWarningFilter(options.root)
+  // The dev server serves a module per skill, each regenerated on an edit: only builds keep theirs.
+  const outputs = options.cache && !host.devServer ? createOutputCache(options.cache) : undefined
+  /** What the generated code depends on besides the skills. */
+  const outputSalt = JSON.stringify({
+    dts: options.dts,
+    nodeTools: options.nodeTools ?? null,
+    hostNodeTools: host.nodeTools ?? null,
+    validateReturns: options.validateReturns ?? null,
+    minify,
+    compat: compat ?? null,
+  })
+  const outputKeyOf = (c: Compiler, skills: CompileResult['skills']) => {
+    const key = c.outputKey(skills)
+    return key && createHash('sha256').update(`${key}\0${outputSalt}`).digest('hex').slice(0, 32)
+  }
   let state: State | undefined
   let compiles = 0
   /** Loads wait for a running refresh, so they never serve the state from before a change. */
@@ -129,16 +169,36 @@ export function createRootContext(options: ResolvedOptions, host: Host): RootCon
 
   async function compileNow(): Promise<Compiled> {
     compiles++
-    const result = await checkTokenBudgets(await (await compilerOf()).compile(), options.tokenBudget)
+    const compiler = await compilerOf()
+    const result = await checkTokenBudgets(await compiler.compile(), options.tokenBudget)
     const error = result.errors > 0 ? createBuildError(result, options.root, host.devServer) : undefined
     // Vite's dev server also shows a failed module load in the overlay, naming the plugin only when
     // the error does: whichever report reaches the page last, it reads the same.
     if (error && host.devServer) error.plugin = PLUGIN_NAME
     const served = serveSkills(result.skills, host.devServer === true)
-    state = { result, served, readFiles: new Set(result.records.flatMap((r) => r.files)), error }
+    const outputKey = outputs && !error ? outputKeyOf(compiler, result.skills) : undefined
+    state = {
+      result,
+      served,
+      readFiles: new Set(result.records.flatMap((r) => r.files)),
+      error,
+      outputKey,
+      generated: new Map(),
+      generatedSize: 0,
+      modules: { kept: 0, generated: 0 },
+    }
     // Written before the bundler bundles: at 10,000 skills, building the d.ts text while the
-    // bundler holds its modules raised the peak by 170 MiB (for 100 ms at 1,000 skills).
-    if (!error) await dts.write(result.skills)
+    // bundler holds its modules raised the peak by 170 MiB (for 100 ms at 1,000 skills). Not at
+    // all when the file holds what the same skills gave an earlier build.
+    const current = outputKey !== undefined && options.dts !== false && outputs?.dtsCurrent(outputKey, options.dts)
+    if (!error && !current) state.dts = await dts.write(result.skills)
+    if (DEBUG && options.cache) {
+      const reused = result.records.length - result.revalidated.length
+      const file = compiler.cacheFile
+      console.error(
+        `${LOG_PREFIX} cache: ${reused} of ${result.records.length} skills reused from ${file?.file}${file?.miss ? ` (file ${file.miss})` : ''}; d.ts ${current ? 'unchanged' : 'generated'}`,
+      )
+    }
     return { result, warnings: newWarnings(result), error }
   }
 
@@ -182,6 +242,24 @@ export function createRootContext(options: ResolvedOptions, host: Host): RootCon
     writeDts: async () => {
       if (state && !state.error) await dts.write(state.result.skills)
     },
+    async flush() {
+      if (!compiler) return
+      const made = await compiler
+      await made.flush()
+      const now = state
+      if (!outputs || !now || now.error) return
+      if (DEBUG && now.modules.kept + now.modules.generated > 0)
+        console.error(`${LOG_PREFIX} cache: ${now.modules.kept} modules reused, ${now.modules.generated} generated`)
+      now.modules = { kept: 0, generated: 0 }
+      const key = now.outputKey ?? outputKeyOf(made, now.result.skills)
+      if (key === undefined) return
+      if (now.generated.size || now.dts !== undefined) outputs.keep(key, now.generated, now.dts)
+      outputs.prune(key)
+      now.outputKey = key
+      now.generated = new Map()
+      now.generatedSize = 0
+      now.dts = undefined
+    },
     resolveId,
     isGenerated: (id) => GENERATED_ID_RE.test(id),
     async load(id, browser) {
@@ -190,7 +268,21 @@ export function createRootContext(options: ResolvedOptions, host: Host): RootCon
       // A bundler may load a module while its build-start hook still compiles (webpack's make).
       if (!state) await compiling
       const nodeTools = options.nodeTools ?? (browser === undefined ? host.nodeTools !== false : !browser)
-      return code.generate(compiled().served, id, nodeTools)
+      const now = compiled()
+      const cacheId = `${nodeTools ? 'node' : 'browser'}:${id}`
+      const kept = now.outputKey === undefined ? undefined : outputs?.module(now.outputKey, cacheId)
+      if (kept !== undefined) {
+        now.modules.kept++
+        return kept
+      }
+      const text = code.generate(now.served, id, nodeTools)
+      now.modules.generated++
+      if (outputs && now.outputKey !== undefined) outputs.keep(now.outputKey, new Map([[cacheId, text]]), undefined)
+      else if (outputs && now.generatedSize + text.length <= PENDING_MODULES_LIMIT) {
+        now.generated.set(cacheId, text)
+        now.generatedSize += text.length
+      }
+      return text
     },
     isWatched(file) {
       return state?.readFiles.has(file) === true || roots.some((root) => isInside(root, file))

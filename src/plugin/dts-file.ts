@@ -10,8 +10,8 @@ export interface DtsFile {
    * browser tools (the compiler's `onValidated`): `write` uses them when its skills are the same.
    */
   prepare: (models: readonly SkillModel[]) => void
-  /** Writes the declarations of `skills` unless the file already holds them. */
-  write: (skills: readonly CompiledSkill[]) => Promise<void>
+  /** Writes the declarations of `skills` unless the file already holds them; gives their text (none with `dts: false`). */
+  write: (skills: readonly CompiledSkill[]) => Promise<string | undefined>
 }
 
 export function createDtsFile(path: string | false): DtsFile {
@@ -30,9 +30,11 @@ export function createDtsFile(path: string | false): DtsFile {
     async write(skills) {
       const made = early
       early = undefined
-      if (!path) return
+      if (!path) return undefined
       const same = made?.models.length === skills.length && skills.every((s, i) => s.model === made.models[i])
-      await writeIfChanged(path, same ? made.text : generateDts(skills, path))
+      const text = same ? made.text : generateDts(skills, path)
+      await writeIfChanged(path, text)
+      return text
     },
   }
 }

@@ -45,6 +45,16 @@ export interface Options {
    * warning at the tool's manifest entry, an error (a failed build) with `fail: true`.
    */
   tokenBudget?: TokenBudgetOption
+  /**
+   * A cache that outlives the build, so that the next build in a new process takes unchanged
+   * skills from it instead of validating and compiling them again: a folder (relative to the
+   * bundler's root), or `false` for none. A skill is taken only when every file it read (and, for
+   * ES-module browser tools, every file they import and the package.json files esbuild resolved
+   * them through) has the same content, and with the same options and versions of this package,
+   * esbuild and Node; a cache file that is missing, truncated or corrupt is ignored and written again.
+   * @default 'node_modules/.cache/site-skills'
+   */
+  cache?: string | false
 }
 
 /** The options with every path absolute: made once per bundler root (`resolveOptions`). */
@@ -58,6 +68,8 @@ export interface ResolvedOptions {
   nodeTools?: boolean
   validateReturns?: ValidateReturns
   tokenBudget?: TokenBudgetOption
+  /** The cache folder, or false. */
+  cache: string | false
 }
 
 /** A `tokenBudget` option that is not `{ tool?, skill?, fail? }` of positive integers and a boolean. */
@@ -75,7 +87,12 @@ function tokenBudgetProblem(option: unknown): string | undefined {
 
 const VALIDATE_RETURNS: readonly unknown[] = ['throw', 'warn', false]
 
-const DEFAULTS = { roots: [DEFAULT_ROOT], dts: DEFAULT_DTS, minify: true } as const
+const DEFAULTS = {
+  roots: [DEFAULT_ROOT],
+  dts: DEFAULT_DTS,
+  minify: true,
+  cache: 'node_modules/.cache/site-skills',
+} as const
 
 /** The roots as given (or the default), after checking every option: bad options fail when the plugin is made. */
 export function checkOptions(options: Options = {}): readonly string[] {
@@ -88,6 +105,8 @@ export function checkOptions(options: Options = {}): readonly string[] {
     throw new Error(
       `${LOG_PREFIX} \`validateReturns\` accepts 'throw', 'warn' or false, not ${JSON.stringify(options.validateReturns)}`,
     )
+  if (options.cache !== undefined && options.cache !== false && (typeof options.cache !== 'string' || !options.cache))
+    throw new Error(`${LOG_PREFIX} \`cache\` accepts a folder or false, not ${JSON.stringify(options.cache)}`)
   const budgetProblem = tokenBudgetProblem(options.tokenBudget)
   if (budgetProblem) throw new Error(`${LOG_PREFIX} \`tokenBudget\` ${budgetProblem}`)
   return roots
@@ -107,5 +126,6 @@ export function resolveOptions(options: Options, root: string): ResolvedOptions 
     nodeTools: options.nodeTools,
     validateReturns: options.validateReturns,
     tokenBudget: options.tokenBudget,
+    cache: options.cache === false ? false : resolveUserPath(options.cache ?? DEFAULTS.cache, root),
   }
 }

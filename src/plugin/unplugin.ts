@@ -26,6 +26,7 @@ const unpluginFactory: UnpluginFactory<Options | undefined> = (options, meta) =>
     enforce: 'pre',
     resolveId: { filter: { id: RESOLVABLE_ID_RE }, handler: (id) => contexts.current.resolveId(id) },
     load: { filter: { id: GENERATED_ID_RE }, handler: (id) => contexts.current.load(id) },
+    buildEnd: () => contexts.made?.flush(),
     ...HOST_HOOKS[meta.framework]?.(contexts),
   }
 }

@@ -4,7 +4,7 @@ import { MANIFEST } from '../discover/skills'
 import type { SkillFolder } from '../model'
 import { checkDomain } from './domains'
 import { FILE_LIMITS, type ReadFailure, isReadFailure, readPlainInside, readRegularFile } from '../fs/files'
-import { BOM, type JsonDocument, type JsonPath, type Position, isJsonFailure, parseJsonDocument } from '../parse'
+import { BOM, type JsonDocument, isJsonFailure, parseJsonDocument } from '../parse'
 import type { NoteModel, SkillModel, SkillRecord, ToolModel } from '../model'
 import { RESERVED_PRODUCTS, inspectInside, isInside, unsafeRelativePath } from '../fs/paths'
 import { wantsEgoLite } from '../compat'
@@ -80,14 +80,6 @@ export async function readManifest(
   return { doc, real, bom: text.startsWith(BOM) }
 }
 
-/**
- * A position looked up later (for a shadowed pattern). Made out here: a closure made where `check`
- * is in scope keeps it alive, and with it the text of every tool file the check read.
- */
-function locator(doc: JsonDocument, path: JsonPath): () => Position {
-  return () => doc.locate(path)
-}
-
 function checkDomains(check: FolderValidation, manifest: Json): SkillRecord['domainSites'] {
   const sites: SkillRecord['domainSites'] = []
   if (!Array.isArray(manifest.domains)) return sites
@@ -95,7 +87,7 @@ function checkDomains(check: FolderValidation, manifest: Json): SkillRecord['dom
     if (typeof raw !== 'string' || raw.trim() === '') return
     const result = checkDomain(raw)
     for (const f of result.findings) reportAt(check, ['domains', index], f)
-    if (result.pattern) sites.push({ pattern: result.pattern, locate: locator(check.doc, ['domains', index]) })
+    if (result.pattern) sites.push({ pattern: result.pattern, path: ['domains', index] })
   })
   return sites
 }
@@ -268,5 +260,15 @@ export async function validateFolder(
     ...(verification ? { verified: verification.summary } : {}),
   }
   const sources = check.sources
-  return { folder, diagnostics, tools, domainSites, files, locate: (path) => doc.locate(path), candidate, sources }
+  return {
+    folder,
+    diagnostics,
+    tools,
+    domainSites,
+    files,
+    manifest: read.real,
+    locate: (path) => doc.locate(path),
+    candidate,
+    sources,
+  }
 }

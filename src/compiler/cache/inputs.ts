@@ -1,0 +1,211 @@
+import { createHash } from 'node:crypto'
+import { type BigIntStats, readdirSync, statSync } from 'node:fs'
+import { dirname, join, sep } from 'node:path'
+import { isReadFailure, readRegularFile } from '../fs/files'
+import { isInside } from '../fs/paths'
+import { type StampLog, stampOfStats } from '../fs/stamp'
+
+/** Installed packages' files can be larger than a skill's own; the digest reads them whole. */
+const INPUT_LIMIT = 64 * 1024 * 1024
+/**
+ * A file changed within this long before its stamp was taken may change again with the same stamp
+ * (file systems keep times in ticks, FAT in 2 s): its content is checked on every lookup, as git
+ * does for a "racily clean" index entry.
+ */
+const RACY_MS = 2500
+
+/** What a skill's inputs are, as its record gives them. */
+export interface SkillInputs {
+  /** Real path of the skill folder. */
+  realDir: string
+  /** Every file its compile read (real paths). */
+  files: readonly string[]
+  /** It has ES-module browser tools: esbuild resolved their imports (package.json files up the chain count). */
+  resolves: boolean
+}
+
+/** Where the names around a skill are looked up: the project's folder (packages resolve from it too). */
+export interface InputContext {
+  project: string
+  /** Digests of folder chains already looked at in this pass (a build has hundreds of skills in one root). */
+  chains: Map<string, string>
+}
+
+/**
+ * What a skill's inputs were when it was stored, by content: each file's digest (with its stamp,
+ * so that an unchanged file is known by one `stat`), each folder of the skill with the digest of
+ * the names in it, and the digest of what resolved its imports.
+ */
+export interface StoredInputs {
+  /** Per file of `SkillInputs.files`, in order: its stamp ('' when racy: always read) and content digest. */
+  files: [stamp: string, digest: string][]
+  /** Each folder of the skill (itself and below): its path, stamp ('' when racy) and the digest of its names and their kinds. */
+  dirs: [path: string, stamp: string, names: string][]
+  /** The package.json files and package folders its imports resolved through (see resolutionDigest). */
+  resolution: string
+  /** One digest of all of the above. */
+  digest: string
+}
+
+const hashOf = (data: string | Buffer) => createHash('sha256').update(data).digest('base64').slice(0, 32)
+
+/** A stamp that changes with any write, ctime included (a write that restores the modification time still moves it). */
+function fullStamp(info: BigIntStats): string {
+  return `${info.size}:${info.mtimeNs}:${info.ctimeNs}:${info.ino}:${info.dev}:${info.mode}`
+}
+
+function isRacy(info: BigIntStats, at: number): boolean {
+  return Number(info.ctimeMs) > at - RACY_MS || Number(info.mtimeMs) > at - RACY_MS
+}
+
+function statOf(path: string): BigIntStats | undefined {
+  try {
+    return statSync(path, { bigint: true })
+  } catch {
+    return undefined
+  }
+}
+
+/** The names in one folder with their kinds, and its subfolders. */
+function namesIn(dir: string): { names: string; subdirs: string[] } | undefined {
+  let entries: import('node:fs').Dirent[]
+  try {
+    entries = readdirSync(dir, { withFileTypes: true })
+  } catch {
+    return undefined
+  }
+  entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))
+  let names = ''
+  const subdirs: string[] = []
+  for (const entry of entries) {
+    const kind = entry.isDirectory() ? 'd' : entry.isSymbolicLink() ? 'l' : entry.isFile() ? 'f' : 'o'
+    names += `\0${kind}${entry.name}`
+    if (kind === 'd') subdirs.push(join(dir, entry.name))
+  }
+  return { names: hashOf(names), subdirs }
+}
+
+/** The package a file under node_modules belongs to (`pkg` or `@scope/pkg`), and its folder. */
+function packageOf(file: string): { name: string; dir: string } | undefined {
+  const marker = `${sep}node_modules${sep}`
+  const at = file.lastIndexOf(marker)
+  if (at < 0) return undefined
+  const rest = file.slice(at + marker.length).split(sep)
+  const parts = rest[0]?.startsWith('@') ? rest.slice(0, 2) : rest.slice(0, 1)
+  if (!parts.length || parts.some((p) => !p)) return undefined
+  return { name: parts.join('/'), dir: join(file.slice(0, at + marker.length), ...parts) }
+}
+
+/** The folders from `dir` up to the file system's root. */
+function ancestors(dir: string): string[] {
+  const out: string[] = []
+  for (let d = dir; ; d = dirname(d)) {
+    out.push(d)
+    if (dirname(d) === d) return out
+  }
+}
+
+const fileDigest = (path: string) => {
+  const read = readRegularFile(path, INPUT_LIMIT)
+  return isReadFailure(read) ? `!${read.problem}` : hashOf(read)
+}
+
+/** The package.json files up a chain (resolver files esbuild and the guard read), by content; memoized per folder. */
+function chainDigest(dir: string, context: InputContext): string {
+  const known = context.chains.get(dir)
+  if (known !== undefined) return known
+  let all = ''
+  for (const d of ancestors(dir)) all += `\0${d}\0${fileDigest(join(d, 'package.json'))}`
+  const digest = hashOf(all)
+  context.chains.set(dir, digest)
+  return digest
+}
+
+/**
+ * For a skill whose ES-module tools esbuild resolved: the package.json files up its folder's and the
+ * project's chains, each imported package's own package.json, and whether a folder nearer than
+ * the one it resolved from holds the same package (installing one there changes what resolves).
+ */
+function resolutionDigest(inputs: SkillInputs, context: InputContext): string {
+  if (!inputs.resolves) return ''
+  let all = `${chainDigest(dirname(inputs.realDir), context)}\0${chainDigest(context.project, context)}`
+  const packages = new Map<string, string>()
+  for (const file of inputs.files) {
+    if (isInside(inputs.realDir, file)) continue
+    const pkg = packageOf(file)
+    if (pkg) packages.set(pkg.name, pkg.dir)
+  }
+  for (const [name, dir] of [...packages].sort(([a], [b]) => (a < b ? -1 : 1))) {
+    all += `\0${name}\0${fileDigest(join(dir, 'package.json'))}`
+    for (const from of [inputs.realDir, context.project]) {
+      for (const d of ancestors(from)) {
+        const candidate = join(d, 'node_modules', name)
+        if (candidate === dir) break
+        all += statOf(candidate) ? '+' : '-'
+      }
+    }
+  }
+  return hashOf(all)
+}
+
+function combine(files: readonly string[], stored: Omit<StoredInputs, 'digest'>): string {
+  let all = stored.resolution
+  for (const [i, file] of files.entries()) all += `\0${file}\0${stored.files[i]![1]}`
+  for (const [path, , names] of stored.dirs) all += `\0${path}\0${names}`
+  return hashOf(all)
+}
+
+/**
+ * Takes the inputs of a skill compiled in this process, by content. Undefined when a file cannot be
+ * read now, or is no longer what the compile read (`known`: the stamps taken when it was read):
+ * such a skill is not stored.
+ */
+export function takeInputs(inputs: SkillInputs, context: InputContext, known?: StampLog): StoredInputs | undefined {
+  const now = Date.now()
+  const files: StoredInputs['files'] = []
+  for (const file of inputs.files) {
+    const log: StampLog = new Map()
+    const read = readRegularFile(file, INPUT_LIMIT, log)
+    const then = known?.get(file)
+    if (isReadFailure(read) || (then !== undefined && then !== log.get(file))) return undefined
+    const info = statOf(file)
+    if (!info || stampOfStats(info) !== log.get(file)) return undefined
+    files.push([isRacy(info, now) ? '' : fullStamp(info), hashOf(read)])
+  }
+  const dirs: StoredInputs['dirs'] = []
+  const queue = [inputs.realDir]
+  while (queue.length) {
+    const dir = queue.shift()!
+    const info = statOf(dir)
+    const listed = namesIn(dir)
+    if (!info || !listed) return undefined
+    dirs.push([dir, isRacy(info, now) ? '' : fullStamp(info), listed.names])
+    queue.push(...listed.subdirs)
+  }
+  const partial = { files, dirs, resolution: resolutionDigest(inputs, context) }
+  return { ...partial, digest: combine(inputs.files, partial) }
+}
+
+/**
+ * Whether a stored skill's inputs are the same now: a file or folder whose stamp is unchanged (and
+ * was not racy) is taken as is; any other file is read and compared by content, any other folder
+ * listed again. `log` gets the stamp of every file looked at (for the compiler's own cache).
+ */
+export function sameInputs(stored: StoredInputs, inputs: SkillInputs, context: InputContext, log: StampLog): boolean {
+  if (stored.files.length !== inputs.files.length) return false
+  for (const [i, file] of inputs.files.entries()) {
+    const [stamp, digest] = stored.files[i]!
+    const info = statOf(file)
+    if (!info?.isFile()) return false
+    log.set(file, stampOfStats(info))
+    if (stamp !== '' && stamp === fullStamp(info)) continue
+    if (fileDigest(file) !== digest) return false
+  }
+  for (const [dir, stamp, names] of stored.dirs) {
+    const info = statOf(dir)
+    if (!info?.isDirectory()) return false
+    if (stamp !== '' && stamp === fullStamp(info)) continue
+    if (namesIn(dir)?.names !== names) return false
+  }
+  return resolutionDigest(inputs, context) === stored.resolution
+}
