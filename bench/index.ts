@@ -1,5 +1,5 @@
 /**
- * `npm run bench [-- --quick] [-- --only lookup,build,small,rebuild,idle,cdp,size,types,memory,branches,validate]`: runs the
+ * `npm run bench [-- --quick] [-- --only lookup,build,cached,small,rebuild,idle,cdp,size,types,memory,branches,validate]`: runs the
  * benchmarks, prints one table and writes bench/results.json. Every figure is a ratio against a
  * baseline measured in the same run (median of the runs, with min and max).
  */
@@ -10,6 +10,7 @@ import { join } from 'node:path'
 import { parseArgs } from 'node:util'
 import { runBranchesBench } from './branches'
 import { runBuildBench } from './build'
+import { runCachedBench } from './cached'
 import { runCdpBench } from './cdp'
 import { runIdleBench } from './idle'
 import { runLookupBench } from './lookup'
@@ -24,6 +25,7 @@ import { type Figure, errorSummary, renderTable } from './table'
 const BENCHES = [
   'lookup',
   'build',
+  'cached',
   'small',
   'rebuild',
   'idle',
@@ -39,6 +41,7 @@ type BenchName = (typeof BENCHES)[number]
 const FULL = {
   lookup: { sizes: [10, 1000, 10_000], runs: 5 },
   build: { runs: 5 },
+  cached: { runs: 5 },
   small: { runs: 5 },
   rebuild: { sessions: 1, cycles: 3 },
   idle: { runs: 3 },
@@ -52,6 +55,7 @@ const FULL = {
 const QUICK: typeof FULL = {
   lookup: { sizes: [10, 1000], runs: 3 },
   build: { runs: 2 },
+  cached: { runs: 2 },
   small: { runs: 3 },
   rebuild: { sessions: 1, cycles: 1 },
   idle: { runs: 1 },
@@ -114,6 +118,7 @@ async function main(): Promise<void> {
       buildPeaks = { rssKb: result.rssKb, esbuildRssKb: result.esbuildRssKb }
       return result.figures
     },
+    cached: () => runCachedBench(config.cached),
     small: () => runSmallBench(config.small),
     rebuild: () => runRebuildBench(config.rebuild),
     idle: () => runIdleBench(config.idle),

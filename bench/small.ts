@@ -10,7 +10,7 @@ const REPO = resolve(import.meta.dirname, '..')
 const WORK = join(TMP, 'small')
 
 /** The goal: what the plugin adds to a small agent's `vite build`, as its user waits for it. */
-const GOAL_EXTRA_MS = 500
+const GOAL_EXTRA_MS = 100
 
 const ms = (v: number) => formatValue(v, 'ms')
 

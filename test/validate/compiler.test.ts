@@ -86,10 +86,19 @@ describe('onValidated', () => {
     expect(calls[0]!.models).toEqual(cold.skills.map((s) => s.model))
     expect(calls[0]!.models.every((m, i) => m === cold.skills[i]!.model)).toBe(true)
 
-    // Cached skills count too, with their cached models.
+    // Nothing validated (every skill cached): no esbuild work to overlap, so no call.
+    resolved = false
+    await compiler.compile()
+    resolved = true
+    expect(calls).toHaveLength(1)
+
+    // One skill changed: cached skills count too, with their cached models.
+    const later = new Date(Date.now() + 5000)
+    await utimes(join(root, 'ext/browser-tools/read.js'), later, later)
     resolved = false
     const warm = await compiler.compile()
     resolved = true
+    expect(calls).toHaveLength(2)
     expect(calls[1]!.models.every((m, i) => m === warm.skills[i]!.model)).toBe(true)
 
     // A folder with an error: the build fails and no d.ts is written, so nothing is said.
