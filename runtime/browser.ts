@@ -1,4 +1,3 @@
-import { copyArgs } from './args'
 import type { CallInfo } from './browser-errors'
 import {
   type BrowserTarget,
@@ -10,9 +9,9 @@ import {
   listen,
   type OpenedTarget,
 } from './cdp'
-import { SiteToolError, siteToolError, withMessages } from './errors'
 import { urlMatchesDomains } from './match'
-import { CACHED_LINE0_SHIFT, CALL_CACHED, LINE0_SHIFT, toolUrl, wrapToolSource } from './page-code'
+import { CACHED_LINE0_SHIFT, CALL_CACHED, toolUrl, wrapToolSource } from './page-code'
+import { copyArgs, LINE0_SHIFT, SiteToolError, siteToolError, withMessages } from './shared'
 import { urlMatchesPaths } from './urls'
 import type { BrowserToolCode } from './types'
 
