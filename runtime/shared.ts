@@ -6,9 +6,10 @@
  * lazy chunk is reached by the same set, so they make one shared chunk, not one chunk per set.
  */
 export { copyArgs } from './args'
-export { heldSession, isSendable } from './cdp'
+export { command, heldSession, isSendable } from './cdp'
 export { completed, messageOf, SiteToolError, type SiteToolErrorInit, siteToolError, withMessages } from './errors'
-export { urlHost } from './match'
+export { urlHost, urlMatchesDomains } from './match'
 export { notFoundMessage } from './not-found'
 export { LINE0_SHIFT } from './page-code'
 export { clip, q, typeOf } from './text'
+export { urlMatchesPaths } from './urls'
