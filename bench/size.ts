@@ -97,7 +97,8 @@ function firstLoad(outputs: Metafile['outputs'], entry: string, seen = new Set<s
 /**
  * The runtime as an agent's bundler ships it: esbuild with code splitting, so the parts it imports
  * with `import()` (the error catalog, the failure decoder, connecting by address, the Node tool
- * runner) are chunks of their own, loaded when first needed. The figure is what importing the
+ * runner, the argument and result checks, the learned context and model tool calls, the page URL
+ * checks) are chunks of their own, loaded when first needed. The figure is what importing the
  * runtime loads: the entry and every chunk it imports statically, each gzipped on its own.
  */
 async function runtimeFigure(): Promise<Figure> {
@@ -118,7 +119,8 @@ async function runtimeFigure(): Promise<Figure> {
   })
   const outputs = out.metafile.outputs
   const code = new Map(out.outputFiles.map((f) => [relative(REPO, f.path), f.contents]))
-  const entry = Object.keys(outputs).find((k) => outputs[k]!.entryPoint)!
+  // The runtime's own output: the chunks of `import()` targets name an entry point too.
+  const entry = Object.keys(outputs).find((k) => outputs[k]!.entryPoint === 'runtime/index.ts')!
   const loaded = firstLoad(outputs, entry)
   const gz = (file: string) => gzipSync(code.get(file)!, { level: 9 }).length
   const sum = (files: string[], size: (f: string) => number) => files.reduce((n, f) => n + size(f), 0)

@@ -1,4 +1,3 @@
-import { copyArgs } from './args'
 import type { CallInfo } from './browser-errors'
 import {
   type BrowserTarget,
@@ -10,10 +9,8 @@ import {
   listen,
   type OpenedTarget,
 } from './cdp'
-import { SiteToolError, siteToolError, withMessages } from './errors'
-import { urlMatchesDomains } from './match'
-import { CACHED_LINE0_SHIFT, CALL_CACHED, LINE0_SHIFT, toolUrl, wrapToolSource } from './page-code'
-import { urlMatchesPaths } from './urls'
+import { CACHED_LINE0_SHIFT, CALL_CACHED, toolUrl, wrapToolSource } from './page-code'
+import { copyArgs, LINE0_SHIFT, SiteToolError, siteToolError, withMessages } from './shared'
 import type { BrowserToolCode } from './types'
 
 export type { BrowserTarget } from './cdp'
@@ -119,6 +116,8 @@ const STALE_HANDLE_RE = /Cannot find context with specified id|Could not find ob
 
 /** What turns failures into SiteToolErrors: loaded on the first failure (see browser-errors.ts). */
 const failures = () => import('./browser-errors')
+/** The checks of the page's URL on Node's side: loaded for scoped tools and refusals (see page-url.ts). */
+const pageUrl = () => import('./page-url')
 
 const newWorld = (): WorldState => ({ tools: new Map() })
 
@@ -279,38 +278,11 @@ async function send(run: Run, session: CdpSendable, to: CallTarget, then: () => 
   }
 }
 
-/** `returnByValue` result (no exception): unserializable numbers and bigints decoded, the guard's refusal thrown. */
-function decode(response: CallResponse, run: Run): unknown {
+/** `returnByValue` result (no exception, no refusal): unserializable numbers and bigints decoded. */
+function decode(response: CallResponse): unknown {
   const { value, unserializableValue } = response.result
-  if (unserializableValue !== undefined) {
-    return unserializableValue.endsWith('n') ? BigInt(unserializableValue.slice(0, -1)) : Number(unserializableValue)
-  }
-  if (value && typeof value === 'object' && Object.hasOwn(value, NONCE)) {
-    const url = String(value[NONCE])
-    if (run.call.urls?.length && urlMatchesDomains(url, run.call.domains)) throw urlMismatch(run, url)
-    const patterns = run.call.domains.join(', ') || 'no domains'
-    throw siteToolError('domain-mismatch', { url, patterns }, run)
-  }
-  return value
-}
-
-function urlMismatch(run: Run, url: string): SiteToolError {
-  const patterns = (run.call.urls ?? []).map((list) => list.join(' | ')).join(' and ')
-  return siteToolError('url-mismatch', { url, patterns }, run)
-}
-
-/**
- * With `urls`: reads the page's URL (one more round trip, only for scoped tools) and refuses a
- * path that does not match; the guard then pins the path it checked (see DOMAIN_GUARD). A host
- * off the skill's domains is left to the guard, which says `domain-mismatch`.
- */
-async function checkPath(run: Run, session: CdpSendable): Promise<void> {
-  const urls = run.call.urls ?? []
-  const { result } = await command(session, 'Runtime.evaluate', { expression: 'location.href', returnByValue: true })
-  const href = String(result.value)
-  if (!urlMatchesDomains(href, run.call.domains)) return
-  if (!urlMatchesPaths(href, urls)) throw urlMismatch(run, href)
-  run.pathname = new URL(href).pathname
+  if (unserializableValue === undefined) return value
+  return unserializableValue.endsWith('n') ? BigInt(unserializableValue.slice(0, -1)) : Number(unserializableValue)
 }
 
 function isStale(error: unknown): boolean {
@@ -324,7 +296,7 @@ async function invoke(run: Run, session: CdpSendable): Promise<unknown> {
   if (state.crashed) throw siteToolError('page-crashed', { earlier: true }, run)
   // Scoped tools only: any other call reaches `send` without awaiting (see callBrowserTool).
   if (run.call.urls?.length)
-    await checkPath(run, session).catch(async (error) => {
+    await (await pageUrl()).checkPath(run, session).catch(async (error) => {
       throw (await failures()).cdpFailure(error, run)
     })
   const { source } = run.call.code
@@ -351,7 +323,11 @@ async function invoke(run: Run, session: CdpSendable): Promise<unknown> {
       continue
     }
     if (response.exceptionDetails) throw (await failures()).toolThrew(response.exceptionDetails, run)
-    return decode(response, run)
+    // The guard's refusal: the page is off the skill's domains, or has left the checked path.
+    const { value } = response.result
+    if (value && typeof value === 'object' && Object.hasOwn(value, NONCE))
+      throw (await pageUrl()).refusal(run, String(value[NONCE]))
+    return decode(response)
   }
 }
 

@@ -2,16 +2,8 @@
  * Connecting by address (`{ host, port, target }`, a `ws://` URL, `"HOST:PORT"`) with
  * chrome-remote-interface. Loaded only for those targets, so the runtime entry stays small.
  */
-import {
-  type BrowserTarget,
-  type CdpAddress,
-  type Cri,
-  heldSession,
-  isSendable,
-  type OpenedTarget,
-  type TargetInfo,
-} from './cdp'
-import { type SiteToolError, siteToolError } from './errors'
+import type { BrowserTarget, CdpAddress, Cri, OpenedTarget, TargetInfo } from './cdp'
+import { heldSession, isSendable, type SiteToolError, siteToolError } from './shared'
 
 const HOST_PORT_RE = /^(\[[^\]]+\]|[^:/\s]+):(\d+)$/
 

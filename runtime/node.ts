@@ -1,5 +1,4 @@
-import { copyArgs } from './args'
-import { completed, messageOf, SiteToolError, siteToolError, withMessages } from './errors'
+import { completed, copyArgs, messageOf, SiteToolError, siteToolError, withMessages } from './shared'
 import type { NodeToolFunction } from './types'
 
 export interface NodeCall {

@@ -1,11 +1,10 @@
-import { copyArgs } from './args'
-import { argsProblem, resultProblem, isValueSchema } from './value-problems'
 import { type BrowserTarget, callBrowserTool } from './browser'
 import { type ToolDefinitions, assignToolNames, createToolDefinitions } from './definitions'
-import { siteToolError, withMessages } from './errors'
-import { type DomainTableData, createDomainTable, lookupHost, urlHost } from './match'
+import type { RegistryCore } from './for-models'
+import { type DomainTableData, createDomainTable, lookupHost } from './match'
 import { callNodeTool } from './node-call'
-import { createResultCheck, type ValidateReturns } from './results'
+import type { ResultCheck, ValidateReturns } from './results'
+import { copyArgs, siteToolError, urlHost, withMessages } from './shared'
 import type { BrowserToolCode, KnowledgeNote, SkillChunk, SkillMeta, ToolMeta } from './types'
 import { pathTestOf, urlPathname } from './urls'
 
@@ -105,14 +104,12 @@ type EveryMember<L extends readonly PropertyKey[]> = Exclude<keyof SiteSkills, L
  */
 export const SITE_SKILLS_EXPORTS: EveryMember<typeof API_NAMES> = API_NAMES
 
-/**
- * How to call a tool with this API (`virtual:site-skills`): the original's example text, with the
- * functions this module exports in place of ego-lite's `site` object, names JSON-quoted.
- */
-function example(siteId: string, tool: string, kind: 'node' | 'browser'): string {
-  const call = kind === 'node' ? 'runTool' : 'runBrowserTool'
-  return `await ${call}(${JSON.stringify(siteId)}, ${JSON.stringify(tool)}, { ... }, ${kind === 'node' ? 'ctx' : 'target'})`
-}
+/** The argument and result checks (see results.ts): loaded with the first tool call, beside the skill's chunk. */
+const valueChecks = () => import('./lazy-checks')
+type Checks = Awaited<ReturnType<typeof valueChecks>>
+
+/** The learned context and model tool calls: loaded with the first of them (see for-models.ts). */
+const forModels = () => import('./for-models')
 
 /** A browser tool's code: compiled into the chunk, or compiled now by the chunk's loader. */
 function codeOf(chunk: SkillChunk, tool: string): BrowserToolCode | Promise<BrowserToolCode> {
@@ -122,8 +119,8 @@ function codeOf(chunk: SkillChunk, tool: string): BrowserToolCode | Promise<Brow
 }
 
 /** The check of a tool's result against its `returns`, when it has a usable one. */
-const returnsCheck = ({ returns }: ToolMeta) =>
-  isValueSchema(returns) ? (value: unknown) => resultProblem(returns, value) : undefined
+const returnsCheck = (checks: Checks, { returns }: ToolMeta) =>
+  checks.isValueSchema(returns) ? (value: unknown) => checks.resultProblem(returns, value) : undefined
 
 /** Keys a caller may read without meaning a skill or tool: promise and JSON probes, Object's own methods. */
 const PROBES = new Set(['then', 'toJSON', ...Object.getOwnPropertyNames(Object.prototype)])
@@ -151,14 +148,19 @@ export function createSiteSkills(
   loaders: SkillLoaders,
   options: SiteSkillsOptions = {},
 ): SiteSkills {
-  const resultCheck = createResultCheck(options.validateReturns ?? 'warn', options.warned)
+  let resultCheck: ResultCheck | undefined
+  /** The result check of this registry, made with its first call. */
+  const checkResult = (checks: Checks, result: unknown, m: ToolMeta, at: { siteId: string; tool: string }) => {
+    resultCheck ??= checks.createResultCheck(options.validateReturns ?? 'warn', options.warned)
+    return resultCheck(result, returnsCheck(checks, m), { ...at, file: m.file })
+  }
   const table = createDomainTable(data.table)
   const byId = new Map(data.skills.map((s) => [s.id, s]))
   const chunks = new Map<string, Promise<SkillChunk>>()
   const refs = data.skills.flatMap((s) => Object.keys(s.tools).map((tool) => ({ siteId: s.id, tool })))
   const names = assignToolNames(refs)
-  // From the refs themselves: splitting the key would cut a name that contains the separator.
-  const byName = new Map(refs.map((r) => [names.get(`${r.siteId}\0${r.tool}`)!, [r.siteId, r.tool] as const]))
+  /** Model tool name -> site and tool, made with the first dispatch. */
+  let byName: RegistryCore['byName'] | undefined
 
   // Path tests of scoped skills and tools are compiled when a lookup first reaches them (pathTestOf).
   /** Whether `urls` (absent: every path) admit a URL's path, parsed once per lookup by `path`. */
@@ -212,9 +214,9 @@ export function createSiteSkills(
   }
 
   /** A copy of the args (see copyArgs), checked against the tool's declared `args`. */
-  function checkedArgs(siteId: string, tool: string, args: Record<string, unknown> | undefined) {
+  function checkedArgs(checks: Checks, siteId: string, tool: string, args: Record<string, unknown> | undefined) {
     const value = copyArgs(args ?? {}, { siteId, tool })
-    const problem = argsProblem(meta(siteId, tool).args, value)
+    const problem = checks.argsProblem(meta(siteId, tool).args, value)
     if (problem) throw siteToolError('invalid-args', { problem }, { siteId, tool })
     return value
   }
@@ -228,8 +230,8 @@ export function createSiteSkills(
   ) {
     const m = meta(siteId, tool)
     if (m.kind !== 'browser') throw siteToolError('tool-kind', { called: 'browser' }, { siteId, tool })
-    const chunk = await load(siteId)
-    const value = checkedArgs(siteId, tool, args)
+    const [chunk, checks] = await Promise.all([load(siteId), valueChecks()])
+    const value = checkedArgs(checks, siteId, tool, args)
     if (!target) throw siteToolError('unavailable', { missing: 'target' }, { siteId, tool })
     const code = await codeOf(chunk, tool)
     const skill = byId.get(siteId)!
@@ -245,19 +247,19 @@ export function createSiteSkills(
       file: m.file,
       isolatedWorld: options.isolatedWorld,
     })
-    return resultCheck(result, returnsCheck(m), { siteId, tool, file: m.file })
+    return checkResult(checks, result, m, { siteId, tool })
   }
 
   async function runTool(siteId: string, tool: string, args?: Record<string, unknown>, ctx?: unknown) {
     const m = meta(siteId, tool)
     if (m.kind === 'browser') return runBrowserTool(siteId, tool, args, ctx as BrowserTarget)
-    const chunk = await load(siteId)
-    const value = checkedArgs(siteId, tool, args)
+    const [chunk, checks] = await Promise.all([load(siteId), valueChecks()])
+    const value = checkedArgs(checks, siteId, tool, args)
     const loadFn = Object.hasOwn(chunk.nodeTools, tool) ? chunk.nodeTools[tool] : undefined
     if (!loadFn) throw siteToolError('unavailable', { missing: 'node-tools' }, { siteId, tool })
     const fn = await loadFn()
     const result = await callNodeTool({ siteId, tool, fn, ctx, args: value, timeoutMs: m.timeoutMs, file: m.file })
-    return resultCheck(result, returnsCheck(m), { siteId, tool, file: m.file })
+    return checkResult(checks, result, m, { siteId, tool })
   }
 
   function toolDefinitions(url: string | URL): ToolDefinitions {
@@ -272,54 +274,18 @@ export function createSiteSkills(
     return createToolDefinitions(tools)
   }
 
-  async function loadLearnedContext(url: string | URL): Promise<LearnedContext> {
-    const matches = siteSkillsForUrl(url)
-    const chunkList = await Promise.all(matches.map((s) => load(s.id)))
-    const first = matches[0]
-    return {
-      exists: matches.length > 0,
-      siteId: first?.id ?? null,
-      siteName: first?.name ?? null,
-      domain: urlHost(url) ?? '',
-      knowledge: chunkList.flatMap((c) => c.notes),
-      tools: matches.flatMap((s) => {
-        const entries = toolsForUrl(s, url)
-        const ordered = [
-          ...entries.filter(([, m]) => m.kind === 'node'),
-          ...entries.filter(([, m]) => m.kind === 'browser'),
-        ]
-        return ordered.map(([toolName, m]) => ({
-          siteId: s.id,
-          toolName,
-          toolType: m.kind,
-          description: m.description,
-          args: m.args,
-          returns: m.returns ?? null,
-          example: example(s.id, toolName, m.kind),
-        }))
-      }),
-      toolDefinitions: toolDefinitions(url),
-    }
-  }
-
-  async function dispatchToolCall(name: string, args: ModelArgs, ctx?: unknown) {
-    const ref = byName.get(name)
-    if (!ref) throw siteToolError('tool-not-found', { name })
-    const [siteId, tool] = ref
-    const declared = meta(siteId, tool).args
-    let value: unknown = args ?? {}
-    if (typeof value === 'string') {
-      try {
-        value = value.trim() ? JSON.parse(value) : {}
-      } catch {
-        throw siteToolError('invalid-args', { reason: 'not-json' }, { siteId, tool })
-      }
-    }
-    // OpenAI strict mode sends optional arguments as null: treat them as absent.
-    const entries = Object.entries(copyArgs(value, { siteId, tool }))
-    const optional = (k: string) => !Object.hasOwn(declared, k) || !declared[k]!.required
-    const cleaned = Object.fromEntries(entries.filter(([k, v]) => !(v === null && optional(k))))
-    return runTool(siteId, tool, cleaned, ctx)
+  const core: RegistryCore = {
+    siteSkillsForUrl,
+    toolsForUrl,
+    toolDefinitions,
+    load,
+    meta,
+    // From the refs themselves: splitting the key would cut a name that contains the separator.
+    get byName() {
+      byName ??= new Map(refs.map((r) => [names.get(`${r.siteId}\0${r.tool}`)!, [r.siteId, r.tool] as const]))
+      return byName
+    },
+    runTool,
   }
 
   const sites: SiteSkills['sites'] = Object.create(null)
@@ -333,7 +299,7 @@ export function createSiteSkills(
   return {
     skills: data.skills,
     siteSkillsForUrl,
-    loadLearnedContext: withMessages(loadLearnedContext),
+    loadLearnedContext: withMessages(async (url: string | URL) => (await forModels()).learnedContext(core, url)),
     runTool: withMessages(runTool),
     runBrowserTool: withMessages(runBrowserTool),
     browserToolSource: withMessages(async (siteId: string, tool: string) => {
@@ -346,7 +312,9 @@ export function createSiteSkills(
       return (await load(siteId)).notes
     }),
     toolDefinitions,
-    dispatchToolCall: withMessages(dispatchToolCall),
+    dispatchToolCall: withMessages(async (name: string, args: ModelArgs, ctx?: unknown) =>
+      (await forModels()).dispatchToolCall(core, name, args, ctx),
+    ),
     sites: strictRecord(sites, (siteId) => meta(siteId, '')),
   }
 }

@@ -1,4 +1,4 @@
-import { completed, messageOf, type SiteToolErrorInit, siteToolError } from './errors'
+import { completed, messageOf, type SiteToolErrorInit, siteToolError } from './shared'
 import type { ReturnsValidator } from './types'
 
 /** The prefix of everything the package logs. */

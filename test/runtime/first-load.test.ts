@@ -1,0 +1,66 @@
+import { join } from 'node:path'
+import { type Metafile, build } from 'esbuild'
+import { beforeAll, describe, expect, it } from 'vitest'
+import { REPO_ROOT } from '../helpers/tmp'
+
+/** Runtime modules that importing the runtime must not load: each is an `import()` of its own. */
+const LAZY = [
+  'error-catalog.ts',
+  'browser-errors.ts',
+  'sourcemap.ts',
+  'connect.ts',
+  'node.ts',
+  'value-problems.ts',
+  'results.ts',
+  'for-models.ts',
+  'page-url.ts',
+]
+
+let outputs: Metafile['outputs']
+
+/** Output files that importing `entry` loads: it and its static imports, transitively. */
+function firstLoad(entry: string, seen = new Set<string>()): Set<string> {
+  if (seen.has(entry)) return seen
+  seen.add(entry)
+  for (const i of outputs[entry]!.imports)
+    if (i.kind === 'import-statement' && !i.external) firstLoad(i.path, seen)
+  return seen
+}
+
+const runtimeFile = (input: string) => input.replace(/^runtime\//, '')
+
+beforeAll(async () => {
+  // As bench/size.ts builds it: an agent's bundler splitting the runtime's `import()`s into chunks.
+  const out = await build({
+    entryPoints: [join(REPO_ROOT, 'runtime/index.ts')],
+    bundle: true,
+    minify: true,
+    splitting: true,
+    absWorkingDir: REPO_ROOT,
+    outdir: join(REPO_ROOT, 'node_modules/.cache/first-load-test'),
+    format: 'esm',
+    platform: 'neutral',
+    write: false,
+    metafile: true,
+    external: ['chrome-remote-interface', 'urlpattern-polyfill/*'],
+    logLevel: 'silent',
+  })
+  outputs = out.metafile.outputs
+})
+
+describe("the runtime's first load (esbuild with code splitting)", () => {
+  it('is the entry and one chunk it shares with the lazy parts (runtime/shared.ts), not a chunk per part', () => {
+    const entry = Object.keys(outputs).find((k) => outputs[k]!.entryPoint === 'runtime/index.ts')!
+    const loaded = [...firstLoad(entry)]
+    expect(loaded.length).toBeLessThanOrEqual(2)
+    const inputs = loaded.flatMap((f) => Object.keys(outputs[f]!.inputs).map(runtimeFile))
+    expect(inputs).toContain('registry.ts')
+    expect(inputs).toContain('errors.ts')
+    for (const lazy of LAZY) expect(inputs, lazy).not.toContain(lazy)
+  })
+
+  it('sees the lazy parts as chunks of their own (the check cannot pass by building nothing)', () => {
+    const all = Object.values(outputs).flatMap((o) => Object.keys(o.inputs).map(runtimeFile))
+    for (const lazy of LAZY) expect(all, lazy).toContain(lazy)
+  })
+})
