@@ -9,7 +9,8 @@ type Guard = (a: unknown[], g: object, t: () => unknown) => unknown
 /** The in-page guard, with a `location` built by WHATWG URL, as the page's would be, and `navigator`. */
 function guardAt(url: string, navigator: object = {}): Guard {
   const parsed = new URL(url)
-  const location = { protocol: parsed.protocol, hostname: parsed.hostname, origin: parsed.origin, href: parsed.href }
+  const { protocol, hostname, origin, href, pathname } = parsed
+  const location = { protocol, hostname, origin, href, pathname }
   return new Function('location', 'navigator', `return (${DOMAIN_GUARD})`)(location, navigator) as Guard
 }
 
@@ -178,6 +179,16 @@ describe('the signals and the user activation check around the tool', () => {
     expect(run(undefined, 1)).toEqual({ result: 'ran', signals: ['s7', 'tool'] })
     // A foreign page is refused by its URL first.
     expect(run(false, 1, 'https://evil.test/')).toEqual({ result: { [NONCE]: 'https://evil.test/' }, signals: [] })
+    await drain()
+  })
+})
+
+describe('the path the guard pins (tools scoped with urls)', () => {
+  it('runs on the path Node checked and refuses once the page is on another', async () => {
+    const run = (url: string) => guardAt(url)([{}, ['example.com'], NONCE, 'none', '7', 0, '/a/b'], {}, () => 'ran')
+    expect(run('https://example.com/a/b?q#h')).toBe('ran')
+    expect(run('https://example.com/a/b/c')).toEqual({ [NONCE]: 'https://example.com/a/b/c' })
+    expect(run('https://example.com/a/')).toEqual({ [NONCE]: 'https://example.com/a/' })
     await drain()
   })
 })
