@@ -122,7 +122,7 @@ let groups = 0
  * A call carries a user gesture (transient activation for popups, clipboard, fullscreen) when the
  * last one into this document is older than this; in between, the guard checks that the page
  * still has activation and, if not, the call goes again with a gesture (see DOMAIN_GUARD). A
- * gesture costs the browser a notice to every frame; activation lasts 5 s in Chrome.
+ * gesture costs about a third of a bare call (bench/RESULTS.md); activation lasts 5 s in Chrome.
  */
 const GESTURE_FRESH_MS = 1000
 /** What decode answers for the guard's "no transient activation" (see GESTURE_FRESH_MS). */

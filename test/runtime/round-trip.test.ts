@@ -77,7 +77,8 @@ function recording(page: LaunchedPage): { session: CdpSendable; sent: Sent[]; he
   const sent: Sent[] = []
   const heard: string[] = []
   const { client } = page
-  client.on('event', (message: { method: string }) => heard.push(message.method))
+  // chrome-remote-interface emits every event once as 'event', with its method.
+  client.on('event', (message) => heard.push((message as { method: string }).method))
   const session: CdpSendable = {
     send: (method, params) => {
       sent.push({ method, params: params as Sent['params'] })
