@@ -61,6 +61,8 @@ interface CachedTool {
 interface WorldState {
   global?: Promise<string> | string
   tools: Map<string, CachedTool>
+  /** When a call last carried a user gesture into this document (Date.now()); see GESTURE_FRESH_MS. */
+  gestureAt?: number
 }
 
 /** Per connection: its worlds (see WorldState), the page events it listens to, its watched runs. */
@@ -76,7 +78,9 @@ interface SessionState {
 
 /**
  * One call: `pending` while our callFunctionOn is unanswered, `over` once the caller has its
- * answer; `phase` as the page signals it: `s` the tool started, `y` its synchronous part is over.
+ * answer; `phase` as the page signals it: `s` the tool started, `y` its synchronous part is over
+ * and its promise still pending (a tool that settles in the call's own task sends no `y`: its
+ * answer follows at once, before any other task of the page can run).
  * `done` ends the watch over the page (dialogs, crash, deadline), which lasts until the tool's
  * page work is over, or the deadline: after the caller's answer too (a dialog fails the call at
  * once, but the tool goes on and may open another).
@@ -91,6 +95,8 @@ interface Run extends CallInfo {
   pathname?: string
   /** The execution context the run's first signal came from; later ones must come from it too. */
   context?: number
+  /** The page had no transient user activation: the call goes again, with a user gesture. */
+  gesture?: boolean
   fail: (error: SiteToolError) => void
   done: () => void
 }
@@ -108,6 +114,14 @@ const sessions = new WeakMap<CdpSendable, SessionState>()
 /** Unanswered calls, by the secret their page's signals carry (sent only to the page the call runs in). */
 const running = new Map<string, Run>()
 let groups = 0
+
+/**
+ * A call carries a user gesture (transient activation for popups, clipboard, fullscreen) when the
+ * last one into this document is older than this; in between, the guard checks that the page
+ * still has activation and, if not, the call goes again with a gesture (see DOMAIN_GUARD). A
+ * gesture costs about a third of a bare call (bench/RESULTS.md); activation lasts 5 s in Chrome.
+ */
+const GESTURE_FRESH_MS = 1000
 
 const noop = () => {}
 
@@ -240,10 +254,19 @@ interface CallTarget {
   shift: number
 }
 
-async function send(run: Run, session: CdpSendable, to: CallTarget, then: () => void): Promise<CallResponse> {
+async function send(
+  run: Run,
+  session: CdpSendable,
+  w: WorldState,
+  to: CallTarget,
+  then: () => void,
+): Promise<CallResponse> {
   if (run.over) throw new Error('cancelled')
   const objectGroup = `site-skills-${++groups}`
   const token = secret()
+  const now = Date.now()
+  const gesture = run.gesture || !(now - (w.gestureAt ?? Number.NEGATIVE_INFINITY) < GESTURE_FRESH_MS)
+  if (gesture) w.gestureAt = now
   const release = () => void command(session, 'Runtime.releaseObjectGroup', { objectGroup }).catch(noop)
   run.pending = true
   running.set(token, run)
@@ -257,12 +280,13 @@ async function send(run: Run, session: CdpSendable, to: CallTarget, then: () => 
       NONCE,
       BINDING,
       token,
+      gesture ? 0 : 1,
       ...(run.pathname === undefined ? [] : [run.pathname]),
     ].map((value) => ({ value })),
     returnByValue: true,
     awaitPromise: true,
     silent: true,
-    userGesture: true,
+    ...(gesture && { userGesture: true }),
     objectGroup,
   })
   // A by-value result holds no remote objects: releasing then would only cost a round trip.
@@ -300,33 +324,38 @@ async function invoke(run: Run, session: CdpSendable): Promise<unknown> {
       throw (await failures()).cdpFailure(error, run)
     })
   const { source } = run.call.code
-  for (let attempt = 0; ; attempt++) {
+  for (let renewed = false; ; ) {
     const w = state[world]
     const cached = w.tools.get(run.url)
     let response: CallResponse
     try {
       if (cached?.handle && cached.source === source) {
         const to = { objectId: cached.handle, functionDeclaration: CALL_CACHED, shift: CACHED_LINE0_SHIFT }
-        response = await send(run, session, to, noop)
+        response = await send(run, session, w, to, noop)
       } else {
         const handle = handleOf(session, w, world)
         const global = typeof handle === 'string' ? handle : await handle
         const to = { objectId: global, functionDeclaration: wrapToolSource(source, run.url), shift: LINE0_SHIFT }
         // None yet (or one of an older source): made now. One on its way, or that failed, is left alone.
         const make = !cached || cached.source !== source
-        response = await send(run, session, to, () => make && cacheTool(session, w, run, global))
+        response = await send(run, session, w, to, () => make && cacheTool(session, w, run, global))
       }
     } catch (error) {
-      if (attempt > 0 || !isStale(error)) throw (await failures()).cdpFailure(error, run)
+      if (renewed || !isStale(error)) throw (await failures()).cdpFailure(error, run)
       // A new document: its worlds start anew (the cached functions went with the old one).
       if (state[world] === w) state[world] = newWorld()
+      renewed = true
       continue
     }
     if (response.exceptionDetails) throw (await failures()).toolThrew(response.exceptionDetails, run)
-    // The guard's refusal: the page is off the skill's domains, or has left the checked path.
+    // The guard's refusal: the page is off the skill's domains, or has left the checked path; or
+    // it has no transient activation (see GESTURE_FRESH_MS): nothing ran, so again with a gesture.
     const { value } = response.result
-    if (value && typeof value === 'object' && Object.hasOwn(value, NONCE))
-      throw (await pageUrl()).refusal(run, String(value[NONCE]))
+    if (value && typeof value === 'object' && Object.hasOwn(value, NONCE)) {
+      if (value[NONCE] !== 0) throw (await pageUrl()).refusal(run, String(value[NONCE]))
+      run.gesture = true
+      continue
+    }
     return decode(response)
   }
 }

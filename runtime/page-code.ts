@@ -7,25 +7,36 @@
  * in any branch (a `blob:` document is decided by the characters of `location.origin`). It is
  * strict, so page code it calls cannot reach its arguments through `caller`.
  *
- * Around the tool it calls the binding `global[bindingName]` with `"s" + id` (started) and
- * `"y" + id` (its synchronous part is over): Node terminates only a tool that is running.
- * A page that replaces the binding can only keep its own tools from being stopped.
+ * Around the tool it calls the binding `global[bindingName]` with `"s" + id` (started), and with
+ * `"y" + id` (its synchronous part is over) only when the tool's promise is still pending once the
+ * microtasks it queued at once have run, still in the call's own task: a tool that settles there
+ * costs one signal, since its answer follows in that task. Node terminates only a tool that is
+ * running. A page that replaces the binding (or, in the main world, the promise machinery) can
+ * only change how its own tools and scripts are stopped.
+ *
+ * With `activation` set (Node sent no user gesture with this call, having sent one lately), a
+ * page the patterns match but without transient user activation (a tool or the page consumed it,
+ * or it lapsed) answers `{ [nonce]: 0 }` before anything runs: Node sends the call again with a
+ * user gesture. Every tool starts with transient activation, as when each call carried a gesture.
  *
  * With `urls` (see urls.ts) Node has checked the page's path first and sends it as `pathname`: the
  * guard refuses too when `location.pathname` is no longer that one (the tab navigated in between).
  *
- * Arguments of the sent function: `[args, patterns, nonce, bindingName, id, pathname?]`, the global
- * object, the tool. The guard runs on every call, also of a tool's cached function (see CACHED_START).
+ * Arguments of the sent function: `[args, patterns, nonce, bindingName, id, activation, pathname?]`,
+ * the global object, the tool. The guard runs on every call, also of a tool's cached function
+ * (see CACHED_START).
  */
 export const DOMAIN_GUARD = [
-  'function(a,g,t){"use strict";var l=location,p=l.protocol,h=l.hostname,d=a[1],b=0,n=h.length,k=0,j,m,o,s,r;',
+  'function(a,g,t){"use strict";var l=location,p=l.protocol,h=l.hostname,d=a[1],b=0,n=h.length,k=0,j,m,o,s,r,c;',
   'if(p=="blob:"){h=l.origin;for(p="";h[b]&&h[b]!=":";)p+=h[b++];p+=":";b+=3;for(n=h.length;',
   'h[n-1]>="0"&&h[n-1]<="9";)n--;if(h[n-1]==":")n--;else n=h.length}if(h[n-1]==".")n--;',
   'if(p!="http:"&&p!="https:")n=b;for(j=b;j<n;j++)if(h[j]=="."&&(j==b||j==n-1||h[j+1]=="."))n=b;',
   'n-=b;for(;k<d.length;k++){s=d[k];o=s[0]=="*"?1:0;m=s.length-o;if(o?n>m&&h[b]!="[":n==m){for(j=0;',
-  'j<m&&h[b+n-m+j]==s[o+j];j++);if(j==m){s=a[5];if(s!=null){o=l.pathname;for(j=0;j<s.length&&o[j]===s[j];j++);',
-  'if(j!=s.length||o.length!=s.length)break}s=g[a[3]];r=a[4];try{s("s"+r)}catch(e){}try{return t(a[0])}',
-  'finally{try{s("y"+r)}catch(e){}}}}}r={};r[a[2]]=l.href;return r}',
+  'j<m&&h[b+n-m+j]==s[o+j];j++);if(j==m){if(a[5])try{o=navigator.userActivation;if(o&&!o.isActive){',
+  'r={};r[a[2]]=0;return r}}catch(e){}s=a[6];if(s!=null){o=l.pathname;for(j=0;j<s.length&&o[j]===s[j];j++);',
+  'if(j!=s.length||o.length!=s.length)break}s=g[a[3]];r=a[4];if(s)try{s("s"+r)}catch(e){}o=t(a[0]);c=0;',
+  '(async function(){try{await o}catch(e){}c=1})();(async function(){for(j=0;j<4;j++)await 0;',
+  'if(!c&&s)try{s("y"+r)}catch(e){}})();return o}}}r={};r[a[2]]=l.href;return r}',
 ].join('')
 
 /**
@@ -51,7 +62,7 @@ export const CACHED_LINE0_SHIFT = CACHED_START.length + 1
  * Every later call of a cached function: called on it (`this`), directly, so that no method a page
  * can replace (`call`, `apply`) comes between; strict, so that nothing it calls reaches its arguments.
  */
-export const CALL_CACHED = 'function(a,b,c,d,e,f){"use strict";return this(a,b,c,d,e,f)}'
+export const CALL_CACHED = 'function(a,b,c,d,e,f,h){"use strict";return this(a,b,c,d,e,f,h)}'
 
 /** Lone surrogates have no UTF-8 form (`encodeURIComponent` throws on them): U+FFFD stands in. */
 const LONE_SURROGATE_RE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g

@@ -4,26 +4,37 @@ import { DOMAIN_GUARD, LINE0_SHIFT, wrapToolSource } from '../../runtime/page-co
 
 const NONCE = 'nonce'
 
-/** Runs the in-page guard in Node with a `location` built by WHATWG URL, as the page's would be. */
-function guardAllows(url: string, patterns: string[]): boolean {
+type Guard = (a: unknown[], g: object, t: () => unknown) => unknown
+
+/** The in-page guard, with a `location` built by WHATWG URL, as the page's would be, and `navigator`. */
+function guardAt(url: string, navigator: object = {}): Guard {
   const parsed = new URL(url)
-  const location = { protocol: parsed.protocol, hostname: parsed.hostname, origin: parsed.origin, href: parsed.href }
-  type Guard = (a: unknown[], g: object, t: () => unknown) => unknown
-  const guard = new Function('location', `return (${DOMAIN_GUARD})`)(location) as Guard
+  const { protocol, hostname, origin, href, pathname } = parsed
+  const location = { protocol, hostname, origin, href, pathname }
+  return new Function('location', 'navigator', `return (${DOMAIN_GUARD})`)(location, navigator) as Guard
+}
+
+/** Runs the in-page guard in Node: whether it let the tool run (else it answered the refusal). */
+function guardAllows(url: string, patterns: string[]): boolean {
   const signals: string[] = []
   const global = { binding: (payload: string) => signals.push(payload) }
-  const result = guard([{}, patterns, NONCE, 'binding', '7'], global, () => {
+  const result = guardAt(url)([{}, patterns, NONCE, 'binding', '7'], global, () => {
     signals.push('tool')
     return 'ran'
   })
   if (result === 'ran') {
-    // The tool runs between the start signal and the end of its synchronous part.
-    expect(signals).toEqual(['s7', 'tool', 'y7'])
+    // The start signal comes before the tool.
+    expect(signals).toEqual(['s7', 'tool'])
     return true
   }
   expect(signals).toEqual([])
-  expect(result).toEqual({ [NONCE]: parsed.href })
+  expect(result).toEqual({ [NONCE]: new URL(url).href })
   return false
+}
+
+/** Lets the microtasks queued so far (and those they queue, a few levels deep) run. */
+async function drain(): Promise<void> {
+  for (let i = 0; i < 20; i++) await null
 }
 
 const PATTERNS = [
@@ -100,6 +111,85 @@ describe('the in-page domain guard', () => {
         typeof String.prototype.replace,
       ]
     }
+  })
+})
+
+describe('the signals and the user activation check around the tool', () => {
+  const signalled = async (tool: () => unknown, args: unknown[] = []) => {
+    const signals: string[] = []
+    const global = { binding: (payload: string) => signals.push(payload) }
+    const result = guardAt('https://example.com/')([{}, ['example.com'], NONCE, 'binding', '7', ...args], global, tool)
+    await drain()
+    return { signals, result }
+  }
+
+  it('says "synchronous part over" only for a tool still pending once its microtasks ran', async () => {
+    const never = new Promise(() => {})
+    expect((await signalled(() => never)).signals).toEqual(['s7', 'y7'])
+    expect((await signalled(() => new Promise((r) => setTimeout(r, 1)))).signals).toEqual(['s7', 'y7'])
+    // Settled in the call's own task: its answer follows at once, so no second signal.
+    expect((await signalled(async () => 'done')).signals).toEqual(['s7'])
+    expect((await signalled(() => 'sync')).signals).toEqual(['s7'])
+    expect((await signalled(async () => Promise.reject(new Error('no')))).signals).toEqual(['s7'])
+    const awaits = async () => {
+      await null
+      await null
+      return 'after two awaits'
+    }
+    expect(await (await signalled(awaits)).result).toBe('after two awaits')
+    expect((await signalled(awaits)).signals).toEqual(['s7'])
+  })
+
+  it('a tool that throws at once sends only the start signal and throws through', async () => {
+    const signals: string[] = []
+    const guard = guardAt('https://example.com/')
+    const run = () =>
+      guard([{}, ['example.com'], NONCE, 'binding', '7'], { binding: (p: string) => signals.push(p) }, () => {
+        throw new Error('at once')
+      })
+    expect(run).toThrow('at once')
+    await drain()
+    expect(signals).toEqual(['s7'])
+  })
+
+  it('runs without a binding on the page (a session without events)', async () => {
+    const result = guardAt('https://example.com/')([{ n: 1 }, ['example.com'], NONCE, 'none', '7'], {}, () => 'ran')
+    expect(result).toBe('ran')
+    await drain()
+  })
+
+  it('with the activation check, answers { [nonce]: 0 } before anything runs on a page without activation', async () => {
+    const run = (isActive: boolean | undefined, check: number, url = 'https://example.com/') => {
+      const signals: string[] = []
+      const navigator = isActive === undefined ? {} : { userActivation: { isActive } }
+      const result = guardAt(url, navigator)(
+        [{}, ['example.com'], NONCE, 'binding', '7', check],
+        { binding: (p: string) => signals.push(p) },
+        () => {
+          signals.push('tool')
+          return 'ran'
+        },
+      )
+      return { result, signals }
+    }
+    expect(run(false, 1)).toEqual({ result: { [NONCE]: 0 }, signals: [] })
+    expect(run(true, 1)).toEqual({ result: 'ran', signals: ['s7', 'tool'] })
+    // Sent with a gesture (no check), or a browser without navigator.userActivation: the tool runs.
+    expect(run(false, 0)).toEqual({ result: 'ran', signals: ['s7', 'tool'] })
+    expect(run(undefined, 1)).toEqual({ result: 'ran', signals: ['s7', 'tool'] })
+    // A foreign page is refused by its URL first.
+    expect(run(false, 1, 'https://evil.test/')).toEqual({ result: { [NONCE]: 'https://evil.test/' }, signals: [] })
+    await drain()
+  })
+})
+
+describe('the path the guard pins (tools scoped with urls)', () => {
+  it('runs on the path Node checked and refuses once the page is on another', async () => {
+    const run = (url: string) => guardAt(url)([{}, ['example.com'], NONCE, 'none', '7', 0, '/a/b'], {}, () => 'ran')
+    expect(run('https://example.com/a/b?q#h')).toBe('ran')
+    expect(run('https://example.com/a/b/c')).toEqual({ [NONCE]: 'https://example.com/a/b/c' })
+    expect(run('https://example.com/a/')).toEqual({ [NONCE]: 'https://example.com/a/' })
+    await drain()
   })
 })
 

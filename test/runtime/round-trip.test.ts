@@ -23,6 +23,16 @@ const FILES: Record<string, string> = {
     '}',
     '',
   ].join('\n'),
+  'browser-tools/later.js': 'async function () {\n  await new Promise((r) => setTimeout(r, 5))\n  return "later"\n}\n',
+  'browser-tools/activation.js': 'async function () {\n  return navigator.userActivation.isActive\n}\n',
+  'browser-tools/popup.js': [
+    'async function () {',
+    "  const popup = window.open('about:blank')",
+    '  popup?.close()',
+    '  return { opened: Boolean(popup), active: navigator.userActivation.isActive }',
+    '}',
+    '',
+  ].join('\n'),
   'browser-tools/throws-inline.js':
     "async (args) => { if (args.n > 1) throw new RangeError('inline ' + args.n); return 0 }\n",
 }
@@ -31,6 +41,9 @@ const TOOLS = {
   busy: { file: 'browser-tools/busy.js' },
   throws: { file: 'browser-tools/throws.js' },
   throwsInline: { file: 'browser-tools/throws-inline.js' },
+  later: { file: 'browser-tools/later.js' },
+  activation: { file: 'browser-tools/activation.js' },
+  popup: { file: 'browser-tools/popup.js' },
 }
 type ToolName = keyof typeof TOOLS
 
@@ -53,13 +66,19 @@ afterAll(async () => {
 
 interface Sent {
   method: string
-  params?: { functionDeclaration?: string }
+  params?: { functionDeclaration?: string; userGesture?: boolean }
 }
 
-/** The page's client, through a session that records every command the runtime sends. */
-function recording(page: LaunchedPage): { session: CdpSendable; sent: Sent[] } {
+/**
+ * The page's client, through a session that records every command the runtime sends and the
+ * names of the events the runtime hears (each once per event, whatever the listeners).
+ */
+function recording(page: LaunchedPage): { session: CdpSendable; sent: Sent[]; heard: string[] } {
   const sent: Sent[] = []
+  const heard: string[] = []
   const { client } = page
+  // chrome-remote-interface emits every event once as 'event', with its method.
+  client.on('event', (message) => heard.push((message as { method: string }).method))
   const session: CdpSendable = {
     send: (method, params) => {
       sent.push({ method, params: params as Sent['params'] })
@@ -68,7 +87,7 @@ function recording(page: LaunchedPage): { session: CdpSendable; sent: Sent[] } {
     on: (event, listener) => client.on(event, listener),
     off: (event, listener) => client.off(event, listener),
   }
-  return { session, sent }
+  return { session, sent, heard }
 }
 
 function call(
@@ -194,6 +213,57 @@ describe('a browser tool call in the steady state is one CDP command', () => {
           expect(error.message).toContain(`${at.file}:${at.line}:${at.column}`)
         }
       }
+    })
+  })
+
+  it('hears one event per call from a tool that settles at once, two from one that awaits a timer', async () => {
+    await withPage('/events', async (page) => {
+      const { session, heard } = recording(page)
+      await commandsOf([], 2, () => call(session, 'echo'))
+      await commandsOf([], 2, () => call(session, 'later'))
+      const from = heard.length
+      for (let i = 0; i < 5; i++) expect(await call(session, 'echo')).toMatchObject({ title: '/events' })
+      // The tool started (for the timeout); its answer follows in the same task of the page.
+      expect(heard.slice(from)).toEqual(Array(5).fill('Runtime.bindingCalled'))
+      const later = heard.length
+      for (let i = 0; i < 3; i++) expect(await call(session, 'later')).toBe('later')
+      // Started, then its synchronous part over while it waits: a timeout now leaves the page alone.
+      expect(heard.slice(later)).toEqual(Array(6).fill('Runtime.bindingCalled'))
+    })
+  })
+})
+
+describe('a user gesture comes with the calls that need one', () => {
+  it('every call starts with transient activation; steady calls in a row carry no gesture of their own', async () => {
+    await withPage('/gesture', async (page) => {
+      const { session, sent } = recording(page)
+      expect(await evaluate(page.client, 'navigator.userActivation.isActive')).toBe(false)
+      const first = await commandsOf(sent, 1, async () => expect(await call(session, 'activation')).toBe(true))
+      expect(first.find((c) => c.method === 'Runtime.callFunctionOn')?.params?.userGesture).toBe(true)
+      await commandsOf(sent, 1, () => call(session, 'activation'))
+      const commands = await commandsOf(sent, 5, async () => expect(await call(session, 'activation')).toBe(true))
+      expectSteady(commands, 5, 'activation')
+      // At most one of them renews the gesture (once a second); the others rely on the page's activation.
+      expect(commands.filter((c) => c.params?.userGesture).length).toBeLessThanOrEqual(1)
+    })
+  })
+
+  it('a tool that used up the activation (a popup) leaves the next call its own gesture', async () => {
+    await withPage('/popup', async (page) => {
+      const { session, sent } = recording(page)
+      await commandsOf(sent, 2, () => call(session, 'activation'))
+      const gestures: boolean[][] = []
+      for (let i = 0; i < 3; i++) {
+        expect(await call(session, 'popup')).toEqual({ opened: true, active: false })
+        const from = sent.length
+        expect(await call(session, 'activation')).toBe(true)
+        const calls = sent.slice(from).filter((c) => c.method === 'Runtime.callFunctionOn')
+        gestures.push(calls.map((c) => Boolean(c.params?.userGesture)))
+      }
+      // Within a second of the last gesture the guard refuses for want of activation (nothing ran),
+      // and the call goes again with one; a call after that second carries one at once.
+      for (const g of gestures) expect([[false, true], [true]]).toContainEqual(g)
+      expect(gestures).toContainEqual([false, true])
     })
   })
 })
