@@ -112,8 +112,11 @@ interface Bundled {
 }
 
 interface CacheEntry extends CachedSkill {
-  /** The stamps of its files, hashed (what the cache of this process compares). */
-  digest: string
+  /**
+   * The stamps of its files, hashed (what the cache of this process compares); none for a skill
+   * taken from the persistent cache, which compares its stored inputs instead.
+   */
+  digest?: string
 }
 
 /** Folders validated before their tools are handed to esbuild (pipelining the two). */
@@ -218,6 +221,7 @@ export function createCompiler(options: CompilerOptions): Compiler {
   async function reuse(folder: SkillFolder): Promise<CacheEntry | undefined> {
     const entry = cache.get(folderKey(folder))
     if (!entry) return undefined
+    if (entry.digest === undefined) return persistent?.unchanged(entry) ? entry : undefined
     return digestOf(entry.record) === entry.digest ? entry : undefined
   }
 
@@ -309,11 +313,11 @@ export function createCompiler(options: CompilerOptions): Compiler {
     const stamps: StampLog = new Map()
     if (persistent) {
       const unknown = folders.filter((_, i) => !hits[i])
-      const stored = persistent.lookup(unknown, folderKey, stamps)
+      const stored = persistent.lookup(unknown, folderKey)
       const byFolder = new Map(unknown.map((f, i) => [f, stored[i]]))
       for (const [i, folder] of folders.entries()) {
         const found = byFolder.get(folder)
-        if (found) hits[i] = { ...found, digest: digestOf(found.record, stamps) }
+        if (found) hits[i] = found
       }
     }
     const missed = folders.filter((_, i) => !hits[i])

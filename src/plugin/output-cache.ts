@@ -47,7 +47,14 @@ function writeWhole(path: string, text: string): void {
 export function createOutputCache(dir: string): OutputCache {
   const folder = (key: string) => join(dir, 'modules', key)
   return {
-    module: (key, id) => readText(join(folder(key), nameOf(id))),
+    module(key, id) {
+      // The first line is the digest of the rest: a file changed on disk is generated again.
+      const text = readText(join(folder(key), nameOf(id)))
+      const newline = text?.indexOf('\n') ?? -1
+      if (text === undefined || newline < 0) return undefined
+      const code = text.slice(newline + 1)
+      return digestOf(code) === text.slice(0, newline) ? code : undefined
+    },
     dtsCurrent(key, path) {
       const expected = readText(join(folder(key), 'dts.sha256'))
       if (!expected) return false
@@ -61,7 +68,7 @@ export function createOutputCache(dir: string): OutputCache {
     keep(key, modules, dts) {
       try {
         mkdirSync(folder(key), { recursive: true })
-        for (const [id, code] of modules) writeWhole(join(folder(key), nameOf(id)), code)
+        for (const [id, code] of modules) writeWhole(join(folder(key), nameOf(id)), `${digestOf(code)}\n${code}`)
         if (dts !== undefined) writeWhole(join(folder(key), 'dts.sha256'), digestOf(dts))
       } catch {
         // A cache that cannot be written leaves the build as it was.

@@ -22,14 +22,11 @@ export interface PersistentCache {
   readonly key: string
   /**
    * The skills of these folders that an earlier process compiled from the same inputs (read from
-   * the file on the first call only: later compiles have the compiler's own cache). `stamps` gets
-   * the stamp of every file read for the digests.
+   * the file on the first call only: later compiles have the compiler's own cache).
    */
-  lookup: (
-    folders: readonly SkillFolder[],
-    keyOf: (f: SkillFolder) => string,
-    stamps: StampLog,
-  ) => (CachedSkill | undefined)[]
+  lookup: (folders: readonly SkillFolder[], keyOf: (f: SkillFolder) => string) => (CachedSkill | undefined)[]
+  /** Whether a skill taken from the file still has the same inputs (the compiler's cache asks on each compile). */
+  unchanged: (skill: CachedSkill) => boolean
   /**
    * Writes every skill of a compile (soon, off the compile's path: see `flush`). `stamps`: the
    * compile's log, so that a file changed since it was read keeps its skill out of the file.
@@ -70,7 +67,7 @@ export function createPersistentCache(dir: string, key: string, project: string)
   let pending: Promise<void> = Promise.resolve()
   const context = (): InputContext => ({ project, chains: new Map() })
 
-  function lookup(folders: readonly SkillFolder[], keyOf: (f: SkillFolder) => string, stamps: StampLog) {
+  function lookup(folders: readonly SkillFolder[], keyOf: (f: SkillFolder) => string) {
     if (stored === undefined) {
       stored = store.read()
       onDisk = new Map([...stored].map(([k, s]) => [k, s.inputs.digest]))
@@ -82,7 +79,7 @@ export function createPersistentCache(dir: string, key: string, project: string)
       const entry = found.get(keyOf(folder))
       if (!entry || entry.record.folder.symlinked !== folder.symlinked) return undefined
       const record = restoreRecord(entry.record)
-      if (!sameInputs(entry.inputs, inputsOf(record), pass, stamps)) return undefined
+      if (!sameInputs(entry.inputs, inputsOf(record), pass)) return undefined
       return { folder, record, browser: entry.browser, inputs: entry.inputs }
     })
   }
@@ -122,5 +119,7 @@ export function createPersistentCache(dir: string, key: string, project: string)
     )
   }
 
-  return { store, key, lookup, save, flush: () => pending }
+  const unchanged = (skill: CachedSkill) =>
+    skill.inputs !== undefined && sameInputs(skill.inputs, inputsOf(skill.record), context())
+  return { store, key, lookup, unchanged, save, flush: () => pending }
 }
