@@ -310,7 +310,8 @@ export function createCompiler(options: CompilerOptions): Compiler {
     const folders = focus ? await (await import('./focus')).focusFolders(all, focus) : all
     const hits = await Promise.all(folders.map(reuse))
     // Files read in this compile are stamped as they are read: the cache needs no second `stat`.
-    const stamps: StampLog = new Map()
+    // With the persistent cache, each read leaves its digest too (the cache file is keyed by content).
+    const stamps: StampLog = persistent ? Object.assign(new Map<string, string>(), { digests: new Map() }) : new Map()
     if (persistent) {
       const unknown = folders.filter((_, i) => !hits[i])
       const stored = persistent.lookup(unknown, folderKey)

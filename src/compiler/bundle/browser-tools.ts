@@ -8,7 +8,7 @@ import { compileExpressions, EXPORT_CLAUSE_RE, type ExpressionInput } from './ex
 import { FILE_LIMITS, READ_FAILURE_CODES, type ReadFailure, isReadFailure, readRegularFile } from '../fs/files'
 import { chunk, createLimiter } from './limit'
 import { isInside, isTypeScript, pathBelow, toPosix } from '../fs/paths'
-import { type StampLog, stampOf } from '../fs/stamp'
+import { type StampLog, contentDigest as stampDigest, stampOf } from '../fs/stamp'
 
 /** One browser tool to compile. */
 export interface BundleRequest {
@@ -335,7 +335,11 @@ async function bundleModules(
     skillDirs: [...new Set(requests.map((r) => r.realDir))],
     project: options.project,
     stamps: reads.stamps,
-    onRead: (file, content) => reads.hashes.set(file, contentDigest(content)),
+    onRead: (file, content) => {
+      reads.hashes.set(file, contentDigest(content))
+      const digests = reads.stamps.digests
+      if (digests && !digests.has(file)) digests.set(file, stampDigest(content))
+    },
   })
   const ready = requests.filter((r) => {
     const refusal = refused(r, guard)

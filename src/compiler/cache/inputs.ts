@@ -1,9 +1,8 @@
-import { createHash } from 'node:crypto'
 import { type Stats, readdirSync, statSync } from 'node:fs'
 import { dirname, join, sep } from 'node:path'
 import { isReadFailure, readRegularFile } from '../fs/files'
 import { isInside } from '../fs/paths'
-import type { StampLog } from '../fs/stamp'
+import { type StampLog, contentDigest } from '../fs/stamp'
 
 /** Installed packages' files can be larger than a skill's own; the digest reads them whole. */
 const INPUT_LIMIT = 64 * 1024 * 1024
@@ -39,7 +38,7 @@ export interface InputContext {
 export interface StoredInputs {
   /** Per file of `SkillInputs.files`, in order: its stamp ('' when racy: always read) and content digest. */
   files: [stamp: string, digest: string][]
-  /** Each folder of the skill (itself and below): its path, stamp ('' when racy) and the digest of its names and their kinds. */
+  /** The skill's folder and each folder of it holding an input: its path, and its stamp, or ('' when racy) the digest of its names and their kinds. */
   dirs: [path: string, stamp: string, names: string][]
   /** The package.json files and package folders its imports resolved through (see resolutionDigest). */
   resolution: string
@@ -47,7 +46,7 @@ export interface StoredInputs {
   digest: string
 }
 
-const hashOf = (data: string | Buffer) => createHash('sha256').update(data).digest('base64').slice(0, 32)
+const hashOf = contentDigest
 
 /**
  * A stamp that changes with any write, ctime included (a write that restores the modification time
@@ -75,6 +74,17 @@ function sameFile(info: Stats, logged: string | undefined): boolean {
     mtimeNs !== undefined &&
     Math.abs(Number(mtimeNs) / 1e6 - info.mtimeMs) < 0.001
   )
+}
+
+/** The skill's folder and every folder between it and one of its inputs, in order. */
+function foldersOf(inputs: SkillInputs): string[] {
+  const found = new Set([inputs.realDir])
+  for (const file of inputs.files) {
+    if (!isInside(inputs.realDir, file)) continue
+    for (let dir = dirname(file); dir !== inputs.realDir && isInside(inputs.realDir, dir); dir = dirname(dir))
+      found.add(dir)
+  }
+  return [...found].sort()
 }
 
 /** The names in one folder with their kinds, and its subfolders. */
@@ -175,23 +185,36 @@ export function takeInputs(inputs: SkillInputs, context: InputContext, known?: S
   const now = Date.now()
   const files: StoredInputs['files'] = []
   for (const file of inputs.files) {
+    // Read when the compile read it: its digest then, if the file is still what was read.
+    const then = known?.get(file)
+    const digest = then === undefined ? undefined : known?.digests?.get(file)
+    if (digest !== undefined) {
+      const info = statOf(file)
+      if (!info?.isFile() || !sameFile(info, then)) return undefined
+      files.push([isRacy(info, now) ? '' : fullStamp(info), digest])
+      continue
+    }
     const log: StampLog = new Map()
     const read = readRegularFile(file, INPUT_LIMIT, log)
-    const then = known?.get(file)
     if (isReadFailure(read) || (then !== undefined && then !== log.get(file))) return undefined
     const info = statOf(file)
     if (!info || !sameFile(info, log.get(file))) return undefined
     files.push([isRacy(info, now) ? '' : fullStamp(info), hashOf(read)])
   }
+  // The skill's folder and each folder of it that holds an input: a name added to, removed from or
+  // renamed in one (a file that now resolves first, a verification.json) moves its stamp. The names
+  // are listed only for a racy one, whose stamp alone says nothing.
   const dirs: StoredInputs['dirs'] = []
-  const queue = [inputs.realDir]
-  while (queue.length) {
-    const dir = queue.shift()!
+  for (const dir of foldersOf(inputs)) {
     const info = statOf(dir)
+    if (!info?.isDirectory()) return undefined
+    if (!isRacy(info, now)) {
+      dirs.push([dir, fullStamp(info), ''])
+      continue
+    }
     const listed = namesIn(dir)
-    if (!info || !listed) return undefined
-    dirs.push([dir, isRacy(info, now) ? '' : fullStamp(info), listed.names])
-    queue.push(...listed.subdirs)
+    if (!listed) return undefined
+    dirs.push([dir, '', listed.names])
   }
   const partial = { files, dirs, resolution: resolutionDigest(inputs, context) }
   return { ...partial, digest: combine(inputs.files, partial) }
@@ -215,7 +238,8 @@ export function sameInputs(stored: StoredInputs, inputs: SkillInputs, context: I
     const info = statOf(dir)
     if (!info?.isDirectory()) return false
     if (stamp !== '' && stamp === fullStamp(info)) continue
-    if (namesIn(dir)?.names !== names) return false
+    // Moved, and not racy when stored: its names were not kept, so the skill is compiled again.
+    if (names === '' || namesIn(dir)?.names !== names) return false
   }
   return resolutionDigest(inputs, context) === stored.resolution
 }

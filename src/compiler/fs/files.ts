@@ -1,6 +1,6 @@
 import { type BigIntStats, closeSync, constants, fstatSync, openSync, readSync } from 'node:fs'
 import { plainPathInside } from './paths'
-import { type StampLog, stampOfStats } from './stamp'
+import { type StampLog, contentDigest, stampOfStats } from './stamp'
 
 /** Size limits of the files of a skill (bytes), the same in `validate`, builds and the no-build API. */
 export const FILE_LIMITS = {
@@ -82,7 +82,9 @@ function readOpened(
     if (!info.isFile()) return { problem: 'not-regular', message: `is ${describeKind(info)}, not a regular file` }
     const size = Number(info.size)
     if (size > limit) return { problem: 'too-large', message: tooLargeMessage(size, limit), size }
-    return readSize(fd, size)
+    const bytes = readSize(fd, size)
+    if (stamps?.digests && !stamps.digests.has(path)) stamps.digests.set(path, contentDigest(bytes))
+    return bytes
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code
     return { problem: 'unreadable', message: `cannot be read: ${(error as Error).message}${code ? ` (${code})` : ''}` }

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto'
 import { type BigIntStats, statSync } from 'node:fs'
 
 /**
@@ -22,9 +23,15 @@ export function stampOfStats(info: BigIntStats): string {
 /**
  * Stamps taken as files are read (by `readRegularFile`), by path, for one compile: the stamp of
  * what was read, without a second `stat`. The first read of a path wins: a cache that keeps that
- * stamp sees a later change as a change.
+ * stamp sees a later change as a change. With `digests`, each read also leaves the digest of the
+ * bytes it read (see contentDigest), so a cache keyed by content need not read the files again.
  */
-export type StampLog = Map<string, string>
+export type StampLog = Map<string, string> & { digests?: Map<string, string> }
+
+/** The digest a StampLog keeps of a file's content. */
+export function contentDigest(content: Buffer | string): string {
+  return createHash('sha256').update(content).digest('base64').slice(0, 32)
+}
 
 /** One string for a list of files: equal exactly when no file changed, appeared or went away. */
 export function stampFiles(files: readonly string[], salt = '', known?: StampLog): string {
