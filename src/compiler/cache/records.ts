@@ -1,8 +1,7 @@
 import type { BrowserToolCode } from '../../../runtime/index'
-import { FILE_LIMITS, isReadFailure, readRegularFile } from '../fs/files'
 import type { SkillModel, SkillRecord } from '../model'
 import type { StoredInputs } from './inputs'
-import { type JsonDocument, type JsonPath, isJsonFailure, parseJsonDocument } from '../parse'
+import { manifestLocator } from '../locate'
 
 /**
  * A skill's record as the cache file holds it: data only (positions are looked up again when
@@ -40,19 +39,6 @@ export function restoreRecord(stored: StoredRecord): SkillRecord {
   const { locatable, model, ...data } = stored
   const record: SkillRecord = model ? { ...data, model: { ...model, tools: data.tools } } : data
   if (!locatable || !record.manifest) return record
-  const manifest = record.manifest
-  let doc: JsonDocument | undefined
-  const locate = (path: JsonPath) => {
-    if (!doc) {
-      const bytes = readRegularFile(manifest, FILE_LIMITS.manifest)
-      const parsed = isReadFailure(bytes)
-        ? undefined
-        : parseJsonDocument(new TextDecoder('utf-8', { ignoreBOM: true }).decode(bytes))
-      // Changed since it was checked, in this very compile: the member's place is no longer known.
-      if (!parsed || isJsonFailure(parsed)) return { line: 1, column: 1 }
-      doc = parsed
-    }
-    return doc.locate(path)
-  }
+  const locate = manifestLocator(record.manifest)
   return { ...record, locate }
 }

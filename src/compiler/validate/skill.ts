@@ -5,6 +5,7 @@ import type { SkillFolder } from '../model'
 import { checkDomain } from './domains'
 import { FILE_LIMITS, type ReadFailure, isReadFailure, readPlainInside, readRegularFile } from '../fs/files'
 import { BOM, type JsonDocument, isJsonFailure, parseJsonDocument } from '../parse'
+import { manifestLocator } from '../locate'
 import type { NoteModel, SkillModel, SkillRecord, ToolModel } from '../model'
 import { RESERVED_PRODUCTS, inspectInside, isInside, unsafeRelativePath } from '../fs/paths'
 import { wantsEgoLite } from '../compat'
@@ -242,7 +243,6 @@ export async function validateFolder(
     if (list) tool.examples = list
   }
   const diagnostics = check.diagnostics
-  const doc = read.doc
   const verification = readVerificationSummary(folder.realDir)
   if (verification) check.files.add(verification.path)
   const files = [...check.files].sort()
@@ -267,7 +267,8 @@ export async function validateFolder(
     domainSites,
     files,
     manifest: read.real,
-    locate: (path) => doc.locate(path),
+    // Not the parsed manifest itself: a record lives until the compile ends (see manifestLocator).
+    locate: manifestLocator(read.real),
     candidate,
     sources,
   }
