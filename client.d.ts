@@ -32,7 +32,7 @@ declare module 'virtual:site-skills' {
    * Runs a tool of a site: `runTool(siteId, tool, args, ctx)` for a Node tool, `runTool(siteId, tool, args, target)`
    * for a browser tool (a CDP target). A call shows its tool's description, arguments and result.
    */
-  export const runTool: keyof SiteSkillSites extends never ? Api['runTool'] : SiteSkillRunTool
+  export const runTool: Record<never, never> extends SiteSkillSites ? Api['runTool'] : SiteSkillRunTool
   /** Runs a browser tool in a page: the target is a CDP client or session (`send()`), `{ host, port }` or a URL. */
   export const runBrowserTool: Api['runBrowserTool']
   /** The compiled source of a browser tool: one self-contained function expression. */
@@ -44,7 +44,7 @@ declare module 'virtual:site-skills' {
   /** Runs a model's tool call by the name `toolDefinitions` gave it. */
   export const dispatchToolCall: Api['dispatchToolCall']
   /** Site id -> tool name -> a typed stub that runs the tool; each carries the manifest's documentation. */
-  export const sites: keyof SiteSkillSites extends never ? Api['sites'] : SiteSkillSites
+  export const sites: Record<never, never> extends SiteSkillSites ? Api['sites'] : SiteSkillSites
   const api: Api
   export default api
 }

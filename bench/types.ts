@@ -1,11 +1,12 @@
 import { execFile } from 'node:child_process'
-import { mkdir, readFile, rm, symlink, writeFile } from 'node:fs/promises'
+import { mkdir, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import ts from 'typescript'
 import { generateDts } from '../src/codegen/dts'
 import { createCompiler } from '../src/compiler/compile'
-import { TMP, generateSkills, skillId } from './generate'
+import { generateSkills, skillId } from './generate'
 import { Samples, rounds, summarize } from './stats'
 import { type Figure, formatValue } from './table'
 import { positionOf, startLanguageServer } from '../test/helpers/lsp'
@@ -61,11 +62,15 @@ interface TypesProject {
   generateMs: number
 }
 
-/** A consumer project over `n` generated skills: the d.ts as `site-skills types` writes it, the package linked in. */
-async function createProject(n: number): Promise<TypesProject> {
+/**
+ * A consumer project over `n` generated skills: the d.ts as `site-skills types` writes it, the package linked in.
+ * It lives outside the repository, as a user's project does: inside it (the package's own folder, through the
+ * link), TypeScript 7's language server counts the d.ts among the package's files for auto-imports and parses it
+ * again after edits, which no user's project pays.
+ */
+async function createProject(n: number, parent: string): Promise<TypesProject> {
   const root = await generateSkills(n)
-  const dir = join(TMP, `types-${n}`)
-  await rm(dir, { recursive: true, force: true })
+  const dir = join(parent, `types-${n}`)
   await mkdir(join(dir, 'node_modules'), { recursive: true })
   await symlink(REPO, join(dir, 'node_modules/unplugin-site-skills'))
   const { skills } = await createCompiler({ roots: [root], checkOnly: true }).compile()
@@ -125,13 +130,20 @@ function completionSession(dir: string): number {
   let version = 0
   let text = base
   const parsed = ts.parseJsonConfigFileContent(TSCONFIG, ts.sys, dir)
+  // The other files' snapshots are kept, as tsserver keeps a file it has read until it changes: read again after
+  // each edit, the 48 MB d.ts alone would take most of a completion's time.
+  const snapshots = new Map<string, ts.IScriptSnapshot | undefined>()
+  const snapshotOf = (f: string) => {
+    if (!snapshots.has(f)) {
+      const content = ts.sys.readFile(f)
+      snapshots.set(f, content === undefined ? undefined : ts.ScriptSnapshot.fromString(content))
+    }
+    return snapshots.get(f)
+  }
   const host: ts.LanguageServiceHost = {
     getScriptFileNames: () => parsed.fileNames,
     getScriptVersion: (f) => (f === file ? String(version) : '1'),
-    getScriptSnapshot: (f) => {
-      const content = f === file ? text : ts.sys.readFile(f)
-      return content === undefined ? undefined : ts.ScriptSnapshot.fromString(content)
-    },
+    getScriptSnapshot: (f) => (f === file ? ts.ScriptSnapshot.fromString(text) : snapshotOf(f)),
     getCurrentDirectory: () => dir,
     getCompilationSettings: () => parsed.options,
     getDefaultLibFileName: ts.getDefaultLibFilePath,
@@ -237,8 +249,16 @@ function editorSession(dir: string): number {
  * editor against the same consumer at 10 skills.
  */
 export async function runTypesBench({ runs }: { runs: number }): Promise<Figure[]> {
-  const big = await createProject(BIG_SKILLS)
-  const small = await createProject(SMALL_SKILLS)
+  const parent = await mkdtemp(join(tmpdir(), 'site-skills-bench-types-'))
+  try {
+    return await measureTypes(runs, await createProject(BIG_SKILLS, parent), await createProject(SMALL_SKILLS, parent))
+  } finally {
+    await rm(parent, { recursive: true, force: true })
+  }
+}
+
+/** The figures of `runTypesBench`, both projects measured in the same rounds. */
+async function measureTypes(runs: number, big: TypesProject, small: TypesProject): Promise<Figure[]> {
   const samples = new Samples()
   const measures: Record<string, () => Promise<number>> = {}
   const instantiations: Record<string, number> = {}

@@ -53,12 +53,48 @@ type NoCall = [never, never, never, never, never, never, never, never, never, ne
 export type ToolOverload<R, H, S, T, Site extends keyof R, Tool extends keyof R[Site]> = [S, T] extends [Site, Tool]
   ? ToolParams<Spec<R, Site, Tool>, H>
   : NoCall
-/** `runTool` as one generic signature: what the d.ts gives it above its limit of documented overloads. */
-export type RunToolSignature<R, H> = <S extends keyof R & string, T extends keyof R[S]>(
-  siteId: S,
-  tool: T,
-  ...rest: ToolParams<Spec<R, S, T>, H>
-) => Promise<Spec<R, S, T>['returns']>
+/*
+ * Above its limit of documented overloads (registries of thousands of sites), `runTool` has two signatures. The
+ * first takes a known site and tool. It finds the site by a property lookup on `R`, never through `keyof R`: a
+ * checker makes `keyof R` a union of every site id (10,000 string literals) before it can check one, and again in
+ * each new program (each edit in an editor). For any other pair its arguments are more than a call can have, and
+ * TypeScript goes on silently to the second: the first signature of the documented overloads (`RunToolSite`,
+ * `RunToolTool`, `RunToolRest`), whose errors name the valid ids. Only that one, and the completions of a site id
+ * or a tool name, list the ids.
+ */
+/**
+ * The tools of site `S` of `R`, found by a property lookup; `never` for an unknown site id or for `string`. `[R, S]`
+ * is generic until `S` is known, so that nothing is inferred from `R` before (a mapped type over a type parameter
+ * would be inferred from every property of `R`).
+ */
+type SiteTools<R, S> = string extends S
+  ? never
+  : [R, S] extends [{ [K in S & string]: infer Tools }, unknown]
+    ? Tools
+    : never
+/** The spec of tool `T` among a site's tools; `never` when the site has no such tool. */
+type SpecOf<Tools, T> = T extends keyof Tools ? (Tools[T] extends ToolSpec ? Tools[T] : never) : never
+/** The rest of a call of a known site and tool; no call for any other pair. */
+type KnownToolRest<R, H, S, T> = [SpecOf<SiteTools<R, S>, T>] extends [never]
+  ? NoCall
+  : ToolParams<SpecOf<SiteTools<R, S>, T>, H>
+/** `runTool` above the d.ts's limit of documented overloads: a known site and tool, else the first documented signature. */
+export interface RunToolSignature<R, H> {
+  // `S` defaults to every site id: an editor completes `runTool('|')` from this signature (the first with a rest)
+  // with nothing inferred from the id being typed. `S` follows `T`, which has no default: a checker resolves a
+  // call's defaults up to the first type parameter without one (TypeScript 6 `inferTypeArguments`), and `S` first
+  // would list the ids at every call.
+  <T extends string, S extends string = keyof R & string>(
+    siteId: S,
+    tool: T,
+    ...rest: KnownToolRest<R, H, S, T>
+  ): Promise<SpecOf<SiteTools<R, S>, T>['returns']>
+  <S extends string, T extends string>(
+    siteId: RunToolSite<R, S>,
+    tool: RunToolTool<R, S, T>,
+    ...rest: RunToolRest<R, S, T>
+  ): Promise<unknown>
+}
 /** The site id of the first `runTool` signature: any id is taken, then checked against the registry's. */
 export type RunToolSite<R, S> = S extends keyof R ? S : keyof R & string
 /** Its tool name: any name is taken, then checked against the site's tools. */
@@ -109,7 +145,8 @@ export interface TypedSiteSkills<R, H = unknown> {
 }
 
 /** Before the first build (empty registry) everything is loosely typed. */
-export type SiteSkillsModule<R, H = unknown> = keyof R extends never ? LooseSiteSkills : TypedSiteSkills<R, H>
+// `Record<never, never> extends R` (R has no member) rather than `keyof R extends never`, which lists every site id.
+export type SiteSkillsModule<R, H = unknown> = Record<never, never> extends R ? LooseSiteSkills : TypedSiteSkills<R, H>
 
 /** The untyped API (any site id and tool name): what the runtime itself builds. */
 export type LooseSiteSkills = SiteSkills
