@@ -22,8 +22,7 @@ let outputs: Metafile['outputs']
 function firstLoad(entry: string, seen = new Set<string>()): Set<string> {
   if (seen.has(entry)) return seen
   seen.add(entry)
-  for (const i of outputs[entry]!.imports)
-    if (i.kind === 'import-statement' && !i.external) firstLoad(i.path, seen)
+  for (const i of outputs[entry]!.imports) if (i.kind === 'import-statement' && !i.external) firstLoad(i.path, seen)
   return seen
 }
 
