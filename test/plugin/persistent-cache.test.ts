@@ -2,6 +2,7 @@ import { readFileSync, readdirSync, rmSync, statSync, utimesSync, writeFileSync 
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { cleanEnv, runNode, type Exited } from '../helpers/spawn'
+import { SHOP_MANIFEST } from '../helpers/shop-skill'
 import { REPO_ROOT, makeTempDir, writeTree } from '../helpers/tmp'
 
 const VITE = join(REPO_ROOT, 'node_modules/vite/bin/vite.js')
@@ -12,15 +13,7 @@ const SHOP = {
   name: 'Shop',
   domains: ['shop.example.com'],
   notes: ['notes/guide.md'],
-  nodeTools: {
-    double: {
-      description: 'Doubles n.',
-      path: 'tools/double.js',
-      callable: 'double',
-      args: { n: { type: 'integer', required: true, description: 'A number.' } },
-      returns: { type: 'integer', description: 'Twice n.' },
-    },
-  },
+  nodeTools: SHOP_MANIFEST.nodeTools,
   browserTools: {
     title: {
       description: 'The title.',

@@ -87,8 +87,8 @@ function foldersOf(inputs: SkillInputs): string[] {
   return [...found].sort()
 }
 
-/** The names in one folder with their kinds, and its subfolders. */
-function namesIn(dir: string): { names: string; subdirs: string[] } | undefined {
+/** The names in one folder with their kinds. */
+function namesIn(dir: string): { names: string } | undefined {
   let entries: import('node:fs').Dirent[]
   try {
     entries = readdirSync(dir, { withFileTypes: true })
@@ -97,13 +97,11 @@ function namesIn(dir: string): { names: string; subdirs: string[] } | undefined 
   }
   entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))
   let names = ''
-  const subdirs: string[] = []
   for (const entry of entries) {
     const kind = entry.isDirectory() ? 'd' : entry.isSymbolicLink() ? 'l' : entry.isFile() ? 'f' : 'o'
     names += `\0${kind}${entry.name}`
-    if (kind === 'd') subdirs.push(join(dir, entry.name))
   }
-  return { names: hashOf(names), subdirs }
+  return { names: hashOf(names) }
 }
 
 /** The package a file under node_modules belongs to (`pkg` or `@scope/pkg`), and its folder. */
