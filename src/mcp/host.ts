@@ -175,14 +175,18 @@ export function createHost(skills: WatchedSkills, tabs: Tabs, options: HostOptio
       for (const listener of listeners) listener(changes)
     }
     const listTools = async () => {
+      // The tab is read before the skills are awaited: a list is of the page at the time it was
+      // asked for, so that a tab that moves while a slow first compile runs is a change, not the baseline.
+      const tab = currentTab(client, tabs).catch(() => undefined)
       const catalog = await current()
       sayMode(catalog)
-      return listedFor(catalog, catalog.mode === 'page' ? await currentTab(client, tabs) : undefined, authoringTools)
+      return listedFor(catalog, catalog.mode === 'page' ? await tab : undefined, authoringTools)
     }
     const listResources = async () => {
+      const url = client.active()?.url
       const catalog = await current()
       const every = catalog.mode !== 'page'
-      return context.listResources(every ? null : client.active()?.url, every)
+      return context.listResources(every ? null : url, every)
     }
     const toolsWatch = createWatch(
       async () => JSON.stringify(await listTools()),
