@@ -9,6 +9,8 @@ import { makeTempDir, writeTree } from '../helpers/tmp'
 
 /** A run of `test` launches Chromium: a few seconds, more on a loaded machine; past this it hangs. */
 const DEADLINE_MS = 40_000
+/** A test's own timeout: the deadlines of the `runs` CLI runs it spawns, and a margin for the rest. */
+const budget = (runs: number) => runs * DEADLINE_MS + 15_000
 
 function expectExit(run: SpawnRun, code: number): void {
   expect({ code: run.code, timedOut: run.timedOut }, `after ${run.ms} ms; stderr: ${run.stderr}`).toEqual({
@@ -83,7 +85,7 @@ function skill(id: string, domain: string, examples: object[]) {
 const fixture = (url: string, html: string) => formatFixture({ url, captured: '2026-01-01T00:00:00.000Z' }, html)
 
 describe('site-skills test', () => {
-  it('passes on every example of learnings/', async () => {
+  it('passes on every example of learnings/', { timeout: budget(3) }, async () => {
     const run = await spawnCli(['test', '--root', 'learnings', '--json'], { deadlineMs: DEADLINE_MS * 3 })
     expectExit(run, 0)
     const { ok, results } = report(run)
@@ -101,7 +103,9 @@ describe('site-skills test', () => {
     ])
   })
 
-  it('fails a fixture whose markup changed and a tool returning the wrong shape, one line each', async () => {
+  it('fails a fixture whose markup changed and a tool returning the wrong shape, one line each', {
+    timeout: budget(2),
+  }, async () => {
     const { dir, cleanup } = await makeTempDir('examples-')
     try {
       const url = 'http://localhost/list'
@@ -195,7 +199,9 @@ describe('site-skills test --live, against a local server that changes its page'
     await cleanup()
   })
 
-  it('passes while the site matches, then classifies each change; unreachable once it is down', async () => {
+  it('passes while the site matches, then classifies each change; unreachable once it is down', {
+    timeout: budget(3),
+  }, async () => {
     const live = () => spawnCli(['test', '--live', '--root', dir, '--json'], { deadlineMs: DEADLINE_MS })
     const first = await live()
     expectExit(first, 0)
@@ -242,7 +248,7 @@ describe('site-skills snapshot', () => {
     await server?.close()
   })
 
-  it('saves the rendered tab as a fixture, and test passes on it', async () => {
+  it('saves the rendered tab as a fixture, and test passes on it', { timeout: budget(3) }, async () => {
     const { dir, cleanup } = await makeTempDir('snapshot-')
     try {
       await writeTree(dir, {
