@@ -269,8 +269,12 @@ function sizeFigures(s: SizeSetup, samples: Samples, smallest: number): Figure[]
       baseline: { label: 'original', unit: 'ms', value: samples.get(o) },
       ratio: summarize([firstMs / samples.get(o).median]),
       ratioText: 'original calls',
-      goal: { text: 'within 1x of one original call', met: firstMs <= samples.get(o).median },
+      // The issue sets this goal at 1,000 and 10,000 skills; at 10 the compiler's first use in a process dominates.
+      ...(s.size >= 1000
+        ? { goal: { text: 'within 1x of one original call', met: firstMs <= samples.get(o).median } }
+        : {}),
       notes: [
+        ...(s.size < 1000 ? ['no goal at this size: the goal is set at 1,000 and 10,000 skills'] : []),
         `one lookup each way; the second call validates every skill and starts the watchers: ${formatValue(first?.fullMs ?? Number.NaN, 'ms')}`,
         `then the first source of one browser tool (compiled alone): bare function ${formatValue(toolMs?.bare ?? Number.NaN, 'ms')}, ` +
           `ES module with an import ${formatValue(toolMs?.module ?? Number.NaN, 'ms')}`,

@@ -87,14 +87,21 @@ async function outputHas(outDir: string, text: string): Promise<boolean> {
 }
 
 /** The three edits of cycle `c`; each returns how to check that the output has it. */
-function edits(root: string, outDir: string, c: number): [EditKind, () => Promise<() => Promise<boolean>>][] {
+function edits(
+  root: string,
+  outDir: string,
+  skills: number,
+  c: number,
+): [EditKind, () => Promise<() => Promise<boolean>>][] {
+  // At 1,000 skills: skill 100 + c has its tool edited, 300 + c its manifest; 1,001 + c is added.
+  const [toolSkill, manifestSkill] = [Math.floor(skills / 10) + c, Math.floor((skills * 3) / 10) + c]
   const entry = () => readFile(join(outDir, 'entry.js'), 'utf8')
   return [
     [
       'tool',
       async () => {
         // Alternates an ES-module tool (even skill) and a bare function (odd skill).
-        const id = skillId(100 + c)
+        const id = skillId(toolSkill)
         const file = join(root, id, 'browser-tools/fill-search.js')
         await writeFile(file, (await readFile(file, 'utf8')).replace(`(${TOOL_MARKER})`, `(${TOOL_MARKER} edit ${c})`))
         return () => outputHas(outDir, `${TOOL_MARKER} edit ${c}`)
@@ -103,7 +110,7 @@ function edits(root: string, outDir: string, c: number): [EditKind, () => Promis
     [
       'manifest',
       async () => {
-        const file = join(root, skillId(300 + c), 'manifest.json')
+        const file = join(root, skillId(manifestSkill), 'manifest.json')
         const manifest = JSON.parse(await readFile(file, 'utf8'))
         manifest.browserTools.read_list.description += ` (edited ${c})`
         await writeFile(file, `${JSON.stringify(manifest, null, 2)}\n`)
@@ -114,7 +121,7 @@ function edits(root: string, outDir: string, c: number): [EditKind, () => Promis
       'add',
       async () => {
         // Written aside and moved in, so the watcher sees a complete skill at once.
-        const index = BUILD_SKILLS + 1 + c
+        const index = skills + 1 + c
         const stage = join(TMP, `stage-${process.pid}-${c}`)
         await writeSkill(stage, index)
         await rename(join(stage, skillId(index)), join(root, skillId(index)))
@@ -149,7 +156,12 @@ function captureLoads(plugin: Plugin): Map<string, string> {
 async function startFloor(app: string, plugin: Plugin, codes: Map<string, string>) {
   const { build } = await import('vite')
   const entry = await writeApp(app)
-  const resolveId = plugin.resolveId as (id: string) => string | undefined
+  // The plugin's resolveId is an object hook (a filter and a handler) or a function.
+  const hook = plugin.resolveId as unknown
+  const resolveId = (typeof hook === 'function' ? hook : (hook as { handler?: unknown } | undefined)?.handler) as (
+    id: string,
+  ) => string | undefined
+  if (typeof resolveId !== 'function') throw new Error('the plugin has no resolveId hook to serve its modules by')
   const served: Plugin = {
     name: 'bench-served',
     enforce: 'pre',
@@ -158,7 +170,8 @@ async function startFloor(app: string, plugin: Plugin, codes: Map<string, string
   }
   const watcher = (await build(viteConfig(app, join(app, 'dist'), served, true))) as unknown as RollupLikeWatcher
   const builds = followBuilds(watcher)
-  await builds.next()
+  const first = await builds.next()
+  if (first.code !== 'END') throw new Error(`the floor's first watch build ended with ${first.code}`)
   let touches = 0
   return {
     async rebuild(): Promise<number> {
@@ -166,7 +179,10 @@ async function startFloor(app: string, plugin: Plugin, codes: Map<string, string
       const t0 = performance.now()
       const ended = builds.next()
       await writeFile(entry, `${await readFile(entry, 'utf8')}// ${touches++}\n`)
-      return (await ended).at - t0
+      const end = await ended
+      // A floor that did not rebuild is no floor: the row fails instead of reporting the timeout.
+      if (end.code !== 'END') throw new Error(`a floor rebuild ended with ${end.code}`)
+      return end.at - t0
     },
     close: () => watcher.close(),
   }
@@ -178,6 +194,8 @@ export async function rebuildTask(args: {
   app: string
   outDir: string
   cycles: number
+  /** The skills in `root` (BUILD_SKILLS unless said). */
+  skills?: number
 }): Promise<WatchSession> {
   const [{ build }, { default: siteSkills }, { probe, resetProbe }] = await Promise.all([
     import('vite'),
@@ -201,7 +219,7 @@ export async function rebuildTask(args: {
   const floor = await startFloor(`${args.app}-floor`, timed.plugin, codes)
   try {
     for (let c = 0; c < args.cycles; c++) {
-      for (const [kind, edit] of edits(args.root, args.outDir, c)) {
+      for (const [kind, edit] of edits(args.root, args.outDir, args.skills ?? BUILD_SKILLS, c)) {
         await sleep(SETTLE_MS)
         timed.reset()
         resetProbe()

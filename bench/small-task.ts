@@ -17,6 +17,8 @@ export interface SmallBuildArgs {
   captureDir?: string
   /** Alone mode: the generated modules. */
   dir?: string
+  /** Plugin mode: the persistent cache's folder (none when absent, as `cache: false`). */
+  cache?: string
 }
 
 export interface SmallBuildResult {
@@ -48,7 +50,11 @@ export async function smallBuildTask(args: SmallBuildArgs): Promise<SmallBuildRe
   let times: HookTimes | undefined
   if (args.mode === 'plugin') {
     const timed = timeHooks(
-      (await import('../src/vite')).default({ roots: args.learnings, dts: args.dts, cache: false }) as Plugin,
+      (await import('../src/vite')).default({
+        roots: args.learnings,
+        dts: args.dts,
+        cache: args.cache ?? false,
+      }) as Plugin,
     )
     if (args.captureDir) captureModules(timed.plugin, args.captureDir)
     plugins.push(timed.plugin)
