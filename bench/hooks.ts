@@ -2,13 +2,20 @@ import type { Plugin } from 'vite'
 
 export type HookFn = (this: unknown, ...args: unknown[]) => Promise<unknown>
 
-/** Replaces a hook's function, whether the hook is a function or an object with a `handler` (and a filter). */
+/** A hook's function, whether the hook is a function or an object with a `handler` (and a filter). */
+export function handlerOf(plugin: Plugin, name: 'buildStart' | 'load' | 'resolveId'): HookFn {
+  const hook = plugin[name] as unknown
+  if (typeof hook === 'function') return hook as HookFn
+  if (hook && typeof hook === 'object' && typeof (hook as { handler?: unknown }).handler === 'function')
+    return (hook as { handler: HookFn }).handler
+  throw new Error(`the plugin has no ${name} hook`)
+}
+
+/** Replaces a hook's function, keeping its filter when it has one. */
 export function wrapHook(plugin: Plugin, name: 'buildStart' | 'load', wrap: (fn: HookFn) => HookFn): void {
   const hook = plugin[name] as unknown
-  if (typeof hook === 'function') plugin[name] = wrap(hook as HookFn) as never
-  else if (hook && typeof hook === 'object' && 'handler' in hook)
-    plugin[name] = { ...hook, handler: wrap((hook as { handler: HookFn }).handler) } as never
-  else throw new Error(`the plugin has no ${name} hook to time`)
+  const handler = wrap(handlerOf(plugin, name))
+  plugin[name] = (typeof hook === 'function' ? handler : { ...(hook as object), handler }) as never
 }
 
 /** Calls `seen(id, code)` with every module the plugin's load hook returns, before the bundler gets it. */

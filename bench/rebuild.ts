@@ -3,7 +3,7 @@ import { join } from 'node:path'
 import type { Plugin } from 'vite'
 import { viteConfig, writeApp } from './app'
 import { BUILD_SKILLS } from './build'
-import { type HookTimes, onLoaded, timeHooks } from './hooks'
+import { type HookTimes, handlerOf, onLoaded, timeHooks } from './hooks'
 import { TMP, TOOL_MARKER, generateSkills, skillId, writeSkill } from './generate'
 import { runDevBench } from './dev'
 import { cpuMs } from './proc'
@@ -156,12 +156,7 @@ function captureLoads(plugin: Plugin): Map<string, string> {
 async function startFloor(app: string, plugin: Plugin, codes: Map<string, string>) {
   const { build } = await import('vite')
   const entry = await writeApp(app)
-  // The plugin's resolveId is an object hook (a filter and a handler) or a function.
-  const hook = plugin.resolveId as unknown
-  const resolveId = (typeof hook === 'function' ? hook : (hook as { handler?: unknown } | undefined)?.handler) as (
-    id: string,
-  ) => string | undefined
-  if (typeof resolveId !== 'function') throw new Error('the plugin has no resolveId hook to serve its modules by')
+  const resolveId = handlerOf(plugin, 'resolveId') as unknown as (id: string) => string | undefined
   const served: Plugin = {
     name: 'bench-served',
     enforce: 'pre',
