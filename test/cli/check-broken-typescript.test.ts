@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process'
-import { cp, mkdtemp, readFile, realpath, rm } from 'node:fs/promises'
+import { cp, mkdtemp, readFile, realpath, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -53,38 +53,45 @@ const alive = (pid: number) => {
 }
 
 describe('check --watch on TypeScript 7 whose compiler hangs', { timeout: 300_000 }, () => {
-  it('exits on SIGTERM, and its compiler process is gone', async () => {
-    const dir = await project('hangs', async (to) => {
-      await writeTree(join(to, '..'), { typescript: { symlink: TYPESCRIPTS.find((t) => t.major === 7)!.dir } })
+  // Idle: the compiler hangs between checks. Checking: an edit starts a check, which then waits on it.
+  for (const when of ['idle', 'checking'] as const)
+    it(`exits on SIGTERM, and its compiler process is gone (${when})`, async () => {
+      const dir = await project(`hangs-${when}`, async (to) => {
+        await writeTree(join(to, '..'), { typescript: { symlink: TYPESCRIPTS.find((t) => t.major === 7)!.dir } })
+      })
+      const child = spawn(process.execPath, [BIN, 'check', '--watch'], {
+        cwd: dir,
+        env: cleanEnv(),
+        stdio: ['ignore', 'pipe', 'pipe'],
+      })
+      let seen = ''
+      child.stdout.on('data', (chunk: Buffer) => (seen += String(chunk)))
+      let compiler: number | undefined
+      // At the deadline the compiler goes too: it holds the binary's stderr, so the run would never close.
+      const exited = waitForExit(child, DEADLINE, () => {
+        if (compiler && alive(compiler)) process.kill(compiler, 'SIGKILL')
+        child.kill('SIGKILL')
+      })
+      await expect.poll(() => seen, { timeout: DEADLINE }).toContain('watching for changes')
+      compiler = await compilerOf(child.pid!)
+      expect(compiler, 'the compiler process').toBeTypeOf('number')
+      // The compiler stops answering: stopped, it reads nothing and answers nothing.
+      process.kill(compiler!, 'SIGSTOP')
+      try {
+        if (when === 'checking') {
+          await writeFile(join(dir, 'learnings/shop/tools/search.ts'), `${GOOD_SEARCH}\n`)
+          await expect.poll(() => seen, { timeout: DEADLINE }).toContain('checking again')
+        }
+        child.kill('SIGTERM')
+        const run = await exited
+        expect(run.killed, `still running after SIGTERM: ${run.stderr}`).toBe(false)
+        expect(run.code).toBe(0)
+        expect(run.stderr).toBe('')
+        await expect.poll(() => alive(compiler!), { timeout: 10_000 }).toBe(false)
+      } finally {
+        if (alive(compiler!)) process.kill(compiler!, 'SIGKILL')
+      }
     })
-    const child = spawn(process.execPath, [BIN, 'check', '--watch'], {
-      cwd: dir,
-      env: cleanEnv(),
-      stdio: ['ignore', 'pipe', 'pipe'],
-    })
-    let seen = ''
-    child.stdout.on('data', (chunk: Buffer) => (seen += String(chunk)))
-    let compiler: number | undefined
-    // At the deadline the compiler goes too: it holds the binary's stderr, so the run would never close.
-    const exited = waitForExit(child, DEADLINE, () => {
-      if (compiler && alive(compiler)) process.kill(compiler, 'SIGKILL')
-      child.kill('SIGKILL')
-    })
-    await expect.poll(() => seen, { timeout: DEADLINE }).toContain('watching for changes')
-    compiler = await compilerOf(child.pid!)
-    expect(compiler, 'the compiler process').toBeTypeOf('number')
-    // The compiler stops answering: stopped, it reads nothing and answers nothing.
-    process.kill(compiler!, 'SIGSTOP')
-    try {
-      child.kill('SIGTERM')
-      const run = await exited
-      expect(run.killed, `still running after SIGTERM: ${run.stderr}`).toBe(false)
-      expect(run.code).toBe(0)
-      await expect.poll(() => alive(compiler!), { timeout: 10_000 }).toBe(false)
-    } finally {
-      if (alive(compiler!)) process.kill(compiler!, 'SIGKILL')
-    }
-  })
 })
 
 describe('check with a broken project TypeScript says what is wrong with it', { timeout: 300_000 }, () => {
