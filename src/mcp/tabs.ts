@@ -93,7 +93,12 @@ function toTab(info: TargetInfo): TabInfo {
   return { id: info.targetId, url: info.url, title: info.title }
 }
 
-/** Resolves once `client`'s page fired its load event after `start()`; fails after the navigation timeout. */
+/**
+ * Resolves once `client`'s page fired its load event after `start()`; fails after the navigation
+ * timeout, also while `start()` is still waiting. A page that asks before it is left (a
+ * `beforeunload` handler) is left: the client asked for the navigation, and the question would
+ * hold it until the timeout.
+ */
 async function loadedAfter(client: CdpClient, url: string, start: () => Promise<void>): Promise<void> {
   await client.send('Page.enable')
   let timer: ReturnType<typeof setTimeout> | undefined
@@ -101,11 +106,14 @@ async function loadedAfter(client: CdpClient, url: string, start: () => Promise<
     client.once('Page.loadEventFired', () => resolve())
     timer = setTimeout(() => reject(new SiteToolError('timeout', `${url} did not load`)), NAVIGATE_TIMEOUT_MS)
   })
+  const leave = listen(client, 'Page.javascriptDialogOpening', ({ type }) => {
+    if (type === 'beforeunload') client.send('Page.handleJavaScriptDialog', { accept: true }).catch(() => undefined)
+  })
   try {
-    await start()
-    await loaded
+    await Promise.all([start(), loaded])
   } finally {
     clearTimeout(timer)
+    leave()
     loaded.catch(() => undefined)
   }
 }
