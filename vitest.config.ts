@@ -45,6 +45,7 @@ const UNIT = [
   'test/validate/settle.test.ts',
   'test/validate/v8-syntax.test.ts',
   'test/validate/unreadable.test.ts',
+  'test/validate/url-shapes.test.ts',
 ]
 
 export default defineConfig({
