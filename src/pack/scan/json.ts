@@ -1,0 +1,105 @@
+/**
+ * Secrets in JSON by its structure (recordings, HAR files, cookie exports, saved API answers): one
+ * pass of jsonc-parser's visitor, which gives each key and value with its offset. An object is
+ * judged when it closes, whatever the order of its keys:
+ *
+ * - `{ "name": "Authorization", "value": "Basic ..." }` (a HAR header): the credentials;
+ * - `{ "name": "Cookie" | "Set-Cookie", "value": "sid=..." }`: a session cookie;
+ * - `{ "name": "sid", "value": "...", "domain" | "path" | "httpOnly" ... }` (HAR cookies, the
+ *   Cookie-Editor and browser exports, value key first or last): a cookie;
+ * - `{ "name": "password", "value": "..." }` (a HAR form field) and every `"key": "value"`: by the name;
+ * - a string holding HTML or a form body (a response, a request): its password fields, meta cookies
+ *   and secret-named values, at the string.
+ */
+import { visit } from 'jsonc-parser'
+import { type Hit, isPlaceholder, mask } from './hit'
+import { htmlHits } from './html'
+import { namedValues, secretByName } from './names'
+import { HARMLESS_COOKIE_RE, cookieSecret } from './patterns'
+
+interface StringValue {
+  value: string
+  /** Offset of the value's first character (after its quote). */
+  offset: number
+}
+
+/** The string values of an object being read (a key that repeats keeps its last value). */
+type Frame = Map<string, StringValue>
+
+const COOKIE_KEYS = ['domain', 'path', 'expires', 'expirationDate', 'httpOnly', 'secure', 'sameSite', 'hostOnly']
+const MIN_COOKIE = 8
+const AUTH_RE = /^(basic|bearer|token|digest)\s{1,8}(\S{8,4096})$/i
+
+/** What a `{ name, value }` object holds that is a secret. */
+function pairHit(frame: Frame, keys: ReadonlySet<string>): Hit | undefined {
+  const name = frame.get('name')?.value
+  const value = frame.get('value')
+  if (name === undefined || !value || !value.value) return undefined
+  const at = (message: string, rule: string, offset = value.offset) => ({ offset, rule, message })
+  const lower = name.toLowerCase()
+  if (lower === 'authorization' || lower === 'proxy-authorization') {
+    const auth = AUTH_RE.exec(value.value.trim())
+    if (!auth || isPlaceholder(auth[2]!)) return undefined
+    return at(`an Authorization header (${auth[1]}) ${mask(auth[2]!)}`, 'authorization')
+  }
+  if (lower === 'cookie' || lower === 'set-cookie') {
+    const found = cookieSecret(value.value)
+    const offset = found ? value.offset + Math.max(0, value.value.indexOf(found.value)) : 0
+    return found && at(`a cookie header ${mask(found.value)} (${found.name})`, 'cookie', offset)
+  }
+  if (COOKIE_KEYS.some((k) => keys.has(k))) {
+    if (HARMLESS_COOKIE_RE.test(name) || value.value.length < MIN_COOKIE || isPlaceholder(value.value)) return undefined
+    return at(`a cookie ${name} = ${mask(value.value)}`, 'cookie')
+  }
+  const secret = secretByName(name, value.value)
+  return secret && { offset: value.offset, ...secret }
+}
+
+/** Every secret in a JSON text found by its structure; undefined when the text is no JSON. */
+export function jsonHits(text: string): Hit[] | undefined {
+  const hits: Hit[] = []
+  const frames: { strings: Frame; keys: Set<string> }[] = []
+  let key: string | undefined
+  let broken = false
+  visit(
+    text,
+    {
+      onObjectBegin: () => {
+        frames.push({ strings: new Map(), keys: new Set() })
+        key = undefined
+      },
+      onObjectProperty: (property) => {
+        key = property
+        frames.at(-1)?.keys.add(property)
+      },
+      onObjectEnd: () => {
+        const frame = frames.pop()
+        const hit = frame && pairHit(frame.strings, frame.keys)
+        if (hit) hits.push(hit)
+        key = undefined
+      },
+      onArrayBegin: () => {
+        key = undefined
+      },
+      onLiteralValue: (value: unknown, offset: number) => {
+        if (key === undefined || typeof value !== 'string') return
+        const string = { value, offset: offset + 1 }
+        frames.at(-1)?.strings.set(key, string)
+        const secret = key === 'value' || key === 'name' ? undefined : secretByName(key, value)
+        if (secret) hits.push({ offset: string.offset, ...secret })
+        // A saved page or a form body inside a recording: pointed at by the string that holds it.
+        const inner = [
+          ...(value.includes('<') ? htmlHits(value) : []),
+          ...(/[=:]/.test(value) ? namedValues(value) : []),
+        ]
+        for (const hit of inner) hits.push({ ...hit, offset: string.offset })
+        key = undefined
+      },
+      onError: () => {
+        broken = true
+      },
+    },
+    { disallowComments: true },
+  )
+  return broken ? undefined : hits
+}
