@@ -11,7 +11,7 @@ import type { SlowShape } from '../diagnostics/url-messages'
 import { type RegexpShape, regexpShape } from './regexp-shape'
 
 /** Optional and repeated parts allowed in one pattern: each can double the ways to match. */
-export const MAX_MODIFIERS = 8
+const MAX_MODIFIERS = 8
 
 interface Part {
   /** The text of the pattern this part came from. */
