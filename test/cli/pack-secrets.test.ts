@@ -105,6 +105,7 @@ const CLEAN = [
   '<input type=password value=""><input type="password" autocomplete="current-password">',
   '<meta http-equiv="Set-Cookie" content="theme=dark; path=/">',
   'Authorization: Bearer <token>',
+  '{ "nextPageToken": "CiAKGjBQUldDaEpHMWJuZ0F4RnpTdHJiSlE", "csrf_token": "8f14e45fceea167a5a36dedd4bea2543" }',
   '',
 ].join('\n')
 
@@ -115,6 +116,8 @@ const CLEAN = [
 const HOSTILE = {
   'fixtures/cookie-words.txt': `Cookie: ${'a.'.repeat(60_000)}`,
   'fixtures/inputs.html': '<input '.repeat(120_000 / 7),
+  // Read by structure, JSON nested 60,000 deep would overflow the parser's stack: it is read as text.
+  'recordings/deep.json': `${'['.repeat(60_000)}${']'.repeat(60_000)}`,
   'fixtures/values.html': `${`<input value="a <input value='a `.repeat(120_000 / 32)} type=text>`,
 }
 
@@ -165,6 +168,6 @@ describe('site-skills pack: the secret scan', () => {
     const pack = await runBin(['pack', '--out', 'dist/pack', '--json'], root, 30_000)
     expect(pack.killed).toBe(false)
     expect(pack.code, pack.stderr).toBe(0)
-    expect(JSON.parse(pack.stdout).files).toBe(8)
+    expect(JSON.parse(pack.stdout).files).toBe(9)
   })
 })

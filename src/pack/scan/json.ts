@@ -55,8 +55,29 @@ function pairHit(frame: Frame, keys: ReadonlySet<string>): Hit | undefined {
   return secret && { offset: value.offset, ...secret }
 }
 
-/** Every secret in a JSON text found by its structure; undefined when the text is no JSON. */
+/** Nesting read by structure: jsonc-parser's visitor recurses once per level (10,000 overflow the stack). */
+const MAX_DEPTH = 256
+
+/** Whether `text` nests arrays and objects deeper than MAX_DEPTH (strings skipped; one pass). */
+function tooDeep(text: string): boolean {
+  let depth = 0
+  let inString = false
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i]
+    if (inString) {
+      if (c === '\\') i++
+      else if (c === '"') inString = false
+    } else if (c === '"') inString = true
+    else if (c === '{' || c === '[') {
+      if (++depth > MAX_DEPTH) return true
+    } else if (c === '}' || c === ']') depth--
+  }
+  return false
+}
+
+/** Every secret in a JSON text found by its structure; undefined when the text is no JSON (or too deep to walk). */
 export function jsonHits(text: string): Hit[] | undefined {
+  if (tooDeep(text)) return undefined
   const hits: Hit[] = []
   const frames: { strings: Frame; keys: Set<string> }[] = []
   let key: string | undefined

@@ -8,6 +8,8 @@ import { type Hit, isPlaceholder, looksLikePassword, looksRandom, mask } from '.
 
 const PASSWORD_NAME_RE = /(?:pass(?:word|wd|phrase)|pwd|^pass|^pw)$/i
 const SECRET_NAME_RE = /(?:secret|token|api_?key|(?:access|private|account|secret|client|auth)_?key|credentials?)$/i
+/** Tokens that grant nothing by themselves: pagination cursors and anti-forgery tokens of a page. */
+const PUBLIC_TOKEN_RE = /(?:page|cursor|continuation|sync|next|csrf|xsrf)_?token$/i
 
 /** What a value under `name` is, if a secret: the rule and the message. */
 export function secretByName(name: string, value: string): Omit<Hit, 'offset'> | undefined {
@@ -16,7 +18,7 @@ export function secretByName(name: string, value: string): Omit<Hit, 'offset'> |
     return looksLikePassword(value)
       ? { rule: 'password', message: `a password value ${mask(value)} under ${JSON.stringify(name)}` }
       : undefined
-  if (SECRET_NAME_RE.test(key) && !isPlaceholder(value) && looksRandom(value))
+  if (SECRET_NAME_RE.test(key) && !PUBLIC_TOKEN_RE.test(key) && !isPlaceholder(value) && looksRandom(value))
     return { rule: 'secret-value', message: `a secret value ${mask(value)} under ${JSON.stringify(name)}` }
   return undefined
 }
