@@ -12,6 +12,8 @@ export interface RegexpShape {
   slash: boolean
   /** A group repeated by a quantifier allowing more than one repetition (and an unbounded inner part or count). */
   nested?: boolean
+  /** Whether it takes only digits (`\d`, `[0-9]`): a non-digit after it then ends what it can take. */
+  digits?: boolean
 }
 
 /** A bounded count above this backtracks like an unbounded one. */
@@ -74,20 +76,21 @@ function readAtom(source: string, i: number): { end: number; shape: RegexpShape;
   }
   if (c === '[') {
     const { end, slash } = readClass(source, i)
-    return { end, shape: { unbounded: 0, slash }, group: false }
+    const digits = source.slice(i, end) === '[0-9]' || source.slice(i, end) === '[\\d]'
+    return { end, shape: { unbounded: 0, slash, digits }, group: false }
   }
   if (c === '\\') {
     const letter = source[i + 1] ?? ''
     const braces = (letter === 'p' || letter === 'P') && source[i + 2] === '{' ? source.indexOf('}', i) : -1
     const end = braces >= 0 ? braces + 1 : i + 2
-    return { end, shape: { unbounded: 0, slash: escapeTakesSlash(letter) }, group: false }
+    return { end, shape: { unbounded: 0, slash: escapeTakesSlash(letter), digits: letter === 'd' }, group: false }
   }
   return { end: i + 1, shape: { unbounded: 0, slash: c === '.' || c === '/' }, group: false }
 }
 
 /** Reads alternatives from `i` up to a closing `)` or the end: the shape of the longest alternative. */
 function readDisjunction(source: string, i: number): { end: number; shape: RegexpShape } {
-  const shape: RegexpShape = { unbounded: 0, slash: false }
+  const shape: RegexpShape = { unbounded: 0, slash: false, digits: true }
   let unbounded = 0
   while (i < source.length && source[i] !== ')') {
     if (source[i] === '|') {
@@ -107,6 +110,7 @@ function readDisjunction(source: string, i: number): { end: number; shape: Regex
     unbounded += atom.shape.unbounded + (large ? 1 : 0)
     shape.unbounded = Math.max(shape.unbounded, unbounded)
     shape.slash ||= atom.shape.slash
+    shape.digits &&= atom.shape.digits === true
     i = quantifier?.end ?? atom.end
   }
   return { end: i, shape }

@@ -126,6 +126,8 @@ export function slowShape(pattern: string): SlowShape | undefined {
   if (parts.filter((p) => p.modifier).length > MAX_MODIFIERS) return { shape: 'modifiers', part: pattern }
   let run = 0
   let wide = 0
+  // Whether the run so far is one part that takes only digits: a non-digit it must pass ends it.
+  let digits = false
   for (const [index, part] of parts.entries()) {
     const shape = valueShape(part)
     if (shape.nested) return { shape: 'nested-repeat', part: part.text }
@@ -135,10 +137,13 @@ export function slowShape(pattern: string): SlowShape | undefined {
       return { shape: 'repeat-separator', part: part.text }
     // A "/" every match must pass ends a run: what follows starts at a segment of its own.
     if (part.prefix.includes('/') || (part.kind === 'fixed' && !part.modifier && part.value.includes('/'))) run = 0
+    const lead = part.kind === 'fixed' ? (part.modifier === '' ? part.value[0] : undefined) : part.prefix[0]
+    if (digits && run === 1 && lead !== undefined && !/[0-9]/.test(lead)) run = 0
     const unbounded = repeated ? Math.max(1, shape.unbounded) : shape.unbounded
     const spans = shape.slash || (repeated && separated)
     // A last part that takes any length and any character always matches the rest: nothing backtracks into it.
     if (unbounded === 0 || (spans && index === parts.length - 1)) continue
+    digits = run === 0 && !repeated && shape.digits === true
     run += unbounded
     if (spans) wide++
     if (run > 1) return { shape: 'ambiguous', part: part.text }
