@@ -15,6 +15,12 @@ const pem = (type: 'rsa' | 'ec') =>
     : generateKeyPairSync('ec', { namedCurve: 'P-256' })
   ).privateKey.export({ type: type === 'rsa' ? 'pkcs1' : 'sec1', format: 'pem' }) as string
 
+/** `line:col` of `needle` in `text` (1-based). */
+function whereIs(text: string, needle: string): string {
+  const before = text.slice(0, text.indexOf(needle)).split('\n')
+  return `${before.length}:${before.at(-1)!.length + 1}`
+}
+
 /** One file per case of a secret the scan must find: [file, content, where, rule]. */
 function cases(): [string, string | Buffer, string, string][] {
   const google = j('AIza', 'Sy', RANDOM.slice(0, 33))
@@ -45,6 +51,12 @@ function cases(): [string, string | Buffer, string, string][] {
     null,
     2,
   )
+  // A form body inside a recording, after escapes (a line feed, a quote, an accent): found at its place.
+  const form = JSON.stringify(
+    { log: { entries: [{ request: { postData: { text: j('a\n\u00e9"x"\tuser=ada&password=', 'Tr0ub4dor3') } } }] } },
+    null,
+    1,
+  )
   const secretYaml = [
     'apiVersion: v1',
     'kind: Secret',
@@ -67,6 +79,7 @@ function cases(): [string, string | Buffer, string, string][] {
       'stripe',
     ],
     ['recordings/basic.har', har, '13:18', 'authorization'],
+    ['recordings/form.har', form, whereIs(form, 'Tr0ub4dor3'), 'password'],
     ['notes/env.md', j('# Env\n\nDB_PASSWORD=', 'hunter2x\n'), '3:13', 'password'],
     ['notes/user.md', j('{ "userPassword": "', 'S3cret!pw', '" }\n'), '1:20', 'password'],
     ['notes/django.md', j('SECRET_KEY=', 'django-insecure-', RANDOM, '\n'), '1:12', 'secret-value'],

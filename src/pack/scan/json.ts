@@ -9,7 +9,7 @@
  *   Cookie-Editor and browser exports, value key first or last): a cookie;
  * - `{ "name": "password", "value": "..." }` (a HAR form field) and every `"key": "value"`: by the name;
  * - a string holding HTML or a form body (a response, a request): its password fields, meta cookies
- *   and secret-named values, at the string.
+ *   and secret-named values, each at its place in the JSON text.
  */
 import { visit } from 'jsonc-parser'
 import { type Hit, isPlaceholder, mask } from './hit'
@@ -23,6 +23,25 @@ interface StringValue {
   offset: number
 }
 
+/**
+ * Offsets in the JSON text of places in a string's decoded value (`indices`, ascending), the
+ * string's first character at `start`: one pass over its escapes (`\n` is 2 characters there,
+ * `\u00e9` 6, for 1 of the value).
+ */
+function rawOffsets(text: string, start: number, indices: readonly number[]): number[] {
+  const out: number[] = []
+  let raw = start
+  let decoded = 0
+  for (const index of indices) {
+    while (decoded < index && raw < text.length) {
+      raw += text[raw] !== '\\' ? 1 : text[raw + 1] === 'u' ? 6 : 2
+      decoded++
+    }
+    out.push(raw)
+  }
+  return out
+}
+
 /** The string values of an object being read (a key that repeats keeps its last value). */
 type Frame = Map<string, StringValue>
 
@@ -31,7 +50,7 @@ const MIN_COOKIE = 8
 const AUTH_RE = /^(basic|bearer|token|digest)\s{1,8}(\S{8,4096})$/i
 
 /** What a `{ name, value }` object holds that is a secret. */
-function pairHit(frame: Frame, keys: ReadonlySet<string>): Hit | undefined {
+function pairHit(text: string, frame: Frame, keys: ReadonlySet<string>): Hit | undefined {
   const name = frame.get('name')?.value
   const value = frame.get('value')
   if (name === undefined || !value || !value.value) return undefined
@@ -44,7 +63,7 @@ function pairHit(frame: Frame, keys: ReadonlySet<string>): Hit | undefined {
   }
   if (lower === 'cookie' || lower === 'set-cookie') {
     const found = cookieSecret(value.value)
-    const offset = found ? value.offset + Math.max(0, value.value.indexOf(found.value)) : 0
+    const offset = found ? rawOffsets(text, value.offset, [Math.max(0, value.value.indexOf(found.value))])[0] : 0
     return found && at(`a cookie header ${mask(found.value)} (${found.name})`, 'cookie', offset)
   }
   if (COOKIE_KEYS.some((k) => keys.has(k))) {
@@ -95,7 +114,7 @@ export function jsonHits(text: string): Hit[] | undefined {
       },
       onObjectEnd: () => {
         const frame = frames.pop()
-        const hit = frame && pairHit(frame.strings, frame.keys)
+        const hit = frame && pairHit(text, frame.strings, frame.keys)
         if (hit) hits.push(hit)
         key = undefined
       },
@@ -108,12 +127,17 @@ export function jsonHits(text: string): Hit[] | undefined {
         frames.at(-1)?.strings.set(key, string)
         const secret = key === 'value' || key === 'name' ? undefined : secretByName(key, value)
         if (secret) hits.push({ offset: string.offset, ...secret })
-        // A saved page or a form body inside a recording: pointed at by the string that holds it.
+        // A saved page or a form body inside a recording: its places mapped back through the escapes.
         const inner = [
           ...(value.includes('<') ? htmlHits(value) : []),
           ...(/[=:]/.test(value) ? namedValues(value) : []),
-        ]
-        for (const hit of inner) hits.push({ ...hit, offset: string.offset })
+        ].sort((a, b) => a.offset - b.offset)
+        const offsets = rawOffsets(
+          text,
+          string.offset,
+          inner.map((hit) => hit.offset),
+        )
+        for (const [i, hit] of inner.entries()) hits.push({ ...hit, offset: offsets[i]! })
         key = undefined
       },
       onError: () => {
