@@ -29,6 +29,7 @@ const UNIT = [
   'test/runtime/results.test.ts',
   'test/runtime/sourcemap.test.ts',
   'test/runtime/validator-fuzz.test.ts',
+  'test/tokens/pieces.test.ts',
   'test/validate/compiler.test.ts',
   'test/validate/examples.test.ts',
   'test/validate/expressions.test.ts',
@@ -44,6 +45,7 @@ const UNIT = [
   'test/validate/settle.test.ts',
   'test/validate/v8-syntax.test.ts',
   'test/validate/unreadable.test.ts',
+  'test/validate/url-shapes.test.ts',
 ]
 
 export default defineConfig({

@@ -23,6 +23,7 @@ import {
   fixtureHeaderHint,
   fixtureHeaderMessage,
 } from './example-messages'
+import { type SlowShape, slowHint, slowReason } from './url-messages'
 
 type Severity = 'error' | 'warning'
 
@@ -75,10 +76,13 @@ type PathEscapeData =
 type UrlPatternData =
   | { at: string; problem: 'shape' }
   | { at: string; problem: 'slash' | 'invalid'; pattern: string; reason?: string }
+  | ({ at: string; problem: 'slow'; pattern: string } & SlowShape)
 
 function urlPatternMessage(d: UrlPatternData): string {
   if (d.problem === 'shape') return `${d.at} must be a non-empty list of non-empty strings`
   if (d.problem === 'slash') return `${d.at}: URL pattern ${q(d.pattern)} must start with "/" (it matches the pathname)`
+  if (d.problem === 'slow')
+    return `${d.at}: URL pattern ${q(d.pattern)} cannot be matched in time linear in the path: ${slowReason(d)}`
   return `${d.at}: invalid URL pattern ${q(d.pattern)}${d.reason ? ` (${d.reason})` : ''}`
 }
 type CompatData = { problem: 'bom' | 'symlink' } | { problem: 'extension' | 'module'; tool: string }
@@ -523,6 +527,7 @@ export const DIAGNOSTIC_CATALOG = {
     title: 'Invalid URL pattern',
     hint: 'urls is a list of URLPattern pathname patterns starting with "/": "/:owner/:repo", "/:owner/:repo/issues/*".',
     message: urlPatternMessage,
+    hintFor: (d) => (d.problem === 'slow' ? slowHint(d) : undefined),
   }),
   'verification-stale': entry<{ file: string; change: 'changed' | 'added' | 'removed' }>({
     severity: 'warning',
