@@ -76,7 +76,7 @@ export async function runMcp(options: McpOptions): Promise<void> {
   const endpoint =
     options.http === undefined
       ? undefined
-      : await serveHttp(options.http, () => connect({ follows: false }), options.sessions)
+      : await serveHttp(options.http, () => connect({ follows: false, isolated: true }), options.sessions)
   if (endpoint) options.log(`listening on ${endpoint.url}`)
   else {
     await connect({ follows: true }).connect(new StdioServerTransport())
