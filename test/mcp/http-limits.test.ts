@@ -1,8 +1,11 @@
 import { type ChildProcess, spawn } from 'node:child_process'
+import { readdir } from 'node:fs/promises'
 import { request } from 'node:http'
+import { join } from 'node:path'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
 import { afterAll, assert, beforeAll, describe, expect, it, vi } from 'vitest'
 import { BIN, cleanEnv, type Exited, runBin, waitForExit } from '../helpers/spawn'
+import { makeTempDir } from '../helpers/tmp'
 import { connectClient, createWorld, type Watched, type World, worldArgs } from './harness'
 
 let world: World
@@ -162,6 +165,36 @@ describe('site-skills mcp --http keeps a bounded number of sessions', () => {
     const ended = await post({ jsonrpc: '2.0', id: 3, method: 'ping' }, session)
     expect(ended.status).toBe(404)
     expect(ended.answers[0]).toMatchObject({ error: { message: expect.stringContaining('initialize a new one') } })
+  })
+
+  it("refuses a client's call past 32 at once with a JSON-RPC error, and runs the next once one ended", async () => {
+    const { dir, cleanup } = await makeTempDir('mcp-calls-')
+    const mcp = await vi.waitFor(() => connectClient(new StreamableHTTPClientTransport(new URL(url))), {
+      timeout: 15_000,
+      interval: 200,
+    })
+    await mcp.client.callTool({ name: 'site_skills_navigate', arguments: { url: world.url('alpha.test') } })
+    const stop = new AbortController()
+    const hang = (i: number) =>
+      mcp.client
+        .callTool({ name: 'alpha__hang', arguments: { marker: join(dir, `call${i}`) } }, undefined, {
+          signal: stop.signal,
+          timeout: 120_000,
+        })
+        .catch((error: Error) => error)
+    const running = Array.from({ length: 32 }, (_, i) => hang(i))
+    await expect
+      .poll(async () => (await readdir(dir)).filter((f) => f.endsWith('.started')).length, { timeout: 20_000 })
+      .toBe(32)
+    await expect(mcp.client.callTool({ name: 'alpha__where', arguments: {} })).rejects.toThrow(
+      /too many calls at once: 32 of yours are running/,
+    )
+    stop.abort()
+    await Promise.all(running)
+    const where = await mcp.client.callTool({ name: 'alpha__where', arguments: {} })
+    expect(where.structuredContent).toMatchObject({ url: world.url('alpha.test') })
+    await mcp.client.close()
+    await cleanup()
   })
 
   it('exits 2 with one line on a limit that is not a whole number from 1', async () => {
