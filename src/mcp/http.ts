@@ -27,6 +27,9 @@ const PATH = '/mcp'
  */
 const ABANDON_MS = 2000
 
+/** The most messages of one JSON-RPC batch: each starts a request of its own at once. */
+const MAX_BATCH = 64
+
 interface Session {
   transport: StreamableHTTPServerTransport
   /** HTTP exchanges of the session not finished yet (a call, the notification stream). */
@@ -131,6 +134,8 @@ export async function serveHttp(port: number, connect: () => Server, limits: Ses
     const read = req.method === 'POST' ? await readBody(req) : { json: undefined }
     if (!('json' in read)) return refuseBody(req, res, read)
     const body = read.json
+    if (Array.isArray(body) && body.length > MAX_BATCH)
+      return reply(res, 400, `a batch of ${body.length} messages: send at most ${MAX_BATCH} at once`, -32600)
     if (existing) {
       follow(existing, res, body, limits)
       return existing.transport.handleRequest(req, res, body)

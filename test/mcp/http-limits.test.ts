@@ -197,6 +197,19 @@ describe('site-skills mcp --http keeps a bounded number of sessions', () => {
     await cleanup()
   })
 
+  it('refuses a JSON-RPC batch of more than 64 messages, which would start as many requests at once', async () => {
+    const session = await vi.waitFor(rawSession, { timeout: 15_000, interval: 200 })
+    const pings = (n: number) => Array.from({ length: n }, (_, i) => ({ jsonrpc: '2.0', id: i + 10, method: 'ping' }))
+    const refused = await post(pings(65), session)
+    expect(refused.status).toBe(400)
+    expect(refused.answers[0]).toMatchObject({
+      error: { code: -32600, message: expect.stringContaining('at most 64') },
+    })
+    const answered = await post(pings(64), session)
+    expect(answered.status).toBe(200)
+    expect(answered.answers).toHaveLength(64)
+  })
+
   it('exits 2 with one line on a limit that is not a whole number from 1', async () => {
     for (const [flag, value] of [
       ['--max-sessions', '0'],
