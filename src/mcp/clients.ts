@@ -56,8 +56,8 @@ export interface Clients {
 const mintHandle = () => `tab-${randomBytes(9).toString('base64url')}`
 
 /**
- * The most tabs one client holds at once: a page of its own that opens popups without end has
- * each one past this closed as it opens.
+ * The most tabs one client holds in its own browser context (HTTP): a page there that opens popups
+ * without end has each one past this closed as it opens.
  */
 const MAX_CLIENT_TABS = 32
 
@@ -76,9 +76,11 @@ export function createClients(tabs: Tabs): Clients {
   function attribute(targetId: string): void {
     const tab = tabs.get(targetId)
     if (!tab || holders.has(targetId)) return
-    const owner = (tab.context && contexts.get(tab.context)) || (tab.opener && holders.get(tab.opener))
+    const contextOwner = tab.context ? contexts.get(tab.context) : undefined
+    const owner = contextOwner ?? (tab.opener ? holders.get(tab.opener) : undefined)
     if (!owner) return
-    if (heldBy(owner) >= MAX_CLIENT_TABS) {
+    // In the client's own browser context its pages' popups count; the user's browser is the user's.
+    if (contextOwner && heldBy(owner) >= MAX_CLIENT_TABS) {
       void tabs.closeTab(targetId)
       return
     }

@@ -12,6 +12,7 @@ import { connectClient, type Watched } from './harness'
 const PAGES = {
   '/opener': '<!doctype html><title>opener</title><script>document.cookie = "who=a"; window.open("/popup")</script>',
   '/popup': '<!doctype html><title>popup</title>',
+  '/many': '<!doctype html><title>many</title><script>for (let i = 0; i < 40; i++) window.open("/popup?" + i)</script>',
   '/cookie': '<!doctype html><title>cookie</title><script>document.title = "cookie:" + document.cookie</script>',
 }
 
@@ -77,6 +78,17 @@ describe('site-skills mcp --http: a tab belongs to the client whose page opened 
     await expect.poll(pageUrls, { timeout: 15_000, message: "A's popup to close with A" }).not.toContain(site('/popup'))
     expect(await pageUrls()).toContain(site('/cookie'))
     await b.client.close()
+  })
+
+  it("closes a popup past 32 tabs in a client's context as it opens", async () => {
+    const a = await connectClient(new StreamableHTTPClientTransport(new URL(url)))
+    await call(a, 'site_skills_navigate', { url: site('/many') })
+    const popups = async () => (await pageUrls()).filter((u) => u.includes('/popup?')).length
+    // The page's own tab and 31 of its popups: the client's 32.
+    await expect.poll(popups, { timeout: 15_000, message: 'the popups past 32 to close' }).toBe(31)
+    expect((await tabsOf(a)).filter((u) => u.includes('/popup?'))).toHaveLength(31)
+    await a.client.close()
+    await expect.poll(popups, { timeout: 15_000, message: "A's popups to close with A" }).toBe(0)
   })
 
   it('exits on SIGTERM', async () => {
