@@ -109,14 +109,15 @@ describe('the original API, built on the compiler', () => {
     const defs = await toolDefinitionsForUrl('https://ext.example.com/', { root })
     const search = defs.openai.find((d) => d.function.name === 'ext__search')!
     expect(search.function.strict).toBe(true)
+    // Strict mode: every argument required, the optional ones nullable; the runtime's `cursor` is one of them.
     expect(search.function.parameters).toMatchObject({
       additionalProperties: false,
-      required: ['query', 'category', 'tags', 'range'],
+      required: ['query', 'category', 'tags', 'range', 'cursor'],
+      properties: { cursor: { type: ['string', 'null'] } },
     })
     expect(defs.names.ext__search).toEqual({ siteId: 'ext', tool: 'search' })
-    expect(
-      await dispatchToolCall('ext__search', { query: 'z', category: null, tags: null, range: null }, {}, { root }),
-    ).toEqual(['z'])
+    const nulls = { category: null, tags: null, range: null, cursor: null }
+    expect(await dispatchToolCall('ext__search', { query: 'z', ...nulls }, {}, { root })).toEqual(['z'])
   })
 })
 
