@@ -38,8 +38,8 @@ export async function testSkill(
   const results: (ExampleResult & { repair?: ReturnType<typeof repairOf> })[] = []
   const browser = cases.some((c) => c.tool.kind === 'browser') ? await context.browser() : undefined
   for (const c of cases) {
-    const failure = live ? await runLive(c, state.api, browser!) : await runOffline(c, state.api, browser)
-    const result = resultOf(c, failure)
+    const verdict = live ? await runLive(c, state.api, browser!) : await runOffline(c, state.api, browser)
+    const result = resultOf(c, verdict)
     results.push(
       result.kind === 'selector-drift'
         ? { ...result, repair: repairOf(siteId, c.example.url, c.example.fixture) }
