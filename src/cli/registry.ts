@@ -57,6 +57,12 @@ export const COMMANDS = {
         value: 'URL',
         help: "the page a Node tool is about (ctx.url, ctx.baseUrl); default: the --target page's",
       }),
+      format: option({
+        type: 'string',
+        value: 'compact|json',
+        choices: ['compact', 'json'],
+        help: 'print the result as compact text (as agents get it) or as JSON (--json); default: indented JSON',
+      }),
     },
   },
   types: {

@@ -9,6 +9,7 @@ import {
   type Tool,
 } from '@modelcontextprotocol/sdk/types.js'
 import { SiteToolError } from '../../runtime/index'
+import { compactText } from '../../runtime/internal'
 import type { Tokenizer } from '../tokens/tokenizer'
 import { callSiteTool, currentTab, findTools } from './calls'
 import { type Catalog, createCatalogs, type ToolsMode } from './catalog'
@@ -64,9 +65,10 @@ export interface HostOptions {
   authoring?: AuthoringFactory
 }
 
+/** An own tool's result: compact text for the model (SPEC 12), the value as structured content. */
 function stateResult(value: object, links: CallToolResult['content'] = []): CallToolResult {
   return {
-    content: [{ type: 'text', text: JSON.stringify(value, null, 2) }, ...links],
+    content: [{ type: 'text', text: compactText(value) }, ...links],
     structuredContent: value as Record<string, unknown>,
   }
 }
