@@ -203,6 +203,13 @@ export const SITE_TOOL_ERRORS = {
     hint: 'Pass a target id or a substring of the URL of an open page.',
     message: (d) => `no page ${q(d.target)} at ${clip(d.where)}`,
   }),
+  'target-ambiguous': entry<{ target: string; candidates: readonly string[]; count: number }>({
+    title: 'Several pages match',
+    hint: 'Pass the whole URL of the page, or its target id.',
+    message: (d) =>
+      `${q(d.target)} is in the URL of ${d.count} open pages and is none of them: ${clip(d.candidates.join(', '))}` +
+      (d.count > d.candidates.length ? ` and ${d.count - d.candidates.length} more` : ''),
+  }),
   'invalid-target': entry<{ shown: string; why: keyof typeof TARGET_WORDS }>({
     title: 'Invalid CDP target',
     hint: 'Pass a CDP client or session, { host, port, target }, a ws:// URL or "HOST:PORT".',
