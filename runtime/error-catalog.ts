@@ -193,6 +193,11 @@ export const SITE_TOOL_ERRORS = {
           ? `cannot reach ${clip(d.reach)}`
           : `cannot connect to ${clip(d.connect)}`,
   }),
+  'browser-disconnected': entry<{ where: string }>({
+    title: 'The browser is gone',
+    hint: 'Start the browser again (with --remote-debugging-port), then the server.',
+    message: (d) => `the browser at ${clip(d.where)} closed its connection: its tabs are gone`,
+  }),
   'dialog-blocking': entry<{ type: string; text: string }>({
     title: 'A dialog blocked the page',
     hint: 'The dialog was dismissed; avoid alert, confirm and prompt in browser tools.',
