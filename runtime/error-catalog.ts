@@ -115,6 +115,11 @@ export const SITE_TOOL_ERRORS = {
     hint: 'Use a skill id from the build (see `site-skills match URL`).',
     message: (d) => notFoundMessage('skill-not-found', d),
   }),
+  'skill-invalid': entry<{ where: string; problem: string }>({
+    title: 'Invalid skill',
+    hint: 'Run `site-skills validate` (or validateSiteSkills()) for every problem of the skill; its tools run once it is valid.',
+    message: (d) => `site skill is invalid: ${d.where} ${d.problem}`,
+  }),
   'tool-not-found': entry<{ known: readonly string[] } | { name: string }>({
     title: 'No such tool',
     hint: 'Use a tool the skill declares, or a model tool name from toolDefinitions(url).',

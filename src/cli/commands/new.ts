@@ -5,6 +5,7 @@ import { checkDomainPattern } from '../../compiler/validate/domains'
 import { toPosix } from '../../compiler/fs/paths'
 import { fsReason, isWriteFailure, writeFileInside } from '../../compiler/fs/write-inside'
 import { type CliIO, UsageError, writeLine } from '../args'
+import { shellWord } from '../example'
 import { displayRoot, rootsOf } from '../roots'
 import { CommandFailure, reportFailure } from '../failure'
 import type { Args } from '../registry'
@@ -120,11 +121,6 @@ function files(id: string, domains: string[], schema: string): Record<string, st
 function validateCommandFor(args: Args<'new'>, root: string, io: CliIO): string {
   if (args.root.length === 0) return 'site-skills validate'
   return `site-skills validate --root ${shellWord(displayRoot(root, io.cwd))}`
-}
-
-/** A path as one POSIX shell word: bare when it is plain, else single-quoted. */
-function shellWord(text: string): string {
-  return /^[\w@%+=:,./-]+$/.test(text) ? text : `'${text.replaceAll("'", "'\\''")}'`
 }
 
 /** The checked id and domains of `new`, or a usage error. */

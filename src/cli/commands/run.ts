@@ -1,8 +1,11 @@
+import { existsSync } from 'node:fs'
+import { join } from 'node:path'
 import { type BrowserTarget, type CdpSendable, type ToolMeta, isSiteToolError } from '../../../runtime/index'
 import { command, isWsUrl, openTarget, parseHostPort, resultJson, targetProblem } from '../../../runtime/internal'
 import { type SkillsOptions, listSiteSkills, runBrowserSiteTool, runNodeSiteTool } from '../../nobuild/api'
 import { type CliIO, UsageError, writeLine } from '../args'
-import { compatOf } from '../roots'
+import { shellWord } from '../example'
+import { compatOf, displayRoot } from '../roots'
 import { existingRoots } from '../session'
 import type { Args } from '../registry'
 
@@ -120,8 +123,16 @@ export async function runCommand(args: Args<'run'>, io: CliIO): Promise<number> 
   } catch (error) {
     if (!isSiteToolError(error)) throw error
     writeLine(io.stderr, `site-skills: ${error.code}: ${error.message}`)
+    if (error.code === 'skill-invalid') writeLine(io.stderr, `site-skills: ${validateLine(siteId, options.roots, io)}`)
     return 1
   }
+}
+
+/** Where to see every problem of an invalid skill: `site-skills validate` of its folder(s). */
+function validateLine(siteId: string, roots: readonly string[], io: CliIO): string {
+  const dirs = roots.map((root) => join(root, siteId)).filter((dir) => existsSync(join(dir, 'manifest.json')))
+  const shown = dirs.map((dir) => shellWord(displayRoot(dir, io.cwd))).join(' ')
+  return `every problem of ${JSON.stringify(siteId)}: site-skills validate ${shown}`
 }
 
 async function metaOf(siteId: string, tool: string, options: SkillsOptions): Promise<ToolMeta | undefined> {
