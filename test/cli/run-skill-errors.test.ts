@@ -50,4 +50,22 @@ describe('site-skills run on a skill it cannot run', () => {
     expect(lines[1]).toBe('site-skills: every problem of "my-site": site-skills validate learnings/my-site')
     expect(lines).toHaveLength(2)
   })
+
+  it('says no skill "x" for an id no root holds, as test, snapshot, pack and export do (exit 2)', async () => {
+    const said = 'site-skills: no skill "nosuch" in the roots (known: good, my-site)'
+    const commands = [
+      ['run', 'nosuch', 'x', '--args', '{}'],
+      ['test', 'nosuch'],
+      ['snapshot', 'http://nosuch.test/', '--site', 'nosuch', '--cdp', '127.0.0.1:9'],
+      ['export', 'nosuch', '--agent-skills', '--out', 'out'],
+      ['pack', 'nosuch', '--out', 'out'],
+    ]
+    for (const argv of commands) {
+      const run = await runBin(argv, tmp.dir)
+      expect(run.killed, argv[0]).toBe(false)
+      expect(run.code, argv[0]).toBe(2)
+      expect(run.stderr, argv[0]).toContain(said)
+      expect(run.stderr, argv[0]).not.toContain('searched root')
+    }
+  })
 })

@@ -2,11 +2,11 @@ import { existsSync } from 'node:fs'
 import { join } from 'node:path'
 import { type BrowserTarget, type CdpSendable, type ToolMeta, isSiteToolError } from '../../../runtime/index'
 import { command, isWsUrl, openTarget, parseHostPort, resultJson, targetProblem } from '../../../runtime/internal'
-import { type SkillsOptions, listSiteSkills, runBrowserSiteTool, runNodeSiteTool } from '../../nobuild/api'
+import { type SkillsOptions, current, runBrowserSiteTool, runNodeSiteTool } from '../../nobuild/api'
 import { type CliIO, UsageError, writeLine } from '../args'
 import { shellWord } from '../example'
 import { compatOf, displayRoot } from '../roots'
-import { existingRoots } from '../session'
+import { checkSkillIds, existingRoots } from '../session'
 import type { Args } from '../registry'
 
 const RUN_USAGE =
@@ -135,7 +135,13 @@ function validateLine(siteId: string, roots: readonly string[], io: CliIO): stri
   return `every problem of ${JSON.stringify(siteId)}: site-skills validate ${shown}`
 }
 
+/** The tool's metadata (undefined when the skill is invalid or lacks it); an id no root holds is bad usage. */
 async function metaOf(siteId: string, tool: string, options: SkillsOptions): Promise<ToolMeta | undefined> {
-  const skill = (await listSiteSkills(options)).find((s) => s.id === siteId)
+  const { result, api } = await current(options)
+  checkSkillIds(
+    [siteId],
+    result.records.map((r) => r.folder.id),
+  )
+  const skill = api.skills.find((s) => s.id === siteId)
   return skill && Object.hasOwn(skill.tools, tool) ? skill.tools[tool] : undefined
 }
