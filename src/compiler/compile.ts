@@ -156,6 +156,7 @@ function crossCheck(records: readonly SkillRecord[]): Map<SkillRecord, Diagnosti
         createDiagnostic(record.folder, `${id}/${MANIFEST}`, {
           code: 'duplicate-id',
           data: { id, where },
+          ...record.locate?.(['id']),
         }),
       )
       continue

@@ -137,6 +137,19 @@ describe('site-skills validate', () => {
     })
   })
 
+  it('points duplicate-id of a skill in a second root at its "id" key (exit 1)', async () => {
+    const roots = ['--root', join(RULES, 'valid-basic'), '--root', join(RULES, 'duplicate-id-target')]
+    const run = await runBin(['validate', '--json', ...roots], REPO_ROOT)
+    expect(run.killed).toBe(false)
+    expect(run.code).toBe(1)
+    const [duplicate] = JSON.parse(run.stdout).diagnostics
+    // duplicate-id-target/shop/manifest.json: `"id": "shop"` is its second line, indented by two.
+    expect(duplicate).toMatchObject({ code: 'duplicate-id', file: 'shop/manifest.json', line: 2, column: 3 })
+    const human = await runBin(['validate', ...roots], REPO_ROOT)
+    expect(human.stdout).toContain('shop/manifest.json:2:3')
+    expect(human.stdout).toContain('> 2 |   "id": "shop",')
+  })
+
   it('--compat ego-lite adds the original restrictions', async () => {
     const plain = await runCli(['validate', '--json', join(RULES, 'compat-ego-lite')], REPO_ROOT)
     const compat = await runCli(
