@@ -6,7 +6,8 @@ import { promisify } from 'node:util'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { manifestSchema } from '../../src/compiler/validate/schema'
 import { runCli } from '../helpers/cli'
-import { runBin } from '../helpers/spawn'
+import { BIN, runBin, runNode } from '../helpers/spawn'
+import { DOCS } from '../package/readme'
 import { RULES } from '../helpers/compile'
 import { REPO_ROOT, makeTempDir, writeTree } from '../helpers/tmp'
 
@@ -173,6 +174,24 @@ describe('site-skills validate', () => {
     const noRoot = await runCli(['validate'], tmp.dir)
     expect(noRoot.code).toBe(2)
     expect(noRoot.stderr).toContain('no learnings folder at')
+  })
+
+  it('prefers SITE_SKILLS_ROOT to an existing ./learnings, as --help, the README and cli.md say', async () => {
+    const flat = (text: string) => text.replace(/\s+/g, ' ')
+    const help = await runBin(['validate', '--help'], REPO_ROOT)
+    expect(help.code).toBe(0)
+    expect(flat(help.stdout)).toContain(
+      'default $SITE_SKILLS_ROOT, else $EGO_BROWSER_AGENT_WORKSPACE/learnings, else ./learnings)',
+    )
+    for (const page of ['README.md', 'docs/cli.md'])
+      expect(flat(DOCS.get(page)!), page).toContain(
+        'default `$SITE_SKILLS_ROOT`, else `$EGO_BROWSER_AGENT_WORKSPACE/learnings`, else `./learnings`',
+      )
+    // The repository's ./learnings holds six skills; the variable's root one.
+    const env = { ...process.env, NO_COLOR: '1', SITE_SKILLS_ROOT: join(RULES, 'valid-basic') }
+    const run = await runNode([BIN, 'validate', '--json'], { cwd: REPO_ROOT, env })
+    expect(run.code).toBe(0)
+    expect(JSON.parse(run.stdout)).toMatchObject({ ok: true, skills: 1 })
   })
 
   it('takes the root from SITE_SKILLS_ROOT, then EGO_BROWSER_AGENT_WORKSPACE with ~ expanded', async () => {
