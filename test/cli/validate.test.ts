@@ -53,6 +53,34 @@ describe('site-skills validate', () => {
     expect(run.stdout.trimEnd().split('\n').at(-1)).toBe('2 errors, 0 warnings in 1 skill')
   })
 
+  it('names every extension a tool path may have when one has another (tool-path)', async () => {
+    const root = join(tmp.dir, 'tool-extensions')
+    const entry = (path: string) => ({
+      description: 'x',
+      path,
+      args: {},
+      returns: { type: 'string', description: 'x' },
+    })
+    await writeTree(root, {
+      's/manifest.json': {
+        id: 's',
+        name: 'S',
+        domains: ['s.example.com'],
+        nodeTools: { c: { ...entry('tools/c.cjs'), callable: 'c' } },
+        browserTools: { b: entry('browser-tools/b.mjs') },
+      },
+      's/tools/c.cjs': 'exports.c = () => 1\n',
+      's/browser-tools/b.mjs': 'export default async () => 1\n',
+    })
+    const run = await runBin(['validate', '--json', '--root', root], REPO_ROOT)
+    expect(run.code).toBe(1)
+    const paths = JSON.parse(run.stdout).diagnostics.filter((d: { code: string }) => d.code === 'tool-path')
+    expect(paths.map((d: { message: string }) => d.message)).toEqual([
+      'nodeTools.c: path must be tools/*.js, tools/*.mjs or tools/*.ts (or <product>/functions.js, .mjs, .ts)',
+      'browserTools.b: path must be browser-tools/*.js or browser-tools/*.ts',
+    ])
+  })
+
   it('says what a browser tool file holds instead of one function, in plain words, at its position', async () => {
     const root = join(tmp.dir, 'tool-shapes')
     const tool = (file: string) => ({
