@@ -247,6 +247,22 @@ describe('site-skills schema and new', () => {
     expect(JSON.parse(await readFile(join(REPO_ROOT, 'manifest.schema.json'), 'utf8'))).toEqual(manifestSchema)
   })
 
+  it('refuses an id so long that its tools would share one model name, saying why (exit 2)', async () => {
+    const root = join(tmp.dir, 'long-ids')
+    for (const id of ['a'.repeat(66), `${'a'.repeat(65)}b`, 'a'.repeat(58)]) {
+      const run = await runBin(['new', id, '--domain', 'long.example.com', '--root', root], REPO_ROOT)
+      expect(run.killed).toBe(false)
+      expect(run.code, id).toBe(2)
+      expect(run.stderr, id).toContain(`is ${id.length} characters: model tool names are <id>__<tool> cut to 60`)
+      expect(run.stderr, id).toContain('(tool-name-collision); use at most 57 characters')
+      expect(existsSync(join(root, id)), id).toBe(false)
+    }
+    const longest = 'a'.repeat(57)
+    expect((await runBin(['new', longest, '--domain', 'long.example.com', '--root', root], REPO_ROOT)).code).toBe(0)
+    const check = await runBin(['validate', '--json', '--root', root], REPO_ROOT)
+    expect(JSON.parse(check.stdout)).toMatchObject({ ok: true, skills: 1, diagnostics: [] })
+  })
+
   it('scaffolds a skill that validates clean, and refuses to overwrite it', async () => {
     const root = join(tmp.dir, 'scaffold')
     const run = await runCli(
