@@ -101,7 +101,9 @@ function runningSection(skill: SkillModel, version: string): string[] {
     '- Exit codes: 0 with the result as JSON on stdout; 1 when the tool failed (`site-skills: CODE: message`',
     '  on stderr); 2 on bad usage.',
     `- The scripts run \`npx --yes --package=${packageSpec(version)} -- site-skills run\` on the skill's`,
-    `  files in \`${SOURCE_ROOT}/\`: the project's installed copy when it has one, else the registry's.`,
+    `  files in \`${SOURCE_ROOT}/\`. Install it in the project once: \`npm i -D ${packageSpec(version)}\``,
+    '  (the version that wrote them; without it, npx downloads that version on the first call, which needs',
+    '  the network).',
   ]
 }
 
