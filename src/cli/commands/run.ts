@@ -134,7 +134,8 @@ export async function runCommand(args: Args<'run'>, io: CliIO): Promise<number> 
       kind === 'browser'
         ? await runBrowserSiteTool(siteId, tool, own, target!, options)
         : await runNode(siteId, tool, own ?? {}, args, options)
-    writeLine(io.stdout, printed(budgeted(result, { siteId, tool, args: own ?? {}, cursor }, meta), args))
+    const call = { siteId, tool, file: meta?.file, args: own ?? {} }
+    writeLine(io.stdout, printed(budgeted(result, { ...call, cursor }, meta), call, args))
     return 0
   } catch (error) {
     if (!isSiteToolError(error)) throw error
@@ -153,8 +154,7 @@ function budgeted(value: unknown, call: CallRef & { cursor: unknown }, meta: Too
 }
 
 /** The result as `--format` (or `--json`) asks: compact text, JSON, or JSON indented for people. */
-function printed(value: unknown, args: Args<'run'>): string {
-  const from = { siteId: args.positionals[0]!, tool: args.positionals[1]! }
+function printed(value: unknown, from: CallRef, args: Args<'run'>): string {
   const json = resultJson(value, from, args.json || args.format === 'json' ? undefined : 2)
   return args.format === 'compact' ? compactText(value) : json
 }
