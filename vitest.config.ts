@@ -21,6 +21,7 @@ const UNIT = [
   'test/package/codes.test.ts',
   'test/package/manifest-validator.test.ts',
   'test/package/registry-page.test.ts',
+  'test/package/server-json.test.ts',
   'test/plugin/dev-server-recheck.test.ts',
   'test/runtime/checks.test.ts',
   'test/runtime/match.test.ts',
