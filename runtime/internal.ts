@@ -13,10 +13,12 @@ import { useMessages } from './errors'
 useMessages(errorMessage)
 
 export { argsProblem, resultProblem } from './value-problems'
-export { type CdpClient, type TargetInfo, command, listen } from './cdp'
-export { isWsUrl, loadCri, openTarget, parseHostPort, targetProblem } from './connect'
+export { type CdpClient, command, listen } from './cdp'
+export { browserUrl, isWsUrl, loadCri, openTarget, parseHostPort, targetProblem } from './connect'
 export { assignToolNames, createToolDefinitions, type ToolRef } from './definitions'
+export { type CdpSocket, openSocket } from './socket'
 export { typeOf } from './text'
+export { shownUrl } from './upgrade'
 export { messageOf, siteToolError } from './errors'
 export { type LaunchedBrowser, launchBrowser } from './launch'
 export {

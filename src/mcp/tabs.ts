@@ -1,18 +1,13 @@
 import { SiteToolError } from '../../runtime/index'
-import { type CdpClient, listen, loadCri } from '../../runtime/internal'
+import { type CdpClient, type CdpSocket, listen } from '../../runtime/internal'
+import type { BrowserEndpoint } from '../cdp/endpoint'
+import { connectLink } from '../cdp/link'
 
 /** A page of the browser, as the server shows it. */
 export interface TabInfo {
   id: string
   url: string
   title: string
-}
-
-/** Where the browser's DevTools endpoint is: `host:port`, and the page a ws:// page URL named. */
-export interface BrowserAddress {
-  host: string
-  port: number
-  page?: string
 }
 
 /** What happened to a tab. */
@@ -55,18 +50,6 @@ interface TargetInfo {
 }
 
 const NAVIGATE_TIMEOUT_MS = 30_000
-
-async function browserEndpoint(address: BrowserAddress): Promise<string> {
-  const where = `http://${address.host}:${address.port}/json/version`
-  try {
-    const info = (await (await fetch(where)).json()) as { webSocketDebuggerUrl?: string }
-    if (!info.webSocketDebuggerUrl) throw new Error('no webSocketDebuggerUrl')
-    const url = new URL(info.webSocketDebuggerUrl)
-    return `ws://${address.host}:${address.port}${url.pathname}`
-  } catch (cause) {
-    throw new SiteToolError('disconnected', `cannot reach the browser at ${address.host}:${address.port}`, { cause })
-  }
-}
 
 /**
  * Only web pages are opened: file:, chrome:, data:, javascript: and other schemes would hand the
@@ -126,10 +109,12 @@ export function closeOnce(client: CdpClient): Promise<void> {
   return done
 }
 
-/** Connects to a browser over CDP and follows its pages (Target domain discovery). */
-export async function connectTabs(address: BrowserAddress): Promise<Tabs> {
-  const cri = await loadCri()
-  const browser = await cri({ target: await browserEndpoint(address), local: true })
+/**
+ * Connects to a browser over CDP and follows its pages (Target domain discovery). When the
+ * connection drops it is made again (see BrowserLink): the pages are listed anew, those gone are
+ * closed for the clients, and sessions are opened again on demand.
+ */
+export async function connectTabs(endpoint: BrowserEndpoint, log?: (line: string) => void): Promise<Tabs> {
   const tabs = new Map<string, TabInfo>()
   const sessions = new Map<string, Promise<CdpClient>>()
   const listeners = new Set<(targetId: string, event: TabEvent) => void>()
@@ -148,24 +133,38 @@ export async function connectTabs(address: BrowserAddress): Promise<Tabs> {
   }
   const forget = (targetId: string) => {
     if (!tabs.delete(targetId)) return
-    sessions.get(targetId)?.then(closeOnce)
+    sessions.get(targetId)?.then(closeOnce, () => undefined)
     sessions.delete(targetId)
     emit(targetId, 'closed')
   }
 
-  const { targetInfos } = (await browser.send('Target.getTargets')) as { targetInfos: TargetInfo[] }
-  for (const info of targetInfos) if (info.type === 'page') tabs.set(info.targetId, toTab(info))
-  listen(browser, 'Target.targetCreated', (p) => update(p.targetInfo as TargetInfo, true))
-  listen(browser, 'Target.targetInfoChanged', (p) => update(p.targetInfo as TargetInfo, false))
-  listen(browser, 'Target.targetDestroyed', (p) => forget(p.targetId))
-  await browser.send('Target.setDiscoverTargets', { discover: true })
+  let first = true
+  /** A new connection: what the browser has now replaces what the old one saw. */
+  async function setup(browser: CdpSocket): Promise<void> {
+    sessions.clear()
+    const { targetInfos } = (await browser.send('Target.getTargets')) as { targetInfos: TargetInfo[] }
+    const pages = targetInfos.filter((info) => info.type === 'page')
+    if (first) for (const info of pages) tabs.set(info.targetId, toTab(info))
+    else {
+      const now = new Set(pages.map((info) => info.targetId))
+      for (const targetId of [...tabs.keys()]) if (!now.has(targetId)) forget(targetId)
+      for (const info of pages) update(info, true)
+    }
+    first = false
+    listen(browser, 'Target.targetCreated', (p) => update(p.targetInfo as TargetInfo, true))
+    listen(browser, 'Target.targetInfoChanged', (p) => update(p.targetInfo as TargetInfo, false))
+    listen(browser, 'Target.targetDestroyed', (p) => forget(p.targetId))
+    await browser.send('Target.setDiscoverTargets', { discover: true })
+  }
+  const link = await connectLink(endpoint, { setup, ...(log ? { log } : {}) })
+  const browser = () => link.socket()
 
   function session(targetId: string): Promise<CdpClient> {
     let client = sessions.get(targetId)
     if (!client) {
-      client = cri({ target: `ws://${address.host}:${address.port}/devtools/page/${targetId}`, local: true })
+      client = browser().then((socket) => socket.attach(targetId))
       client.then(
-        (c) => c.on('disconnect', () => sessions.delete(targetId)),
+        (c) => c.on('disconnect', () => sessions.get(targetId) === client && sessions.delete(targetId)),
         () => sessions.delete(targetId),
       )
       sessions.set(targetId, client)
@@ -174,7 +173,9 @@ export async function connectTabs(address: BrowserAddress): Promise<Tabs> {
   }
 
   async function refresh(targetId: string): Promise<TabInfo | undefined> {
-    const reply = await browser.send('Target.getTargetInfo', { targetId }).catch(() => undefined)
+    const reply = await browser()
+      .then((b) => b.send('Target.getTargetInfo', { targetId }))
+      .catch(() => undefined)
     if (reply) update((reply as { targetInfo: TargetInfo }).targetInfo, false)
     return tabs.get(targetId)
   }
@@ -193,7 +194,8 @@ export async function connectTabs(address: BrowserAddress): Promise<Tabs> {
 
   async function open(url: string): Promise<TabInfo> {
     checkWebUrl(url)
-    const { targetId } = (await browser.send('Target.createTarget', { url: 'about:blank' })) as { targetId: string }
+    const created = await (await browser()).send('Target.createTarget', { url: 'about:blank' })
+    const { targetId } = created as { targetId: string }
     await refresh(targetId)
     return navigate(targetId, url)
   }
@@ -201,13 +203,15 @@ export async function connectTabs(address: BrowserAddress): Promise<Tabs> {
   return {
     get: (targetId) => tabs.get(targetId),
     list: () => [...tabs.values()],
-    ...(address.page ? { initial: address.page } : {}),
+    ...(endpoint.page ? { initial: endpoint.page } : {}),
     refresh,
     session,
     navigate,
     open,
     async closeTab(targetId) {
-      await browser.send('Target.closeTarget', { targetId }).catch(() => undefined)
+      await browser()
+        .then((b) => b.send('Target.closeTarget', { targetId }))
+        .catch(() => undefined)
       forget(targetId)
     },
     hideContext: (browserContextId) => void hidden.add(browserContextId),
@@ -217,7 +221,8 @@ export async function connectTabs(address: BrowserAddress): Promise<Tabs> {
     },
     async close() {
       const clients = await Promise.all([...sessions.values()].map((c) => c.catch(() => undefined)))
-      await Promise.all([...clients, browser].map((c) => c && closeOnce(c)))
+      await Promise.all(clients.map((c) => c && closeOnce(c)))
+      await link.close()
     },
   }
 }

@@ -4,40 +4,20 @@ import { isSiteToolError } from '../../../runtime/index'
 import { effectiveRoot } from '../../compiler/discover/roots'
 import { TOOLS_MODES, type ToolsMode } from '../../mcp/catalog'
 import { runMcp } from '../../mcp/index'
-import type { BrowserAddress } from '../../mcp/tabs'
+import { resolveBrowser } from '../../cdp/endpoint'
 import { loadTokenizer } from '../../tokens/tokenizer'
 import { MissingPeerError } from '../../package/peers'
 import { type CliIO, UsageError, writeLine } from '../args'
+import { cdpChoice } from '../cdp'
 import { existingRoots } from '../session'
 import { compatOf } from '../roots'
 import type { Args } from '../registry'
-
-const HOST_PORT_RE = /^(\[[^\]]+\]|[^:/\s]+):(\d+)$/
-const PAGE_PATH_RE = /^\/devtools\/page\/([^/]+)$/
 
 function portOf(text: string, flag: string, allowZero: boolean): number {
   const port = Number(text)
   if (!/^\d+$/.test(text) || port > 65535 || (port === 0 && !allowZero))
     throw new UsageError(`${flag} needs a port from ${allowZero ? 0 : 1} to 65535, not ${JSON.stringify(text)}`)
   return port
-}
-
-/** `--cdp HOST:PORT`, or a `ws://` URL of the browser or of one page (which becomes the active tab). */
-function browserAddress(cdp: string): BrowserAddress {
-  if (/^wss?:\/\//i.test(cdp)) {
-    let url: URL
-    try {
-      url = new URL(cdp)
-    } catch {
-      throw new UsageError(`--cdp is not a valid URL: ${JSON.stringify(cdp)}`)
-    }
-    const page = PAGE_PATH_RE.exec(url.pathname)?.[1]
-    const port = portOf(url.port || '80', '--cdp', false)
-    return { host: url.hostname, port, ...(page ? { page } : {}) }
-  }
-  const match = HOST_PORT_RE.exec(cdp)
-  if (!match) throw new UsageError(`--cdp must be ws://... or HOST:PORT, not ${JSON.stringify(cdp)}`)
-  return { host: match[1]!.replace(/^\[|\]$/g, ''), port: portOf(match[2]!, '--cdp', false) }
 }
 
 /** The tokenizer the default needs is named as `mcp`'s own peer. */
@@ -68,7 +48,7 @@ async function writableRoot(dir: string, roots: readonly string[], cwd: string) 
 
 /** `site-skills mcp`: serves the site tools to MCP clients until stdin closes or a signal. */
 export async function mcpCommand(args: Args<'mcp'>, io: CliIO): Promise<number> {
-  const browser = args.cdp === undefined ? undefined : browserAddress(args.cdp)
+  const choice = cdpChoice(args)
   const http = args.http === undefined ? undefined : portOf(args.http, '--http', true)
   const mode = toolsMode(args.tools)
   // The default counts the tokens of its list: without the tokenizer it exits 2 before it starts anything.
@@ -78,6 +58,7 @@ export async function mcpCommand(args: Args<'mcp'>, io: CliIO): Promise<number> 
     args['allow-write'] === undefined ? undefined : await writableRoot(args['allow-write'], roots, io.cwd)
   const log = (line: string) => writeLine(io.stderr, `site-skills mcp: ${line}`)
   try {
+    const browser = choice && (await resolveBrowser(choice))
     const filter = { allow: args.allow, deny: args.deny }
     const options = { roots, compat: compatOf(args), browser, http, mode, filter, log }
     await runMcp(allowWrite ? { ...options, allowWrite } : options)

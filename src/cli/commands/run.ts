@@ -1,13 +1,14 @@
 import { type BrowserTarget, type CdpSendable, type ToolMeta, isSiteToolError } from '../../../runtime/index'
-import { command, isWsUrl, openTarget, parseHostPort, resultJson, targetProblem } from '../../../runtime/internal'
+import { command, openTarget, resultJson, targetProblem } from '../../../runtime/internal'
 import { type SkillsOptions, listSiteSkills, runBrowserSiteTool, runNodeSiteTool } from '../../nobuild/api'
 import { type CliIO, UsageError, writeLine } from '../args'
+import { cdpChoice, runtimeTarget } from '../cdp'
 import { compatOf } from '../roots'
 import { existingRoots } from '../session'
 import type { Args } from '../registry'
 
 const RUN_USAGE =
-  'site-skills run SITE TOOL --args JSON [--cdp ws://...|HOST:PORT] [--target ID|URL-substring] [--url URL]'
+  'site-skills run SITE TOOL --args JSON [--cdp ws(s)://...|HOST:PORT [--cdp-header NAME:VALUE]...] [--target ID|URL-substring] [--url URL]'
 
 /** What a Node tool gets as `ctx` under `site-skills run` (docs/skills.md's table of hosts). */
 interface RunContext {
@@ -80,19 +81,14 @@ function parseToolArgs(text: string | undefined): Record<string, unknown> {
   return value as Record<string, unknown>
 }
 
-/** `--cdp ws://...` or `--cdp HOST:PORT` (with `--target ID|URL-substring`). */
+/** `--cdp` (a page's or a browser's URL, or HOST:PORT), its headers, and `--target ID|URL-substring`. */
 function targetOf(args: Args<'run'>): BrowserTarget | undefined {
-  if (!args.cdp) {
-    if (args.target) throw new UsageError('--target needs --cdp HOST:PORT')
+  const choice = cdpChoice(args)
+  if (!choice) {
+    if (args.target) throw new UsageError('--target needs --cdp (the browser whose tab it names)')
     return undefined
   }
-  if (isWsUrl(args.cdp)) {
-    if (args.target) throw new UsageError('--target applies to --cdp HOST:PORT, not to a ws:// URL')
-    return args.cdp
-  }
-  const address = parseHostPort(args.cdp)
-  if (!address) throw new UsageError(`--cdp must be ws://... or HOST:PORT, not ${JSON.stringify(args.cdp)}`)
-  return { ...address, target: args.target }
+  return runtimeTarget(choice, args.target)
 }
 
 /** `site-skills run SITE TOOL --args JSON [--cdp ...] [--target ...]`: runs a Node or browser tool. */

@@ -1,0 +1,106 @@
+import { setTimeout as delay } from 'node:timers/promises'
+import { type CdpSocket, openSocket, shownUrl, siteToolError } from '../../runtime/internal'
+import type { BrowserEndpoint } from './endpoint'
+
+/**
+ * A connection to a browser that comes back: when the endpoint drops it (a remote fleet closing an
+ * idle connection, a proxy restarting), it is opened again after a growing wait, a bounded number
+ * of times, and set up anew before anyone uses it. For the long-lived users: the MCP server and
+ * `site-skills test`. (A one-shot `run` fails with `disconnected` instead.)
+ */
+export interface BrowserLink {
+  /**
+   * The connection: the open one, else the one being made. Rejects with `disconnected` once the
+   * attempts are spent; the next call starts over.
+   */
+  socket(): Promise<CdpSocket>
+  /** How many times the connection dropped: a change during a piece of work means it ran into a drop. */
+  drops(): number
+  close(): Promise<void>
+}
+
+export interface LinkOptions {
+  /** Sets up each new connection (discovery, auto-attach) before it is handed out. */
+  setup: (socket: CdpSocket) => Promise<void>
+  /** One line for the user (stderr): a drop and a reconnect. */
+  log?: (line: string) => void
+}
+
+/** Waits before each reconnect attempt: the first soon, then longer. */
+const RECONNECT_WAITS_MS = [250, 500, 1_000, 2_000, 4_000, 8_000]
+
+const noop = () => {}
+
+/** Connects to `endpoint` now (failing as openSocket does), and again whenever the connection drops. */
+export async function connectLink(endpoint: BrowserEndpoint, options: LinkOptions): Promise<BrowserLink> {
+  const shown = shownUrl(endpoint.url)
+  const stop = new AbortController()
+  const socketOptions = { ...(endpoint.headers ? { headers: endpoint.headers } : {}), signal: stop.signal }
+  let drops = 0
+  let live: CdpSocket | undefined
+  let current: Promise<CdpSocket>
+  let failed = false
+
+  async function open(): Promise<CdpSocket> {
+    const socket = await openSocket(endpoint.url, socketOptions)
+    try {
+      await options.setup(socket)
+    } catch (error) {
+      await socket.close()
+      throw error
+    }
+    if (stop.signal.aborted) {
+      await socket.close()
+      throw siteToolError('disconnected', { connect: shown })
+    }
+    socket.once('disconnect', () => dropped(socket))
+    live = socket
+    return socket
+  }
+
+  async function reconnect(): Promise<CdpSocket> {
+    let last: unknown
+    for (const wait of RECONNECT_WAITS_MS) {
+      await delay(wait, undefined, { signal: stop.signal }).catch(noop)
+      if (stop.signal.aborted) break
+      try {
+        const socket = await open()
+        options.log?.(`reconnected to ${shown}`)
+        return socket
+      } catch (error) {
+        last = error
+      }
+    }
+    failed = true
+    throw siteToolError('disconnected', { lost: shown, attempts: RECONNECT_WAITS_MS.length }, { cause: last })
+  }
+
+  function dropped(socket: CdpSocket): void {
+    if (socket !== live || stop.signal.aborted) return
+    live = undefined
+    drops++
+    options.log?.(`lost the connection to ${shown}; reconnecting`)
+    current = reconnect()
+    current.catch(noop)
+  }
+
+  current = open()
+  await current
+  return {
+    socket() {
+      if (failed) {
+        failed = false
+        current = reconnect()
+      }
+      return current
+    },
+    drops: () => drops,
+    async close() {
+      stop.abort()
+      const socket = live
+      live = undefined
+      await current.catch(noop)
+      await socket?.close()
+    },
+  }
+}
