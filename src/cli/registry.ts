@@ -19,6 +19,9 @@ const COMPAT = {
   }),
 }
 
+/** What `site-skills test` prints on stdout: lines for people, JSON, or JUnit XML for CI. */
+export const TEST_REPORTERS = ['text', 'json', 'junit'] as const
+
 /** What every command that reads skills takes: `--root`, `--json`, `--compat`. */
 const SKILLS = { ...ROOT, ...JSON_OUTPUT, ...COMPAT }
 
@@ -108,6 +111,18 @@ export const COMMANDS = {
       live: option({ type: 'boolean', help: 'also on the live pages' }),
       record: option({ type: 'boolean', help: "write each tested skill's verification.json" }),
       ...cdp('HOST:PORT|ws(s)://...', 'run browser examples in that browser (default: a headless Chromium)'),
+      workers: option({
+        type: 'string',
+        value: 'N',
+        help: 'examples run at once, each in a browser context of its own (default: the cores, at most 4)',
+      }),
+      shard: option({ type: 'string', value: 'I/N', help: 'run only part I of N equal parts (1-based, CI matrices)' }),
+      reporter: option({
+        type: 'string',
+        value: 'text|json|junit',
+        choices: TEST_REPORTERS,
+        help: 'what stdout gets (default text; --json is --reporter json; junit: JUnit XML for CI)',
+      }),
     },
   },
   snapshot: {

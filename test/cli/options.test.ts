@@ -33,7 +33,7 @@ const USAGE = {
   new: 'new ID [--root DIR]... [--json] --domain DOMAIN...',
   test:
     'test [SITE...] [--root DIR]... [--json] [--compat ego-lite] [--live] [--record] [--cdp HOST:PORT|ws(s)://...] ' +
-    '[--cdp-header NAME:VALUE]...',
+    '[--cdp-header NAME:VALUE]... [--workers N] [--shard I/N] [--reporter text|json|junit]',
   mcp:
     'mcp [--root DIR]... [--compat ego-lite] [--tools page|all|search] [--cdp HOST:PORT|ws(s)://...] ' +
     '[--cdp-header NAME:VALUE]... [--allow SITE]... [--deny SITE]... [--http PORT] [--allow-write DIR]',
