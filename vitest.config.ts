@@ -29,6 +29,7 @@ const UNIT = [
   'test/runtime/page-code.test.ts',
   'test/runtime/registry.test.ts',
   'test/runtime/results.test.ts',
+  'test/runtime/socket.test.ts',
   'test/runtime/sourcemap.test.ts',
   'test/runtime/validator-fuzz.test.ts',
   'test/validate/compiler.test.ts',
