@@ -7,6 +7,7 @@ import { defineConfig } from 'vitest/config'
  * end-to-end: a new file is end-to-end until it is listed here.
  */
 const UNIT = [
+  'test/cdp/link.test.ts',
   'test/cli/drift.test.ts',
   'test/cli/peers.test.ts',
   'test/codegen/codegen.test.ts',

@@ -24,6 +24,8 @@ export interface LinkOptions {
   setup: (socket: CdpSocket) => Promise<void>
   /** One line for the user (stderr): a drop and a reconnect. */
   log?: (line: string) => void
+  /** The waits before each reconnect attempt. @default RECONNECT_WAITS_MS */
+  waitsMs?: readonly number[]
 }
 
 /** Waits before each reconnect attempt: the first soon, then longer. */
@@ -60,7 +62,8 @@ export async function connectLink(endpoint: BrowserEndpoint, options: LinkOption
 
   async function reconnect(): Promise<CdpSocket> {
     let last: unknown
-    for (const wait of RECONNECT_WAITS_MS) {
+    const waits = options.waitsMs ?? RECONNECT_WAITS_MS
+    for (const wait of waits) {
       await delay(wait, undefined, { signal: stop.signal }).catch(noop)
       if (stop.signal.aborted) break
       try {
@@ -72,7 +75,7 @@ export async function connectLink(endpoint: BrowserEndpoint, options: LinkOption
       }
     }
     failed = true
-    throw siteToolError('disconnected', { lost: shown, attempts: RECONNECT_WAITS_MS.length }, { cause: last })
+    throw siteToolError('disconnected', { lost: shown, attempts: waits.length }, { cause: last })
   }
 
   function dropped(socket: CdpSocket): void {
