@@ -1,13 +1,18 @@
 import { SiteToolError } from '../../runtime/index'
 import { type CdpClient, type CdpSocket, listen } from '../../runtime/internal'
 import type { BrowserEndpoint } from '../cdp/endpoint'
-import { connectLink } from '../cdp/link'
+import { type BrowserLink, connectLink } from '../cdp/link'
+import { createContextTable } from './contexts'
 
 /** A page of the browser, as the server shows it. */
 export interface TabInfo {
   id: string
   url: string
   title: string
+  /** The browser context it lives in (absent: the browser's default one). */
+  context?: string
+  /** The tab whose page opened it (a popup). */
+  opener?: string
 }
 
 /** What happened to a tab. */
@@ -30,8 +35,12 @@ export interface Tabs {
   session: (targetId: string) => Promise<CdpClient>
   /** Navigates a tab to an http(s) URL and resolves once the page has loaded. */
   navigate: (targetId: string, url: string) => Promise<TabInfo>
-  /** Opens a new tab on an http(s) URL and resolves once it has loaded. */
-  open: (url: string) => Promise<TabInfo>
+  /** Opens a new tab on an http(s) URL (in the given browser context) and resolves once it has loaded. */
+  open: (url: string, context?: string) => Promise<TabInfo>
+  /** A new browser context: no cookies, storage or cache shared with another. */
+  createContext: () => Promise<string>
+  /** Closes a browser context and every tab in it. */
+  disposeContext: (context: string) => Promise<void>
   /** Closes a tab (nothing when it is gone already). */
   closeTab: (targetId: string) => Promise<void>
   /** The tabs of a browser context are never shown (the server's own test runs open them). */
@@ -44,6 +53,7 @@ export interface Tabs {
 interface TargetInfo {
   targetId: string
   browserContextId?: string
+  openerId?: string
   type: string
   url: string
   title: string
@@ -72,11 +82,25 @@ function checkWebUrl(url: string): void {
     )
 }
 
-function toTab(info: TargetInfo): TabInfo {
-  return { id: info.targetId, url: info.url, title: info.title }
+/** A target as a tab; `contextOf` names its browser context as the server handed it out. */
+function toTab(info: TargetInfo, contextOf: (browserContextId: string) => string): TabInfo {
+  const { openerId: opener } = info
+  const context = info.browserContextId && contextOf(info.browserContextId)
+  return {
+    id: info.targetId,
+    url: info.url,
+    title: info.title,
+    ...(context ? { context } : {}),
+    ...(opener ? { opener } : {}),
+  }
 }
 
-/** Resolves once `client`'s page fired its load event after `start()`; fails after the navigation timeout. */
+/**
+ * Resolves once `client`'s page fired its load event after `start()`; fails after the navigation
+ * timeout, also while `start()` is still waiting. A page that asks before it is left (a
+ * `beforeunload` handler) is left: the client asked for the navigation, and the question would
+ * hold it until the timeout.
+ */
 async function loadedAfter(client: CdpClient, url: string, start: () => Promise<void>): Promise<void> {
   await client.send('Page.enable')
   let timer: ReturnType<typeof setTimeout> | undefined
@@ -84,11 +108,14 @@ async function loadedAfter(client: CdpClient, url: string, start: () => Promise<
     client.once('Page.loadEventFired', () => resolve())
     timer = setTimeout(() => reject(new SiteToolError('timeout', `${url} did not load`)), NAVIGATE_TIMEOUT_MS)
   })
+  const leave = listen(client, 'Page.javascriptDialogOpening', ({ type }) => {
+    if (type === 'beforeunload') client.send('Page.handleJavaScriptDialog', { accept: true }).catch(() => undefined)
+  })
   try {
-    await start()
-    await loaded
+    await Promise.all([start(), loaded])
   } finally {
     clearTimeout(timer)
+    leave()
     loaded.catch(() => undefined)
   }
 }
@@ -122,11 +149,15 @@ export async function connectTabs(endpoint: BrowserEndpoint, log?: (line: string
     for (const listener of listeners) listener(targetId, event)
   }
 
+  let link: BrowserLink | undefined
+  const browser = () => link!.socket()
+  const contexts = createContextTable(browser)
+  const tabOf = (info: TargetInfo) => toTab(info, contexts.idOf)
   const hidden = new Set<string>()
   const update = (info: TargetInfo, created: boolean) => {
     if (info.type !== 'page' || (info.browserContextId && hidden.has(info.browserContextId))) return
     const before = tabs.get(info.targetId)
-    const now = toTab(info)
+    const now = tabOf(info)
     tabs.set(info.targetId, now)
     if (!before) emit(info.targetId, created ? 'created' : 'changed')
     else if (before.url !== now.url || before.title !== now.title) emit(info.targetId, 'changed')
@@ -142,9 +173,10 @@ export async function connectTabs(endpoint: BrowserEndpoint, log?: (line: string
   /** A new connection: what the browser has now replaces what the old one saw. */
   async function setup(browser: CdpSocket): Promise<void> {
     sessions.clear()
+    if (!first) contexts.reset()
     const { targetInfos } = (await browser.send('Target.getTargets')) as { targetInfos: TargetInfo[] }
     const pages = targetInfos.filter((info) => info.type === 'page')
-    if (first) for (const info of pages) tabs.set(info.targetId, toTab(info))
+    if (first) for (const info of pages) tabs.set(info.targetId, tabOf(info))
     else {
       const now = new Set(pages.map((info) => info.targetId))
       for (const targetId of [...tabs.keys()]) if (!now.has(targetId)) forget(targetId)
@@ -156,8 +188,7 @@ export async function connectTabs(endpoint: BrowserEndpoint, log?: (line: string
     listen(browser, 'Target.targetDestroyed', (p) => forget(p.targetId))
     await browser.send('Target.setDiscoverTargets', { discover: true })
   }
-  const link = await connectLink(endpoint, { setup, ...(log ? { log } : {}) })
-  const browser = () => link.socket()
+  link = await connectLink(endpoint, { setup, ...(log ? { log } : {}) })
 
   function session(targetId: string): Promise<CdpClient> {
     let client = sessions.get(targetId)
@@ -192,9 +223,10 @@ export async function connectTabs(endpoint: BrowserEndpoint, log?: (line: string
     return tab
   }
 
-  async function open(url: string): Promise<TabInfo> {
+  async function open(url: string, context?: string): Promise<TabInfo> {
     checkWebUrl(url)
-    const created = await (await browser()).send('Target.createTarget', { url: 'about:blank' })
+    const params = { url: 'about:blank', ...(context ? { browserContextId: await contexts.current(context) } : {}) }
+    const created = await (await browser()).send('Target.createTarget', params)
     const { targetId } = created as { targetId: string }
     await refresh(targetId)
     return navigate(targetId, url)
@@ -214,6 +246,11 @@ export async function connectTabs(endpoint: BrowserEndpoint, log?: (line: string
         .catch(() => undefined)
       forget(targetId)
     },
+    createContext: () => contexts.create(),
+    async disposeContext(context) {
+      await contexts.dispose(context)
+      for (const tab of [...tabs.values()]) if (tab.context === context) forget(tab.id)
+    },
     hideContext: (browserContextId) => void hidden.add(browserContextId),
     onChange(listener) {
       listeners.add(listener)
@@ -222,7 +259,7 @@ export async function connectTabs(endpoint: BrowserEndpoint, log?: (line: string
     async close() {
       const clients = await Promise.all([...sessions.values()].map((c) => c.catch(() => undefined)))
       await Promise.all(clients.map((c) => c && closeOnce(c)))
-      await link.close()
+      await link?.close()
     },
   }
 }

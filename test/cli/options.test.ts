@@ -36,7 +36,8 @@ const USAGE = {
     '[--cdp-header NAME:VALUE]... [--workers N] [--shard I/N] [--reporter text|json|junit]',
   mcp:
     'mcp [--root DIR]... [--compat ego-lite] [--tools page|all|search] [--cdp HOST:PORT|ws(s)://...] ' +
-    '[--cdp-header NAME:VALUE]... [--allow SITE]... [--deny SITE]... [--http PORT] [--allow-write DIR]',
+    '[--cdp-header NAME:VALUE]... [--allow SITE]... [--deny SITE]... [--http PORT] [--max-sessions N] ' +
+    '[--session-idle SECONDS] [--allow-write DIR]',
 }
 
 describe('an option the command does not take', () => {

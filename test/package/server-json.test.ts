@@ -43,8 +43,10 @@ function registryValidator() {
   return { id: schema.$id, check: ajv.compile(schema) }
 }
 
-/** The flags of `site-skills mcp` a registry client may pass (`--http` is not: the entry is a stdio server). */
-const MCP_OPTIONS = Object.entries(COMMANDS.mcp.options).filter(([name]) => name !== 'http')
+/** The options of the Streamable HTTP transport: the entry is a stdio server. */
+const HTTP_ONLY = new Set(['http', 'max-sessions', 'session-idle'])
+/** The flags of `site-skills mcp` a registry client may pass. */
+const MCP_OPTIONS = Object.entries(COMMANDS.mcp.options).filter(([name]) => !HTTP_ONLY.has(name))
 
 describe('server.json, the entry of the package in the official MCP Registry', () => {
   const server = readJson<ServerJson>(join(REPO_ROOT, 'server.json'))

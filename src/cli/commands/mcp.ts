@@ -20,6 +20,23 @@ function portOf(text: string, flag: string, allowZero: boolean): number {
   return port
 }
 
+/** `--max-sessions` and `--session-idle`: whole numbers of at least 1. */
+function countOf(text: string | undefined, flag: string, fallback: number): number {
+  if (text === undefined) return fallback
+  const count = Number(text)
+  if (!/^\d+$/.test(text) || count < 1 || count > 1_000_000)
+    throw new UsageError(`${flag} needs a whole number from 1 to 1000000, not ${JSON.stringify(text)}`)
+  return count
+}
+
+/** The session limits of `--http`: 64 at once, closed after 30 idle minutes, unless told otherwise. */
+function sessionLimits(args: Args<'mcp'>) {
+  return {
+    max: countOf(args['max-sessions'], '--max-sessions', 64),
+    idleMs: countOf(args['session-idle'], '--session-idle', 1800) * 1000,
+  }
+}
+
 /** The tokenizer the default needs is named as `mcp`'s own peer. */
 function asMcpPeer(error: unknown): never {
   if (error instanceof MissingPeerError) throw new MissingPeerError('mcp', error.peer, error.outdated)
@@ -50,6 +67,7 @@ async function writableRoot(dir: string, roots: readonly string[], cwd: string) 
 export async function mcpCommand(args: Args<'mcp'>, io: CliIO): Promise<number> {
   const choice = cdpChoice(args)
   const http = args.http === undefined ? undefined : portOf(args.http, '--http', true)
+  const sessions = sessionLimits(args)
   const mode = toolsMode(args.tools)
   // The default counts the tokens of its list: without the tokenizer it exits 2 before it starts anything.
   if (!mode) await loadTokenizer().catch(asMcpPeer)
@@ -60,7 +78,7 @@ export async function mcpCommand(args: Args<'mcp'>, io: CliIO): Promise<number> 
   try {
     const browser = choice && (await resolveBrowser(choice))
     const filter = { allow: args.allow, deny: args.deny }
-    const options = { roots, compat: compatOf(args), browser, http, mode, filter, log }
+    const options = { roots, compat: compatOf(args), browser, http, sessions, mode, filter, log }
     await runMcp(allowWrite ? { ...options, allowWrite } : options)
     return 0
   } catch (error) {

@@ -11,7 +11,8 @@ import { jsonReport } from './validate'
 export type Reporter = (typeof TEST_REPORTERS)[number]
 
 function line(result: ExampleResult, style: Style): string {
-  const name = `${result.siteId} › ${result.tool} › ${result.example}`
+  const tokens = result.tokens === undefined ? '' : style.dim(`  ~${result.tokens.toLocaleString('en-US')} tokens`)
+  const name = `${result.siteId} › ${result.tool} › ${result.example}${tokens}`
   if (result.status === 'pass') return `${style.bold('✔')} ${name}`
   return `${style.red('✖')} ${name}  ${style.red(result.kind ?? 'fail')}: ${result.message ?? ''}`
 }

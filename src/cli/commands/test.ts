@@ -90,9 +90,14 @@ async function runCases(
   const one = async (c: ExampleCase) => {
     const browser = await browserFor(c)
     const drops = browser?.drops()
-    let failure = await run(c, browser)
-    if (failure && browser && browser.drops() !== drops) failure = await run(c, browser)
-    return resultOf(c, failure)
+    const dropped = () => browser !== undefined && browser.drops() !== drops
+    // Its tab could not even be opened (the connection went meanwhile): that too is the drop's.
+    const first = await run(c, browser).catch((error: unknown) => {
+      if (dropped()) return undefined
+      throw error
+    })
+    if (first && !(first.failure && dropped())) return resultOf(c, first)
+    return resultOf(c, await run(c, browser))
   }
   try {
     return await runInOrder(cases, plan.workers, one, each)
