@@ -1,8 +1,11 @@
+import { spawn } from 'node:child_process'
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js'
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
+import { afterAll, assert, beforeAll, describe, expect, it, vi } from 'vitest'
 import { type CdpProxy, startCdpProxy } from '../helpers/cdp-proxy'
+import { BIN, cleanEnv, waitForExit } from '../helpers/spawn'
 import { spawnCli } from '../helpers/spawn-bin'
-import { createWorld, stdioClient, type Watched, type World } from './harness'
+import { connectClient, createWorld, stdioClient, type Watched, type World } from './harness'
 
 /** What a fleet hands out: a token, sent here as the proxy's `x-api-key` header. */
 const TOKEN = 'fleet-token-mcp-9876543210'
@@ -80,5 +83,39 @@ describe('site-skills mcp on an endpoint that refuses it', () => {
     expect({ code: run.code, timedOut: run.timedOut }).toEqual({ code: 1, timedOut: false })
     expect(run.stderr).toContain('endpoint-refused')
     expect(run.stderr).not.toContain('nope-1234')
+  })
+})
+
+describe('site-skills mcp --http on a remote browser endpoint', () => {
+  it("opens a client's tab in its own browser context again after a reconnect", async () => {
+    const args = [BIN, 'mcp', '--http', '0', '--root', world.root, '--deny', 'gamma', '--tools', 'all']
+    const child = spawn(process.execPath, [...args, '--cdp', proxy.url, '--cdp-header', `x-api-key: ${TOKEN}`], {
+      env: cleanEnv(),
+      stdio: ['ignore', 'pipe', 'pipe'],
+    })
+    let stderr = ''
+    child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()))
+    const exited = waitForExit(child, 120_000)
+    try {
+      const url = await vi.waitFor(
+        () => /listening on (\S+)/.exec(stderr)?.[1] ?? assert.fail(`no "listening on" yet: ${stderr}`),
+        { timeout: 20_000 },
+      )
+      const client = await connectClient(new StreamableHTTPClientTransport(new URL(url)))
+      const callTool = (name: string, args: Record<string, unknown> = {}) =>
+        client.client.callTool({ name, arguments: args }) as Promise<CallToolResult>
+      expect((await callTool('site_skills_navigate', { url: world.url('alpha.test') })).isError).toBeFalsy()
+      const before = opened()
+      proxy.drop()
+      await vi.waitFor(() => expect(opened()).toBe(before + 1), { timeout: 15_000, interval: 50 })
+      // Its context went with the old connection (and its tab with it): a new one is made for it.
+      const again = await callTool('site_skills_navigate', { url: world.url('beta.test') })
+      expect(again.isError, JSON.stringify(again.content)).toBeFalsy()
+      expect((await callTool('beta__heading')).structuredContent).toEqual({ result: 'beta heading' })
+      await client.client.close()
+    } finally {
+      child.kill('SIGTERM')
+      await exited
+    }
   })
 })
