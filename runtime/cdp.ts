@@ -67,9 +67,7 @@ export interface TargetInfo {
 }
 
 /** The chrome-remote-interface module (the subset used here). */
-export interface Cri {
-  (options: { target: string; local: boolean }): Promise<CdpClient>
-}
+export type Cri = (options: { target: string; local: boolean }) => Promise<CdpClient>
 
 /** A session ready for a call, and how to close it when this module opened it. */
 export interface OpenedTarget {
