@@ -1,5 +1,5 @@
 /**
- * `npm run bench [-- --quick] [-- --only lookup,build,cached,small,rebuild,idle,cdp,size,types,memory,branches,validate,hostile]`: runs the
+ * `npm run bench [-- --quick] [-- --only lookup,build,cached,small,rebuild,idle,cdp,size,types,memory,branches,validate,hostile,examples]`: runs the
  * benchmarks, prints one table and writes bench/results.json. Every figure is a ratio against a
  * baseline measured in the same run (median of the runs, with min and max).
  */
@@ -13,6 +13,7 @@ import { runBuildBench } from './build'
 import { runCachedBench } from './cached'
 import { runCdpBench } from './cdp'
 import { HOSTILE_FULL, runHostileBench } from './hostile'
+import { runExamplesBench } from './examples'
 import { runIdleBench } from './idle'
 import { runLookupBench } from './lookup'
 import { type BuildPeaks, runMemoryBench } from './memory'
@@ -37,6 +38,7 @@ const BENCHES = [
   'branches',
   'validate',
   'hostile',
+  'examples',
 ] as const
 type BenchName = (typeof BENCHES)[number]
 
@@ -53,6 +55,7 @@ const FULL = {
   branches: { runs: 5 },
   validate: { size: 50_000, runs: 3 },
   hostile: HOSTILE_FULL,
+  examples: { runs: 3 },
 }
 
 const QUICK: typeof FULL = {
@@ -68,6 +71,7 @@ const QUICK: typeof FULL = {
   branches: { runs: 3 },
   validate: { size: 50_000, runs: 1 },
   hostile: { ...HOSTILE_FULL, runs: 2 },
+  examples: { runs: 1 },
 }
 
 function options() {
@@ -133,6 +137,7 @@ async function main(): Promise<void> {
     branches: () => runBranchesBench(config.branches),
     validate: () => runValidateBench(config.validate),
     hostile: () => runHostileBench(config.hostile),
+    examples: () => runExamplesBench(config.examples),
   }
   console.log(
     `site-skills benchmarks (${info.mode}): ${info.cpu}, ${info.cores} cores, Node ${info.node}, load ${info.loadAverageAtStart.join(' ')}`,

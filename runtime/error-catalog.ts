@@ -90,6 +90,7 @@ const TARGET_WORDS = {
   port: 'port must be an integer from 1 to 65535',
   url: 'not a valid ws:// URL',
   host: 'host must be a string',
+  headers: 'headers must be an object of header names (letters, digits, -) to text without line breaks',
 } as const
 
 type UnavailableData =
@@ -102,6 +103,22 @@ const UNAVAILABLE_WORDS = {
   'node-tools': 'Node tools are not included in a browser build',
   chrome: 'no Chrome or Chromium found: set CHROME_PATH or install chromium (or @sparticuz/chromium)',
 } as const
+
+type DisconnectedData =
+  | Cdp
+  | { reach: string }
+  | { notDevtools: string }
+  | { connect: string }
+  | { lost: string; attempts: number }
+
+function disconnectedMessage(d: DisconnectedData): string {
+  if ('cdp' in d) return cdpMessage(d)
+  if ('reach' in d) return `cannot reach ${clip(d.reach)}`
+  if ('notDevtools' in d)
+    return `${clip(d.notDevtools)} is not a DevTools endpoint (its /json/version names no browser)`
+  if ('connect' in d) return `cannot connect to ${clip(d.connect)}`
+  return `lost the connection to ${clip(d.lost)} and could not reconnect in ${d.attempts} attempts`
+}
 
 function unavailableMessage(d: UnavailableData): string {
   if ('module' in d) return `cannot load ${clip(d.module)}`
@@ -198,15 +215,24 @@ export const SITE_TOOL_ERRORS = {
     hint: 'Reload the tab, then call the tool again.',
     message: (d) => `the page crashed ${d.earlier ? 'before the call (reload it)' : 'during the call'}`,
   }),
-  disconnected: entry<Cdp | { reach: string } | { connect: string }>({
+  disconnected: entry<DisconnectedData>({
     title: 'Browser not reachable',
-    hint: 'Start the browser with --remote-debugging-port and pass that address.',
+    hint: 'Start the browser with --remote-debugging-port and pass that address (a fleet: check that its session is still running).',
+    message: disconnectedMessage,
+  }),
+  'rate-limited': entry<{ endpoint: string; status: number; attempts: number; askedMs?: number }>({
+    title: 'Browser endpoint busy',
+    hint: 'The endpoint limits how many browsers run at once: end other sessions, or try again later.',
     message: (d) =>
-      'cdp' in d
-        ? cdpMessage(d)
-        : 'reach' in d
-          ? `cannot reach ${clip(d.reach)}`
-          : `cannot connect to ${clip(d.connect)}`,
+      d.askedMs === undefined
+        ? `${clip(d.endpoint)} answered HTTP ${d.status} (busy) to ${d.attempts} attempts in a row`
+        : `${clip(d.endpoint)} answered HTTP ${d.status} (busy) and asks to wait ${Math.ceil(d.askedMs / 1000)} s, longer than the 60 s waited at most`,
+  }),
+  'endpoint-refused': entry<{ endpoint: string; status: number }>({
+    title: 'Browser endpoint refused',
+    hint: "Check the endpoint's URL and its token: in the URL, or as a header (--cdp-header NAME:VALUE, the runtime's headers).",
+    message: (d) =>
+      `${clip(d.endpoint)} refused the WebSocket upgrade with HTTP ${d.status}${d.status === 401 || d.status === 403 ? ' (not authorized: a missing or wrong token?)' : ''}`,
   }),
   'browser-disconnected': entry<{ where: string }>({
     title: 'The browser is gone',

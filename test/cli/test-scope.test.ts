@@ -138,7 +138,7 @@ describe('site-skills test: every failure is one line with a code', () => {
       const run = await spawnCli(['test', '--root', dir, '--cdp', address], { deadlineMs: DEADLINE_MS })
       expectExit(run, 1)
       expect(run.stderr).toBe(
-        `site-skills: disconnected: http://${address}/json/version names no browser endpoint (not a DevTools address?)\n`,
+        `site-skills: disconnected: ${address} is not a DevTools endpoint (its /json/version names no browser)\n`,
       )
     } finally {
       await cleanup()

@@ -16,7 +16,8 @@ const codeOf = (result: CallToolResult) => (result._meta?.['site-skills/error'] 
 beforeAll(async () => {
   world = await createWorld()
   await world.browser.newPage(world.url('alpha.test'))
-  mcp = await stdioClient(['--tools', 'all', ...worldArgs(world)])
+  // Two quick attempts to reconnect (the default tries for about 16 s), then the browser is gone.
+  mcp = await stdioClient(['--tools', 'all', ...worldArgs(world)], { SITE_SKILLS_RECONNECT_WAITS_MS: '100,100' })
 })
 
 afterAll(async () => {

@@ -73,6 +73,7 @@ export const PUBLIC_NAMES: Readonly<Record<string, PublicEntry>> = {
       'BrowserTarget',
       'BrowserToolCode',
       'CdpAddress',
+      'CdpEndpoint',
       'CdpSendable',
       'CdpSessionHolder',
       'DomainTableData',

@@ -9,6 +9,8 @@ const LAZY = [
   'browser-errors.ts',
   'sourcemap.ts',
   'connect.ts',
+  'socket.ts',
+  'upgrade.ts',
   'node.ts',
   'value-problems.ts',
   'results.ts',

@@ -6,16 +6,14 @@ import { scanRoot } from '../../compiler/discover/skills'
 import { TOOLS_MODES, type ToolsMode } from '../../mcp/catalog'
 import { runMcp } from '../../mcp/index'
 import type { SkillFilter } from '../../mcp/skills'
-import type { BrowserAddress } from '../../mcp/tabs'
+import { resolveBrowser } from '../../cdp/endpoint'
 import { loadTokenizer } from '../../tokens/tokenizer'
 import { MissingPeerError } from '../../package/peers'
 import { type CliIO, UsageError, writeLine } from '../args'
+import { cdpChoice } from '../cdp'
 import { checkSkillIds, existingRoots } from '../session'
 import { compatOf } from '../roots'
 import type { Args } from '../registry'
-
-const HOST_PORT_RE = /^(\[[^\]]+\]|[^:/\s]+):(\d+)$/
-const PAGE_PATH_RE = /^\/devtools\/page\/([^/]+)$/
 
 function portOf(text: string, flag: string, allowZero: boolean): number {
   const port = Number(text)
@@ -39,24 +37,6 @@ function sessionLimits(args: Args<'mcp'>) {
     max: countOf(args['max-sessions'], '--max-sessions', 64),
     idleMs: countOf(args['session-idle'], '--session-idle', 1800) * 1000,
   }
-}
-
-/** `--cdp HOST:PORT`, or a `ws://` URL of the browser or of one page (which becomes the active tab). */
-function browserAddress(cdp: string): BrowserAddress {
-  if (/^wss?:\/\//i.test(cdp)) {
-    let url: URL
-    try {
-      url = new URL(cdp)
-    } catch {
-      throw new UsageError(`--cdp is not a valid URL: ${JSON.stringify(cdp)}`)
-    }
-    const page = PAGE_PATH_RE.exec(url.pathname)?.[1]
-    const port = portOf(url.port || '80', '--cdp', false)
-    return { host: url.hostname, port, ...(page ? { page } : {}) }
-  }
-  const match = HOST_PORT_RE.exec(cdp)
-  if (!match) throw new UsageError(`--cdp must be ws://... or HOST:PORT, not ${JSON.stringify(cdp)}`)
-  return { host: match[1]!.replace(/^\[|\]$/g, ''), port: portOf(match[2]!, '--cdp', false) }
 }
 
 /** The tokenizer the default needs is named as `mcp`'s own peer. */
@@ -101,7 +81,7 @@ async function skillFilter(args: Args<'mcp'>, roots: readonly string[]): Promise
 
 /** `site-skills mcp`: serves the site tools to MCP clients until stdin closes or a signal. */
 export async function mcpCommand(args: Args<'mcp'>, io: CliIO): Promise<number> {
-  const browser = args.cdp === undefined ? undefined : browserAddress(args.cdp)
+  const choice = cdpChoice(args)
   const http = args.http === undefined ? undefined : portOf(args.http, '--http', true)
   const sessions = sessionLimits(args)
   const mode = toolsMode(args.tools)
@@ -113,6 +93,7 @@ export async function mcpCommand(args: Args<'mcp'>, io: CliIO): Promise<number> 
     args['allow-write'] === undefined ? undefined : await writableRoot(args['allow-write'], roots, io.cwd)
   const log = (line: string) => writeLine(io.stderr, `site-skills mcp: ${line}`)
   try {
+    const browser = choice && (await resolveBrowser(choice))
     const options = { roots, compat: compatOf(args), browser, http, sessions, mode, filter, log }
     await runMcp(allowWrite ? { ...options, allowWrite } : options)
     return 0

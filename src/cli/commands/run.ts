@@ -5,11 +5,9 @@ import {
   type CallRef,
   command,
   compactText,
-  isWsUrl,
   openTarget,
   pageResult,
   pagesResults,
-  parseHostPort,
   resultJson,
   siteToolError,
   splitCursor,
@@ -17,13 +15,14 @@ import {
 } from '../../../runtime/internal'
 import { type SkillsOptions, current, runBrowserSiteTool, runNodeSiteTool } from '../../nobuild/api'
 import { type CliIO, UsageError, writeLine } from '../args'
+import { cdpChoice, runtimeTarget } from '../cdp'
 import { shellWord } from '../example'
 import { compatOf, displayRoot } from '../roots'
 import { checkSkillIds, existingRoots } from '../session'
 import type { Args } from '../registry'
 
 const RUN_USAGE =
-  'site-skills run SITE TOOL --args JSON [--cdp ws://...|HOST:PORT] [--target ID|URL-substring] [--url URL] [--format compact|json]'
+  'site-skills run SITE TOOL --args JSON [--cdp ws(s)://...|HOST:PORT [--cdp-header NAME:VALUE]...] [--target ID|URL-substring] [--url URL] [--format compact|json]'
 
 /** What a Node tool gets as `ctx` under `site-skills run` (docs/skills.md's table of hosts). */
 interface RunContext {
@@ -96,19 +95,14 @@ function parseToolArgs(text: string | undefined): Record<string, unknown> {
   return value as Record<string, unknown>
 }
 
-/** `--cdp ws://...` or `--cdp HOST:PORT` (with `--target ID|URL-substring`). */
+/** `--cdp` (a page's or a browser's URL, or HOST:PORT), its headers, and `--target ID|URL-substring`. */
 function targetOf(args: Args<'run'>): BrowserTarget | undefined {
-  if (!args.cdp) {
-    if (args.target) throw new UsageError('--target needs --cdp HOST:PORT')
+  const choice = cdpChoice(args)
+  if (!choice) {
+    if (args.target) throw new UsageError('--target needs --cdp (the browser whose tab it names)')
     return undefined
   }
-  if (isWsUrl(args.cdp)) {
-    if (args.target) throw new UsageError('--target applies to --cdp HOST:PORT, not to a ws:// URL')
-    return args.cdp
-  }
-  const address = parseHostPort(args.cdp)
-  if (!address) throw new UsageError(`--cdp must be ws://... or HOST:PORT, not ${JSON.stringify(args.cdp)}`)
-  return { ...address, target: args.target }
+  return runtimeTarget(choice, args.target)
 }
 
 /** `site-skills run SITE TOOL --args JSON [--cdp ...] [--target ...]`: runs a Node or browser tool. */
