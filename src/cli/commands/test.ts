@@ -1,3 +1,4 @@
+import { join } from 'node:path'
 import type { SiteSkills } from '../../../runtime/index'
 import type { CompileResult } from '../../compiler/compile'
 import { current } from '../../nobuild/api'
@@ -11,9 +12,12 @@ import { compatOf } from '../roots'
 import { reportFailure } from '../failure'
 import { type Style, createStyle, plural } from '../format'
 import { existingRoots } from '../session'
-import { jsonReport } from './validate'
+import { jsonDiagnostic, jsonReport } from './validate'
 import { ownManifest } from '../../package/version'
-import { createRecord, writeRecord } from '../../verification/record'
+import { changedFiles, createRecord, skillDigests, writeRecord } from '../../verification/record'
+import { type Diagnostic, type DiagnosticInit, createDiagnostic } from '../../compiler/diagnostics/catalog'
+import { isWriteFailure } from '../../compiler/fs/write-inside'
+import { VERIFICATION_FILE } from '../../compiler/verification'
 import type { Args } from '../registry'
 
 const CDP_RE = /^(?:(?:\[[^\]]+\]|[^:/\s]+):\d+|wss?:\/\/[^/]+\/devtools\/browser\/\S+)$/
@@ -38,25 +42,61 @@ async function runCases(cases: ExampleCase[], args: Args<'test'>, api: SiteSkill
 }
 
 /**
- * `--record`: each skill whose examples ran gets its verification.json (failures included: the
- * record says what held and what did not, and when).
+ * `--record`, before the run: the digests of each skill whose examples run, by id. What the record
+ * says held is what these files held; a file that changes during the run keeps it from being written.
  */
-async function recordSkills(result: CompileResult, results: readonly ExampleResult[], live: boolean) {
+function digestsBefore(result: CompileResult, cases: readonly ExampleCase[]): Map<string, Record<string, string>> {
+  const ids = new Set(cases.map((c) => c.siteId))
+  return new Map(
+    result.skills.filter(({ model }) => ids.has(model.id)).map(({ model }) => [model.id, skillDigests(model.realDir)]),
+  )
+}
+
+/**
+ * `--record`, after the run: each skill whose examples ran gets its verification.json (failures
+ * included: the record says what held and what did not, and when), unless one of its files changed
+ * since `before` or the record cannot be written there (`verification-unwritten`, for that skill alone).
+ */
+function recordSkills(
+  result: CompileResult,
+  results: readonly ExampleResult[],
+  live: boolean,
+  before: ReadonlyMap<string, Record<string, string>>,
+) {
   const { name, version } = ownManifest()
   const written: string[] = []
+  const refused: Diagnostic[] = []
   for (const { model } of result.skills) {
     const own = results.filter((r) => r.siteId === model.id)
-    if (own.length === 0) continue
-    const record = await createRecord({
+    const files = before.get(model.id)
+    if (own.length === 0 || !files) continue
+    const refuse = (data: Extract<DiagnosticInit, { code: 'verification-unwritten' }>['data']) =>
+      refused.push(
+        createDiagnostic(model, `${model.id}/${VERIFICATION_FILE}`, { code: 'verification-unwritten', data }),
+      )
+    const changed = changedFiles(files, skillDigests(model.realDir))
+    if (changed.length) {
+      refuse({ problem: 'changed', files: changed })
+      continue
+    }
+    const record = createRecord({
       siteId: model.id,
       dir: model.realDir,
       results: own,
       live,
       package: { name, version },
+      files,
     })
-    written.push(await writeRecord(model.realDir, record))
+    const path = writeRecord(model.realDir, record)
+    if (isWriteFailure(path)) refuse({ problem: 'write', reason: path.message })
+    else written.push(path)
   }
-  return written
+  return { written, refused }
+}
+
+/** A record not written, on stderr: `site-skills: CODE: file: message`, then its hint. */
+function refusalLine(d: Diagnostic, cwd: string): string {
+  return `site-skills: ${d.code}: ${displayRoot(join(d.root, d.file), cwd)}: ${d.message}\n  hint: ${d.hint}`
 }
 
 /** What decides the run besides the examples: the chosen skills' errors, and the chosen skills without examples. */
@@ -124,26 +164,30 @@ export async function testCommand(args: Args<'test'>, io: CliIO): Promise<number
     const scope = scopeOf(result, args.positionals, io.cwd)
     const style = createStyle(io.stdout as NodeJS.WriteStream)
     const results: ExampleResult[] = []
-    await runCases(collectCases(result, args.positionals), args, api, (r) => {
+    const cases = collectCases(result, args.positionals)
+    const before = args.record ? digestsBefore(result, cases) : new Map()
+    await runCases(cases, args, api, (r) => {
       results.push(r)
       if (!args.json) writeLine(io.stdout, line(r, style))
     })
     const failed = results.filter((r) => r.status === 'fail').length
-    const ok = failed === 0 && scope.diagnostics.length === 0 && results.length > 0
-    const recorded = args.record ? await recordSkills(result, results, args.live) : []
+    const recorded = args.record ? recordSkills(result, results, args.live, before) : { written: [], refused: [] }
+    const ok = failed === 0 && scope.diagnostics.length === 0 && results.length > 0 && recorded.refused.length === 0
     if (args.json) {
       // The keys beyond { ok, results } are there when they say why ok is false or what was left out.
+      const diagnostics = [...scope.diagnostics, ...recorded.refused.map((d) => jsonDiagnostic(d, io.cwd))]
       const extra = {
-        ...(scope.diagnostics.length ? { diagnostics: scope.diagnostics } : {}),
+        ...(diagnostics.length ? { diagnostics } : {}),
         ...(scope.noExamples.length ? { noExamples: scope.noExamples.map((s) => s.id) } : {}),
-        ...(args.record ? { recorded: recorded.map((path) => displayRoot(path, io.cwd)) } : {}),
+        ...(args.record ? { recorded: recorded.written.map((path) => displayRoot(path, io.cwd)) } : {}),
       }
       writeLine(io.stdout, JSON.stringify({ ok, results, ...extra }, null, 2))
     } else {
       const summary = `${results.length - failed} passed, ${failed} failed (${plural(results.length, 'example')})`
       writeLine(io.stdout, ok ? summary : style.red(summary))
-      for (const path of recorded) writeLine(io.stdout, style.dim(`recorded ${displayRoot(path, io.cwd)}`))
+      for (const path of recorded.written) writeLine(io.stdout, style.dim(`recorded ${displayRoot(path, io.cwd)}`))
       for (const text of scopeLines(scope)) writeLine(io.stderr, text)
+      for (const d of recorded.refused) writeLine(io.stderr, refusalLine(d, io.cwd))
     }
     return ok ? 0 : 1
   } catch (error) {

@@ -41,6 +41,9 @@ export interface CatalogEntry<D> {
 export type NoData = Record<string, never>
 
 const q = (value: unknown) => JSON.stringify(value)
+/** Up to five paths, quoted, and how many more. */
+const fileList = (files: readonly string[]) =>
+  files.length > 5 ? `${files.slice(0, 5).map(q).join(', ')} and ${files.length - 5} more` : files.map(q).join(', ')
 const entry = <D = NoData>(e: CatalogEntry<D>): CatalogEntry<D> => e
 const SYMLINK_OUT = 'resolves outside the skill folder (a symlink leads out of it)'
 const NOT_ONE_FUNCTION = 'must contain a single function expression'
@@ -532,9 +535,20 @@ export const DIAGNOSTIC_CATALOG = {
   }),
   'verification-invalid': entry<{ reason: string }>({
     severity: 'warning',
-    title: 'Unreadable verification record',
+    title: 'Unusable verification record',
     hint: 'verification.json is written by site-skills test --record; run it again rather than editing the file.',
-    message: (d) => `verification.json cannot be read: ${d.reason}`,
+    message: (d) => `verification.json cannot be used: ${d.reason}`,
+  }),
+  'verification-unwritten': entry<{ problem: 'changed'; files: string[] } | { problem: 'write'; reason: string }>({
+    severity: 'error',
+    title: 'Verification record not written',
+    hint:
+      "Run site-skills test --record again once nothing changes the skill's files while its examples run " +
+      '(a tool that writes into its own folder does), with verification.json a regular file or absent.',
+    message: (d) =>
+      d.problem === 'changed'
+        ? `${fileList(d.files)} changed while the examples ran: verification.json was not written`
+        : `verification.json was not written: ${d.reason}`,
   }),
   'agent-skill-name': entry<{ id: string; name: string }>({
     severity: 'warning',
