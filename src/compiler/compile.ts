@@ -372,6 +372,14 @@ export function createCompiler(options: CompilerOptions): Compiler {
       if (record.model && !extra.some(blocks)) skills.push({ model: record.model, browser: code })
     }
     for (const scan of roots) {
+      for (const { id, package: name } of scan.escapes ?? []) {
+        const escaped = createDiagnostic({ id, root: scan.root }, id, {
+          code: 'path-escape',
+          data: { via: 'package-skill', package: name },
+        })
+        diagnostics.push(escaped)
+        reports.push({ id, root: scan.root, diagnostics: [escaped] })
+      }
       if (scan.exists) continue
       // An error, not "no skills": a mistyped root must fail the build, not ship an empty agent.
       const missing = scan.problem

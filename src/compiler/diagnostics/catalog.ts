@@ -75,6 +75,8 @@ type PathEscapeData =
   | { via: 'tool-path'; tool: string }
   | { via: 'fixture'; example: string }
   | { via: 'import'; tool: string; file: string }
+  /** A skill folder of a skill package that is a symlink to outside the package. */
+  | { via: 'package-skill'; package: string }
 type UrlPatternData =
   | { at: string; problem: 'shape' }
   | { at: string; problem: 'slash' | 'invalid'; pattern: string; reason?: string }
@@ -136,6 +138,8 @@ function pathEscapeMessage(d: PathEscapeData): string {
       return `${d.example}: fixture must stay inside the skill folder`
     case 'import':
       return `browser tool ${q(d.tool)} imports ${q(d.file)}, which is outside the skill folder`
+    case 'package-skill':
+      return `this skill folder of package ${q(d.package)} is a symlink to outside the package: it is not served`
   }
 }
 
