@@ -371,6 +371,11 @@ export function createCompiler(options: CompilerOptions): Compiler {
       diagnostics.push(...record.diagnostics, ...extra)
       if (record.model && !extra.some(blocks)) skills.push({ model: record.model, browser: code })
     }
+    const untrusted = persistent?.takeFinding()
+    if (untrusted) {
+      diagnostics.push(untrusted)
+      reports.push({ id: '', root: untrusted.root, diagnostics: [untrusted] })
+    }
     for (const scan of roots) {
       for (const { id, package: name } of scan.escapes ?? []) {
         const escaped = createDiagnostic({ id, root: scan.root }, id, {

@@ -543,6 +543,14 @@ export const DIAGNOSTIC_CATALOG = {
     hint: 'verification.json is written by site-skills test --record; run it again rather than editing the file.',
     message: (d) => `verification.json cannot be used: ${d.reason}`,
   }),
+  'cache-ignored': entry<{ file: string; reason: string }>({
+    severity: 'warning',
+    title: 'Build cache ignored',
+    hint:
+      'The plugin writes its cache for the user who runs the build, and replaces a file there it does not ' +
+      'trust; if something else writes into node_modules/.cache/site-skills, stop it, or set cache: false.',
+    message: (d) => `the build cache file ${q(d.file)} ${d.reason}: it was ignored, and is written again`,
+  }),
   'verification-unwritten': entry<{ problem: 'changed'; files: string[] } | { problem: 'write'; reason: string }>({
     severity: 'error',
     title: 'Verification record not written',
