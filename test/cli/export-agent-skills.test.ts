@@ -387,6 +387,14 @@ describe('site-skills export: the copy of a skill, read through the file guard',
       expect(copied).toEqual(['alias.md', 'manifest.json', 'notes/kept.md', 'tools/hello.js'])
       expect(readFileSync(join(copy, 'alias.md'), 'utf8')).toBe('# Kept\n')
 
+      // A FIFO as the marker of an earlier export is no marker: the folder is not replaced, and nothing hangs.
+      await rm(join(to, 'shop/.site-skills-export.json'))
+      execFileSync('mkfifo', [join(to, 'shop/.site-skills-export.json')])
+      const marker = await spawnCli(['export', '--agent-skills', '--root', root, '--out', to], { deadlineMs: 30_000 })
+      expect(marker.timedOut).toBe(false)
+      expect(marker.code).toBe(1)
+      expect(marker.stderr).toContain('exists and was not written by site-skills export')
+
       await writeFile(join(root, 'shop/big.bin'), '')
       await truncate(join(root, 'shop/big.bin'), 16 * 1024 * 1024 + 1)
       const big = await spawnCli(['export', '--agent-skills', '--root', root, '--out', join(dir, 'out-2')], {
