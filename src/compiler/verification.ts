@@ -8,7 +8,7 @@ import type { JsonPath } from './parse'
 /** The record `site-skills test --record` writes in a skill folder. */
 export const VERIFICATION_FILE = 'verification.json'
 
-/** A skill's record as read: its path and text, or why it cannot be read (`problem`, after "verification.json cannot be read:"). */
+/** A skill's record as read: its path and text, or why it cannot be (`problem`, after "verification.json cannot be used:"). */
 export type RecordFile = { path: string; text: string } | { path: string; problem: string }
 
 /**
