@@ -100,7 +100,9 @@ export function checkRecord(value: unknown): RecordFacts | RecordProblem {
  * holds together: `validate` says what is wrong with it, `verification-invalid`), and the record's
  * path when there is one. Never throws.
  */
-export function readVerificationSummary(realDir: string): { summary?: VerificationSummary; path: string } | undefined {
+export function readVerificationSummary(
+  realDir: string,
+): { summary?: VerificationSummary; path: string; tokens?: RecordedTokens } | undefined {
   const file = readRecordFile(realDir)
   if (!file) return undefined
   if (!('text' in file)) return { path: file.path }
@@ -111,5 +113,24 @@ export function readVerificationSummary(realDir: string): { summary?: Verificati
     return { path: file.path }
   }
   const facts = checkRecord(value)
-  return 'reason' in facts ? { path: file.path } : { summary: facts.summary, path: file.path }
+  if ('reason' in facts) return { path: file.path }
+  return { summary: facts.summary, path: file.path, tokens: recordedTokens((value as { examples: unknown }).examples) }
+}
+
+/** Each recorded example's result tokens (`test --record`), by `tool + "\0" + example` (JSON, as the build cache keeps models). */
+export type RecordedTokens = Readonly<Record<string, number>>
+
+function recordedTokens(examples: unknown): RecordedTokens {
+  const out: Record<string, number> = {}
+  if (!Array.isArray(examples)) return out
+  for (const e of examples.slice(0, 10_000))
+    if (isObject(e) && typeof e.tool === 'string' && typeof e.example === 'string' && Number.isInteger(e.tokens))
+      out[`${e.tool}\0${e.example}`] = e.tokens as number
+  return out
+}
+
+/** The recorded result tokens of an example, if any. */
+export const recordedTokensOf = (recorded: RecordedTokens | undefined, tool: string, example: string) => {
+  const key = `${tool}\0${example}`
+  return recorded && Object.hasOwn(recorded, key) ? recorded[key] : undefined
 }

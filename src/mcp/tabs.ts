@@ -1,11 +1,15 @@
 import { SiteToolError } from '../../runtime/index'
-import { type CdpClient, listen, loadCri } from '../../runtime/internal'
+import { type CdpClient, listen, loadCri, siteToolError } from '../../runtime/internal'
 
 /** A page of the browser, as the server shows it. */
 export interface TabInfo {
   id: string
   url: string
   title: string
+  /** The browser context it lives in (absent: the browser's default one). */
+  context?: string
+  /** The tab whose page opened it (a popup). */
+  opener?: string
 }
 
 /** Where the browser's DevTools endpoint is: `host:port`, and the page a ws:// page URL named. */
@@ -35,20 +39,27 @@ export interface Tabs {
   session: (targetId: string) => Promise<CdpClient>
   /** Navigates a tab to an http(s) URL and resolves once the page has loaded. */
   navigate: (targetId: string, url: string) => Promise<TabInfo>
-  /** Opens a new tab on an http(s) URL and resolves once it has loaded. */
-  open: (url: string) => Promise<TabInfo>
+  /** Opens a new tab on an http(s) URL (in the given browser context) and resolves once it has loaded. */
+  open: (url: string, context?: string) => Promise<TabInfo>
+  /** A new browser context: no cookies, storage or cache shared with another. */
+  createContext: () => Promise<string>
+  /** Closes a browser context and every tab in it. */
+  disposeContext: (context: string) => Promise<void>
   /** Closes a tab (nothing when it is gone already). */
   closeTab: (targetId: string) => Promise<void>
   /** The tabs of a browser context are never shown (the server's own test runs open them). */
   hideContext: (browserContextId: string) => void
   /** Calls `listener` when a tab opens, changes its URL or title, or closes; returns what stops it. */
   onChange: (listener: (targetId: string, event: TabEvent) => void) => () => void
+  /** Throws `browser-disconnected` once the browser's connection is gone (its tabs are dropped then). */
+  check: () => void
   close: () => Promise<void>
 }
 
 interface TargetInfo {
   targetId: string
   browserContextId?: string
+  openerId?: string
   type: string
   url: string
   title: string
@@ -90,10 +101,22 @@ function checkWebUrl(url: string): void {
 }
 
 function toTab(info: TargetInfo): TabInfo {
-  return { id: info.targetId, url: info.url, title: info.title }
+  const { browserContextId: context, openerId: opener } = info
+  return {
+    id: info.targetId,
+    url: info.url,
+    title: info.title,
+    ...(context ? { context } : {}),
+    ...(opener ? { opener } : {}),
+  }
 }
 
-/** Resolves once `client`'s page fired its load event after `start()`; fails after the navigation timeout. */
+/**
+ * Resolves once `client`'s page fired its load event after `start()`; fails after the navigation
+ * timeout, also while `start()` is still waiting. A page that asks before it is left (a
+ * `beforeunload` handler) is left: the client asked for the navigation, and the question would
+ * hold it until the timeout.
+ */
 async function loadedAfter(client: CdpClient, url: string, start: () => Promise<void>): Promise<void> {
   await client.send('Page.enable')
   let timer: ReturnType<typeof setTimeout> | undefined
@@ -101,11 +124,14 @@ async function loadedAfter(client: CdpClient, url: string, start: () => Promise<
     client.once('Page.loadEventFired', () => resolve())
     timer = setTimeout(() => reject(new SiteToolError('timeout', `${url} did not load`)), NAVIGATE_TIMEOUT_MS)
   })
+  const leave = listen(client, 'Page.javascriptDialogOpening', ({ type }) => {
+    if (type === 'beforeunload') client.send('Page.handleJavaScriptDialog', { accept: true }).catch(() => undefined)
+  })
   try {
-    await start()
-    await loaded
+    await Promise.all([start(), loaded])
   } finally {
     clearTimeout(timer)
+    leave()
     loaded.catch(() => undefined)
   }
 }
@@ -153,6 +179,18 @@ export async function connectTabs(address: BrowserAddress): Promise<Tabs> {
     emit(targetId, 'closed')
   }
 
+  // The browser died or closed: its tabs are gone, and every call says so instead of failing to connect.
+  let lost: Error | undefined
+  let closing = false
+  browser.on('disconnect', () => {
+    if (closing) return
+    lost = siteToolError('browser-disconnected', { where: `${address.host}:${address.port}` })
+    for (const targetId of [...tabs.keys()]) forget(targetId)
+  })
+  const check = () => {
+    if (lost) throw lost
+  }
+
   const { targetInfos } = (await browser.send('Target.getTargets')) as { targetInfos: TargetInfo[] }
   for (const info of targetInfos) if (info.type === 'page') tabs.set(info.targetId, toTab(info))
   listen(browser, 'Target.targetCreated', (p) => update(p.targetInfo as TargetInfo, true))
@@ -161,6 +199,7 @@ export async function connectTabs(address: BrowserAddress): Promise<Tabs> {
   await browser.send('Target.setDiscoverTargets', { discover: true })
 
   function session(targetId: string): Promise<CdpClient> {
+    if (lost) return Promise.reject(lost)
     let client = sessions.get(targetId)
     if (!client) {
       client = cri({ target: `ws://${address.host}:${address.port}/devtools/page/${targetId}`, local: true })
@@ -180,6 +219,7 @@ export async function connectTabs(address: BrowserAddress): Promise<Tabs> {
   }
 
   async function navigate(targetId: string, url: string): Promise<TabInfo> {
+    check()
     checkWebUrl(url)
     const client = await session(targetId)
     await loadedAfter(client, url, async () => {
@@ -191,9 +231,11 @@ export async function connectTabs(address: BrowserAddress): Promise<Tabs> {
     return tab
   }
 
-  async function open(url: string): Promise<TabInfo> {
+  async function open(url: string, context?: string): Promise<TabInfo> {
+    check()
     checkWebUrl(url)
-    const { targetId } = (await browser.send('Target.createTarget', { url: 'about:blank' })) as { targetId: string }
+    const params = { url: 'about:blank', ...(context ? { browserContextId: context } : {}) }
+    const { targetId } = (await browser.send('Target.createTarget', params)) as { targetId: string }
     await refresh(targetId)
     return navigate(targetId, url)
   }
@@ -210,12 +252,22 @@ export async function connectTabs(address: BrowserAddress): Promise<Tabs> {
       await browser.send('Target.closeTarget', { targetId }).catch(() => undefined)
       forget(targetId)
     },
+    async createContext() {
+      const made = await browser.send('Target.createBrowserContext', { disposeOnDetach: true })
+      return (made as { browserContextId: string }).browserContextId
+    },
+    async disposeContext(browserContextId) {
+      await browser.send('Target.disposeBrowserContext', { browserContextId }).catch(() => undefined)
+      for (const tab of [...tabs.values()]) if (tab.context === browserContextId) forget(tab.id)
+    },
     hideContext: (browserContextId) => void hidden.add(browserContextId),
     onChange(listener) {
       listeners.add(listener)
       return () => void listeners.delete(listener)
     },
+    check,
     async close() {
+      closing = true
       const clients = await Promise.all([...sessions.values()].map((c) => c.catch(() => undefined)))
       await Promise.all([...clients, browser].map((c) => c && closeOnce(c)))
     },

@@ -34,7 +34,7 @@ const USAGE = {
   test: 'test [SITE...] [--root DIR]... [--json] [--compat ego-lite] [--live] [--record] [--cdp HOST:PORT]',
   mcp:
     'mcp [--root DIR]... [--compat ego-lite] [--tools page|all|search] [--cdp HOST:PORT|ws://...] ' +
-    '[--allow SITE]... [--deny SITE]... [--http PORT] [--allow-write DIR]',
+    '[--allow SITE]... [--deny SITE]... [--http PORT] [--max-sessions N] [--session-idle SECONDS] [--allow-write DIR]',
 }
 
 describe('an option the command does not take', () => {
@@ -114,8 +114,8 @@ describe('--help of each command', () => {
         'A DIR that holds manifest.json is checked as that one skill of its parent folder.',
         '',
         'options:',
-        '  --root DIR         a learnings root (repeatable; default ./learnings, $SITE_SKILLS_ROOT, or',
-        '                     $EGO_BROWSER_AGENT_WORKSPACE/learnings)',
+        '  --root DIR         a learnings root (repeatable; default $SITE_SKILLS_ROOT, else',
+        '                     $EGO_BROWSER_AGENT_WORKSPACE/learnings, else ./learnings)',
         '  --json             machine output on stdout, nothing else',
         '  --compat ego-lite  also reject what the original ego-lite runtime cannot load',
         '  --help, -h         this help',

@@ -11,7 +11,7 @@ import { displayRoot } from '../roots'
 import { compatOf } from '../roots'
 import { reportFailure } from '../failure'
 import { type Style, createStyle, plural } from '../format'
-import { existingRoots } from '../session'
+import { checkSkillIds, existingRoots } from '../session'
 import { jsonDiagnostic, jsonReport } from './validate'
 import { ownManifest } from '../../package/version'
 import { changedFiles, createRecord, skillDigests, writeRecord } from '../../verification/record'
@@ -23,7 +23,8 @@ import type { Args } from '../registry'
 const CDP_RE = /^(?:(?:\[[^\]]+\]|[^:/\s]+):\d+|wss?:\/\/[^/]+\/devtools\/browser\/\S+)$/
 
 function line(result: ExampleResult, style: Style): string {
-  const name = `${result.siteId} › ${result.tool} › ${result.example}`
+  const tokens = result.tokens === undefined ? '' : style.dim(`  ~${result.tokens.toLocaleString('en-US')} tokens`)
+  const name = `${result.siteId} › ${result.tool} › ${result.example}${tokens}`
   if (result.status === 'pass') return `${style.bold('✔')} ${name}`
   return `${style.red('✖')} ${name}  ${style.red(result.kind ?? 'fail')}: ${result.message ?? ''}`
 }
@@ -33,8 +34,8 @@ async function runCases(cases: ExampleCase[], args: Args<'test'>, api: SiteSkill
   try {
     for (const c of cases) {
       if (c.tool.kind === 'browser') browser ??= await openTestBrowser(args.cdp)
-      const failure = args.live ? await runLive(c, api, browser!) : await runOffline(c, api, browser)
-      each(resultOf(c, failure))
+      const verdict = args.live ? await runLive(c, api, browser!) : await runOffline(c, api, browser)
+      each(resultOf(c, verdict))
     }
   } finally {
     await browser?.close()
@@ -157,10 +158,10 @@ export async function testCommand(args: Args<'test'>, io: CliIO): Promise<number
     )
   try {
     const { result, api } = await current(options)
-    const known = new Set(result.records.map((r) => r.folder.id))
-    const unknown = args.positionals.filter((id) => !known.has(id))
-    if (unknown.length)
-      throw new UsageError(`no skill ${unknown.map((id) => JSON.stringify(id)).join(', ')} in the roots`)
+    checkSkillIds(
+      args.positionals,
+      result.records.map((r) => r.folder.id),
+    )
     const scope = scopeOf(result, args.positionals, io.cwd)
     const style = createStyle(io.stdout as NodeJS.WriteStream)
     const results: ExampleResult[] = []
