@@ -1,5 +1,5 @@
 /**
- * `npm run bench [-- --quick] [-- --only lookup,build,cached,small,rebuild,idle,cdp,size,types,memory,branches,validate]`: runs the
+ * `npm run bench [-- --quick] [-- --only lookup,build,cached,small,rebuild,idle,cdp,size,types,memory,branches,validate,tokens]`: runs the
  * benchmarks, prints one table and writes bench/results.json. Every figure is a ratio against a
  * baseline measured in the same run (median of the runs, with min and max).
  */
@@ -19,6 +19,7 @@ import { runRebuildBench } from './rebuild'
 import { runSizeBench } from './size'
 import { runSmallBench } from './small'
 import { runTypesBench } from './types'
+import { runTokensBench } from './tokens'
 import { runValidateBench } from './validate'
 import { type Figure, errorSummary, renderTable } from './table'
 
@@ -35,6 +36,7 @@ const BENCHES = [
   'memory',
   'branches',
   'validate',
+  'tokens',
 ] as const
 type BenchName = (typeof BENCHES)[number]
 
@@ -50,6 +52,7 @@ const FULL = {
   memory: { sizes: [1000, 10_000] },
   branches: { runs: 5 },
   validate: { size: 50_000, runs: 3 },
+  tokens: { runs: 5 },
 }
 
 const QUICK: typeof FULL = {
@@ -64,6 +67,7 @@ const QUICK: typeof FULL = {
   memory: { sizes: [1000] },
   branches: { runs: 3 },
   validate: { size: 50_000, runs: 1 },
+  tokens: { runs: 2 },
 }
 
 function options() {
@@ -128,6 +132,7 @@ async function main(): Promise<void> {
     memory: () => runMemoryBench({ sizes: config.memory.sizes, reuse: buildPeaks ? { 1000: buildPeaks } : undefined }),
     branches: () => runBranchesBench(config.branches),
     validate: () => runValidateBench(config.validate),
+    tokens: () => runTokensBench(config.tokens),
   }
   console.log(
     `site-skills benchmarks (${info.mode}): ${info.cpu}, ${info.cores} cores, Node ${info.node}, load ${info.loadAverageAtStart.join(' ')}`,
