@@ -34,7 +34,7 @@ const READS: Record<string, (url: URL) => PageRead[]> = {
   'hacker-news': (url) => [{ tool: url.pathname === '/item' ? 'read_comments' : 'read_stories', args: {} }],
   github: (url) =>
     /^\/[^/]+\/[^/]+\/(issues|pull)\/\d+/.test(url.pathname)
-      ? [{ tool: 'read_markdown', args: {} }]
+      ? [{ tool: 'read_issue', args: {} }]
       : [
           { tool: 'read_repo', args: {} },
           { tool: 'read_markdown', args: {} },

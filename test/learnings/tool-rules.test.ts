@@ -1,4 +1,4 @@
-import { writeFile } from 'node:fs/promises'
+import { readFile, writeFile } from 'node:fs/promises'
 import { join, resolve } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { callBrowserTool } from '../../runtime/browser'
@@ -22,14 +22,9 @@ async function compile(siteId: string, tool: string): Promise<void> {
   const manifest = await readManifest(ROOT, siteId)
   manifests.set(siteId, manifest)
   const realDir = join(ROOT, siteId)
-  const request = {
-    siteId,
-    root: ROOT,
-    tool,
-    absPath: join(realDir, manifest.browserTools[tool]!.path),
-    module: false,
-    realDir,
-  }
+  const absPath = join(realDir, manifest.browserTools[tool]!.path)
+  const module = /^\s*(import|export)\b/m.test(await readFile(absPath, 'utf8'))
+  const request = { siteId, root: ROOT, tool, absPath, module, realDir }
   const compiled = (await createBrowserBundler({ minify: true }).bundle([request])).get(request)?.code
   if (!compiled) throw new Error(`${siteId}/${tool} did not compile`)
   code.set(`${siteId}/${tool}`, compiled)
@@ -60,6 +55,7 @@ beforeAll(async () => {
   browser = await launchBrowser()
   await compile('wikipedia', 'read_infobox')
   await compile('github', 'read_repo')
+  await compile('github', 'read_issue')
 })
 
 afterAll(async () => {
@@ -247,7 +243,7 @@ describe('read_repo rules', () => {
       `<react-app app-name="code-view"><script type="application/json" data-target="react-app.embeddedData">${JSON.stringify(payload)}</script></react-app>`
     const result = await run('github', 'read_repo', 'https://github.com/octo/lib', body)
     expect(result).toMatchObject({
-      fullName: 'octo/lib',
+      repo: 'octo/lib',
       description: 'A small library.',
       stars: 12,
       forks: 3,
@@ -266,5 +262,41 @@ describe('read_repo rules', () => {
       `<script type="application/json" data-target="react-app.embeddedData">${JSON.stringify(payload)}</script>`
     const result = await run('github', 'read_repo', 'https://github.com/octo/lib', body)
     expect(result.description).toBe('The real about text.')
+  })
+})
+
+describe('read_issue rules', () => {
+  it('reads a pull request of the server-rendered layout: header, state, labels, body and comments', async () => {
+    // Pull request pages (and issues before the React viewer): .gh-header-*, .timeline-comment.
+    const comment = (user: string, body: string) =>
+      `<div class="timeline-comment"><a class="author" href="/${user}">${user}</a>` +
+      `<div class="comment-body markdown-body">${body}</div></div>`
+    const body =
+      '<h1 class="gh-header-title"><bdi class="js-issue-title markdown-title">Fix the parser</bdi> ' +
+      '<span class="gh-header-number">#42</span></h1>' +
+      '<div class="gh-header-meta"><span class="State State--merged" title="Status: Merged">Merged</span>' +
+      '<a class="author" href="/octo">octo</a> merged 2 commits</div>' +
+      '<div class="js-issue-labels"><a class="IssueLabel" href="/o/r/labels/bug">bug</a></div>' +
+      '<div class="js-discussion">' +
+      comment('octo', '<p>Fixes <code>parse()</code>:</p><ul><li>one</li><li>two</li></ul>') +
+      comment('reviewer', '<p>Looks good.</p>') +
+      comment('octo', '<p>Thanks!</p>') +
+      '</div>'
+    const result = await run('github', 'read_issue', 'https://github.com/o/r/pull/42', body)
+    expect(result).toEqual({
+      number: 42,
+      kind: 'pull request',
+      title: 'Fix the parser',
+      state: 'Merged',
+      author: 'octo',
+      labels: ['bug'],
+      body: 'Fixes `parse()`:\n\n- one\n- two',
+      commentCount: 2,
+      comments: [
+        { user: 'reviewer', text: 'Looks good.' },
+        { user: 'octo', text: 'Thanks!' },
+      ],
+      next: null,
+    })
   })
 })
