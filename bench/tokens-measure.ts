@@ -37,14 +37,13 @@ function nextArgs(call: Call): Record<string, unknown> | undefined {
 
 /** Follows a paged read to its end: tokens and calls in all (the first call included). */
 async function readAll(ours: Peer, name: string, args: Record<string, unknown>, first: Call) {
-  let total = tokens(first.text)
-  let calls = 1
-  for (let next = nextArgs(first); next && calls < MAX_PAGES; calls++) {
+  const texts = [first.text]
+  for (let next = nextArgs(first); next && texts.length < MAX_PAGES; ) {
     const call = await ours.call(name, { ...args, ...next })
-    total += tokens(call.text)
+    texts.push(call.text)
     next = nextArgs(call)
   }
-  return { tokens: total, calls }
+  return { tokens: texts.reduce((n, t) => n + tokens(t), 0), calls: texts.length, text: texts.join('\n') }
 }
 
 /** Tokens of the page's `document.body.innerText`, in a tab of its own. */
@@ -72,7 +71,7 @@ async function readOurs(ours: Peer, tab: string, page: BenchPage, runs: number) 
     times.push(calls.reduce((ms, c) => ms + c.ms, 0))
     if (run === 0) first = calls
   }
-  let paged: PageCost['paged']
+  let paged: Awaited<ReturnType<typeof readAll>> | undefined
   for (const [i, call] of first.entries()) {
     if (!nextArgs(call)) continue
     const read = page.reads[i]!
@@ -103,7 +102,8 @@ export async function measurePage(
   const ours = await readOurs(peers.ours, peers.tab, page, runs)
   const playwright = await readPlaywright(peers.playwright, page, runs)
   const texts = ours.calls.map((c) => c.text)
-  const all = texts.join('\n')
+  // Facts may be on the later pages of a paged read.
+  const all = [...texts, ours.paged?.text ?? ''].join('\n')
   return {
     page,
     ours: texts.reduce((n, t) => n + tokens(t), 0),
@@ -114,7 +114,7 @@ export async function measurePage(
     oursMs: summarize(ours.times),
     playwrightMs: summarize(playwright.times),
     missing: page.facts.filter((fact) => !states(all, fact)),
-    ...(ours.paged ? { paged: ours.paged } : {}),
+    ...(ours.paged ? { paged: { tokens: ours.paged.tokens, calls: ours.paged.calls } } : {}),
   }
 }
 

@@ -21,7 +21,10 @@ export interface BenchPage {
   /** The address it was saved from, where the bench serves it. */
   url: string
   reads: PageRead[]
-  /** Every string and number a user would ask for: the `expect` leaves of the examples of these reads on this page. */
+  /**
+   * Every string and number a user would ask for: the `expect` leaves of the examples of these reads
+   * on this page (also those that read a part of it: offset, limit, maxChars), found in the whole read.
+   */
   facts: string[]
 }
 
@@ -43,7 +46,7 @@ const READS: Record<string, (url: URL) => PageRead[]> = {
     { tool: 'read_infobox', args: {} },
     { tool: 'read_section', args: {} },
   ],
-  mdn: () => [{ tool: 'read_page', args: {} }],
+  mdn: () => [{ tool: 'read_article', args: {} }],
 }
 
 interface Example {
@@ -65,6 +68,12 @@ function leaves(value: unknown): string[] {
   return []
 }
 
+/** Arguments without those that only page or size a read: its facts are in the whole read. */
+function sizeless(args: Record<string, unknown>): Record<string, unknown> {
+  const { offset: _, limit: __, maxChars: ___, ...rest } = args
+  return rest
+}
+
 /** Every saved real page (a fixture whose header names the repository it came from) of the shipped skills. */
 export async function savedPages(): Promise<BenchPage[]> {
   const pages: BenchPage[] = []
@@ -79,7 +88,7 @@ export async function savedPages(): Promise<BenchPage[]> {
       const reads = READS[siteId]!(new URL(header.header.url))
       const facts = reads.flatMap((read) =>
         (manifest.browserTools?.[read.tool]?.examples ?? [])
-          .filter((e) => e.fixture === fixture && isDeepStrictEqual(e.args ?? {}, read.args))
+          .filter((e) => e.fixture === fixture && isDeepStrictEqual(sizeless(e.args ?? {}), read.args))
           .flatMap((e) => leaves(e.expect)),
       )
       pages.push({ siteId, fixture, file, url: header.header.url, reads, facts: [...new Set(facts)] })

@@ -21,7 +21,7 @@ async function (args) {
   // The "Help improve MDN" footer (h2#feedback) is page furniture, not a section.
   const sections = [...main.querySelectorAll('h2[id], h3[id]')]
     .filter((h) => !h.closest('aside, nav, footer, .article-footer') && h.id !== 'feedback')
-    .map((h) => ({ level: Number(h.tagName.slice(1)), id: h.id, text: clean(h), url: `${base}#${h.id}` }))
+    .map((h) => ({ level: Number(h.tagName.slice(1)), id: h.id, text: clean(h) }))
   // The summary is the first prose paragraph: not the Baseline box (details.baseline-indicator) nor notes.
   const summaryNode = [...main.querySelectorAll('p')].find(
     (p) => !p.closest('aside, nav, header nav, .notecard, .baseline-indicator, details, footer') && clean(p).length > 30,
