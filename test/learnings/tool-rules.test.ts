@@ -206,6 +206,71 @@ describe('read_infobox rules', () => {
     expect(entriesOf(result)).toEqual([['Coat of arms', 'Used in Scotland (right)', null]])
   })
 
+  it('reads a child box in a full-width cell in place even when the cell holds a line beside it', async () => {
+    // A box embedded with its own caption line: the rows were lost when the cell's text differed from the box's.
+    const child =
+      '<div>Part of the series</div><table class="infobox-subbox"><tbody>' +
+      '<tr><th scope="row" class="infobox-label">Developer</th><td class="infobox-data">A Team</td></tr>' +
+      '<tr><th scope="row" class="infobox-label">Licence</th><td class="infobox-data">MIT</td></tr></tbody></table>'
+    const result = await run(
+      'wikipedia',
+      'read_infobox',
+      ARTICLE,
+      infobox(
+        '<tr><th colspan="2" class="infobox-above">Tool</th></tr>' +
+          '<tr><th scope="row" class="infobox-label">Paradigm</th><td class="infobox-data">functional</td></tr>' +
+          `<tr><td colspan="2" class="infobox-full-data">${child}</td></tr>`,
+      ),
+    )
+    expect(entriesOf(result)).toEqual([
+      ['Paradigm', 'functional', null],
+      ['Developer', 'A Team', null],
+      ['Licence', 'MIT', null],
+    ])
+  })
+
+  it('reads a plain table of label and value rows that fills a full-width cell (old boxes), not a table of pictures', async () => {
+    // Old (2017) boxes list their members in a table inside one cell: "apostrophe | ’".
+    const members =
+      '<table><tbody><tr><th colspan="2">Punctuation</th></tr>' +
+      '<tr><td><a href="/wiki/Apostrophe">apostrophe</a></td><td>’</td></tr>' +
+      '<tr><td><a href="/wiki/Comma">comma</a></td><td>,</td></tr></tbody></table>'
+    const pictures =
+      '<table><tbody><tr><td><img src="/flag.png" alt="Flag" width="125"></td><td><img src="/arms.png" alt="Arms" width="85"></td></tr>' +
+      '<tr><td>Flag</td><td>Coat of arms</td></tr></tbody></table>'
+    const result = await run(
+      'wikipedia',
+      'read_infobox',
+      ARTICLE,
+      infobox(
+        '<tr><th colspan="2">Marks</th></tr>' +
+          `<tr><td colspan="2" style="text-align:center">${pictures}</td></tr>` +
+          `<tr class="noprint"><td colspan="2" style="text-align:center">${members}</td></tr>`,
+      ),
+    )
+    expect((result.image as { alt: string }).alt).toBe('Flag')
+    expect(entriesOf(result)).toEqual([
+      ['apostrophe', '’', 'Punctuation'],
+      ['comma', ',', 'Punctuation'],
+    ])
+  })
+
+  it('ends a header\'s rows at page furniture: a print-hidden portal bar and the v-t-e navbar are no entries', async () => {
+    const result = await run(
+      'wikipedia',
+      'read_infobox',
+      ARTICLE,
+      infobox(
+        '<tr><th colspan="2">Marks</th></tr>' +
+          '<tr class="noprint"><th colspan="2">Related</th></tr>' +
+          '<tr class="noprint"><td colspan="2"><ul><li>Diacritics</li><li>Whitespace</li></ul></td></tr>' +
+          '<tr><td colspan="2" class="hlist noprint"><ul><li><a href="/wiki/Category:X">Category</a></li></ul></td></tr>' +
+          '<tr><td colspan="2"><div class="plainlinks hlist navbar mini"><ul><li>v</li><li>t</li><li>e</li></ul></div></td></tr>',
+      ),
+    )
+    expect(entriesOf(result)).toEqual([['Related', 'Diacritics; Whitespace', 'Related']])
+  })
+
   it('separates a label and a block that follows its text by a space, not by nothing', async () => {
     // Country infoboxes (2026): `Capital<div class="ib-country-largest">and largest city</div>`.
     const result = await run(
