@@ -255,7 +255,7 @@ describe('read_infobox rules', () => {
     ])
   })
 
-  it('ends a header\'s rows at page furniture: a print-hidden portal bar and the v-t-e navbar are no entries', async () => {
+  it("ends a header's rows at page furniture: a print-hidden portal bar and the v-t-e navbar are no entries", async () => {
     const result = await run(
       'wikipedia',
       'read_infobox',
