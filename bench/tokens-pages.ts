@@ -59,12 +59,12 @@ interface ManifestTools {
   browserTools?: Record<string, { examples?: Example[] }>
 }
 
-/** The strings and numbers of an expected value (keys aside), as facts a reader must find. */
-function leaves(value: unknown): string[] {
+/** The strings (and numbers) of an expected value (keys aside), as facts a reader must find. */
+function leaves(value: unknown, numbers: boolean): string[] {
   if (typeof value === 'string') return value ? [value] : []
-  if (typeof value === 'number') return [String(value)]
-  if (Array.isArray(value)) return value.flatMap(leaves)
-  if (value && typeof value === 'object') return Object.values(value).flatMap(leaves)
+  if (typeof value === 'number') return numbers ? [String(value)] : []
+  if (Array.isArray(value)) return value.flatMap((item) => leaves(item, numbers))
+  if (value && typeof value === 'object') return Object.values(value).flatMap((item) => leaves(item, numbers))
   return []
 }
 
@@ -89,7 +89,8 @@ export async function savedPages(): Promise<BenchPage[]> {
       const facts = reads.flatMap((read) =>
         (manifest.browserTools?.[read.tool]?.examples ?? [])
           .filter((e) => e.fixture === fixture && isDeepStrictEqual(sizeless(e.args ?? {}), read.args))
-          .flatMap((e) => leaves(e.expect)),
+          // A part's numbers are about the part (its offset, next); its strings are in the whole read.
+          .flatMap((e) => leaves(e.expect, isDeepStrictEqual(e.args ?? {}, read.args))),
       )
       pages.push({ siteId, fixture, file, url: header.header.url, reads, facts: [...new Set(facts)] })
     }
