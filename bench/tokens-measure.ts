@@ -16,6 +16,9 @@ export interface PageCost {
   playwright: number
   /** Playwright MCP's `browser_navigate` answer (not part of the read). */
   playwrightNavigate: number
+  /** chrome-devtools-mcp's `take_snapshot`, and its milliseconds per run. */
+  devtools: number
+  devtoolsMs: Summary
   /** Milliseconds of our reads (all of a page's calls) and of Playwright's snapshot, per run. */
   oursMs: Summary
   playwrightMs: Summary
@@ -92,15 +95,40 @@ async function readPlaywright(playwright: Peer, page: BenchPage, runs: number) {
   return { navigate: tokens(navigate.text), snapshot: tokens(text), times }
 }
 
+/** chrome-devtools-mcp on its own page (`pageId`, from its `new_page`): navigate, then snapshot `runs` times. */
+async function readDevtools(devtools: Peer, pageId: number, page: BenchPage, runs: number) {
+  await devtools.call('navigate_page', { pageId, type: 'url', url: page.url })
+  const times: number[] = []
+  let text = ''
+  for (let run = 0; run < runs; run++) {
+    const snapshot = await devtools.call('take_snapshot', { pageId })
+    times.push(snapshot.ms)
+    if (run === 0) text = snapshot.text
+  }
+  return { snapshot: tokens(text), times }
+}
+
+/** The peers a page is read by, each on a tab of its own. */
+export interface Readers {
+  ours: Peer
+  /** Our server's tab handle. */
+  tab: string
+  playwright: Peer
+  devtools: Peer
+  /** chrome-devtools-mcp's page id. */
+  pageId: number
+}
+
 /** The cost of reading `page` each way. */
 export async function measurePage(
   page: BenchPage,
-  peers: { ours: Peer; tab: string; playwright: Peer; pageText: number },
+  readers: Readers,
+  pageText: number,
   runs: number,
 ): Promise<PageCost> {
-  const pageText = peers.pageText
-  const ours = await readOurs(peers.ours, peers.tab, page, runs)
-  const playwright = await readPlaywright(peers.playwright, page, runs)
+  const ours = await readOurs(readers.ours, readers.tab, page, runs)
+  const playwright = await readPlaywright(readers.playwright, page, runs)
+  const devtools = await readDevtools(readers.devtools, readers.pageId, page, runs)
   const texts = ours.calls.map((c) => c.text)
   // Facts may be on the later pages of a paged read.
   const all = [...texts, ours.paged?.text ?? ''].join('\n')
@@ -113,6 +141,8 @@ export async function measurePage(
     playwrightNavigate: playwright.navigate,
     oursMs: summarize(ours.times),
     playwrightMs: summarize(playwright.times),
+    devtools: devtools.snapshot,
+    devtoolsMs: summarize(devtools.times),
     missing: page.facts.filter((fact) => !states(all, fact)),
     ...(ours.paged ? { paged: { tokens: ours.paged.tokens, calls: ours.paged.calls } } : {}),
   }

@@ -35,8 +35,13 @@ export interface Peer {
   close(): Promise<void>
 }
 
-async function connect(command: string, args: string[], cwd: string): Promise<Peer> {
-  const env = { ...process.env, NO_COLOR: '1' } as Record<string, string>
+async function connect(
+  command: string,
+  args: string[],
+  cwd: string,
+  extraEnv: Record<string, string> = {},
+): Promise<Peer> {
+  const env = { ...process.env, NO_COLOR: '1', ...extraEnv } as Record<string, string>
   delete env.SITE_SKILLS_ROOT
   const transport = new StdioClientTransport({ command, args, cwd, env, stderr: 'pipe' })
   let stderr = ''
@@ -84,4 +89,18 @@ export async function playwrightServer(wsEndpoint: string): Promise<Peer> {
   const cwd = join(TMP, 'playwright-mcp')
   await mkdir(cwd, { recursive: true })
   return connect(process.execPath, [cli, '--cdp-endpoint', wsEndpoint, '--output-dir', cwd], cwd)
+}
+
+/**
+ * chrome-devtools-mcp, attached to the same browser, with its usage statistics and its update
+ * check off (both would leave the machine).
+ */
+export function devtoolsServer(wsEndpoint: string): Promise<Peer> {
+  const pkg = dirname(createRequire(import.meta.url).resolve('chrome-devtools-mcp/package.json'))
+  const cli = join(pkg, 'build/src/bin/chrome-devtools-mcp.js')
+  return connect(process.execPath, [cli, '--wsEndpoint', wsEndpoint, '--usageStatistics=false'], TMP, {
+    CHROME_DEVTOOLS_MCP_NO_USAGE_STATISTICS: '1',
+    CHROME_DEVTOOLS_MCP_NO_UPDATE_CHECKS: '1',
+    CI: '1',
+  })
 }

@@ -3,7 +3,7 @@ import { summarize } from './stats'
 import type { Figure } from './table'
 import { innerTextTokens, measurePage, type PageCost, pageListTokens } from './tokens-measure'
 import { type BenchPage, savedPages } from './tokens-pages'
-import { ourServer, type Peer, playwrightServer } from './tokens-peers'
+import { devtoolsServer, ourServer, type Peer, playwrightServer } from './tokens-peers'
 import { type PageServer, servePages } from './tokens-serve'
 
 const count = (label: string, value: number) => ({ label, unit: 'count' as const, value: summarize([value]) })
@@ -13,7 +13,7 @@ const group = (n: number) => n.toLocaleString('en-US', { maximumFractionDigits: 
 function pageFigure(c: PageCost): Figure {
   const time = c.oursMs.median / c.playwrightMs.median
   const notes = [
-    `Playwright MCP browser_snapshot ${group(c.playwright)} tokens (${group(c.playwright / c.ours)}x ours; browser_navigate answered ${group(c.playwrightNavigate)} more)`,
+    `Playwright MCP browser_snapshot ${group(c.playwright)} tokens (${group(c.playwright / c.ours)}x ours; browser_navigate answered ${group(c.playwrightNavigate)} more); chrome-devtools-mcp take_snapshot ${group(c.devtools)} (${group(c.devtools / c.ours)}x ours, ${group(c.devtoolsMs.median)} ms)`,
     `read ${group(c.oursMs.median)} ms vs snapshot ${group(c.playwrightMs.median)} ms (${group(time)}x the time, n=${c.oursMs.runs}); largest call ${group(c.largestCall)} tokens; ${c.page.reads.map((r) => r.tool).join(' + ')}`,
     c.missing.length
       ? `${c.missing.length} of ${c.page.facts.length} facts missing: ${c.missing.slice(0, 5).join(' | ')}`
@@ -52,6 +52,14 @@ function summaryFigures(costs: PageCost[]): Figure[] {
       ratio: vsPlaywright,
       ratioText: 'fewer tokens',
       goal: { text: 'at least 20x fewer at the median', met: vsPlaywright.median >= 20 },
+    },
+    {
+      bench: 'tokens',
+      name: `tokens over ${n}: our reads vs chrome-devtools-mcp's take_snapshot (median of the per-page ratios)`,
+      subject: count('ours', ours),
+      baseline: count('snapshot', median(costs.map((c) => c.devtools))),
+      ratio: summarize(costs.map((c) => c.devtools / c.ours)),
+      ratioText: 'fewer tokens',
     },
     {
       bench: 'tokens',
@@ -141,8 +149,8 @@ async function listFigures(browser: LaunchedBrowser, server: PageServer, pages: 
 
 /**
  * `--only tokens`: every saved real page of the shipped skills, served at its real URL on this
- * machine, read three ways in one Chromium: our tools through `site-skills mcp`, the page's
- * innerText, and Playwright MCP's snapshot. `pages` keeps the first N pages (the test row).
+ * machine, read four ways in one Chromium: our tools through `site-skills mcp`, the page's
+ * innerText, Playwright MCP's snapshot and chrome-devtools-mcp's. `pages` keeps the first N pages (the test row).
  */
 export async function runTokensBench(config: { runs: number; pages?: number }): Promise<Figure[]> {
   const pages = (await savedPages()).slice(0, config.pages)
@@ -169,8 +177,9 @@ export async function runTokensBench(config: { runs: number; pages?: number }): 
 }
 
 /**
- * Our server and Playwright MCP each on a tab of their own: ours is the tab its first navigation
- * took (named in every call after), Playwright's one it opens with `browser_tabs`.
+ * Our server and the two peers each on a tab of their own: ours is the tab its first navigation
+ * took (named in every call after), Playwright's one it opens with `browser_tabs`,
+ * chrome-devtools-mcp's one it opens with `new_page`.
  */
 async function measureAll(
   browser: LaunchedBrowser,
@@ -185,13 +194,20 @@ async function measureAll(
     peers.push(ours)
     const first = await ours.call('site_skills_navigate', { url: pages[0]!.url })
     const tab = (first.result.structuredContent as { tab: { id: string } }).tab.id
+    const devtools = await devtoolsServer(browser.wsEndpoint)
+    peers.push(devtools)
+    // Its answer lists the pages as "N: title (url)", the one it opened "[selected]".
+    const opened = await devtools.call('new_page', { url: 'about:blank' })
+    const pageId = Number(/^(\d+): .*\[selected\]$/m.exec(opened.text)?.[1])
+    if (!Number.isInteger(pageId)) throw new Error(`chrome-devtools-mcp named no page: ${opened.text.slice(0, 200)}`)
     const playwright = await playwrightServer(browser.wsEndpoint)
     peers.push(playwright)
     await playwright.call('browser_tabs', { action: 'new' })
+    const readers = { ours, tab, playwright, devtools, pageId }
     const costs: PageCost[] = []
     for (const page of pages) {
       server.show(page)
-      costs.push(await measurePage(page, { ours, tab, playwright, pageText: pageText.get(page)! }, runs))
+      costs.push(await measurePage(page, readers, pageText.get(page)!, runs))
     }
     return costs
   } finally {

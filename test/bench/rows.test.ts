@@ -94,12 +94,13 @@ describe('benchmark rows', () => {
     expect(session.served.modules).toBe(22)
   })
 
-  it('tokens: a saved page read through site-skills mcp, as its innerText and by Playwright MCP, on one Chromium', async () => {
+  it('tokens: a saved page read through site-skills mcp, as its innerText, by Playwright MCP and chrome-devtools-mcp', async () => {
     const figures = await runTokensBench({ runs: 1, pages: 1 })
     const page = 'hacker-news fixtures/front-2020.html'
     expect(figures.map((f) => f.name)).toEqual([
       `tokens, ${page}: our reads vs the page's innerText`,
       "tokens over 1 saved real pages: our reads vs Playwright MCP's snapshot (median of the per-page ratios)",
+      "tokens over 1 saved real pages: our reads vs chrome-devtools-mcp's take_snapshot (median of the per-page ratios)",
       "tokens over 1 saved real pages: our reads vs the page's innerText (median of the per-page ratios)",
       'largest single call with default arguments, over 1 saved real pages',
       'facts of the examples stated by our reads, over 1 saved real pages',
@@ -109,7 +110,7 @@ describe('benchmark rows', () => {
     expectMeasured(figures)
     // The page was served at its real address: our tool read its 30 stories, and every fact of the
     // examples on it (titles, points, comment counts) is in what the server answered.
-    const [perPage, , , , facts] = figures
+    const [perPage, , , , , facts] = figures
     expect(perPage!.notes?.[2]).toMatch(/^all \d+ facts of its examples stated$/)
     expect(facts!.baseline!.value.median).toBeGreaterThanOrEqual(90)
     expect(facts!.subject!.value.median).toBe(facts!.baseline!.value.median)
