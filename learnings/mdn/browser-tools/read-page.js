@@ -74,13 +74,16 @@ async function (args) {
     : null
   if (includeSidebar) {
     const sidebar = document.getElementById('main-sidebar') || document.querySelector('aside[class*="sidebar"], nav[class*="sidebar"]')
-    // Reference sidebars hold a thousand links and more: keep 300 around the current page's link.
+    // Reference sidebars hold a thousand links and more: keep 100 around the current page's link
+    // (the one whose path is the page's slug), each with its path after /<locale>/docs/.
     const links = sidebar ? [...sidebar.querySelectorAll('a[href*="/docs/"]')] : []
     const here = links.findIndex((a) => a.getAttribute('aria-current') === 'page')
-    const start = Math.max(0, Math.min(here - 150, links.length - 300))
-    result.sidebarLinks = links
-      .slice(start, start + 300)
-      .map((a) => ({ text: clean(a), url: a.href, current: a.getAttribute('aria-current') === 'page' }))
+    const start = Math.max(0, Math.min(here - 50, links.length - 100))
+    const docs = `/${match[1]}/docs/`
+    result.sidebarLinks = links.slice(start, start + 100).map((a) => {
+      const { pathname } = new URL(a.href)
+      return { text: clean(a), path: pathname.startsWith(docs) ? pathname.slice(docs.length) : a.href }
+    })
   }
   return result
 }
