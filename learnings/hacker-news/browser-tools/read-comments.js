@@ -58,16 +58,18 @@ async function (args) {
   }
   scope = scope.filter((c) => c.depth <= maxDepth)
 
-  const comments = scope.slice(offset, offset + limit).map(({ row, depth }) => {
+  // A page: up to `limit` comments, ending early after about 10,000 characters of text (a page of
+  // long comments stays within a model's result budget); `next` is where the following page starts.
+  const comments = []
+  let chars = 0
+  for (let i = offset; i < scope.length && comments.length < limit && chars < 10000; i++) {
+    const { row, depth } = scope[i]
     const body = row.querySelector('.commtext')
-    return {
-      id: Number(row.id) || null,
-      depth,
-      user: oneLine(row.querySelector('a.hnuser')),
-      // Deleted and flagged comments have no .commtext; the row shows "[deleted]" or "[flagged]".
-      text: body ? bodyText(body) : text(row.querySelector('.comment')) || null,
-    }
-  })
+    // Deleted and flagged comments have no .commtext; the row shows "[deleted]" or "[flagged]".
+    const said = body ? bodyText(body) : text(row.querySelector('.comment')) || null
+    chars += said ? said.length : 0
+    comments.push({ id: Number(row.id) || null, depth, user: oneLine(row.querySelector('a.hnuser')), text: said })
+  }
   const next = offset + comments.length < scope.length ? offset + comments.length : null
   const more = document.querySelector('a.morelink')
   return {
