@@ -22,13 +22,17 @@ const UNIT = [
   'test/package/manifest-validator.test.ts',
   'test/package/registry-page.test.ts',
   'test/plugin/dev-server-recheck.test.ts',
+  'test/runtime/budgets.test.ts',
   'test/runtime/checks.test.ts',
+  'test/runtime/compact.test.ts',
   'test/runtime/match.test.ts',
   'test/runtime/page-code.test.ts',
+  'test/runtime/pages.test.ts',
   'test/runtime/registry.test.ts',
   'test/runtime/results.test.ts',
   'test/runtime/sourcemap.test.ts',
   'test/runtime/validator-fuzz.test.ts',
+  'test/tokens/pieces.test.ts',
   'test/validate/compiler.test.ts',
   'test/validate/examples.test.ts',
   'test/validate/expressions.test.ts',
@@ -44,6 +48,7 @@ const UNIT = [
   'test/validate/settle.test.ts',
   'test/validate/v8-syntax.test.ts',
   'test/validate/unreadable.test.ts',
+  'test/validate/url-shapes.test.ts',
 ]
 
 export default defineConfig({

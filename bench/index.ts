@@ -1,5 +1,5 @@
 /**
- * `npm run bench [-- --quick] [-- --only lookup,build,cached,small,rebuild,idle,cdp,size,types,memory,branches,validate,tokens]`: runs the
+ * `npm run bench [-- --quick] [-- --only lookup,build,cached,small,rebuild,idle,cdp,size,types,memory,branches,validate,hostile,tokens]`: runs the
  * benchmarks, prints one table and writes bench/results.json. Every figure is a ratio against a
  * baseline measured in the same run (median of the runs, with min and max).
  */
@@ -12,6 +12,7 @@ import { runBranchesBench } from './branches'
 import { runBuildBench } from './build'
 import { runCachedBench } from './cached'
 import { runCdpBench } from './cdp'
+import { HOSTILE_FULL, runHostileBench } from './hostile'
 import { runIdleBench } from './idle'
 import { runLookupBench } from './lookup'
 import { type BuildPeaks, runMemoryBench } from './memory'
@@ -36,6 +37,7 @@ const BENCHES = [
   'memory',
   'branches',
   'validate',
+  'hostile',
   'tokens',
 ] as const
 type BenchName = (typeof BENCHES)[number]
@@ -52,6 +54,7 @@ const FULL = {
   memory: { sizes: [1000, 10_000] },
   branches: { runs: 5 },
   validate: { size: 50_000, runs: 3 },
+  hostile: HOSTILE_FULL,
   tokens: { runs: 5 },
 }
 
@@ -67,6 +70,7 @@ const QUICK: typeof FULL = {
   memory: { sizes: [1000] },
   branches: { runs: 3 },
   validate: { size: 50_000, runs: 1 },
+  hostile: { ...HOSTILE_FULL, runs: 2 },
   tokens: { runs: 2 },
 }
 
@@ -132,6 +136,7 @@ async function main(): Promise<void> {
     memory: () => runMemoryBench({ sizes: config.memory.sizes, reuse: buildPeaks ? { 1000: buildPeaks } : undefined }),
     branches: () => runBranchesBench(config.branches),
     validate: () => runValidateBench(config.validate),
+    hostile: () => runHostileBench(config.hostile),
     tokens: () => runTokensBench(config.tokens),
   }
   console.log(

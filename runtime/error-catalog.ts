@@ -138,6 +138,16 @@ export const SITE_TOOL_ERRORS = {
     message: (d) =>
       'cdp' in d ? cdpMessage(d) : 'json' in d ? `the result is not JSON data: ${d.json}` : resultMessage(d.problem),
   }),
+  'invalid-cursor': entry<{ reason: 'malformed' } | { reason: 'other-call' } | { reason: 'stale'; what: string }>({
+    title: 'Invalid cursor',
+    hint: 'Pass the cursor of the last page (pageInfo.cursor) with the same arguments, or call without a cursor to start again.',
+    message: (d) =>
+      d.reason === 'malformed'
+        ? 'argument "cursor" is not a cursor this tool gave (pass pageInfo.cursor as it is)'
+        : d.reason === 'other-call'
+          ? 'argument "cursor" belongs to another call: a cursor continues the call of the same tool with the same arguments'
+          : `the result changed since the cursor was given: ${d.what}`,
+  }),
   'tool-threw': entry<{ thrown: string } | { message: string }>({
     title: 'The tool threw',
     hint: "The error's file and line point at the tool's own code.",

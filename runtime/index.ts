@@ -41,6 +41,9 @@ export type {
 } from './types'
 export type {
   LooseSiteSkills,
+  PageArgs,
+  ResultPage,
+  ResultPageInfo,
   RunToolRest,
   RunToolSignature,
   RunToolSite,

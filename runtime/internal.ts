@@ -15,8 +15,12 @@ useMessages(errorMessage)
 export { argsProblem, resultProblem } from './value-problems'
 export { type CdpClient, type TargetInfo, command, listen } from './cdp'
 export { isWsUrl, loadCri, openTarget, parseHostPort, targetProblem } from './connect'
-export { assignToolNames, createToolDefinitions, type ToolRef } from './definitions'
+export { CURSOR_ARG, assignToolNames, createToolDefinitions, isWholeObject, type ToolRef } from './definitions'
 export { typeOf } from './text'
+export { compactText } from './compact'
+export type { CallRef } from './cursor'
+export { DEFAULT_RESULT_BUDGET, pageResult, resultTokens } from './pages'
+export { pagesResults, splitCursor } from './registry'
 export { messageOf, siteToolError } from './errors'
 export { type LaunchedBrowser, launchBrowser } from './launch'
 export {

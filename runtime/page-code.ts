@@ -19,8 +19,9 @@
  * or it lapsed) answers `{ [nonce]: 0 }` before anything runs: Node sends the call again with a
  * user gesture. Every tool starts with transient activation, as when each call carried a gesture.
  *
- * With `urls` (see urls.ts) Node has checked the page's path first and sends it as `pathname`: the
- * guard refuses too when `location.pathname` is no longer that one (the tab navigated in between).
+ * With `urls` (see urls.ts) Node has checked the page's path first, on whatever host, and always
+ * sends it as `pathname`: the guard refuses too when `location.pathname` is no longer that one (the
+ * tab navigated in between), so host and path are checked in the step that calls the tool.
  *
  * Arguments of the sent function: `[args, patterns, nonce, bindingName, id, activation, pathname?]`,
  * the global object, the tool. The guard runs on every call, also of a tool's cached function

@@ -28,14 +28,14 @@ export function refusal(run: PageCall, url: string): SiteToolError {
 
 /**
  * With `urls`: reads the page's URL (one more round trip, only for scoped tools) and refuses a
- * path that does not match; the guard then pins the path it checked (see DOMAIN_GUARD). A host
- * off the skill's domains is left to the guard, which says `domain-mismatch`.
+ * path that does not match, on any host (`url-mismatch` on the skill's domains, else
+ * `domain-mismatch`). The guard then checks the host and that the path is still the one checked,
+ * in the call itself (see DOMAIN_GUARD): a tab that moves in between is refused, whatever host
+ * it was on.
  */
 export async function checkPath(run: PageCall, session: CdpSendable): Promise<void> {
-  const urls = run.call.urls ?? []
   const { result } = await command(session, 'Runtime.evaluate', { expression: 'location.href', returnByValue: true })
   const href = String(result.value)
-  if (!urlMatchesDomains(href, run.call.domains)) return
-  if (!urlMatchesPaths(href, urls)) throw urlMismatch(run, href)
+  if (!urlMatchesPaths(href, run.call.urls ?? [])) throw refusal(run, href)
   run.pathname = new URL(href).pathname
 }

@@ -1,76 +1,11 @@
 // The fixture format (header comment, then the page) lives in src/compiler/fixtures/header.ts,
-// which validation reads too; this is what `snapshot` (and the MCP server's site_skills_snapshot)
-// evaluates in the tab.
+// which validation reads too; what `snapshot` evaluates in the tab is capture-page.ts.
 import { SiteToolError } from '../../runtime/index'
 import { type CdpClient, command } from '../../runtime/internal'
+import { CAPTURE_EXPRESSION } from './capture-page'
 
-/** What `snapshot` leaves out of the page, as the fixture's header says. */
-export const SNAPSHOT_CHANGES =
-  'scripts (also inside srcdoc), on* event handler attributes and javascript: URLs removed; ' +
-  'form values written into attributes, never those of password, one-time-code or secret fields'
-
-/**
- * Evaluated in the page: a copy of the document that holds nothing that runs, form state written
- * into attributes so that it survives serialization, and the doctype. Returns `{ url, html }`.
- *
- * - `<script>` elements (HTML and SVG), `on*` attributes, and `javascript:` URLs in any attribute
- *   that takes a URL are removed; `srcdoc` documents are parsed and cleaned the same way.
- * - A field's value is kept unless the field is or was a secret by any of its attributes: its type
- *   is or was `password` (a "show password" toggle makes it `text`), its `autocomplete` asks for a
- *   password or a one-time code, or its name or id says password, passcode, pwd, secret, token or
- *   otp. Such a field keeps no value at all (neither typed nor from the markup).
- */
-const CAPTURE_EXPRESSION = `(() => {
-  const URL_ATTRIBUTES = ['href', 'src', 'action', 'formaction', 'xlink:href', 'data', 'poster', 'background']
-  const isJavascriptUrl = (value) => value.replace(/[\\u0000-\\u0020]/g, '').toLowerCase().startsWith('javascript:')
-  const SECRET_AUTOCOMPLETE = /(?:^|\\s)(?:current-password|new-password|one-time-code)(?:$|\\s)/i
-  const SECRET_NAME = /pass(?:word|wd|code|phrase)|pwd|secret|token|(?:^|[^a-z])otp(?:$|[^a-z])/i
-  const isSecret = (el) =>
-    el.type === 'password' || /^password$/i.test(el.getAttribute('type') || '') ||
-    SECRET_AUTOCOMPLETE.test(el.getAttribute('autocomplete') || '') ||
-    SECRET_NAME.test(el.getAttribute('name') || '') || SECRET_NAME.test(el.id || '')
-  const doctypeOf = (doc) => {
-    const type = doc.doctype
-    return type ? '<!DOCTYPE ' + type.name + (type.publicId ? ' PUBLIC "' + type.publicId + '"' : '') +
-      (type.systemId ? ' "' + type.systemId + '"' : '') + '>' : ''
-  }
-  const clean = (root) => {
-    root.querySelectorAll('script').forEach((s) => s.remove())
-    for (const el of [root, ...root.querySelectorAll('*')]) {
-      for (const name of el.getAttributeNames()) {
-        const lower = name.toLowerCase()
-        if (lower.startsWith('on') || (URL_ATTRIBUTES.includes(lower) && isJavascriptUrl(el.getAttribute(name))))
-          el.removeAttribute(name)
-      }
-      if ((el.tagName === 'INPUT' || el.tagName === 'TEXTAREA') && isSecret(el)) {
-        el.removeAttribute('value')
-        if (el.tagName === 'TEXTAREA') el.textContent = ''
-      }
-      if (el.hasAttribute('srcdoc')) {
-        const inner = new DOMParser().parseFromString(el.getAttribute('srcdoc'), 'text/html')
-        clean(inner.documentElement)
-        el.setAttribute('srcdoc', doctypeOf(inner) + inner.documentElement.outerHTML)
-      }
-    }
-  }
-  const root = document.documentElement.cloneNode(true)
-  const live = document.documentElement.querySelectorAll('input, textarea, select')
-  const copies = root.querySelectorAll('input, textarea, select')
-  live.forEach((el, i) => {
-    const copy = copies[i]
-    if (!copy) return
-    if (el.tagName !== 'SELECT' && isSecret(el)) {
-      copy.removeAttribute('value')
-      if (el.tagName === 'TEXTAREA') copy.textContent = ''
-    } else if (el.tagName === 'TEXTAREA') copy.textContent = el.value
-    else if (el.tagName === 'SELECT') [...copy.options].forEach((o, j) => o.toggleAttribute('selected', el.options[j].selected))
-    else if (el.type === 'checkbox' || el.type === 'radio') copy.toggleAttribute('checked', el.checked)
-    else if (el.type !== 'file') copy.setAttribute('value', el.value)
-  })
-  clean(root)
-  const doctype = doctypeOf(document)
-  return { url: location.href, html: (doctype ? doctype + '\\n' : '') + root.outerHTML }
-})()`
+/** The world the page is read in: its own, so that no script of the page runs in it or replaces what it calls. */
+const WORLD_NAME = 'site-skills-snapshot'
 
 /** A page as `snapshot` saves it: where the tab was when read, and its cleaned HTML. */
 export interface CapturedPage {
@@ -78,10 +13,21 @@ export interface CapturedPage {
   html: string
 }
 
-/** Reads the tab of `client` with CAPTURE_EXPRESSION. */
+/**
+ * Reads the tab of `client` with CAPTURE_EXPRESSION, in an isolated world made for it on the main
+ * frame: the DOM is the page's, the JavaScript objects (DOMParser, the node methods) are the
+ * browser's own, whatever the page did to its own.
+ */
 export async function capturePage(client: CdpClient): Promise<CapturedPage> {
+  const { frameTree } = await command(client, 'Page.getFrameTree')
+  const world = await command(client, 'Page.createIsolatedWorld', {
+    frameId: frameTree.frame.id,
+    worldName: WORLD_NAME,
+    grantUniveralAccess: false,
+  })
   const { result, exceptionDetails } = await command(client, 'Runtime.evaluate', {
     expression: CAPTURE_EXPRESSION,
+    contextId: world.executionContextId,
     returnByValue: true,
   })
   if (exceptionDetails) throw new SiteToolError('cdp-error', `cannot read the page: ${exceptionDetails.text}`)

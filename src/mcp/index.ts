@@ -6,7 +6,7 @@ import { authoringFactory } from './author/index'
 import type { ToolsMode } from './catalog'
 import type { ClientOptions } from './clients'
 import { createHost } from './host'
-import { serveHttp } from './http'
+import { type SessionLimits, serveHttp } from './http'
 import { createMcpServer } from './server'
 import { createWatchedSkills, type SkillFilter } from './skills'
 import { type BrowserAddress, connectTabs } from './tabs'
@@ -23,6 +23,8 @@ export interface McpOptions {
   filter: SkillFilter
   /** Serve Streamable HTTP on this port (0: any free port) instead of stdio. */
   http?: number
+  /** `--max-sessions` and `--session-idle` (HTTP only). */
+  sessions: SessionLimits
   /** `--tools`; absent: `all` while its list is within DEFAULT_TOOLS_BUDGET tokens, else `search`. */
   mode?: ToolsMode
   /** `--allow-write DIR`: the real path of the root the authoring tools write, and every root's. */
@@ -72,7 +74,9 @@ export async function runMcp(options: McpOptions): Promise<void> {
   let stop: () => void = () => {}
   const stopped = new Promise<void>((resolve) => (stop = resolve))
   const endpoint =
-    options.http === undefined ? undefined : await serveHttp(options.http, () => connect({ follows: false }))
+    options.http === undefined
+      ? undefined
+      : await serveHttp(options.http, () => connect({ follows: false, isolated: true }), options.sessions)
   if (endpoint) options.log(`listening on ${endpoint.url}`)
   else {
     await connect({ follows: true }).connect(new StdioServerTransport())

@@ -13,14 +13,24 @@ const DEBOUNCE_MS = 30
  */
 const RECHECK_MS = 120
 
+/** What the dev server's plugin hooks call: `stop` from `closeBundle`, `beforeLoad` before a generated module loads. */
+export interface AttachedDevServer {
+  stop: () => void
+  /**
+   * Without a watcher (`server.watch: null`) nothing tells the plugin of an edit: each load first
+   * compiles again (the compiler compares the files' stamps, so unchanged learnings cost a `stat`
+   * per file; loads that come while one waits share it) and reloads what changed. Absent with a watcher.
+   */
+  beforeLoad?: () => Promise<void>
+}
+
 /**
  * Keeps `virtual:site-skills` live in Vite's dev server: watches the roots, recompiles after a
  * burst of changes (only changed skills are revalidated and re-bundled), reloads the generated
  * modules that changed, and shows invalid learnings in the error overlay without stopping.
  * Warnings and failures go to Vite's logger (there is no plugin context here).
- * Returns what stops it, for the plugin's `closeBundle` (Vite calls it when the server closes).
  */
-export function attachDevServer(server: ViteDevServer, ctx: RootContext): () => void {
+export function attachDevServer(server: ViteDevServer, ctx: RootContext): AttachedDevServer {
   const { roots, dts } = ctx.options
   const { logger } = server.config
   server.watcher.add(dts ? [...roots, dts] : roots)
@@ -41,6 +51,15 @@ export function attachDevServer(server: ViteDevServer, ctx: RootContext): () => 
       .catch((error: unknown) =>
         logger.error(`${LOG_PREFIX} ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`),
       )
+    return running
+  }
+  let queued: Promise<void> | undefined
+  const beforeLoad = () => {
+    queued ??= running.then(() => {
+      queued = undefined
+      return flush()
+    })
+    return queued
   }
 
   server.watcher.on('all', (event, file) => {
@@ -54,10 +73,11 @@ export function attachDevServer(server: ViteDevServer, ctx: RootContext): () => 
     debounce = setTimeout(flush, DEBOUNCE_MS)
     recheck = setTimeout(flush, RECHECK_MS)
   })
-  return () => {
+  const stop = () => {
     clearTimeout(debounce)
     clearTimeout(recheck)
   }
+  return server.config.server.watch === null ? { stop, beforeLoad } : { stop }
 }
 
 function reload(server: ViteDevServer, ctx: RootContext, skills: readonly string[]): void {

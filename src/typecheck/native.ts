@@ -1,3 +1,5 @@
+import type { ChildProcess } from 'node:child_process'
+import { once } from 'node:events'
 import { join } from 'node:path'
 import type { Diagnostic, Project, Snapshot } from 'typescript-7/unstable/async'
 import { toPosix } from '../compiler/fs/paths'
@@ -8,6 +10,12 @@ export type NativeTypeScript = typeof import('typescript-7/unstable/async')
 
 /** The config the program is opened from: it exists only in the answers `check` gives the compiler. */
 const CONFIG_NAME = '__site-skills-check__.json'
+
+/**
+ * How long the compiler may take to end once closed. One that hangs would hold the process (its
+ * `close` waits for answers, and a live child keeps Node running): past this it is killed.
+ */
+const CLOSE_GRACE_MS = 2000
 
 /** A declaration file, as TypeScript names them (`.d.ts`, `.d.mts`, `.d.cts`, `.d.json.ts`). */
 const DECLARATION_RE = /\.d\.(?:[cm]?ts|[^/.]+\.ts)$/
@@ -92,5 +100,22 @@ export function createNativeBackend(
     const errors = await errorsOf(ts, project, new Set(files))
     return { errors, files, declarationAt: (file: string, offset: number) => declarationAt(ts, project, file, offset) }
   }
-  return { version, check, close: () => api.close() }
+  return { version, check, close: () => closeWithin(api, CLOSE_GRACE_MS) }
+}
+
+const running = (child: ChildProcess) => child.exitCode === null && child.signalCode === null
+
+/**
+ * Closes the API, and kills its compiler process if it has not ended within `ms`. The process is
+ * where this API keeps it (`unstable`: when it is not there, closing is all that is done).
+ */
+async function closeWithin(api: InstanceType<NativeTypeScript['API']>, ms: number): Promise<void> {
+  const child = (api as unknown as { client?: { process?: ChildProcess } }).client?.process
+  const closed = api.close().catch(() => undefined)
+  const ended = child && running(child) ? once(child, 'exit').catch(() => undefined) : undefined
+  let timer: ReturnType<typeof setTimeout> | undefined
+  const late = new Promise<void>((resolve) => (timer = setTimeout(resolve, ms)))
+  await Promise.race([Promise.all([closed, ended]), late])
+  clearTimeout(timer)
+  if (child && running(child)) child.kill('SIGKILL')
 }

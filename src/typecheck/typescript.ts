@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
-import { join } from 'node:path'
+import { join, relative } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import type { CompilerBackend } from './backend'
 import { type ClassicTypeScript, createClassicBackend } from './classic'
@@ -14,12 +14,41 @@ const NATIVE_MAJOR = 7
 /** The line that installs what `check` needs, as the error says it. */
 const INSTALL_TYPESCRIPT = 'npm i -D typescript'
 
-/** The project has no TypeScript (or one `check` cannot drive): exit 2 with what to install. */
-export class TypeScriptSetupError extends Error {}
+/** The hint of a project TypeScript that is there but broken. */
+const REINSTALL_TYPESCRIPT = 'reinstall it: npm i -D typescript --force'
+
+/**
+ * The project has no TypeScript, or one `check` cannot drive (too old, or broken: `code` then says
+ * so, and `hint` what to do): exit 2 with what to install.
+ */
+export class TypeScriptSetupError extends Error {
+  constructor(
+    message: string,
+    readonly code?: string,
+    readonly hint?: string,
+  ) {
+    super(message)
+  }
+}
+
+/** The first line of what went wrong, at most 300 characters (a stack or a compiler's log is not for users). */
+function reasonOf(error: unknown): string {
+  const text = error instanceof Error ? error.message : String(error)
+  const line = text.trim().split('\n')[0] ?? ''
+  return line.length > 300 ? `${line.slice(0, 299)}…` : line
+}
+
+/** The project's TypeScript failed to load, to start, or in a check: `typescript-broken`, what failed and why. */
+function broken(where: string, what: string, error: unknown): TypeScriptSetupError {
+  const message = `the project's TypeScript (${where}) ${what}: ${reasonOf(error)}`
+  return new TypeScriptSetupError(message, 'typescript-broken', REINSTALL_TYPESCRIPT)
+}
 
 /** The project's TypeScript: where its package is and which version it is. */
 interface ProjectTypeScript {
   version: string
+  /** Its folder, relative to the project (`node_modules/typescript`). */
+  where: string
   major: number
   /** Resolves a module as the project would, e.g. `typescript/unstable/async`. */
   resolve: (id: string) => string
@@ -35,11 +64,21 @@ function findTypeScript(projectDir: string): ProjectTypeScript | undefined {
   let manifest: string
   try {
     manifest = require.resolve('typescript/package.json')
-  } catch {
-    return undefined
+  } catch (error) {
+    // Not found is "none"; anything else (a package.json Node cannot parse) is a broken one.
+    if ((error as { code?: unknown }).code === 'MODULE_NOT_FOUND') return undefined
+    throw broken('node_modules/typescript', 'has an unreadable package.json', error)
   }
-  const { version } = JSON.parse(readFileSync(manifest, 'utf8')) as { version: string }
-  return { version, major: Number.parseInt(version, 10), resolve: (id) => require.resolve(id) }
+  const where = relative(projectDir, join(manifest, '..')) || '.'
+  let version: unknown
+  try {
+    version = (JSON.parse(readFileSync(manifest, 'utf8')) as { version?: unknown }).version
+  } catch (error) {
+    throw broken(where, 'has an unreadable package.json', error)
+  }
+  if (typeof version !== 'string')
+    throw broken(where, 'has no version', new Error('its package.json has no "version" string'))
+  return { version, where, major: Number.parseInt(version, 10), resolve: (id) => require.resolve(id) }
 }
 
 /** Whether the project has Node's types, which `check` then gives every tool (`process`, `Buffer`, ...). */
@@ -71,10 +110,29 @@ export async function startCompiler(projectDir: string): Promise<CompilerBackend
     )
   }
   const options = checkCompilerOptions(hasNodeTypes(projectDir))
-  if (found.major < NATIVE_MAJOR) {
-    const ts = await importFile<ClassicTypeScript>(found.resolve('typescript'))
-    return createClassicBackend(ts, projectDir, options)
+  const where = `${found.where}, ${found.version}`
+  let backend: CompilerBackend
+  try {
+    if (found.major < NATIVE_MAJOR) {
+      const ts = await importFile<ClassicTypeScript>(found.resolve('typescript'))
+      backend = createClassicBackend(ts, projectDir, options)
+    } else {
+      const ts = await importFile<NativeTypeScript>(found.resolve('typescript/unstable/async'))
+      backend = createNativeBackend(ts, found.version, projectDir, options)
+    }
+  } catch (error) {
+    throw broken(where, 'cannot be loaded', error)
   }
-  const ts = await importFile<NativeTypeScript>(found.resolve('typescript/unstable/async'))
-  return createNativeBackend(ts, found.version, projectDir, options)
+  return guarded(backend, where)
+}
+
+/** A backend whose failures in a check are the project's TypeScript's, said as such (see `broken`). */
+function guarded(backend: CompilerBackend, where: string): CompilerBackend {
+  return {
+    ...backend,
+    check: (input) =>
+      backend.check(input).catch((error: unknown) => {
+        throw broken(where, 'failed', error)
+      }),
+  }
 }

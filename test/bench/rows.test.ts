@@ -3,6 +3,7 @@ import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { TMP } from '../../bench/generate'
 import { runCachedBench } from '../../bench/cached'
+import { runHostileBench } from '../../bench/hostile'
 import { runIdleBench } from '../../bench/idle'
 import { runMemoryBench } from '../../bench/memory'
 import { rebuildTask } from '../../bench/rebuild'
@@ -70,6 +71,17 @@ describe('benchmark rows', () => {
     // Vite alone built every module the plugin generated: the main module and one chunk per skill.
     expect(figures[1]!.notes?.[0]).toContain('the 21 generated modules')
     expect((await readdir(join(TMP, 'served-20/m/skill'))).length).toBe(20)
+  })
+
+  it('hostile: each hostile input (URL path, secret scan, token count) against ordinary input of its size', async () => {
+    const figures = await runHostileBench({ runs: 1, path: 300, scan: 3000, text: 3000 })
+    expect(figures.map((f) => f.name.split(':')[0])).toEqual([
+      'urls',
+      ...Array(3).fill("pack's secret scan, 3 KB"),
+      ...Array(4).fill('token count (o200k_base), 3 K characters'),
+    ])
+    expectMeasured(figures)
+    for (const f of figures) expect(f.goal?.text).toBe('under 500.0 ms')
   })
 
   it('idle: a dev server with the plugin and Vite alone, each measured over its window', async () => {

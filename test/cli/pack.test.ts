@@ -169,7 +169,7 @@ describe('site-skills pack', () => {
       ),
       expect.stringMatching(/^✖ learnings\/shop\/fixtures\/orders\.html:5:6 {2}error secret-found {2}.*private key.*$/),
       expect.stringMatching(
-        /^✖ learnings\/shop\/notes\/login\.md:3:35 {2}error secret-found {2}a password value Tr0u\*+ \(site-skills\/password\)$/,
+        /^✖ learnings\/shop\/notes\/login\.md:3:35 {2}error secret-found {2}a password value Tr0u\*+ under "password" \(site-skills\/password\)$/,
       ),
     ])
     expect(pack.stderr).toContain('4 findings in 2 files: nothing was written')

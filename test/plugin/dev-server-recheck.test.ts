@@ -22,7 +22,7 @@ afterAll(() => tmp.cleanup())
 function fakeServer(): { server: ViteDevServer; watcher: EventEmitter } {
   const watcher = Object.assign(new EventEmitter(), { add: () => watcher })
   const logger = { warn: () => {}, error: () => {} }
-  const server = { watcher, config: { logger }, environments: {} } as unknown as ViteDevServer
+  const server = { watcher, config: { logger, server: {} }, environments: {} } as unknown as ViteDevServer
   return { server, watcher }
 }
 
@@ -51,7 +51,7 @@ describe('the dev server after a burst of changes', () => {
     // The dev server's own timers are faked (set up before it attaches), so that the test moves
     // time on and knows what is still scheduled; file reads and compiles run for real.
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval'] })
-    const stop = attachDevServer(server, watched)
+    const { stop } = attachDevServer(server, watched)
     try {
       await writeFile(manifest, named('First'))
       watcher.emit('all', 'change', manifest)

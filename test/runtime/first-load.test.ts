@@ -14,6 +14,9 @@ const LAZY = [
   'results.ts',
   'for-models.ts',
   'page-url.ts',
+  'pages.ts',
+  'compact.ts',
+  'cursor.ts',
 ]
 
 let outputs: Metafile['outputs']

@@ -44,12 +44,21 @@ type ToolName = keyof typeof TOOLS
 let browser: LaunchedBrowser
 let server: TestServer
 let tools: Record<string, CompiledTool>
+/** What the owned page posted to `/token` (the secret of its call), for the foreign page to read. */
+let leaked = ''
 
 beforeAll(async () => {
   await Promise.all([
     // foreign.test is another site on the same server: another renderer, a page no skill here owns.
     launchBrowser({ args: ['--host-resolver-rules=MAP *.test 127.0.0.1'] }).then((b) => (browser = b)),
-    startServer().then((s) => (server = s)),
+    startServer({
+      '/token': (req, res) => {
+        const value = new URL(req.url ?? '/', 'http://x').searchParams.get('value')
+        if (value !== null) leaked = value
+        res.writeHead(200, { 'access-control-allow-origin': '*', 'content-type': 'text/plain' })
+        res.end(leaked)
+      },
+    }).then((s) => (server = s)),
     compileTools(SITE, FILES, TOOLS).then((t) => (tools = t)),
   ])
 })
@@ -128,6 +137,38 @@ describe("another tab cannot speak for the runtime's calls (issue 24.15)", () =>
         } finally {
           await command(foreign.client, 'Runtime.terminateExecution')
         }
+      })
+    })
+  })
+})
+
+describe('a signal counts only from the tab of its own call (issue 35.7)', () => {
+  it("a foreign page that holds the call's own secret cannot keep a busy tool alive", async () => {
+    const port = new URL(server.origin).port
+    await withPage(`http://foreign.test:${port}/foreign-token`, async (foreign) => {
+      await withPage(server.url('/owned-token'), async (owned) => {
+        await failure(call(foreign.client, 'title'), 'domain-mismatch')
+        expect(await call(owned.client, 'title')).toBe('/owned-token')
+        // The strongest foreign page: the owned page hands it each call's secret (a synchronous
+        // request before the runtime's own signal), and it sends "synchronous part over" with it.
+        const name = 'Object.keys(window).find((k) => k.startsWith("__siteSkills"))'
+        await evaluate(
+          owned.client,
+          `(() => { const name = ${name}, real = window[name]; window[name] = (payload) => {
+            const xhr = new XMLHttpRequest(); xhr.open('GET', '/token?value=' + payload.slice(1), false); xhr.send()
+            real(payload) } })()`,
+        )
+        await evaluate(
+          foreign.client,
+          `(() => { const send = window[${name}]; setInterval(async () => {
+            const token = await (await fetch(${JSON.stringify(server.url('/token'))})).text()
+            if (token) for (let i = 0; i < 20; i++) send('y' + token) }, 2) })()`,
+        )
+        leaked = ''
+        await failure(call(owned.client, 'work', { ms: 8000 }, { timeoutMs: 1000 }), 'timeout')
+        expect(leaked, 'the secret the foreign page had').not.toBe('')
+        // Terminated at its timeout: the loop never finished.
+        expect(await evaluate(owned.client, 'window.__worked')).toBeUndefined()
       })
     })
   })

@@ -85,15 +85,23 @@ export async function checkCommand(args: Args<'check'>, io: CliIO): Promise<numb
   try {
     compiler = await startCompiler(io.cwd)
   } catch (error) {
-    if (!(error instanceof TypeScriptSetupError)) throw error
-    writeLine(io.stderr, `site-skills: ${error.message}`)
-    return 2
+    return setupFailure(error, io)
   }
   try {
     return await checkWith(compiler, roots, args, io)
+  } catch (error) {
+    return setupFailure(error, io)
   } finally {
     await compiler.close()
   }
+}
+
+/** A TypeScript that cannot check (none, too old, broken) as one line, exit 2; anything else is rethrown. */
+function setupFailure(error: unknown, io: CliIO): number {
+  if (!(error instanceof TypeScriptSetupError)) throw error
+  const line = error.code ? `${error.code}: ${error.message}; ${error.hint}` : error.message
+  writeLine(io.stderr, `site-skills: ${line}`)
+  return 2
 }
 
 async function checkWith(
@@ -127,5 +135,16 @@ async function checkWith(
   }
 
   if (!args.watch) return (await run()).code
-  return watchTypechecks(run, (text) => writeLine(io.stdout, text))
+  // A TypeScript that fails is said in one line; the watch goes on (it may be reinstalled meanwhile).
+  let dirs: Iterable<string> = roots
+  const watched = async (): Promise<WatchedRun> => {
+    try {
+      const outcome = await run()
+      dirs = outcome.dirs
+      return outcome
+    } catch (error) {
+      return { code: setupFailure(error, io), dirs }
+    }
+  }
+  return watchTypechecks(watched, (text) => writeLine(io.stdout, text))
 }

@@ -7,7 +7,7 @@ import { isInside } from '../../compiler/fs/paths'
 import type { SkillModel } from '../../compiler/model'
 import { skillFiles } from '../../pack/files'
 import { type PackFiles, type PackSkill, packFiles } from '../../pack/package'
-import { scanText } from '../../pack/secrets'
+import { scanFile } from '../../pack/secrets'
 import { outProblem, writePack } from '../../pack/write'
 import { type CliIO, UsageError, writeLine } from '../args'
 import { displayRoot } from '../roots'
@@ -51,7 +51,7 @@ async function collect(models: readonly SkillModel[]): Promise<{ skills: PackSki
     for (const r of refused)
       findings.push(createDiagnostic(model, at(r.rel), { code: 'pack-file', data: { reason: r.reason } }))
     for (const file of files) {
-      for (const secret of await scanText(file.bytes.toString('utf8'), file.rel)) {
+      for (const secret of await scanFile(file.bytes, file.rel)) {
         const { line, column } = secret
         const data = { rule: secret.rule, what: secret.message }
         findings.push(createDiagnostic(model, at(file.rel), { code: 'secret-found', data, line, column }))

@@ -1,5 +1,18 @@
 import { type BrowserTarget, type CdpSendable, type ToolMeta, isSiteToolError } from '../../../runtime/index'
-import { command, isWsUrl, openTarget, parseHostPort, resultJson, targetProblem } from '../../../runtime/internal'
+import {
+  type CallRef,
+  command,
+  compactText,
+  isWsUrl,
+  openTarget,
+  pageResult,
+  pagesResults,
+  parseHostPort,
+  resultJson,
+  siteToolError,
+  splitCursor,
+  targetProblem,
+} from '../../../runtime/internal'
 import { type SkillsOptions, listSiteSkills, runBrowserSiteTool, runNodeSiteTool } from '../../nobuild/api'
 import { type CliIO, UsageError, writeLine } from '../args'
 import { compatOf } from '../roots'
@@ -7,7 +20,7 @@ import { existingRoots } from '../session'
 import type { Args } from '../registry'
 
 const RUN_USAGE =
-  'site-skills run SITE TOOL --args JSON [--cdp ws://...|HOST:PORT] [--target ID|URL-substring] [--url URL]'
+  'site-skills run SITE TOOL --args JSON [--cdp ws://...|HOST:PORT] [--target ID|URL-substring] [--url URL] [--format compact|json]'
 
 /** What a Node tool gets as `ctx` under `site-skills run` (docs/skills.md's table of hosts). */
 interface RunContext {
@@ -100,6 +113,8 @@ export async function runCommand(args: Args<'run'>, io: CliIO): Promise<number> 
   const [siteId, tool, ...rest] = args.positionals
   if (!siteId || !tool || rest.length) throw new UsageError(`run takes a skill id and a tool name: ${RUN_USAGE}`)
   const toolArgs = parseToolArgs(args.args)
+  if (args.json && args.format === 'compact')
+    throw new UsageError('--json prints JSON: give --json or --format compact, not both')
   urlOf(args)
   const target = targetOf(args)
   if (target && targetProblem(target)) throw new UsageError(`--cdp: ${targetProblem(target)}`)
@@ -110,18 +125,34 @@ export async function runCommand(args: Args<'run'>, io: CliIO): Promise<number> 
     const kind = meta?.kind
     if (kind === 'browser' && !target)
       throw new UsageError(`${siteId} -> ${tool} is a browser tool: pass --cdp ws://... or --cdp HOST:PORT`)
+    const { own, cursor } = meta ? splitCursor(meta, toolArgs) : { own: toolArgs, cursor: undefined }
     // A Node tool gets the page too, when one is given, so it can drive the browser.
     const result =
       kind === 'browser'
-        ? await runBrowserSiteTool(siteId, tool, toolArgs, target!, options)
-        : await runNode(siteId, tool, toolArgs, args, options)
-    writeLine(io.stdout, resultJson(result, { siteId, tool, file: meta?.file }, args.json ? undefined : 2))
+        ? await runBrowserSiteTool(siteId, tool, own, target!, options)
+        : await runNode(siteId, tool, own ?? {}, args, options)
+    writeLine(io.stdout, printed(budgeted(result, { siteId, tool, args: own ?? {}, cursor }, meta), args))
     return 0
   } catch (error) {
     if (!isSiteToolError(error)) throw error
     writeLine(io.stderr, `site-skills: ${error.code}: ${error.message}`)
     return 1
   }
+}
+
+/** The result as agents get it (SPEC 12): a page when it is over the tool's budget or a cursor was given. */
+function budgeted(value: unknown, call: CallRef & { cursor: unknown }, meta: ToolMeta | undefined): unknown {
+  if (!meta || !pagesResults(meta)) return value
+  if (call.cursor !== undefined && typeof call.cursor !== 'string')
+    throw siteToolError('invalid-cursor', { reason: 'malformed' }, call)
+  return pageResult(value, { ...call, cursor: call.cursor as string | undefined, budget: meta.resultBudget }).value
+}
+
+/** The result as `--format` (or `--json`) asks: compact text, JSON, or JSON indented for people. */
+function printed(value: unknown, args: Args<'run'>): string {
+  const from = { siteId: args.positionals[0]!, tool: args.positionals[1]! }
+  const json = resultJson(value, from, args.json || args.format === 'json' ? undefined : 2)
+  return args.format === 'compact' ? compactText(value) : json
 }
 
 async function metaOf(siteId: string, tool: string, options: SkillsOptions): Promise<ToolMeta | undefined> {

@@ -19,7 +19,8 @@ import type { Args } from '../registry'
 const CDP_RE = /^(?:(?:\[[^\]]+\]|[^:/\s]+):\d+|wss?:\/\/[^/]+\/devtools\/browser\/\S+)$/
 
 function line(result: ExampleResult, style: Style): string {
-  const name = `${result.siteId} › ${result.tool} › ${result.example}`
+  const tokens = result.tokens === undefined ? '' : style.dim(`  ~${result.tokens.toLocaleString('en-US')} tokens`)
+  const name = `${result.siteId} › ${result.tool} › ${result.example}${tokens}`
   if (result.status === 'pass') return `${style.bold('✔')} ${name}`
   return `${style.red('✖')} ${name}  ${style.red(result.kind ?? 'fail')}: ${result.message ?? ''}`
 }
@@ -29,8 +30,8 @@ async function runCases(cases: ExampleCase[], args: Args<'test'>, api: SiteSkill
   try {
     for (const c of cases) {
       if (c.tool.kind === 'browser') browser ??= await openTestBrowser(args.cdp)
-      const failure = args.live ? await runLive(c, api, browser!) : await runOffline(c, api, browser)
-      each(resultOf(c, failure))
+      const verdict = args.live ? await runLive(c, api, browser!) : await runOffline(c, api, browser)
+      each(resultOf(c, verdict))
     }
   } finally {
     await browser?.close()

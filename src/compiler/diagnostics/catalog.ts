@@ -23,6 +23,7 @@ import {
   fixtureHeaderHint,
   fixtureHeaderMessage,
 } from './example-messages'
+import { type SlowShape, slowHint, slowReason } from './url-messages'
 
 type Severity = 'error' | 'warning'
 
@@ -75,10 +76,13 @@ type PathEscapeData =
 type UrlPatternData =
   | { at: string; problem: 'shape' }
   | { at: string; problem: 'slash' | 'invalid'; pattern: string; reason?: string }
+  | ({ at: string; problem: 'slow'; pattern: string } & SlowShape)
 
 function urlPatternMessage(d: UrlPatternData): string {
   if (d.problem === 'shape') return `${d.at} must be a non-empty list of non-empty strings`
   if (d.problem === 'slash') return `${d.at}: URL pattern ${q(d.pattern)} must start with "/" (it matches the pathname)`
+  if (d.problem === 'slow')
+    return `${d.at}: URL pattern ${q(d.pattern)} cannot be matched in time linear in the path: ${slowReason(d)}`
   return `${d.at}: invalid URL pattern ${q(d.pattern)}${d.reason ? ` (${d.reason})` : ''}`
 }
 type CompatData = { problem: 'bom' | 'symlink' } | { problem: 'extension' | 'module'; tool: string }
@@ -518,11 +522,36 @@ export const DIAGNOSTIC_CATALOG = {
     hint: 'tokenBudget is a positive integer, or { "max": N, "fail": true } to make exceeding it an error.',
     message: (d) => `${d.at}: tokenBudget must be a positive integer or { "max": N, "fail"?: boolean }`,
   }),
+  'result-budget': entry<{ tool: string; example: string; tokens: number; budget: number; from: 'expect' | 'record' }>({
+    severity: 'warning',
+    title: 'Example result over its result budget',
+    hint:
+      'Return less per call (fewer fields, shorter text, a limit argument), or raise resultBudget; a result over it ' +
+      'reaches agents a page at a time. `site-skills test` prints each example result’s tokens.',
+    message: (d) =>
+      `${d.tool} example ${q(d.example)}: its ${d.from === 'expect' ? 'expected' : 'recorded'} result is about ` +
+      `${d.tokens.toLocaleString('en-US')} tokens, over the resultBudget of ${d.budget.toLocaleString('en-US')}`,
+  }),
+  'result-budget-invalid': entry<{ at: string }>({
+    severity: 'error',
+    title: 'Invalid result budget',
+    hint: 'resultBudget is a whole number of tokens from 100 to 1,000,000 (default 4,000).',
+    message: (d) => `${d.at}: resultBudget must be an integer from 100 to 1000000`,
+  }),
+  'cursor-arg': entry<{ tool: string }>({
+    severity: 'warning',
+    title: 'Tool declares its own cursor',
+    hint:
+      'The runtime adds a "cursor" argument to page results over their resultBudget; rename this one ' +
+      '(e.g. "after" or "page") so that the tool’s results can be paged.',
+    message: (d) => `${d.tool} declares an argument "cursor": its results are sent whole, never paged`,
+  }),
   'url-pattern': entry<UrlPatternData>({
     severity: 'error',
     title: 'Invalid URL pattern',
     hint: 'urls is a list of URLPattern pathname patterns starting with "/": "/:owner/:repo", "/:owner/:repo/issues/*".',
     message: urlPatternMessage,
+    hintFor: (d) => (d.problem === 'slow' ? slowHint(d) : undefined),
   }),
   'verification-stale': entry<{ file: string; change: 'changed' | 'added' | 'removed' }>({
     severity: 'warning',

@@ -4,7 +4,7 @@ import type { ViteBuilder } from 'vite'
 import { GENERATED_ID_RE } from '../../ids'
 import { type BuildError, isBuildError } from '../build-error'
 import type { PluginContexts } from '../contexts'
-import { attachDevServer } from '../dev-server'
+import { type AttachedDevServer, attachDevServer } from '../dev-server'
 import { type RollupHookContext, compileInHook } from './rollup'
 
 /** Vite runs one plugin for several environments: a client one never gets Node tools. Unknown elsewhere. */
@@ -19,7 +19,7 @@ function isClientEnvironment(context: object): boolean | undefined {
  * follows the learnings as they change (`dev-server`).
  */
 export function viteHooks(contexts: PluginContexts): Partial<UnpluginOptions> {
-  let stopDevServer: (() => void) | undefined
+  let devServer: AttachedDevServer | undefined
   /** Compiles; a build (not the dev server) throws the report of invalid learnings. */
   async function compile(hook: RollupHookContext): Promise<void> {
     const ctx = contexts.current
@@ -39,16 +39,17 @@ export function viteHooks(contexts: PluginContexts): Partial<UnpluginOptions> {
         async handler(id) {
           // A server environment can load before the client's `buildStart` ran (middleware mode).
           if (!contexts.current.last) await compile(this)
+          else await devServer?.beforeLoad?.()
           return contexts.current.load(id, isClientEnvironment(this))
         },
       },
       configureServer(server) {
-        stopDevServer = attachDevServer(server, contexts.current)
+        devServer = attachDevServer(server, contexts.current)
       },
       // Vite calls it when the dev server closes (and after a build, where nothing is attached).
       closeBundle() {
-        stopDevServer?.()
-        stopDevServer = undefined
+        devServer?.stop()
+        devServer = undefined
       },
       buildApp: { order: 'post', handler: buildEnvironments },
       /** For other plugins and tests: the last compile result (skills, diagnostics, revalidated ids). */
