@@ -30,10 +30,13 @@ export interface PageCost {
 
 const MAX_PAGES = 100
 
-/** The arguments of the next page of a paged result, or none: a `cursor` (the runtime's) or a `next` offset (the tool's). */
+/**
+ * The arguments of the next page of a paged result, or none: the runtime's `pageInfo.cursor` (a
+ * result over its budget), else the tool's own `next` offset (its pages of comments or text).
+ */
 function nextArgs(call: Call): Record<string, unknown> | undefined {
-  const value = call.result.structuredContent as Record<string, unknown> | undefined
-  if (typeof value?.cursor === 'string') return { cursor: value.cursor }
+  const value = call.result.structuredContent as { pageInfo?: { cursor?: unknown }; next?: unknown } | undefined
+  if (typeof value?.pageInfo?.cursor === 'string') return { cursor: value.pageInfo.cursor }
   if (typeof value?.next === 'number') return { offset: value.next }
   return undefined
 }
