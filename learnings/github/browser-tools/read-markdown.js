@@ -6,7 +6,7 @@ import { toMarkdown } from './lib/markdown.js'
  * in the React overview's embedded JSON. Long documents come a part at a time (`offset`, `next`).
  */
 export default async function readMarkdown(args) {
-  const maxChars = Number.isInteger(args?.maxChars) ? Math.max(200, args.maxChars) : 4000
+  const maxChars = Number.isInteger(args?.maxChars) ? Math.max(200, args.maxChars) : 3000
   const offset = Number.isInteger(args?.offset) ? Math.max(0, args.offset) : 0
   // The React repository overview (2024 on) may leave the README to the browser (`data-ssr="false"`):
   // until its script has run, the README's HTML is only in the JSON the page embeds for the app

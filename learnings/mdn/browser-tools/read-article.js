@@ -5,7 +5,7 @@ import { blocks } from './lib/markdown.js'
  * subsections), a part of about `maxChars` characters at a time (`offset`, `next`).
  */
 export default async function readArticle(args) {
-  const maxChars = Number.isInteger(args?.maxChars) ? Math.max(200, args.maxChars) : 4000
+  const maxChars = Number.isInteger(args?.maxChars) ? Math.max(200, args.maxChars) : 3000
   const offset = Number.isInteger(args?.offset) ? Math.max(0, args.offset) : 0
   const wanted = typeof args?.section === 'string' ? args.section.trim() : ''
   const main = document.querySelector('main#content') || document.querySelector('main')

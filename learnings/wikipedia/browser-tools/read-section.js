@@ -10,7 +10,7 @@ const BLOCKS = 'p, ul, ol, dl, blockquote, pre'
  */
 export default async function readSection(args) {
   const wanted = String(args?.heading ?? '').trim()
-  const maxChars = Number.isInteger(args?.maxChars) ? Math.max(200, args.maxChars) : 4000
+  const maxChars = Number.isInteger(args?.maxChars) ? Math.max(200, args.maxChars) : 3000
   const offset = Number.isInteger(args?.offset) ? Math.max(0, args.offset) : 0
   const root = contentRoot()
   if (!root) return { error: 'no article content on this page (#mw-content-text not found)' }

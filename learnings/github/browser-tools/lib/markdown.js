@@ -82,7 +82,7 @@ function blocks(root, links, quote = '') {
 }
 
 /** `root` as compact markdown from block `offset`, up to about `maxChars` characters. */
-export function toMarkdown(root, { offset = 0, maxChars = 4000, links = false } = {}) {
+export function toMarkdown(root, { offset = 0, maxChars = 3000, links = false } = {}) {
   const all = blocks(root, links)
   const taken = []
   let length = 0
