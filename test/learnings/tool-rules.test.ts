@@ -56,6 +56,8 @@ beforeAll(async () => {
   await compile('wikipedia', 'read_infobox')
   await compile('github', 'read_repo')
   await compile('github', 'read_issue')
+  await compile('github', 'read_markdown')
+  await compile('mdn', 'read_article')
 })
 
 afterAll(async () => {
@@ -363,5 +365,30 @@ describe('read_issue rules', () => {
       ],
       next: null,
     })
+  })
+})
+
+describe('markdown readers on a hostile page', () => {
+  // The HTML parser stops nesting at 512 elements; a page's script can nest without end. Both
+  // readers walk the tree recursively: past 40 levels they read an element's text flat.
+  const nest = (root: string, tags: string[], depth: number) =>
+    `<script>let at = document.querySelector(${JSON.stringify(root)}); const tags = ${JSON.stringify(tags)};` +
+    `for (let i = 0; i < ${depth}; i++) { const e = document.createElement(tags[i % tags.length]); at.append(e); at = e }` +
+    'at.append("the deepest words")</script>'
+
+  it('read_markdown reads a README nested 20,000 elements deep', async () => {
+    const body = `<article class="markdown-body"><p>Top.</p><div id="deep" style="display:none"></div></article>${nest('#deep', ['div', 'blockquote', 'span', 'ul', 'li'], 20_000)}`
+    const result = await run('github', 'read_markdown', 'https://github.com/o/r', body)
+    expect(result.error).toBeUndefined()
+    expect(result.text).toMatch(/^Top\.\n\n/)
+    expect(result.text).toContain('the deepest words')
+  })
+
+  it('read_article reads an article whose definition lists nest 20,000 elements deep', async () => {
+    const body = `<main id="content"><h1>Deep</h1><div id="deep" style="display:none"></div></main>${nest('#deep', ['dl', 'dd', 'div', 'blockquote'], 20_000)}`
+    const result = await run('mdn', 'read_article', 'https://developer.mozilla.org/en-US/docs/Web/Deep', body)
+    expect(result.error).toBeUndefined()
+    expect(result.text).toMatch(/^# Deep\n\n/)
+    expect(result.text).toContain('the deepest words')
   })
 })

@@ -8,10 +8,14 @@
 const BLOCK = /^(ADDRESS|ARTICLE|ASIDE|BLOCKQUOTE|DETAILS|DIV|DL|FIGURE|H[1-6]|HR|OL|P|PRE|SECTION|SUMMARY|TABLE|UL)$/
 const SKIP = 'script, style, template, svg, img, picture, video, .anchor, .octicon, clipboard-copy, .zeroclipboard-container'
 
+/** Elements nested deeper than this are read as plain text (no deep recursion on a hostile page). */
+const MAX_DEPTH = 40
+
 const squash = (text) => text.replace(/[ \t\r\n\u00a0]+/g, ' ')
 
 /** The text of inline content: code in backticks, links as text (or `[text](url)`), breaks as new lines. */
-function inline(node, links) {
+function inline(node, links, depth = 0) {
+  if (depth > MAX_DEPTH) return squash(node.textContent)
   let out = ''
   for (const child of node.childNodes) {
     if (child.nodeType === Node.TEXT_NODE) out += squash(child.textContent)
@@ -19,9 +23,9 @@ function inline(node, links) {
     else if (child.tagName === 'BR') out += '\n'
     else if (child.tagName === 'CODE') out += `\`${child.textContent}\``
     else if (child.tagName === 'A' && links && child.getAttribute('href') && !child.getAttribute('href').startsWith('#')) {
-      const text = inline(child, false).trim()
+      const text = inline(child, false, depth + 1).trim()
       out += text && text !== child.href ? `[${text}](${child.href})` : child.href
-    } else out += inline(child, links)
+    } else out += inline(child, links, depth + 1)
   }
   return out
 }
@@ -29,6 +33,7 @@ function inline(node, links) {
 const line = (text) => text.split('\n').map((part) => part.replace(/ {2,}/g, ' ').trim()).filter(Boolean).join('\n')
 
 function list(node, depth, links) {
+  if (depth > MAX_DEPTH) return line(squash(node.textContent))
   const lines = []
   let n = Number(node.getAttribute('start')) || 1
   for (const item of node.children) {
@@ -54,7 +59,8 @@ function table(node, links) {
 }
 
 /** The markdown blocks of `root`, in order. */
-function blocks(root, links, quote = '') {
+function blocks(root, links, quote = '', depth = 0) {
+  if (depth > MAX_DEPTH) return [line(root.textContent.replace(/[ \t\r\n\u00a0]+/g, ' '))].filter(Boolean)
   const out = []
   let text = ''
   const flush = () => {
@@ -72,10 +78,10 @@ function blocks(root, links, quote = '') {
     else if (tag === 'UL' || tag === 'OL') out.push(quote + list(child, 0, links).replace(/\n/g, `\n${quote}`))
     else if (tag === 'PRE') out.push(code(child))
     else if (tag === 'TABLE') out.push(table(child, links))
-    else if (tag === 'BLOCKQUOTE') out.push(...blocks(child, links, `${quote}> `))
+    else if (tag === 'BLOCKQUOTE') out.push(...blocks(child, links, `${quote}> `, depth + 1))
     else if (tag === 'HR') continue
     else if (tag === 'P') { text = inline(child, links); flush() }
-    else out.push(...blocks(child, links, quote))
+    else out.push(...blocks(child, links, quote, depth + 1))
   }
   flush()
   return out.filter((block) => block.trim())

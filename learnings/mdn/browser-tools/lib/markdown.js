@@ -12,23 +12,28 @@ const SKIP = [
   '.bc-data', '[query]', '.baseline-indicator', 'mdn-survey', 'mdn-placement-sidebar',
 ].join(', ')
 
+/** Elements nested deeper than this are read as plain text (no deep recursion on a hostile page). */
+const MAX_DEPTH = 40
+
 const squash = (text) => text.replace(/[ \t\r\n\u00a0]+/g, ' ')
 const line = (text) => text.split('\n').map((part) => part.replace(/ {2,}/g, ' ').trim()).filter(Boolean).join('\n')
 const oneLine = (text) => line(text).replace(/\n/g, ' ')
 
-function inline(node) {
+function inline(node, depth = 0) {
+  if (depth > MAX_DEPTH) return squash(node.textContent)
   let out = ''
   for (const child of node.childNodes) {
     if (child.nodeType === Node.TEXT_NODE) out += squash(child.textContent)
     else if (child.nodeType !== Node.ELEMENT_NODE || child.matches(SKIP)) continue
     else if (child.tagName === 'BR') out += '\n'
     else if (child.tagName === 'CODE' && !child.closest('pre')) out += `\`${child.textContent}\``
-    else out += inline(child)
+    else out += inline(child, depth + 1)
   }
   return out
 }
 
 function list(node, depth) {
+  if (depth > MAX_DEPTH) return oneLine(node.textContent)
   const lines = []
   let n = Number(node.getAttribute('start')) || 1
   for (const item of node.children) {
@@ -43,12 +48,12 @@ function list(node, depth) {
 }
 
 /** A definition list: `- term: definition`, a definition's further paragraphs indented under it. */
-function definitions(node) {
+function definitions(node, depth) {
   const lines = []
   for (const child of node.children) {
     if (child.tagName === 'DT') lines.push(`- ${oneLine(inline(child))}`)
     else if (child.tagName === 'DD') {
-      const parts = blocks(child)
+      const parts = blocks(child, '', depth + 1)
       if (!parts.length) continue
       const [first, ...rest] = parts
       if (lines.length && !first.includes('\n')) lines[lines.length - 1] += `: ${first}`
@@ -68,7 +73,8 @@ const table = (node) =>
   [...node.rows].map((row) => [...row.cells].map((cell) => oneLine(inline(cell))).join(' | ')).join('\n')
 
 /** The markdown blocks of `root`, in order. */
-export function blocks(root, quote = '') {
+export function blocks(root, quote = '', depth = 0) {
+  if (depth > MAX_DEPTH) return [oneLine(root.textContent)].filter(Boolean)
   const out = []
   let text = ''
   const push = (block) => block && out.push(quote + block.replace(/\n/g, `\n${quote}`))
@@ -84,12 +90,12 @@ export function blocks(root, quote = '') {
     const tag = child.tagName
     if (/^H[1-6]$/.test(tag)) push(`${'#'.repeat(Number(tag[1]))} ${oneLine(inline(child))}`)
     else if (tag === 'UL' || tag === 'OL') push(list(child, 0))
-    else if (tag === 'DL') push(definitions(child))
+    else if (tag === 'DL') push(definitions(child, depth))
     else if (tag === 'PRE') push(code(child))
     else if (tag === 'TABLE') push(table(child))
-    else if (tag === 'BLOCKQUOTE' || child.matches('.notecard')) out.push(...blocks(child, `${quote}> `))
+    else if (tag === 'BLOCKQUOTE' || child.matches('.notecard')) out.push(...blocks(child, `${quote}> `, depth + 1))
     else if (tag === 'P') { text = inline(child); flush() }
-    else if (tag !== 'HR') out.push(...blocks(child, quote))
+    else if (tag !== 'HR') out.push(...blocks(child, quote, depth + 1))
   }
   flush()
   return out.filter((block) => block.trim())
