@@ -3,6 +3,7 @@
  * chrome-remote-interface. Loaded only for those targets, so the runtime entry stays small.
  */
 import type { BrowserTarget, CdpAddress, Cri, OpenedTarget, TargetInfo } from './cdp'
+import { pickPage } from './pick-page'
 import { heldSession, isSendable, type SiteToolError, siteToolError } from './shared'
 
 const HOST_PORT_RE = /^(\[[^\]]+\]|[^:/\s]+):(\d+)$/
@@ -91,7 +92,7 @@ export function targetProblem(target: BrowserTarget): string | undefined {
 function pickTarget(list: TargetInfo[], wanted?: string): TargetInfo | undefined {
   const pages = list.filter((t) => t.type === 'page')
   if (wanted === undefined) return pages[0]
-  return list.find((t) => t.id === wanted) ?? pages.find((t) => t.url.includes(wanted))
+  return list.find((t) => t.id === wanted) ?? pickPage(pages, wanted)
 }
 
 /** Checks the target against the browser's list first: chrome-remote-interface crashes on unknown ids. */

@@ -26,6 +26,8 @@ export interface CallRef {
   tool: string
   /** The tool's own arguments (without the cursor). */
   args: Record<string, unknown>
+  /** The tool's file, which an error about its result names. */
+  file?: string
 }
 
 /** JSON with every object's keys in order: the same arguments give the same text, however a model ordered them. */

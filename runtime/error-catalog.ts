@@ -115,6 +115,11 @@ export const SITE_TOOL_ERRORS = {
     hint: 'Use a skill id from the build (see `site-skills match URL`).',
     message: (d) => notFoundMessage('skill-not-found', d),
   }),
+  'skill-invalid': entry<{ where: string; problem: string }>({
+    title: 'Invalid skill',
+    hint: 'Run `site-skills validate` (or validateSiteSkills()) for every problem of the skill; its tools run once it is valid.',
+    message: (d) => `site skill is invalid: ${d.where} ${d.problem}`,
+  }),
   'tool-not-found': entry<{ known: readonly string[] } | { name: string }>({
     title: 'No such tool',
     hint: 'Use a tool the skill declares, or a model tool name from toolDefinitions(url).',
@@ -203,6 +208,11 @@ export const SITE_TOOL_ERRORS = {
           ? `cannot reach ${clip(d.reach)}`
           : `cannot connect to ${clip(d.connect)}`,
   }),
+  'browser-disconnected': entry<{ where: string }>({
+    title: 'The browser is gone',
+    hint: 'Start the browser again (with --remote-debugging-port), then the server.',
+    message: (d) => `the browser at ${clip(d.where)} closed its connection: its tabs are gone`,
+  }),
   'dialog-blocking': entry<{ type: string; text: string }>({
     title: 'A dialog blocked the page',
     hint: 'The dialog was dismissed; avoid alert, confirm and prompt in browser tools.',
@@ -212,6 +222,13 @@ export const SITE_TOOL_ERRORS = {
     title: 'No such page',
     hint: 'Pass a target id or a substring of the URL of an open page.',
     message: (d) => `no page ${q(d.target)} at ${clip(d.where)}`,
+  }),
+  'target-ambiguous': entry<{ target: string; candidates: readonly string[]; count: number }>({
+    title: 'Several pages match',
+    hint: 'Pass the whole URL of the page, or its target id.',
+    message: (d) =>
+      `${q(d.target)} is in the URL of ${d.count} open pages and is none of them: ${clip(d.candidates.join(', '))}` +
+      (d.count > d.candidates.length ? ` and ${d.count - d.candidates.length} more` : ''),
   }),
   'invalid-target': entry<{ shown: string; why: keyof typeof TARGET_WORDS }>({
     title: 'Invalid CDP target',

@@ -29,6 +29,7 @@ export {
   urlHost,
   urlMatchesDomains,
 } from './match'
+export { pickPage } from './pick-page'
 export { SITE_SKILLS_EXPORTS } from './registry'
 export { BASE64, forEachSegment } from './sourcemap'
 export { LOG_PREFIX } from './results'

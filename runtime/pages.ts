@@ -242,10 +242,11 @@ function cutToFit(m: Maker): Record_ {
  */
 export function pageResult(value: unknown, request: PageRequest): { value: unknown; paged: boolean } {
   const call = { siteId: request.siteId, tool: request.tool, args: request.args }
+  const from = request.file === undefined ? call : { ...call, file: request.file }
   const budget = request.budget ?? DEFAULT_RESULT_BUDGET
   const state = request.cursor === undefined ? undefined : readCursor(request.cursor, call)
   // Compact text is never longer than JSON: a result whose JSON fits needs no encoding to know it fits.
-  const json = resultJson(value, call)
+  const json = resultJson(value, from)
   if (!state && (estimateTokens(json) <= budget || fits({ budget }, value))) return { value, paged: false }
   const stale = (what: string): never => {
     throw siteToolError('invalid-cursor', { reason: 'stale', what }, { siteId: call.siteId, tool: call.tool })

@@ -112,7 +112,7 @@ type Checks = Awaited<ReturnType<typeof valueChecks>>
 const forModels = () => import('./for-models')
 
 /** Paging of results over their budget: loaded with the first call that has a cursor or comes from a model. */
-const paging = () => import('./pages')
+const paging = () => import('./lazy-pages')
 
 /** Whether the runtime pages a tool's results: not when the tool's own `args` have a `cursor` (validate warns). */
 export const pagesResults = (m: ToolMeta): boolean => !Object.hasOwn(m.args, CURSOR_ARG)

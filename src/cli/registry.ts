@@ -50,7 +50,7 @@ export const COMMANDS = {
       target: option({
         type: 'string',
         value: 'ID|URL',
-        help: 'the tab of --cdp HOST:PORT: its id or part of its URL',
+        help: 'the tab of --cdp HOST:PORT: its id, its URL, or a part of its URL no other tab has',
       }),
       url: option({
         type: 'string',

@@ -6,9 +6,12 @@ import { oneLine, shQuote } from './text'
 /** Where a skill's own files go inside its Agent Skills folder: the root `site-skills run` is given. */
 export const SOURCE_ROOT = 'assets/learnings'
 
-/** The package and version range the scripts run (`npx --package`): this major.minor line. */
+/**
+ * The package the scripts run (`npx --package`): the version that wrote them, which npx takes from
+ * the project when it holds that version, else from the registry.
+ */
 export function packageSpec(version: string): string {
-  return `unplugin-site-skills@^${version}`
+  return `unplugin-site-skills@${version}`
 }
 
 const HELP_END = 'SITE_SKILLS_HELP'

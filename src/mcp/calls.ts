@@ -59,6 +59,7 @@ function splitTab(tool: SiteTool, call: SiteCall): { args: Record<string, unknow
 
 /** The tab a call runs in, as the browser reports it now (undefined: the client has no tab). */
 export async function currentTab(client: ClientTabs, tabs: Tabs, handle?: string): Promise<TabInfo | undefined> {
+  tabs.check()
   const tab = client.tab(handle)
   return tab && (await tabs.refresh(tab.id))
 }

@@ -1,5 +1,5 @@
 import { SiteToolError } from '../../runtime/index'
-import { type CdpClient, listen, loadCri } from '../../runtime/internal'
+import { type CdpClient, listen, loadCri, siteToolError } from '../../runtime/internal'
 
 /** A page of the browser, as the server shows it. */
 export interface TabInfo {
@@ -51,6 +51,8 @@ export interface Tabs {
   hideContext: (browserContextId: string) => void
   /** Calls `listener` when a tab opens, changes its URL or title, or closes; returns what stops it. */
   onChange: (listener: (targetId: string, event: TabEvent) => void) => () => void
+  /** Throws `browser-disconnected` once the browser's connection is gone (its tabs are dropped then). */
+  check: () => void
   close: () => Promise<void>
 }
 
@@ -177,6 +179,18 @@ export async function connectTabs(address: BrowserAddress): Promise<Tabs> {
     emit(targetId, 'closed')
   }
 
+  // The browser died or closed: its tabs are gone, and every call says so instead of failing to connect.
+  let lost: Error | undefined
+  let closing = false
+  browser.on('disconnect', () => {
+    if (closing) return
+    lost = siteToolError('browser-disconnected', { where: `${address.host}:${address.port}` })
+    for (const targetId of [...tabs.keys()]) forget(targetId)
+  })
+  const check = () => {
+    if (lost) throw lost
+  }
+
   const { targetInfos } = (await browser.send('Target.getTargets')) as { targetInfos: TargetInfo[] }
   for (const info of targetInfos) if (info.type === 'page') tabs.set(info.targetId, toTab(info))
   listen(browser, 'Target.targetCreated', (p) => update(p.targetInfo as TargetInfo, true))
@@ -185,6 +199,7 @@ export async function connectTabs(address: BrowserAddress): Promise<Tabs> {
   await browser.send('Target.setDiscoverTargets', { discover: true })
 
   function session(targetId: string): Promise<CdpClient> {
+    if (lost) return Promise.reject(lost)
     let client = sessions.get(targetId)
     if (!client) {
       client = cri({ target: `ws://${address.host}:${address.port}/devtools/page/${targetId}`, local: true })
@@ -204,6 +219,7 @@ export async function connectTabs(address: BrowserAddress): Promise<Tabs> {
   }
 
   async function navigate(targetId: string, url: string): Promise<TabInfo> {
+    check()
     checkWebUrl(url)
     const client = await session(targetId)
     await loadedAfter(client, url, async () => {
@@ -216,6 +232,7 @@ export async function connectTabs(address: BrowserAddress): Promise<Tabs> {
   }
 
   async function open(url: string, context?: string): Promise<TabInfo> {
+    check()
     checkWebUrl(url)
     const params = { url: 'about:blank', ...(context ? { browserContextId: context } : {}) }
     const { targetId } = (await browser.send('Target.createTarget', params)) as { targetId: string }
@@ -248,7 +265,9 @@ export async function connectTabs(address: BrowserAddress): Promise<Tabs> {
       listeners.add(listener)
       return () => void listeners.delete(listener)
     },
+    check,
     async close() {
+      closing = true
       const clients = await Promise.all([...sessions.values()].map((c) => c.catch(() => undefined)))
       await Promise.all([...clients, browser].map((c) => c && closeOnce(c)))
     },

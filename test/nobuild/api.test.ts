@@ -164,7 +164,7 @@ describe('live changes without a restart', () => {
     const good = await readFile(manifest, 'utf8')
     await writeFile(manifest, good.replace('"Fresh"', '"Fresh",'))
     const broken = await caught(runNodeSiteTool('fresh', 'hello', {}, {}, { root }))
-    expect(isSiteToolError(broken, 'skill-not-found') && broken.message).toContain('fresh/manifest.json:3:')
+    expect(isSiteToolError(broken, 'skill-invalid') && broken.message).toContain('fresh/manifest.json:3:')
     expect(await runNodeSiteTool('ext', 'search', { query: 'still' }, {}, { root })).toEqual(['still'])
 
     await writeFile(manifest, good)

@@ -2,13 +2,15 @@ import { realpath } from 'node:fs/promises'
 import { resolve } from 'node:path'
 import { isSiteToolError } from '../../../runtime/index'
 import { effectiveRoot } from '../../compiler/discover/roots'
+import { scanRoot } from '../../compiler/discover/skills'
 import { TOOLS_MODES, type ToolsMode } from '../../mcp/catalog'
 import { runMcp } from '../../mcp/index'
+import type { SkillFilter } from '../../mcp/skills'
 import type { BrowserAddress } from '../../mcp/tabs'
 import { loadTokenizer } from '../../tokens/tokenizer'
 import { MissingPeerError } from '../../package/peers'
 import { type CliIO, UsageError, writeLine } from '../args'
-import { existingRoots } from '../session'
+import { checkSkillIds, existingRoots } from '../session'
 import { compatOf } from '../roots'
 import type { Args } from '../registry'
 
@@ -83,6 +85,20 @@ async function writableRoot(dir: string, roots: readonly string[], cwd: string) 
   return { dir: wanted, roots: all }
 }
 
+/**
+ * `--allow` and `--deny`, refused when they name a skill no root holds (a typo would serve nothing,
+ * silently) or leave nothing to serve. With `--allow-write` an allowed skill may be one still to write.
+ */
+async function skillFilter(args: Args<'mcp'>, roots: readonly string[]): Promise<SkillFilter> {
+  const filter = { allow: args.allow, deny: args.deny }
+  const known = (await Promise.all(roots.map(scanRoot))).flatMap((scan) => scan.folders.map((f) => f.id))
+  if (args['allow-write'] === undefined) checkSkillIds(filter.allow, known, '--allow')
+  checkSkillIds(filter.deny, known, '--deny')
+  if (filter.allow.length > 0 && filter.allow.every((id) => filter.deny.includes(id)))
+    throw new UsageError(`--deny takes every skill --allow gives (${filter.allow.join(', ')}): nothing would be served`)
+  return filter
+}
+
 /** `site-skills mcp`: serves the site tools to MCP clients until stdin closes or a signal. */
 export async function mcpCommand(args: Args<'mcp'>, io: CliIO): Promise<number> {
   const browser = args.cdp === undefined ? undefined : browserAddress(args.cdp)
@@ -92,11 +108,11 @@ export async function mcpCommand(args: Args<'mcp'>, io: CliIO): Promise<number> 
   // The default counts the tokens of its list: without the tokenizer it exits 2 before it starts anything.
   if (!mode) await loadTokenizer().catch(asMcpPeer)
   const roots = await existingRoots(args, io)
+  const filter = await skillFilter(args, roots)
   const allowWrite =
     args['allow-write'] === undefined ? undefined : await writableRoot(args['allow-write'], roots, io.cwd)
   const log = (line: string) => writeLine(io.stderr, `site-skills mcp: ${line}`)
   try {
-    const filter = { allow: args.allow, deny: args.deny }
     const options = { roots, compat: compatOf(args), browser, http, sessions, mode, filter, log }
     await runMcp(allowWrite ? { ...options, allowWrite } : options)
     return 0

@@ -1,3 +1,5 @@
+import { existsSync } from 'node:fs'
+import { join } from 'node:path'
 import { type BrowserTarget, type CdpSendable, type ToolMeta, isSiteToolError } from '../../../runtime/index'
 import {
   type CallRef,
@@ -13,10 +15,11 @@ import {
   splitCursor,
   targetProblem,
 } from '../../../runtime/internal'
-import { type SkillsOptions, listSiteSkills, runBrowserSiteTool, runNodeSiteTool } from '../../nobuild/api'
+import { type SkillsOptions, current, runBrowserSiteTool, runNodeSiteTool } from '../../nobuild/api'
 import { type CliIO, UsageError, writeLine } from '../args'
-import { compatOf } from '../roots'
-import { existingRoots } from '../session'
+import { shellWord } from '../example'
+import { compatOf, displayRoot } from '../roots'
+import { checkSkillIds, existingRoots } from '../session'
 import type { Args } from '../registry'
 
 const RUN_USAGE =
@@ -131,11 +134,13 @@ export async function runCommand(args: Args<'run'>, io: CliIO): Promise<number> 
       kind === 'browser'
         ? await runBrowserSiteTool(siteId, tool, own, target!, options)
         : await runNode(siteId, tool, own ?? {}, args, options)
-    writeLine(io.stdout, printed(budgeted(result, { siteId, tool, args: own ?? {}, cursor }, meta), args))
+    const call = { siteId, tool, file: meta?.file, args: own ?? {} }
+    writeLine(io.stdout, printed(budgeted(result, { ...call, cursor }, meta), call, args))
     return 0
   } catch (error) {
     if (!isSiteToolError(error)) throw error
     writeLine(io.stderr, `site-skills: ${error.code}: ${error.message}`)
+    if (error.code === 'skill-invalid') writeLine(io.stderr, `site-skills: ${validateLine(siteId, options.roots, io)}`)
     return 1
   }
 }
@@ -149,13 +154,25 @@ function budgeted(value: unknown, call: CallRef & { cursor: unknown }, meta: Too
 }
 
 /** The result as `--format` (or `--json`) asks: compact text, JSON, or JSON indented for people. */
-function printed(value: unknown, args: Args<'run'>): string {
-  const from = { siteId: args.positionals[0]!, tool: args.positionals[1]! }
+function printed(value: unknown, from: CallRef, args: Args<'run'>): string {
   const json = resultJson(value, from, args.json || args.format === 'json' ? undefined : 2)
   return args.format === 'compact' ? compactText(value) : json
 }
 
+/** Where to see every problem of an invalid skill: `site-skills validate` of its folder(s). */
+function validateLine(siteId: string, roots: readonly string[], io: CliIO): string {
+  const dirs = roots.map((root) => join(root, siteId)).filter((dir) => existsSync(join(dir, 'manifest.json')))
+  const shown = dirs.map((dir) => shellWord(displayRoot(dir, io.cwd))).join(' ')
+  return `every problem of ${JSON.stringify(siteId)}: site-skills validate ${shown}`
+}
+
+/** The tool's metadata (undefined when the skill is invalid or lacks it); an id no root holds is bad usage. */
 async function metaOf(siteId: string, tool: string, options: SkillsOptions): Promise<ToolMeta | undefined> {
-  const skill = (await listSiteSkills(options)).find((s) => s.id === siteId)
+  const { result, api } = await current(options)
+  checkSkillIds(
+    [siteId],
+    result.records.map((r) => r.folder.id),
+  )
+  const skill = api.skills.find((s) => s.id === siteId)
   return skill && Object.hasOwn(skill.tools, tool) ? skill.tools[tool] : undefined
 }

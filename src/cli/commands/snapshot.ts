@@ -10,7 +10,7 @@ import { type CapturedPage, capturePage, fixtureNameFromUrl } from '../../exampl
 import { type CliIO, UsageError, writeLine } from '../args'
 import { compatOf } from '../roots'
 import { CommandFailure, reportFailure } from '../failure'
-import { existingRoots } from '../session'
+import { checkSkillIds, existingRoots } from '../session'
 import type { Args } from '../registry'
 
 const USAGE = 'site-skills snapshot URL --site ID [--name NAME] --cdp HOST:PORT'
@@ -78,8 +78,9 @@ export async function snapshotCommand(args: Args<'snapshot'>, io: CliIO): Promis
   const { url, siteId, host, port } = parseOptions(args)
   try {
     const { result } = await current({ roots: await existingRoots(args, io), compat: compatOf(args), watch: false })
-    const record = result.records.find((r) => r.folder.id === siteId)
-    if (!record) throw new UsageError(`no skill ${JSON.stringify(siteId)} in the roots`)
+    const ids = result.records.map((r) => r.folder.id)
+    checkSkillIds([siteId], ids)
+    const record = result.records[ids.indexOf(siteId)]!
     const patterns = record.domainSites.map((s) => s.pattern)
     if (!urlMatchesDomains(url, patterns))
       throw new SiteToolError('domain-mismatch', `${url} does not match ${siteId}'s domains (${patterns.join(', ')})`)

@@ -10,7 +10,7 @@ import { displayRoot } from '../roots'
 import { compatOf } from '../roots'
 import { reportFailure } from '../failure'
 import { type Style, createStyle, plural } from '../format'
-import { existingRoots } from '../session'
+import { checkSkillIds, existingRoots } from '../session'
 import { jsonReport } from './validate'
 import { ownManifest } from '../../package/version'
 import { createRecord, writeRecord } from '../../verification/record'
@@ -118,10 +118,10 @@ export async function testCommand(args: Args<'test'>, io: CliIO): Promise<number
     )
   try {
     const { result, api } = await current(options)
-    const known = new Set(result.records.map((r) => r.folder.id))
-    const unknown = args.positionals.filter((id) => !known.has(id))
-    if (unknown.length)
-      throw new UsageError(`no skill ${unknown.map((id) => JSON.stringify(id)).join(', ')} in the roots`)
+    checkSkillIds(
+      args.positionals,
+      result.records.map((r) => r.folder.id),
+    )
     const scope = scopeOf(result, args.positionals, io.cwd)
     const style = createStyle(io.stdout as NodeJS.WriteStream)
     const results: ExampleResult[] = []

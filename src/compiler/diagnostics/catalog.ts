@@ -49,8 +49,8 @@ const NODE_HINT = 'A Node tool is an ES module: export async function name(ctx, 
 const TOOL_PATH_WORDS = {
   empty: 'path must be a non-empty string',
   backslash: 'path must use forward slashes',
-  node: 'path must be tools/*.js or <product>/functions.js',
-  browser: 'path must be a relative browser-tools/*.js path',
+  node: 'path must be tools/*.js, tools/*.mjs or tools/*.ts (or <product>/functions.js, .mjs, .ts)',
+  browser: 'path must be browser-tools/*.js or browser-tools/*.ts',
 } as const
 
 type ToolNameData =
