@@ -1,5 +1,5 @@
 /**
- * `npm run bench [-- --quick] [-- --only lookup,build,cached,small,rebuild,idle,cdp,size,types,memory,branches,validate,hostile,examples]`: runs the
+ * `npm run bench [-- --quick] [-- --only lookup,build,cached,small,rebuild,idle,cdp,size,types,memory,branches,validate,hostile,examples,tokens]`: runs the
  * benchmarks, prints one table and writes bench/results.json. Every figure is a ratio against a
  * baseline measured in the same run (median of the runs, with min and max).
  */
@@ -21,6 +21,7 @@ import { runRebuildBench } from './rebuild'
 import { runSizeBench } from './size'
 import { runSmallBench } from './small'
 import { runTypesBench } from './types'
+import { runTokensBench } from './tokens'
 import { runValidateBench } from './validate'
 import { type Figure, errorSummary, renderTable } from './table'
 
@@ -39,6 +40,7 @@ const BENCHES = [
   'validate',
   'hostile',
   'examples',
+  'tokens',
 ] as const
 type BenchName = (typeof BENCHES)[number]
 
@@ -56,6 +58,7 @@ const FULL = {
   validate: { size: 50_000, runs: 3 },
   hostile: HOSTILE_FULL,
   examples: { runs: 3 },
+  tokens: { runs: 5 },
 }
 
 const QUICK: typeof FULL = {
@@ -72,6 +75,7 @@ const QUICK: typeof FULL = {
   validate: { size: 50_000, runs: 1 },
   hostile: { ...HOSTILE_FULL, runs: 2 },
   examples: { runs: 1 },
+  tokens: { runs: 2 },
 }
 
 function options() {
@@ -138,6 +142,7 @@ async function main(): Promise<void> {
     validate: () => runValidateBench(config.validate),
     hostile: () => runHostileBench(config.hostile),
     examples: () => runExamplesBench(config.examples),
+    tokens: () => runTokensBench(config.tokens),
   }
   console.log(
     `site-skills benchmarks (${info.mode}): ${info.cpu}, ${info.cores} cores, Node ${info.node}, load ${info.loadAverageAtStart.join(' ')}`,
