@@ -1,6 +1,6 @@
 import { readFile, realpath, stat } from 'node:fs/promises'
 import { join, sep } from 'node:path'
-import type { Icon, Tool } from '@modelcontextprotocol/sdk/types.js'
+import type { Icon, Tool } from '@modelcontextprotocol/server'
 import { urlMatchesPaths } from '../../runtime/internal'
 import type { Tokenizer } from '../tokens/tokenizer'
 import { listedTools, modelText, type SiteTool } from './listing'

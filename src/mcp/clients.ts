@@ -42,6 +42,16 @@ export interface ClientOptions {
    * or took, so that no two clients act on one page.
    */
   follows: boolean
+  /**
+   * The 2026-07-28 revision: no request changes what another runs against. A navigation without
+   * `tab` opens a new tab (its handle comes back) and nothing sets an active tab.
+   */
+  stateless?: boolean
+  /**
+   * Many clients behind this one (HTTP under 2026-07-28, whose requests carry no identity): a tab
+   * opened for one of them is reached only by its handle, never listed.
+   */
+  shared?: boolean
 }
 
 export interface Clients {
@@ -76,7 +86,7 @@ export function createClients(tabs: Tabs): Clients {
     const take = (targetId: string) => {
       if (usable(targetId)) holders.set(targetId, me)
     }
-    const visible = () => tabs.list().filter((t) => usable(t.id))
+    const visible = () => tabs.list().filter((t) => (options.shared ? !holders.has(t.id) : usable(t.id)))
 
     function active(): TabInfo | undefined {
       const pick = (id: string | undefined) => (id && usable(id) ? tabs.get(id) : undefined)
@@ -128,6 +138,11 @@ export function createClients(tabs: Tabs): Clients {
     }
 
     function select(choice: { tab?: string; url?: string }): TabInfo {
+      if (options.stateless)
+        throw new SiteToolError(
+          'invalid-args',
+          'under MCP 2026-07-28 no tab is active: pass `tab` (an id from site_skills_tabs) to each call',
+        )
       const part = choice.url
       const found =
         choice.tab !== undefined ? tab(choice.tab) : part ? visible().find((t) => t.url.includes(part)) : undefined
@@ -139,7 +154,7 @@ export function createClients(tabs: Tabs): Clients {
     }
 
     async function navigate(url: string, handle?: string): Promise<TabInfo> {
-      const target = tab(handle)
+      const target = handle === undefined && options.stateless ? undefined : tab(handle)
       let done: TabInfo
       if (target) {
         take(target.id)
@@ -149,7 +164,7 @@ export function createClients(tabs: Tabs): Clients {
         openedHere.add(done.id)
         take(done.id)
       }
-      if (handle === undefined) chosen = done.id
+      if (handle === undefined && !options.stateless) chosen = done.id
       notify()
       return done
     }

@@ -5,11 +5,12 @@ import type {
   ReadResourceResult,
   Resource,
   Tool,
-} from '@modelcontextprotocol/sdk/types.js'
+} from '@modelcontextprotocol/server'
 import { SiteToolError } from '../../runtime/index'
 import type { Tokenizer } from '../tokens/tokenizer'
 import { callSiteTool, currentTab, findTools } from './calls'
 import { type Catalog, createCatalogs, type ToolsMode } from './catalog'
+import type { AgentSkills } from './agent-skills/serve'
 import { AUTHOR_NAMES, type AuthoringFactory, readOnlyResult } from './author/index'
 import { type ClientOptions, type ClientTabs, createClients } from './clients'
 import { createContext, noteLinks } from './context'
@@ -33,8 +34,8 @@ export interface McpClient {
   readResource: (uri: string) => Promise<ReadResourceResult>
   prompts: Prompt[]
   getPrompt: (name: string, args?: Record<string, string>) => Promise<GetPromptResult>
-  /** Called when this client's list of tools or resources changed. */
-  onChange: (listener: (changes: Changes) => void) => void
+  /** Calls `listener` when this client's list of tools or resources changed; returns what stops it. */
+  onChange: (listener: (changes: Changes) => void) => () => void
   /** The client is gone: its calls are cancelled, the tabs opened for it closed. */
   close: () => Promise<void>
 }
@@ -53,6 +54,8 @@ export interface HostOptions {
   log: (line: string) => void
   /** `--allow-write DIR`: the authoring tools (absent: read-only, none listed, calls refused). */
   authoring?: AuthoringFactory
+  /** The skills as Agent Skills (`skill://` resources). */
+  agentSkills?: AgentSkills
 }
 
 function stateResult(value: object, links: CallToolResult['content'] = []): CallToolResult {
@@ -79,8 +82,10 @@ function optionalString(args: Record<string, unknown> | undefined, name: string)
  * The tools a client lists: the mode's own tools, the authoring tools (with `--allow-write`), then
  * the site tools of every skill or of its tab.
  */
-function listedFor(catalog: Catalog, tab: TabInfo | undefined, authoring: readonly Tool[]): Tool[] {
-  const own = [...ownTools(catalog.mode), ...authoring]
+function listedFor(catalog: Catalog, tab: TabInfo | undefined, authoring: readonly Tool[], stateless: boolean): Tool[] {
+  // Under 2026-07-28 no tab is active: there is nothing to switch.
+  const mine = ownTools(catalog.mode).filter((t) => !stateless || t.name !== OWN.switchTab)
+  const own = [...mine, ...authoring]
   if (catalog.mode === 'search') return [...own]
   const site = catalog.mode === 'all' ? catalog.tools : catalog.forUrl(tab?.url)
   return [...own, ...site.map((t) => t.def)]
@@ -135,7 +140,7 @@ function createWatch(compute: () => Promise<string>, send: () => void) {
 
 export function createHost(skills: WatchedSkills, tabs: Tabs, options: HostOptions): McpHost {
   const clients = createClients(tabs)
-  const context = createContext({ skills })
+  const context = createContext(options.agentSkills ? { skills, agentSkills: options.agentSkills } : { skills })
   const catalogs = createCatalogs({
     mode: options.mode,
     budget: options.budget,
@@ -180,7 +185,8 @@ export function createHost(skills: WatchedSkills, tabs: Tabs, options: HostOptio
       const tab = currentTab(client, tabs).catch(() => undefined)
       const catalog = await current()
       sayMode(catalog)
-      return listedFor(catalog, catalog.mode === 'page' ? await tab : undefined, authoringTools)
+      const page = catalog.mode === 'page' ? await tab : undefined
+      return listedFor(catalog, page, authoringTools, clientOptions.stateless === true)
     }
     const listResources = async () => {
       const url = client.active()?.url
@@ -270,7 +276,13 @@ export function createHost(skills: WatchedSkills, tabs: Tabs, options: HostOptio
         const tab = await currentTab(client, tabs, args?.tab)
         return context.getPrompt(name, tab?.url)
       },
-      onChange: (listener) => void listeners.push(listener),
+      onChange(listener) {
+        listeners.push(listener)
+        return () => {
+          const at = listeners.indexOf(listener)
+          if (at >= 0) listeners.splice(at, 1)
+        }
+      },
       async close() {
         open.delete(recheck)
         listeners.length = 0

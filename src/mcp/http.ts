@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto'
 import { createServer, type IncomingMessage, type Server as HttpServer, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
-import type { Server } from '@modelcontextprotocol/sdk/server/index.js'
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js'
-import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js'
+import { NodeStreamableHTTPServerTransport as StreamableHTTPServerTransport } from '@modelcontextprotocol/node'
+import { isInitializeRequest, type Server } from '@modelcontextprotocol/server'
+import type { ModernEndpoint } from './modern'
 
 /** The Streamable HTTP endpoint (`http://127.0.0.1:PORT/mcp`), one MCP session per client. */
 export interface HttpEndpoint {
@@ -79,8 +79,11 @@ function localRequest(req: IncomingMessage, port: number): boolean {
   return hosts.includes(req.headers.host ?? '') && (!origin || hosts.some((h) => origin === `http://${h}`))
 }
 
-/** Serves MCP over Streamable HTTP on 127.0.0.1; `connect` makes the server of each new session. */
-export async function serveHttp(port: number, connect: () => Server): Promise<HttpEndpoint> {
+/**
+ * Serves MCP over Streamable HTTP on 127.0.0.1: 2026-07-28 requests to `modern`, 2025-era ones to
+ * sessions (`connect` makes the server of each new one).
+ */
+export async function serveHttp(port: number, connect: () => Server, modern: ModernEndpoint): Promise<HttpEndpoint> {
   const sessions = new Map<string, Session>()
   let http: HttpServer | undefined
 
@@ -92,6 +95,14 @@ export async function serveHttp(port: number, connect: () => Server): Promise<Ht
     const existing = typeof id === 'string' ? sessions.get(id) : undefined
     const body = req.method === 'POST' ? await readJson(req).catch(() => UNREADABLE) : undefined
     if (body === UNREADABLE) return reply(res, 400, 'parse error: the body is not JSON', -32700)
+    if (Array.isArray(body))
+      return reply(
+        res,
+        400,
+        'JSON-RPC batches are not accepted (MCP removed them in 2025-06-18): send one message per request',
+        -32600,
+      )
+    if (await modern.claims(req, body)) return modern.handle(req, res, body)
     if (existing) {
       follow(existing, res, body)
       return existing.transport.handleRequest(req, res, body)

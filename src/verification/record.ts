@@ -60,17 +60,15 @@ async function skillFiles(dir: string, prefix = ''): Promise<string[]> {
   return out
 }
 
+/** A file's digest as the record holds it: `sha256:<hex>` of its bytes (the form MCP skills serve, SEP-2640). */
+export function fileDigest(bytes: Uint8Array): string {
+  return `sha256:${createHash('sha256').update(bytes).digest('hex')}`
+}
+
 /** The sha256 of every file of a skill folder, by path (see VerificationRecord.files). */
 export async function skillDigests(dir: string): Promise<Record<string, string>> {
   const files = await skillFiles(dir)
-  const digests = await Promise.all(
-    files.map(
-      async (rel) =>
-        `sha256:${createHash('sha256')
-          .update(await readFile(join(dir, rel)))
-          .digest('hex')}`,
-    ),
-  )
+  const digests = await Promise.all(files.map(async (rel) => fileDigest(await readFile(join(dir, rel)))))
   return Object.fromEntries(files.map((rel, i) => [rel, digests[i]!]))
 }
 

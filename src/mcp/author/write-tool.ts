@@ -1,6 +1,6 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs'
 import { join } from 'node:path'
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js'
+import type { CallToolResult } from '@modelcontextprotocol/server'
 import { isFixtureHeaderProblem, parseFixtureHeader } from '../../compiler/fixtures/header'
 import { collectCases } from '../../examples/run'
 import { currentTab } from '../calls'
