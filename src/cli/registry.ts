@@ -138,6 +138,16 @@ export const COMMANDS = {
       allow: option({ type: 'string', multiple: true, value: 'SITE', help: 'serve only these skills (repeatable)' }),
       deny: option({ type: 'string', multiple: true, value: 'SITE', help: 'never serve these skills (repeatable)' }),
       http: option({ type: 'string', value: 'PORT', help: 'Streamable HTTP on that port, else stdio' }),
+      'max-sessions': option({
+        type: 'string',
+        value: 'N',
+        help: 'with --http: the most sessions at once; another initialize gets 503 (default 64)',
+      }),
+      'session-idle': option({
+        type: 'string',
+        value: 'SECONDS',
+        help: 'with --http: a session with no request open this long is closed (default 1800)',
+      }),
       'allow-write': option({
         type: 'string',
         value: 'DIR',

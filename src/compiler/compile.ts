@@ -141,7 +141,7 @@ function folderKey(folder: SkillFolder): string {
 }
 
 /** Cross-skill rules: an id used twice across roots, a pattern claimed by two skills, and name collisions. */
-function crossCheck(records: readonly SkillRecord[]): Map<SkillRecord, Diagnostic[]> {
+export function crossCheck(records: readonly SkillRecord[]): Map<SkillRecord, Diagnostic[]> {
   const found = checkCollisions(records)
   const add = (r: SkillRecord, d: Diagnostic) => found.set(r, [...(found.get(r) ?? []), d])
   const ids = new Map<string, SkillRecord>()

@@ -1,10 +1,12 @@
-import type {
-  CallToolResult,
-  GetPromptResult,
-  Prompt,
-  ReadResourceResult,
-  Resource,
-  Tool,
+import {
+  type CallToolResult,
+  type GetPromptResult,
+  type Prompt,
+  ProtocolError,
+  ProtocolErrorCode,
+  type ReadResourceResult,
+  type Resource,
+  type Tool,
 } from '@modelcontextprotocol/server'
 import { SiteToolError } from '../../runtime/index'
 import type { Tokenizer } from '../tokens/tokenizer'
@@ -17,7 +19,14 @@ import { createContext, noteLinks } from './context'
 import { OWN, OWN_NAMES, ownTools } from './own-tools'
 import type { WatchedSkills } from './skills'
 import type { TabInfo, Tabs } from './tabs'
+import { createWatch } from './watch'
 import { errorResult } from './tools'
+
+/**
+ * The most calls one client has running at once: each holds a promise, an abort controller and the
+ * SDK's entries for its request until it ends. Another is refused with a JSON-RPC error.
+ */
+const MAX_CALLS = 32
 
 /** What changed for a client since the last notice. */
 interface Changes {
@@ -119,22 +128,6 @@ function tabsList(catalog: Catalog, client: ClientTabs) {
       opened: client.opened(tab.id),
       skills: catalog.state.api.siteSkillsForUrl(tab.url).map((s) => s.id),
     })),
-  }
-}
-
-/** Calls `compute` after each `trigger` (one after another) and `send` when its value changed. */
-function createWatch(compute: () => Promise<string>, send: () => void) {
-  let last: string | undefined
-  let queue = Promise.resolve()
-  return () => {
-    queue = queue
-      .then(async () => {
-        const now = await compute()
-        // The first look is the baseline: a client that connects lists what is there.
-        if (last !== undefined && now !== last) send()
-        last = now
-      })
-      .catch(() => undefined)
   }
 }
 
@@ -248,6 +241,11 @@ export function createHost(skills: WatchedSkills, tabs: Tabs, options: HostOptio
     return {
       listTools,
       async callTool(name, args, signal) {
+        if (aborts.size >= MAX_CALLS)
+          throw new ProtocolError(
+            ProtocolErrorCode.InvalidRequest,
+            `too many calls at once: ${aborts.size} of yours are running, the most this server runs for one client; wait for one to end`,
+          )
         const abort = new AbortController()
         const cancel = () => abort.abort()
         signal?.addEventListener('abort', cancel, { once: true })

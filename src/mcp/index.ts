@@ -7,7 +7,7 @@ import { authoringFactory } from './author/index'
 import type { ToolsMode } from './catalog'
 import type { ClientOptions } from './clients'
 import { createHost } from './host'
-import { serveHttp } from './http'
+import { type SessionLimits, serveHttp } from './http'
 import { modernEndpoint } from './modern'
 import { createMcpServer } from './server'
 import { createWatchedSkills, type SkillFilter } from './skills'
@@ -25,6 +25,8 @@ export interface McpOptions {
   filter: SkillFilter
   /** Serve Streamable HTTP on this port (0: any free port) instead of stdio. */
   http?: number
+  /** `--max-sessions` and `--session-idle` (HTTP only). */
+  sessions: SessionLimits
   /** `--tools`; absent: `all` while its list is within DEFAULT_TOOLS_BUDGET tokens, else `search`. */
   mode?: ToolsMode
   /** `--allow-write DIR`: the real path of the root the authoring tools write, and every root's. */
@@ -97,7 +99,9 @@ export async function runMcp(options: McpOptions): Promise<void> {
   let stdio: ReturnType<typeof serveStdio> | undefined
   // Over HTTP, every 2026-07-28 request is one client of a shared, stateless view: tabs by handle only.
   const shared =
-    options.http === undefined ? undefined : host.connect({ follows: false, stateless: true, shared: true })
+    options.http === undefined
+      ? undefined
+      : host.connect({ follows: false, isolated: true, stateless: true, shared: true })
   const modern =
     shared &&
     modernEndpoint(
@@ -109,7 +113,12 @@ export async function runMcp(options: McpOptions): Promise<void> {
     if (changes.resources) modern!.notify.resourcesChanged()
   })
   if (modern) {
-    endpoint = await serveHttp(options.http!, () => connect({ follows: false }), modern)
+    endpoint = await serveHttp(
+      options.http!,
+      () => connect({ follows: false, isolated: true }),
+      options.sessions,
+      modern,
+    )
     options.log(`listening on ${endpoint.url}`)
   } else {
     stdio = serveStdio((ctx) => connect({ follows: true, stateless: ctx.era === 'modern' }))

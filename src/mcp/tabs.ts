@@ -6,6 +6,10 @@ export interface TabInfo {
   id: string
   url: string
   title: string
+  /** The browser context it lives in (absent: the browser's default one). */
+  context?: string
+  /** The tab whose page opened it (a popup). */
+  opener?: string
 }
 
 /** Where the browser's DevTools endpoint is: `host:port`, and the page a ws:// page URL named. */
@@ -35,8 +39,12 @@ export interface Tabs {
   session: (targetId: string) => Promise<CdpClient>
   /** Navigates a tab to an http(s) URL and resolves once the page has loaded. */
   navigate: (targetId: string, url: string) => Promise<TabInfo>
-  /** Opens a new tab on an http(s) URL and resolves once it has loaded. */
-  open: (url: string) => Promise<TabInfo>
+  /** Opens a new tab on an http(s) URL (in the given browser context) and resolves once it has loaded. */
+  open: (url: string, context?: string) => Promise<TabInfo>
+  /** A new browser context: no cookies, storage or cache shared with another. */
+  createContext: () => Promise<string>
+  /** Closes a browser context and every tab in it. */
+  disposeContext: (context: string) => Promise<void>
   /** Closes a tab (nothing when it is gone already). */
   closeTab: (targetId: string) => Promise<void>
   /** The tabs of a browser context are never shown (the server's own test runs open them). */
@@ -49,6 +57,7 @@ export interface Tabs {
 interface TargetInfo {
   targetId: string
   browserContextId?: string
+  openerId?: string
   type: string
   url: string
   title: string
@@ -90,7 +99,14 @@ function checkWebUrl(url: string): void {
 }
 
 function toTab(info: TargetInfo): TabInfo {
-  return { id: info.targetId, url: info.url, title: info.title }
+  const { browserContextId: context, openerId: opener } = info
+  return {
+    id: info.targetId,
+    url: info.url,
+    title: info.title,
+    ...(context ? { context } : {}),
+    ...(opener ? { opener } : {}),
+  }
 }
 
 /**
@@ -199,9 +215,10 @@ export async function connectTabs(address: BrowserAddress): Promise<Tabs> {
     return tab
   }
 
-  async function open(url: string): Promise<TabInfo> {
+  async function open(url: string, context?: string): Promise<TabInfo> {
     checkWebUrl(url)
-    const { targetId } = (await browser.send('Target.createTarget', { url: 'about:blank' })) as { targetId: string }
+    const params = { url: 'about:blank', ...(context ? { browserContextId: context } : {}) }
+    const { targetId } = (await browser.send('Target.createTarget', params)) as { targetId: string }
     await refresh(targetId)
     return navigate(targetId, url)
   }
@@ -217,6 +234,14 @@ export async function connectTabs(address: BrowserAddress): Promise<Tabs> {
     async closeTab(targetId) {
       await browser.send('Target.closeTarget', { targetId }).catch(() => undefined)
       forget(targetId)
+    },
+    async createContext() {
+      const made = await browser.send('Target.createBrowserContext', { disposeOnDetach: true })
+      return (made as { browserContextId: string }).browserContextId
+    },
+    async disposeContext(browserContextId) {
+      await browser.send('Target.disposeBrowserContext', { browserContextId }).catch(() => undefined)
+      for (const tab of [...tabs.values()]) if (tab.context === browserContextId) forget(tab.id)
     },
     hideContext: (browserContextId) => void hidden.add(browserContextId),
     onChange(listener) {

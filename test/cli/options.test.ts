@@ -34,7 +34,7 @@ const USAGE = {
   test: 'test [SITE...] [--root DIR]... [--json] [--compat ego-lite] [--live] [--record] [--cdp HOST:PORT]',
   mcp:
     'mcp [--root DIR]... [--compat ego-lite] [--tools page|all|search] [--cdp HOST:PORT|ws://...] ' +
-    '[--allow SITE]... [--deny SITE]... [--http PORT] [--allow-write DIR]',
+    '[--allow SITE]... [--deny SITE]... [--http PORT] [--max-sessions N] [--session-idle SECONDS] [--allow-write DIR]',
 }
 
 describe('an option the command does not take', () => {

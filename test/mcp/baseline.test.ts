@@ -49,6 +49,8 @@ function oneTab(url: string): Tabs & { move: (to: string) => void } {
     navigate: () => Promise.reject(new Error('no navigation here')),
     open: () => Promise.reject(new Error('no new tabs here')),
     closeTab: async () => {},
+    createContext: () => Promise.reject(new Error('no contexts here')),
+    disposeContext: async () => {},
     hideContext: () => {},
     onChange(listener) {
       listeners.add(listener)

@@ -22,6 +22,23 @@ function portOf(text: string, flag: string, allowZero: boolean): number {
   return port
 }
 
+/** `--max-sessions` and `--session-idle`: whole numbers of at least 1. */
+function countOf(text: string | undefined, flag: string, fallback: number): number {
+  if (text === undefined) return fallback
+  const count = Number(text)
+  if (!/^\d+$/.test(text) || count < 1 || count > 1_000_000)
+    throw new UsageError(`${flag} needs a whole number from 1 to 1000000, not ${JSON.stringify(text)}`)
+  return count
+}
+
+/** The session limits of `--http`: 64 at once, closed after 30 idle minutes, unless told otherwise. */
+function sessionLimits(args: Args<'mcp'>) {
+  return {
+    max: countOf(args['max-sessions'], '--max-sessions', 64),
+    idleMs: countOf(args['session-idle'], '--session-idle', 1800) * 1000,
+  }
+}
+
 /** `--cdp HOST:PORT`, or a `ws://` URL of the browser or of one page (which becomes the active tab). */
 function browserAddress(cdp: string): BrowserAddress {
   if (/^wss?:\/\//i.test(cdp)) {
@@ -70,6 +87,7 @@ async function writableRoot(dir: string, roots: readonly string[], cwd: string) 
 export async function mcpCommand(args: Args<'mcp'>, io: CliIO): Promise<number> {
   const browser = args.cdp === undefined ? undefined : browserAddress(args.cdp)
   const http = args.http === undefined ? undefined : portOf(args.http, '--http', true)
+  const sessions = sessionLimits(args)
   const mode = toolsMode(args.tools)
   // The default counts the tokens of its list: without the tokenizer it exits 2 before it starts anything.
   if (!mode) await loadTokenizer().catch(asMcpPeer)
@@ -79,7 +97,7 @@ export async function mcpCommand(args: Args<'mcp'>, io: CliIO): Promise<number> 
   const log = (line: string) => writeLine(io.stderr, `site-skills mcp: ${line}`)
   try {
     const filter = { allow: args.allow, deny: args.deny }
-    const options = { roots, compat: compatOf(args), browser, http, mode, filter, log }
+    const options = { roots, compat: compatOf(args), browser, http, sessions, mode, filter, log }
     await runMcp(allowWrite ? { ...options, allowWrite } : options)
     return 0
   } catch (error) {

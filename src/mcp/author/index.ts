@@ -11,6 +11,7 @@ import { createLocks } from './lock'
 import { writeNote } from './note'
 import { Refusal, refusalResult } from './results'
 import { snapshot } from './snapshot'
+import { cleanStaleStages } from './stage-area'
 import { testSkill } from './test'
 import { writeTool } from './write-tool'
 
@@ -47,6 +48,8 @@ export function readOnlyResult(name: string): CallToolResult {
 }
 
 export function authoringFactory(options: AuthoringOptions): AuthoringFactory {
+  // What a server killed mid-write left in the stage folder goes before this one writes anything.
+  cleanStaleStages(options.dir)
   return (hooks) => {
     let browser: Promise<TestBrowser> | undefined
     const host = options.address.host.includes(':') ? `[${options.address.host}]` : options.address.host

@@ -4,6 +4,7 @@ import type { CallToolResult } from '@modelcontextprotocol/server'
 import type { AuthorContext } from './context'
 import { locateSkill } from './locate'
 import { jsonResult, Refusal, shownDiagnostic, textArg } from './results'
+import { keepStaged } from './cross'
 import { commitChanges, stageSkill } from './stage'
 
 /** `site_skills_write_note`: notes/FILE written or appended to, listed in the manifest, checked on a copy first. */
@@ -23,7 +24,7 @@ export async function writeNote(
     )
   const rel = `notes/${file}`
   return context.locked(siteId, async () => {
-    const stage = stageSkill(context.dir, siteId, true)
+    const stage = stageSkill(context.dir, siteId, place.real)
     try {
       const path = join(stage.skillDir, rel)
       const before = args?.append === true && existsSync(path) ? readFileSync(path, 'utf8') : ''
@@ -40,13 +41,18 @@ export async function writeNote(
       ]
       const refused = stage.apply(changes)
       if (refused) throw new Refusal(refused.code, refused.message)
-      const diagnostics = (await stage.compile(context.compat)).diagnostics.map(shownDiagnostic)
+      const compiled = await stage.compile(context.compat)
+      const diagnostics = compiled.diagnostics.map(shownDiagnostic)
+      const refuse = (why: string, all = diagnostics) => jsonResult({ kept: false, diagnostics: all, why }, true)
       if (diagnostics.some((d) => d.severity === 'error'))
-        return jsonResult({ kept: false, diagnostics, why: 'the skill does not validate: nothing was written' }, true)
-      const committed = commitChanges(context.dir, siteId, true, changes)
-      if (committed) throw new Refusal(committed.code, committed.message)
-      await context.skills.current()
-      return jsonResult({ kept: true, file: `${siteId}/${rel}`, characters: note.length, diagnostics })
+        return refuse('the skill does not validate: nothing was written')
+      const kept = await keepStaged(context, { records: compiled.result.records, siteId, real: place.real }, () => {
+        const committed = commitChanges(context.dir, siteId, true, changes)
+        if (committed) throw new Refusal(committed.code, committed.message)
+      })
+      const all = [...diagnostics, ...kept.findings]
+      if (!kept.kept) return refuse('the skills of every root together do not validate: nothing was written', all)
+      return jsonResult({ kept: true, file: `${siteId}/${rel}`, characters: note.length, diagnostics: all })
     } finally {
       stage.remove()
     }
