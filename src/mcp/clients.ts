@@ -169,6 +169,11 @@ export function createClients(tabs: Tabs): Clients {
     }
 
     function tab(handle?: string): TabInfo | undefined {
+      if (handle === undefined && options.shared)
+        throw new SiteToolError(
+          'target-not-found',
+          'no tab is active under MCP 2026-07-28: pass `tab`, an id from site_skills_tabs or site_skills_navigate',
+        )
       if (handle === undefined) return active()
       const targetId = handles.get(handle)
       const found = targetId && usable(targetId) ? tabs.get(targetId) : undefined

@@ -233,7 +233,8 @@ export function createHost(skills: WatchedSkills, tabs: Tabs, options: HostOptio
           )
         tab = client.select(choice)
       } else if (name === OWN.navigate) tab = await client.navigate(urlArg(args), optionalString(args, 'tab'))
-      const now = tab ? await tabs.refresh(tab.id) : await currentTab(client, tabs)
+      const here = tab ?? client.active()
+      const now = here && (await tabs.refresh(here.id))
       const { value, links } = tabState(catalog, client, now)
       return stateResult(value, links)
     }
