@@ -25,8 +25,8 @@ export interface ClientTabs {
   visible: () => TabInfo[]
   /** Makes a tab (by handle, else the first whose URL contains `part`) the active one, and takes it. */
   select: (choice: { tab?: string; url?: string }) => TabInfo
-  /** Opens `url` in the given or the active tab; a client without one gets a new tab. */
-  navigate: (url: string, handle?: string) => Promise<TabInfo>
+  /** Opens `url` in the given or the active tab; a client without one gets a new tab. `signal` stops it. */
+  navigate: (url: string, handle?: string, signal?: AbortSignal) => Promise<TabInfo>
   /** Whether the server opened this tab for the client (it is closed when the client goes). */
   opened: (targetId: string) => boolean
   /** Called when the client's active tab, or its URL, changes. */
@@ -91,7 +91,7 @@ export function createClients(tabs: Tabs): Clients {
     if (!owner) return
     // In the client's own browser context its pages' popups count; the user's browser is the user's.
     if (contextOwner && heldBy(owner) >= MAX_CLIENT_TABS) {
-      void tabs.closeTab(targetId)
+      tabs.closeTab(targetId).catch(() => undefined)
       return
     }
     holders.set(targetId, owner)
@@ -201,14 +201,14 @@ export function createClients(tabs: Tabs): Clients {
       return found
     }
 
-    async function navigate(url: string, handle?: string): Promise<TabInfo> {
+    async function navigate(url: string, handle?: string, signal?: AbortSignal): Promise<TabInfo> {
       const target = handle === undefined && options.stateless ? undefined : tab(handle)
       let done: TabInfo
       if (target) {
         take(target.id)
-        done = await tabs.navigate(target.id, url)
+        done = await tabs.navigate(target.id, url, signal)
       } else {
-        done = await tabs.open(url, options.isolated ? await ownContext() : undefined)
+        done = await tabs.open(url, options.isolated ? await ownContext() : undefined, signal)
         openedHere.add(done.id)
         take(done.id)
       }

@@ -232,7 +232,7 @@ export function createHost(skills: WatchedSkills, tabs: Tabs, options: HostOptio
             'give the tab to switch to: "tab" (an id) or "url" (a part of its URL)',
           )
         tab = client.select(choice)
-      } else if (name === OWN.navigate) tab = await client.navigate(urlArg(args), optionalString(args, 'tab'))
+      } else if (name === OWN.navigate) tab = await client.navigate(urlArg(args), optionalString(args, 'tab'), signal)
       const here = tab ?? client.active()
       const now = here && (await tabs.refresh(here.id))
       const { value, links } = tabState(catalog, client, now)

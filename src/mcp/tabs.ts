@@ -37,10 +37,13 @@ export interface Tabs {
   refresh: (targetId: string) => Promise<TabInfo | undefined>
   /** A CDP session to one page (opened once, kept until the page or the server goes). */
   session: (targetId: string) => Promise<CdpClient>
-  /** Navigates a tab to an http(s) URL and resolves once the page has loaded. */
-  navigate: (targetId: string, url: string) => Promise<TabInfo>
-  /** Opens a new tab on an http(s) URL (in the given browser context) and resolves once it has loaded. */
-  open: (url: string, context?: string) => Promise<TabInfo>
+  /**
+   * Navigates a tab to an http(s) URL and resolves once the page has loaded; rejects with
+   * `navigation-timeout` past the deadline, and stops the navigation when `signal` aborts.
+   */
+  navigate: (targetId: string, url: string, signal?: AbortSignal) => Promise<TabInfo>
+  /** Opens a new tab on an http(s) URL (in the given browser context) as `navigate` does; closes it if that fails. */
+  open: (url: string, context?: string, signal?: AbortSignal) => Promise<TabInfo>
   /** A new browser context: no cookies, storage or cache shared with another. */
   createContext: () => Promise<string>
   /** Closes a browser context and every tab in it. */
@@ -63,7 +66,23 @@ interface TargetInfo {
   title: string
 }
 
+/** How long a navigation may take to fire its load event, unless SITE_SKILLS_NAVIGATION_TIMEOUT_MS says otherwise. */
 const NAVIGATE_TIMEOUT_MS = 30_000
+const NAVIGATE_TIMEOUT_VAR = 'SITE_SKILLS_NAVIGATION_TIMEOUT_MS'
+const NAVIGATE_TIMEOUT_MAX = 10 * 60_000
+
+/** The navigation deadline: `SITE_SKILLS_NAVIGATION_TIMEOUT_MS` (a whole number of ms up to ten minutes), else 30 s. */
+function navigationDeadline(env: NodeJS.ProcessEnv = process.env): number {
+  const text = env[NAVIGATE_TIMEOUT_VAR]
+  if (text === undefined || text === '') return NAVIGATE_TIMEOUT_MS
+  const ms = Number(text)
+  if (!/^\d+$/.test(text) || ms < 1 || ms > NAVIGATE_TIMEOUT_MAX)
+    throw new SiteToolError(
+      'invalid-args',
+      `${NAVIGATE_TIMEOUT_VAR} must be a whole number of milliseconds from 1 to ${NAVIGATE_TIMEOUT_MAX}, not ${JSON.stringify(text)}`,
+    )
+  return ms
+}
 
 async function browserEndpoint(address: BrowserAddress): Promise<string> {
   const where = `http://${address.host}:${address.port}/json/version`
@@ -115,13 +134,32 @@ function toTab(info: TargetInfo): TabInfo {
  * `beforeunload` handler) is left: the client asked for the navigation, and the question would
  * hold it until the timeout.
  */
-async function loadedAfter(client: CdpClient, url: string, start: () => Promise<void>): Promise<void> {
+async function loadedAfter(
+  client: CdpClient,
+  url: string,
+  start: () => Promise<void>,
+  wait: { ms: number; signal?: AbortSignal },
+): Promise<void> {
+  const cancelled = () => new SiteToolError('disconnected', `the call was cancelled while ${url} loaded`)
+  if (wait.signal?.aborted) throw cancelled()
   await client.send('Page.enable')
-  let timer: ReturnType<typeof setTimeout> | undefined
+  // Every timer and listener of the wait is the navigation's own, and gone when it ends (whatever ends it).
+  let fail: (error: Error) => void = () => {}
+  let onLoad: () => void = () => {}
   const loaded = new Promise<void>((resolve, reject) => {
-    client.once('Page.loadEventFired', () => resolve())
-    timer = setTimeout(() => reject(new SiteToolError('timeout', `${url} did not load`)), NAVIGATE_TIMEOUT_MS)
+    onLoad = resolve
+    fail = reject
   })
+  const offLoad = listen(client, 'Page.loadEventFired', () => onLoad())
+  const timer = setTimeout(
+    () => fail(new SiteToolError('navigation-timeout', `${url} did not load within ${wait.ms} ms`)),
+    wait.ms,
+  )
+  const stop = () => {
+    client.send('Page.stopLoading').catch(() => undefined)
+    fail(cancelled())
+  }
+  wait.signal?.addEventListener('abort', stop, { once: true })
   const leave = listen(client, 'Page.javascriptDialogOpening', ({ type }) => {
     if (type === 'beforeunload') client.send('Page.handleJavaScriptDialog', { accept: true }).catch(() => undefined)
   })
@@ -129,7 +167,9 @@ async function loadedAfter(client: CdpClient, url: string, start: () => Promise<
     await Promise.all([start(), loaded])
   } finally {
     clearTimeout(timer)
+    offLoad()
     leave()
+    wait.signal?.removeEventListener('abort', stop)
     loaded.catch(() => undefined)
   }
 }
@@ -152,6 +192,7 @@ export function closeOnce(client: CdpClient): Promise<void> {
 
 /** Connects to a browser over CDP and follows its pages (Target domain discovery). */
 export async function connectTabs(address: BrowserAddress): Promise<Tabs> {
+  const deadline = navigationDeadline()
   const cri = await loadCri()
   const browser = await cri({ target: await browserEndpoint(address), local: true })
   const tabs = new Map<string, TabInfo>()
@@ -172,7 +213,7 @@ export async function connectTabs(address: BrowserAddress): Promise<Tabs> {
   }
   const forget = (targetId: string) => {
     if (!tabs.delete(targetId)) return
-    sessions.get(targetId)?.then(closeOnce)
+    sessions.get(targetId)?.then(closeOnce, () => undefined)
     sessions.delete(targetId)
     emit(targetId, 'closed')
   }
@@ -203,24 +244,30 @@ export async function connectTabs(address: BrowserAddress): Promise<Tabs> {
     return tabs.get(targetId)
   }
 
-  async function navigate(targetId: string, url: string): Promise<TabInfo> {
+  async function navigate(targetId: string, url: string, signal?: AbortSignal): Promise<TabInfo> {
     checkWebUrl(url)
     const client = await session(targetId)
-    await loadedAfter(client, url, async () => {
+    const start = async () => {
       const { errorText } = (await client.send('Page.navigate', { url })) as { errorText?: string }
       if (errorText) throw new SiteToolError('cdp-error', `cannot open ${url}: ${errorText}`)
-    })
+    }
+    await loadedAfter(client, url, start, signal ? { ms: deadline, signal } : { ms: deadline })
     const tab = await refresh(targetId)
     if (!tab) throw new SiteToolError('target-not-found', `the tab closed while it opened ${url}`)
     return tab
   }
 
-  async function open(url: string, context?: string): Promise<TabInfo> {
+  async function open(url: string, context?: string, signal?: AbortSignal): Promise<TabInfo> {
     checkWebUrl(url)
     const params = { url: 'about:blank', ...(context ? { browserContextId: context } : {}) }
     const { targetId } = (await browser.send('Target.createTarget', params)) as { targetId: string }
     await refresh(targetId)
-    return navigate(targetId, url)
+    // A tab whose page did not load is nobody's: nobody got its id.
+    return navigate(targetId, url, signal).catch(async (error: unknown) => {
+      await browser.send('Target.closeTarget', { targetId }).catch(() => undefined)
+      forget(targetId)
+      throw error
+    })
   }
 
   return {

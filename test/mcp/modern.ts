@@ -33,9 +33,10 @@ export async function modernStdio(args: string[]): Promise<{ client: Client; std
 /** `site-skills mcp --http 0 ...args` as a process, once it listens: its URL and its end. */
 export async function httpServer(
   args: string[],
+  env: Record<string, string> = {},
 ): Promise<{ url: string; child: ChildProcess; exited: Promise<Exited> }> {
   const child = spawn(process.execPath, [BIN, 'mcp', '--http', '0', ...args], {
-    env: cleanEnv(),
+    env: cleanEnv(env),
     stdio: ['ignore', 'pipe', 'pipe'],
   })
   let stderr = ''
