@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto'
 import { SiteToolError } from '../../runtime/index'
+import { createTabPool } from './tab-pool'
 import type { TabInfo, Tabs } from './tabs'
 
 /** A tab as a client sees it: `id` is a handle minted for that client, never the browser's target id. */
@@ -57,6 +58,8 @@ export interface ClientOptions {
    * opened for one of them is reached only by its handle, never listed.
    */
   shared?: boolean
+  /** A shared client's tab that no call named for this long is closed (when another opens). Default: half an hour. */
+  idleMs?: number
 }
 
 export interface Clients {
@@ -70,6 +73,7 @@ const mintHandle = () => `tab-${randomBytes(9).toString('base64url')}`
  * without end has each one past this closed as it opens.
  */
 const MAX_CLIENT_TABS = 32
+const SHARED_IDLE_MS = 30 * 60_000
 
 /** The clients of one browser: who holds which tab. */
 export function createClients(tabs: Tabs): Clients {
@@ -107,6 +111,7 @@ export function createClients(tabs: Tabs): Clients {
     const targets = new Map<string, string>()
     const openedHere = new Set<string>()
     const listeners: (() => void)[] = []
+    const pool = options.shared ? createTabPool(MAX_CLIENT_TABS, options.idleMs ?? SHARED_IDLE_MS) : undefined
     /** The client's browser context (isolated clients), made with its first tab. */
     let context: Promise<string> | undefined
     const ownContext = () => {
@@ -150,6 +155,7 @@ export function createClients(tabs: Tabs): Clients {
         if (handle) handles.delete(handle)
         targets.delete(targetId)
         openedHere.delete(targetId)
+        pool?.forget(targetId)
         if (chosen === targetId) chosen = undefined
       }
       // A tab opened after the server started becomes the active one of a client that follows.
@@ -182,6 +188,7 @@ export function createClients(tabs: Tabs): Clients {
           'target-not-found',
           `no tab of yours has the id ${JSON.stringify(handle)}: list them with site_skills_tabs`,
         )
+      if (openedHere.has(found.id)) pool?.touch(found.id)
       return found
     }
 
@@ -208,7 +215,9 @@ export function createClients(tabs: Tabs): Clients {
         take(target.id)
         done = await tabs.navigate(target.id, url, signal)
       } else {
+        for (const old of pool?.makeRoom(Date.now()) ?? []) await tabs.closeTab(old)
         done = await tabs.open(url, options.isolated ? await ownContext() : undefined, signal)
+        pool?.touch(done.id)
         openedHere.add(done.id)
         take(done.id)
       }

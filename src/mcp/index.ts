@@ -101,7 +101,13 @@ export async function runMcp(options: McpOptions): Promise<void> {
   const shared =
     options.http === undefined
       ? undefined
-      : host.connect({ follows: false, isolated: true, stateless: true, shared: true })
+      : host.connect({
+          follows: false,
+          isolated: true,
+          stateless: true,
+          shared: true,
+          idleMs: options.sessions.idleMs,
+        })
   const modern =
     shared &&
     modernEndpoint(

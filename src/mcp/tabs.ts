@@ -66,6 +66,9 @@ interface TargetInfo {
   title: string
 }
 
+/** Tabs remembered as closing (see `leaving` in connectTabs). */
+const LEAVING_MAX = 1024
+
 /** How long a navigation may take to fire its load event, unless SITE_SKILLS_NAVIGATION_TIMEOUT_MS says otherwise. */
 const NAVIGATE_TIMEOUT_MS = 30_000
 const NAVIGATE_TIMEOUT_VAR = 'SITE_SKILLS_NAVIGATION_TIMEOUT_MS'
@@ -203,8 +206,14 @@ export async function connectTabs(address: BrowserAddress): Promise<Tabs> {
   }
 
   const hidden = new Set<string>()
+  /**
+   * Tabs closed here whose last events may still be on their way: one of them (a title change as it
+   * closes) never brings the tab back. Kept until its targetDestroyed, at most LEAVING_MAX.
+   */
+  const leaving = new Set<string>()
   const update = (info: TargetInfo, created: boolean) => {
-    if (info.type !== 'page' || (info.browserContextId && hidden.has(info.browserContextId))) return
+    if (info.type !== 'page' || leaving.has(info.targetId)) return
+    if (info.browserContextId && hidden.has(info.browserContextId)) return
     const before = tabs.get(info.targetId)
     const now = toTab(info)
     tabs.set(info.targetId, now)
@@ -222,7 +231,10 @@ export async function connectTabs(address: BrowserAddress): Promise<Tabs> {
   for (const info of targetInfos) if (info.type === 'page') tabs.set(info.targetId, toTab(info))
   listen(browser, 'Target.targetCreated', (p) => update(p.targetInfo as TargetInfo, true))
   listen(browser, 'Target.targetInfoChanged', (p) => update(p.targetInfo as TargetInfo, false))
-  listen(browser, 'Target.targetDestroyed', (p) => forget(p.targetId))
+  listen(browser, 'Target.targetDestroyed', (p) => {
+    forget(p.targetId)
+    leaving.delete(p.targetId)
+  })
   await browser.send('Target.setDiscoverTargets', { discover: true })
 
   function session(targetId: string): Promise<CdpClient> {
@@ -279,6 +291,8 @@ export async function connectTabs(address: BrowserAddress): Promise<Tabs> {
     navigate,
     open,
     async closeTab(targetId) {
+      leaving.add(targetId)
+      if (leaving.size > LEAVING_MAX) leaving.delete(leaving.values().next().value!)
       await browser.send('Target.closeTarget', { targetId }).catch(() => undefined)
       forget(targetId)
     },

@@ -139,6 +139,21 @@ describe('site-skills mcp --http, to clients of 2026-07-28 and 2025 at once', ()
     expect((none.content[0] as { text: string }).text).toMatch(/no tab is active under MCP 2026-07-28: pass `tab`/)
   })
 
+  it('keeps at most 32 tabs opened for requests: one more closes the least recently named', async () => {
+    const client = await modern()
+    const first = await openTab(client, `${world.url('beta.test')}?n=0`)
+    const kept = await openTab(client, `${world.url('beta.test')}?n=1`)
+    for (let n = 2; n < 32; n++) await openTab(client, `${world.url('beta.test')}?n=${n}`)
+    // Named again: the least recently named is now the first.
+    expect((await callTool(client, 'beta__heading', { tab: kept })).isError).toBeFalsy()
+    const next = await openTab(client, `${world.url('beta.test')}?n=32`)
+    expect((await callTool(client, 'beta__heading', { tab: next })).structuredContent).toEqual({
+      result: 'beta heading',
+    })
+    expect(errorOf(await callTool(client, 'beta__heading', { tab: first })).code).toBe('target-not-found')
+    expect((await callTool(client, 'beta__heading', { tab: kept })).isError).toBeFalsy()
+  })
+
   it('cancels a call whose client gave up: the tool sees ctx.signal abort', async () => {
     const { dir, cleanup } = await makeTempDir('mcp-2026-hang-')
     const marker = join(dir, 'call')
