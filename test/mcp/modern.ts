@@ -5,7 +5,7 @@ import { assert, vi } from 'vitest'
 import { BIN, cleanEnv, type Exited, waitForExit } from '../helpers/spawn'
 
 /** The SDK's v2 client pinned to the revision 2026-07-28: `server/discover`, no `initialize`, no session. */
-export async function modernClient(transport: StdioClientTransport | StreamableHTTPClientTransport): Promise<Client> {
+async function modernClient(transport: StdioClientTransport | StreamableHTTPClientTransport): Promise<Client> {
   const client = new Client(
     { name: 'site-skills-test-2026', version: '1.0.0' },
     { versionNegotiation: { mode: { pin: '2026-07-28' } } },
