@@ -1,5 +1,5 @@
 /**
- * `npm run bench [-- --quick] [-- --only lookup,build,cached,small,rebuild,idle,cdp,size,types,memory,branches,validate,hostile]`: runs the
+ * `npm run bench [-- --quick] [-- --only lookup,build,cached,small,rebuild,idle,cdp,size,types,memory,branches,validate,hostile,eras]`: runs the
  * benchmarks, prints one table and writes bench/results.json. Every figure is a ratio against a
  * baseline measured in the same run (median of the runs, with min and max).
  */
@@ -12,6 +12,7 @@ import { runBranchesBench } from './branches'
 import { runBuildBench } from './build'
 import { runCachedBench } from './cached'
 import { runCdpBench } from './cdp'
+import { runErasBench } from './eras'
 import { HOSTILE_FULL, runHostileBench } from './hostile'
 import { runIdleBench } from './idle'
 import { runLookupBench } from './lookup'
@@ -37,6 +38,7 @@ const BENCHES = [
   'branches',
   'validate',
   'hostile',
+  'eras',
 ] as const
 type BenchName = (typeof BENCHES)[number]
 
@@ -53,6 +55,7 @@ const FULL = {
   branches: { runs: 5 },
   validate: { size: 50_000, runs: 3 },
   hostile: HOSTILE_FULL,
+  eras: { runs: 7, calls: 30 },
 }
 
 const QUICK: typeof FULL = {
@@ -68,6 +71,7 @@ const QUICK: typeof FULL = {
   branches: { runs: 3 },
   validate: { size: 50_000, runs: 1 },
   hostile: { ...HOSTILE_FULL, runs: 2 },
+  eras: { runs: 3, calls: 10 },
 }
 
 function options() {
@@ -133,6 +137,7 @@ async function main(): Promise<void> {
     branches: () => runBranchesBench(config.branches),
     validate: () => runValidateBench(config.validate),
     hostile: () => runHostileBench(config.hostile),
+    eras: () => runErasBench(config.eras),
   }
   console.log(
     `site-skills benchmarks (${info.mode}): ${info.cpu}, ${info.cores} cores, Node ${info.node}, load ${info.loadAverageAtStart.join(' ')}`,

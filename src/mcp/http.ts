@@ -143,7 +143,7 @@ export async function serveHttp(
         'JSON-RPC batches are not accepted (MCP removed them in 2025-06-18): send one message per request',
         -32600,
       )
-    if (await modern.claims(req, body)) return modern.handle(req, res, body)
+    if (modern.claims(req, body)) return modern.handle(req, res, body)
     if (existing) {
       follow(existing, res, body, limits)
       return existing.transport.handleRequest(req, res, body)

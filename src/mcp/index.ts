@@ -1,6 +1,7 @@
 import type { Server } from '@modelcontextprotocol/server'
 import { serveStdio } from '@modelcontextprotocol/server/stdio'
 import { type LaunchedBrowser, launchBrowser } from '../../runtime/internal'
+import { packageVersion } from '../package/version'
 import { loadTokenizer } from '../tokens/tokenizer'
 import { createAgentSkills } from './agent-skills/serve'
 import { authoringFactory } from './author/index'
@@ -76,10 +77,11 @@ export async function runMcp(options: McpOptions): Promise<void> {
       ? { authoring: authoringFactory({ ...options.allowWrite, compat: options.compat, address }) }
       : {}),
   })
+  const serverOptions = { skills: agentSkills, version: packageVersion() }
   /** A server for one client connection (a 2025-era session, or a stdio connection); the client goes with it. */
   const connect = (clientOptions: ClientOptions) => {
     const client = host.connect(clientOptions)
-    const server = createMcpServer(client, agentSkills)
+    const server = createMcpServer(client, serverOptions)
     if (!clientOptions.stateless) legacy.add(server)
     const unfollow = client.onChange((changes) => {
       if (changes.tools) server.sendToolListChanged().catch(() => undefined)
@@ -111,7 +113,7 @@ export async function runMcp(options: McpOptions): Promise<void> {
   const modern =
     shared &&
     modernEndpoint(
-      () => createMcpServer(shared, agentSkills),
+      () => createMcpServer(shared, serverOptions),
       () => undefined,
     )
   shared?.onChange((changes) => {

@@ -54,15 +54,23 @@ class CheckedServer extends Server {
   }
 }
 
+export interface ServerOptions {
+  /** The skills as Agent Skills (`skill://`, the Skills extension). */
+  skills?: AgentSkills
+  /** This package's version, read once by a caller that makes a server per request. */
+  version?: string
+}
+
 /**
  * One MCP server instance over a client of the shared host: a 2025-era session (or stdio
  * connection), or one 2026-07-28 request (or stdio connection). The same tools, resources and
  * prompts in both eras; only the client behind it differs.
  */
-export function createMcpServer(client: McpClient, skills?: AgentSkills): Server {
+export function createMcpServer(client: McpClient, options: ServerOptions = {}): Server {
+  const { skills, version = packageVersion() } = options
   const hint = { ttlMs: LIST_TTL_MS, cacheScope: 'private' as const }
   const server = new CheckedServer(
-    { name: 'site-skills', title: 'Site skills of the browser', version: packageVersion() },
+    { name: 'site-skills', title: 'Site skills of the browser', version },
     {
       capabilities: {
         tools: { listChanged: true },

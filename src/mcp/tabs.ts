@@ -154,14 +154,16 @@ async function loadedAfter(
     fail = reject
   })
   const offLoad = listen(client, 'Page.loadEventFired', () => onLoad())
+  // A navigation that ends unloaded (past its deadline, or cancelled) stops loading the page too.
+  const give = (error: Error) => {
+    client.send('Page.stopLoading').catch(() => undefined)
+    fail(error)
+  }
   const timer = setTimeout(
-    () => fail(new SiteToolError('navigation-timeout', `${url} did not load within ${wait.ms} ms`)),
+    () => give(new SiteToolError('navigation-timeout', `${url} did not load within ${wait.ms} ms`)),
     wait.ms,
   )
-  const stop = () => {
-    client.send('Page.stopLoading').catch(() => undefined)
-    fail(cancelled())
-  }
+  const stop = () => give(cancelled())
   wait.signal?.addEventListener('abort', stop, { once: true })
   const leave = listen(client, 'Page.javascriptDialogOpening', ({ type }) => {
     if (type === 'beforeunload') client.send('Page.handleJavaScriptDialog', { accept: true }).catch(() => undefined)

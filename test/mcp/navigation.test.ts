@@ -32,6 +32,7 @@ const codeOf = (result: Result) => (result._meta?.['site-skills/error'] as { cod
 beforeAll(async () => {
   world = await createWorld()
   endless = createServer((req, res) => {
+    if (new URL(req.url ?? '/', 'http://x').pathname !== '/') return void res.writeHead(404).end()
     waiting.add(req)
     res.on('close', () => waiting.delete(req))
     res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' })
@@ -52,6 +53,8 @@ async function timesOut(call: (name: string, args?: Record<string, unknown>) => 
   const timedOut = await call('site_skills_navigate', { url: endlessUrl })
   expect(codeOf(timedOut), JSON.stringify(timedOut.content)).toBe('navigation-timeout')
   expect((timedOut.content[0] as { text: string }).text).toContain('did not load within 1500 ms')
+  // The page is not left loading.
+  await expect.poll(() => waiting.size, { timeout: 10_000, message: 'the page load to stop' }).toBe(0)
   const opened = await call('site_skills_navigate', { url: world.url('alpha.test') })
   expect(opened.isError, JSON.stringify(opened.content)).toBeFalsy()
 }
