@@ -150,9 +150,10 @@ export async function serveHttp(
     }
     // A session that ended (closed by its client, idle, or the server restarted): the client starts a new one.
     if (typeof id === 'string')
-      return reply(res, 404, 'no session has this mcp-session-id (it ended): initialize a new one', -32001)
+      return reply(res, 404, 'no session has this mcp-session-id (it ended): initialize a new one', -32001, idOf(body))
     if (req.method !== 'POST') return reply(res, 400, 'no valid mcp-session-id')
-    if (!isInitializeRequest(body)) return reply(res, 400, 'no valid mcp-session-id (or not an initialize request)')
+    if (!isInitializeRequest(body))
+      return reply(res, 400, 'no valid mcp-session-id (or not an initialize request)', -32000, idOf(body))
     if (live.size >= limits.max)
       return reply(
         res,
