@@ -1,5 +1,5 @@
 /**
- * `npm run bench [-- --quick] [-- --only lookup,build,cached,small,rebuild,idle,cdp,size,types,memory,branches,validate,hostile,eras]`: runs the
+ * `npm run bench [-- --quick] [-- --only lookup,build,cached,small,rebuild,idle,cdp,size,types,memory,branches,validate,hostile,examples,eras]`: runs the
  * benchmarks, prints one table and writes bench/results.json. Every figure is a ratio against a
  * baseline measured in the same run (median of the runs, with min and max).
  */
@@ -14,6 +14,7 @@ import { runCachedBench } from './cached'
 import { runCdpBench } from './cdp'
 import { runErasBench } from './eras'
 import { HOSTILE_FULL, runHostileBench } from './hostile'
+import { runExamplesBench } from './examples'
 import { runIdleBench } from './idle'
 import { runLookupBench } from './lookup'
 import { type BuildPeaks, runMemoryBench } from './memory'
@@ -38,6 +39,7 @@ const BENCHES = [
   'branches',
   'validate',
   'hostile',
+  'examples',
   'eras',
 ] as const
 type BenchName = (typeof BENCHES)[number]
@@ -55,6 +57,7 @@ const FULL = {
   branches: { runs: 5 },
   validate: { size: 50_000, runs: 3 },
   hostile: HOSTILE_FULL,
+  examples: { runs: 3 },
   eras: { runs: 7, calls: 30 },
 }
 
@@ -71,6 +74,7 @@ const QUICK: typeof FULL = {
   branches: { runs: 3 },
   validate: { size: 50_000, runs: 1 },
   hostile: { ...HOSTILE_FULL, runs: 2 },
+  examples: { runs: 1 },
   eras: { runs: 3, calls: 10 },
 }
 
@@ -137,6 +141,7 @@ async function main(): Promise<void> {
     branches: () => runBranchesBench(config.branches),
     validate: () => runValidateBench(config.validate),
     hostile: () => runHostileBench(config.hostile),
+    examples: () => runExamplesBench(config.examples),
     eras: () => runErasBench(config.eras),
   }
   console.log(

@@ -12,5 +12,5 @@ export { completed, messageOf, SiteToolError, type SiteToolErrorInit, siteToolEr
 export { urlHost, urlMatchesDomains } from './match'
 export { notFoundMessage } from './not-found'
 export { LINE0_SHIFT } from './page-code'
-export { clip, q, typeOf } from './text'
+export { clip, cycleAt, q, typeOf } from './text'
 export { urlMatchesPaths } from './urls'

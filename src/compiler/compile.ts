@@ -156,6 +156,7 @@ export function crossCheck(records: readonly SkillRecord[]): Map<SkillRecord, Di
         createDiagnostic(record.folder, `${id}/${MANIFEST}`, {
           code: 'duplicate-id',
           data: { id, where },
+          ...record.locate?.(['id']),
         }),
       )
       continue

@@ -12,7 +12,9 @@ const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'obj
  * not, how many examples passed and failed. Undefined without a readable record (`validate` says
  * what is wrong with one: `verification-invalid`). Reads one small file; never throws.
  */
-export function readVerificationSummary(realDir: string): { summary: VerificationSummary; path: string } | undefined {
+export function readVerificationSummary(
+  realDir: string,
+): { summary: VerificationSummary; path: string; tokens: RecordedTokens } | undefined {
   const path = join(realDir, VERIFICATION_FILE)
   let value: unknown
   try {
@@ -31,5 +33,27 @@ export function readVerificationSummary(realDir: string): { summary: Verificatio
     typeof failed !== 'number'
   )
     return undefined
-  return { summary: { date, version, live: live === true, passed, failed }, path }
+  return {
+    summary: { date, version, live: live === true, passed, failed },
+    path,
+    tokens: recordedTokens(value.examples),
+  }
+}
+
+/** Each recorded example's result tokens (`test --record`), by `tool + "\0" + example` (JSON, as the build cache keeps models). */
+export type RecordedTokens = Readonly<Record<string, number>>
+
+function recordedTokens(examples: unknown): RecordedTokens {
+  const out: Record<string, number> = {}
+  if (!Array.isArray(examples)) return out
+  for (const e of examples.slice(0, 10_000))
+    if (isObject(e) && typeof e.tool === 'string' && typeof e.example === 'string' && Number.isInteger(e.tokens))
+      out[`${e.tool}\0${e.example}`] = e.tokens as number
+  return out
+}
+
+/** The recorded result tokens of an example, if any. */
+export const recordedTokensOf = (recorded: RecordedTokens | undefined, tool: string, example: string) => {
+  const key = `${tool}\0${example}`
+  return recorded && Object.hasOwn(recorded, key) ? recorded[key] : undefined
 }

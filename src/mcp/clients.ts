@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto'
 import { SiteToolError } from '../../runtime/index'
+import { pickPage } from '../../runtime/internal'
 import { createTabPool } from './tab-pool'
 import type { TabInfo, Tabs } from './tabs'
 
@@ -24,7 +25,7 @@ export interface ClientTabs {
   view: (tab: TabInfo) => TabView
   /** The tabs the client may use, in the browser's order. */
   visible: () => TabInfo[]
-  /** Makes a tab (by handle, else the first whose URL contains `part`) the active one, and takes it. */
+  /** Makes a tab (by handle, else by URL: see pickPage) the active one, and takes it. */
   select: (choice: { tab?: string; url?: string }) => TabInfo
   /** Opens `url` in the given or the active tab; a client without one gets a new tab. `signal` stops it. */
   navigate: (url: string, handle?: string, signal?: AbortSignal) => Promise<TabInfo>
@@ -199,8 +200,7 @@ export function createClients(tabs: Tabs): Clients {
           'under MCP 2026-07-28 no tab is active: pass `tab` (an id from site_skills_tabs) to each call',
         )
       const part = choice.url
-      const found =
-        choice.tab !== undefined ? tab(choice.tab) : part ? visible().find((t) => t.url.includes(part)) : undefined
+      const found = choice.tab !== undefined ? tab(choice.tab) : part ? pickPage(visible(), part) : undefined
       if (!found) throw new SiteToolError('target-not-found', `no open tab of yours matches ${JSON.stringify(part)}`)
       take(found.id)
       chosen = found.id

@@ -3,6 +3,7 @@ import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import type { LearnedContext, SkillMeta } from '../../runtime/index'
 import { SiteToolError } from '../../runtime/index'
+import { CURSOR_ARG } from '../../runtime/internal'
 import { VERIFICATION_FILE } from '../compiler/verification'
 import { recordIsCurrent } from '../verification/stale'
 import type { AgentSkills } from './agent-skills/serve'
@@ -38,10 +39,14 @@ function noteUri(siteId: string, path: string): string {
   return `${SCHEME}${encodeURIComponent(siteId)}/notes/${file.split('/').map(encodeURIComponent).join('/')}`
 }
 
+/** Each tool with its own arguments (the runtime's `cursor` of paged results goes without saying). */
 function toolLines(context: LearnedContext): string[] {
   return context.toolDefinitions.mcp.map((def) => {
+    const ref = context.toolDefinitions.names[def.name]
+    const own = context.tools.find((t) => t.siteId === ref?.siteId && t.toolName === ref?.tool)?.args ?? {}
     const args = Object.keys((def.inputSchema.properties as object | undefined) ?? {})
-    return `- \`${def.name}\`(${args.join(', ')}): ${def.description}`
+    const shown = args.filter((a) => a !== CURSOR_ARG || Object.hasOwn(own, a))
+    return `- \`${def.name}\`(${shown.join(', ')}): ${def.description}`
   })
 }
 

@@ -9,6 +9,7 @@ import {
   type Tool,
 } from '@modelcontextprotocol/server'
 import { SiteToolError } from '../../runtime/index'
+import { compactText } from '../../runtime/internal'
 import type { Tokenizer } from '../tokens/tokenizer'
 import { callSiteTool, currentTab, findTools } from './calls'
 import { type Catalog, createCatalogs, type ToolsMode } from './catalog'
@@ -67,9 +68,10 @@ export interface HostOptions {
   agentSkills?: AgentSkills
 }
 
+/** An own tool's result: compact text for the model (SPEC 12), the value as structured content. */
 function stateResult(value: object, links: CallToolResult['content'] = []): CallToolResult {
   return {
-    content: [{ type: 'text', text: JSON.stringify(value, null, 2) }, ...links],
+    content: [{ type: 'text', text: compactText(value) }, ...links],
     structuredContent: value as Record<string, unknown>,
   }
 }

@@ -1,6 +1,7 @@
 import type { Server } from '@modelcontextprotocol/server'
 import { serveStdio } from '@modelcontextprotocol/server/stdio'
 import { type LaunchedBrowser, launchBrowser } from '../../runtime/internal'
+import type { BrowserEndpoint } from '../cdp/endpoint'
 import { packageVersion } from '../package/version'
 import { loadTokenizer } from '../tokens/tokenizer'
 import { createAgentSkills } from './agent-skills/serve'
@@ -12,7 +13,7 @@ import { type SessionLimits, serveHttp } from './http'
 import { modernEndpoint } from './modern'
 import { createMcpServer } from './server'
 import { createWatchedSkills, type SkillFilter } from './skills'
-import { type BrowserAddress, connectTabs } from './tabs'
+import { connectTabs } from './tabs'
 
 /** The default's budget: above it, the `all` list gives way to `search`. */
 const DEFAULT_TOOLS_BUDGET = 4000
@@ -21,8 +22,8 @@ const DEFAULT_TOOLS_BUDGET = 4000
 export interface McpOptions {
   roots: readonly string[]
   compat?: 'ego-lite'
-  /** The browser to follow; a headless one is launched when absent. */
-  browser?: BrowserAddress
+  /** The browser to follow (`--cdp`); a headless one is launched when absent. */
+  browser?: BrowserEndpoint
   filter: SkillFilter
   /** Serve Streamable HTTP on this port (0: any free port) instead of stdio. */
   http?: number
@@ -58,9 +59,9 @@ export async function runMcp(options: McpOptions): Promise<void> {
   const endure = survive(options.log)
   let launched: LaunchedBrowser | undefined
   if (!options.browser) launched = await launchBrowser()
-  const address = options.browser ?? { host: launched!.host, port: launched!.port }
+  const browserAt = options.browser ?? { url: launched!.wsEndpoint }
   const skills = createWatchedSkills({ roots: options.roots, compat: options.compat, filter: options.filter, log })
-  const tabs = await connectTabs(address).catch(async (error) => {
+  const tabs = await connectTabs(browserAt, options.log).catch(async (error) => {
     skills.close()
     await launched?.close()
     endure()
@@ -74,7 +75,7 @@ export async function runMcp(options: McpOptions): Promise<void> {
     tokenizer: loadTokenizer,
     log: options.log,
     ...(options.allowWrite
-      ? { authoring: authoringFactory({ ...options.allowWrite, compat: options.compat, address }) }
+      ? { authoring: authoringFactory({ ...options.allowWrite, compat: options.compat, endpoint: browserAt }) }
       : {}),
   })
   const serverOptions = { skills: agentSkills, version: packageVersion() }

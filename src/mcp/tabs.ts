@@ -1,5 +1,8 @@
 import { SiteToolError } from '../../runtime/index'
-import { type CdpClient, listen, loadCri } from '../../runtime/internal'
+import { type CdpClient, type CdpSocket, listen, siteToolError } from '../../runtime/internal'
+import type { BrowserEndpoint } from '../cdp/endpoint'
+import { type BrowserLink, connectLink } from '../cdp/link'
+import { createContextTable } from './contexts'
 
 /** A page of the browser, as the server shows it. */
 export interface TabInfo {
@@ -10,13 +13,6 @@ export interface TabInfo {
   context?: string
   /** The tab whose page opened it (a popup). */
   opener?: string
-}
-
-/** Where the browser's DevTools endpoint is: `host:port`, and the page a ws:// page URL named. */
-export interface BrowserAddress {
-  host: string
-  port: number
-  page?: string
 }
 
 /** What happened to a tab. */
@@ -33,6 +29,11 @@ export interface Tabs {
   list: () => TabInfo[]
   /** The page named by a `ws://.../devtools/page/<id>` address. */
   initial?: string
+  /**
+   * Throws `browser-disconnected` once the browser is gone: the connection dropped and every attempt
+   * to make it again failed (its tabs are dropped then). The next check tries again in the background.
+   */
+  check: () => void
   /** A tab as the browser reports it now (its URL may have changed since the last event). */
   refresh: (targetId: string) => Promise<TabInfo | undefined>
   /** A CDP session to one page (opened once, kept until the page or the server goes). */
@@ -87,18 +88,6 @@ function navigationDeadline(env: NodeJS.ProcessEnv = process.env): number {
   return ms
 }
 
-async function browserEndpoint(address: BrowserAddress): Promise<string> {
-  const where = `http://${address.host}:${address.port}/json/version`
-  try {
-    const info = (await (await fetch(where)).json()) as { webSocketDebuggerUrl?: string }
-    if (!info.webSocketDebuggerUrl) throw new Error('no webSocketDebuggerUrl')
-    const url = new URL(info.webSocketDebuggerUrl)
-    return `ws://${address.host}:${address.port}${url.pathname}`
-  } catch (cause) {
-    throw new SiteToolError('disconnected', `cannot reach the browser at ${address.host}:${address.port}`, { cause })
-  }
-}
-
 /**
  * Only web pages are opened: file:, chrome:, data:, javascript: and other schemes would hand the
  * client the machine's files or the browser's own pages.
@@ -120,8 +109,10 @@ function checkWebUrl(url: string): void {
     )
 }
 
-function toTab(info: TargetInfo): TabInfo {
-  const { browserContextId: context, openerId: opener } = info
+/** A target as a tab; `contextOf` names its browser context as the server handed it out. */
+function toTab(info: TargetInfo, contextOf: (browserContextId: string) => string): TabInfo {
+  const { openerId: opener } = info
+  const context = info.browserContextId && contextOf(info.browserContextId)
   return {
     id: info.targetId,
     url: info.url,
@@ -195,11 +186,13 @@ export function closeOnce(client: CdpClient): Promise<void> {
   return done
 }
 
-/** Connects to a browser over CDP and follows its pages (Target domain discovery). */
-export async function connectTabs(address: BrowserAddress): Promise<Tabs> {
+/**
+ * Connects to a browser over CDP and follows its pages (Target domain discovery). When the
+ * connection drops it is made again (see BrowserLink): the pages are listed anew, those gone are
+ * closed for the clients, and sessions are opened again on demand.
+ */
+export async function connectTabs(endpoint: BrowserEndpoint, log?: (line: string) => void): Promise<Tabs> {
   const deadline = navigationDeadline()
-  const cri = await loadCri()
-  const browser = await cri({ target: await browserEndpoint(address), local: true })
   const tabs = new Map<string, TabInfo>()
   const sessions = new Map<string, Promise<CdpClient>>()
   const listeners = new Set<(targetId: string, event: TabEvent) => void>()
@@ -207,6 +200,10 @@ export async function connectTabs(address: BrowserAddress): Promise<Tabs> {
     for (const listener of listeners) listener(targetId, event)
   }
 
+  let link: BrowserLink | undefined
+  const browser = () => link!.socket()
+  const contexts = createContextTable(browser)
+  const tabOf = (info: TargetInfo) => toTab(info, contexts.idOf)
   const hidden = new Set<string>()
   /**
    * Tabs closed here whose last events may still be on their way: one of them (a title change as it
@@ -217,7 +214,7 @@ export async function connectTabs(address: BrowserAddress): Promise<Tabs> {
     if (info.type !== 'page' || leaving.has(info.targetId)) return
     if (info.browserContextId && hidden.has(info.browserContextId)) return
     const before = tabs.get(info.targetId)
-    const now = toTab(info)
+    const now = tabOf(info)
     tabs.set(info.targetId, now)
     if (!before) emit(info.targetId, created ? 'created' : 'changed')
     else if (before.url !== now.url || before.title !== now.title) emit(info.targetId, 'changed')
@@ -229,22 +226,51 @@ export async function connectTabs(address: BrowserAddress): Promise<Tabs> {
     emit(targetId, 'closed')
   }
 
-  const { targetInfos } = (await browser.send('Target.getTargets')) as { targetInfos: TargetInfo[] }
-  for (const info of targetInfos) if (info.type === 'page') tabs.set(info.targetId, toTab(info))
-  listen(browser, 'Target.targetCreated', (p) => update(p.targetInfo as TargetInfo, true))
-  listen(browser, 'Target.targetInfoChanged', (p) => update(p.targetInfo as TargetInfo, false))
-  listen(browser, 'Target.targetDestroyed', (p) => {
-    forget(p.targetId)
-    leaving.delete(p.targetId)
-  })
-  await browser.send('Target.setDiscoverTargets', { discover: true })
+  // The browser died or its endpoint stays away: its tabs are gone, and every call says so.
+  let lost: Error | undefined
+  const where = new URL(endpoint.url).host
+  const gone = () => {
+    lost = siteToolError('browser-disconnected', { where })
+    for (const targetId of [...tabs.keys()]) forget(targetId)
+  }
+  const check = () => {
+    if (!lost) return
+    // Each call after the loss starts the link over; until it reconnects, calls say the browser is gone.
+    link?.socket().catch(() => undefined)
+    throw lost
+  }
+
+  let first = true
+  /** A new connection: what the browser has now replaces what the old one saw. */
+  async function setup(browser: CdpSocket): Promise<void> {
+    lost = undefined
+    sessions.clear()
+    if (!first) contexts.reset()
+    const { targetInfos } = (await browser.send('Target.getTargets')) as { targetInfos: TargetInfo[] }
+    const pages = targetInfos.filter((info) => info.type === 'page')
+    if (first) for (const info of pages) tabs.set(info.targetId, tabOf(info))
+    else {
+      const now = new Set(pages.map((info) => info.targetId))
+      for (const targetId of [...tabs.keys()]) if (!now.has(targetId)) forget(targetId)
+      for (const info of pages) update(info, true)
+    }
+    first = false
+    listen(browser, 'Target.targetCreated', (p) => update(p.targetInfo as TargetInfo, true))
+    listen(browser, 'Target.targetInfoChanged', (p) => update(p.targetInfo as TargetInfo, false))
+    listen(browser, 'Target.targetDestroyed', (p) => {
+      forget(p.targetId)
+      leaving.delete(p.targetId)
+    })
+    await browser.send('Target.setDiscoverTargets', { discover: true })
+  }
+  link = await connectLink(endpoint, { setup, onLost: gone, ...(log ? { log } : {}) })
 
   function session(targetId: string): Promise<CdpClient> {
     let client = sessions.get(targetId)
     if (!client) {
-      client = cri({ target: `ws://${address.host}:${address.port}/devtools/page/${targetId}`, local: true })
+      client = browser().then((socket) => socket.attach(targetId))
       client.then(
-        (c) => c.on('disconnect', () => sessions.delete(targetId)),
+        (c) => c.on('disconnect', () => sessions.get(targetId) === client && sessions.delete(targetId)),
         () => sessions.delete(targetId),
       )
       sessions.set(targetId, client)
@@ -253,12 +279,15 @@ export async function connectTabs(address: BrowserAddress): Promise<Tabs> {
   }
 
   async function refresh(targetId: string): Promise<TabInfo | undefined> {
-    const reply = await browser.send('Target.getTargetInfo', { targetId }).catch(() => undefined)
+    const reply = await browser()
+      .then((b) => b.send('Target.getTargetInfo', { targetId }))
+      .catch(() => undefined)
     if (reply) update((reply as { targetInfo: TargetInfo }).targetInfo, false)
     return tabs.get(targetId)
   }
 
   async function navigate(targetId: string, url: string, signal?: AbortSignal): Promise<TabInfo> {
+    check()
     checkWebUrl(url)
     const client = await session(targetId)
     const start = async () => {
@@ -271,15 +300,25 @@ export async function connectTabs(address: BrowserAddress): Promise<Tabs> {
     return tab
   }
 
+  async function closeTab(targetId: string): Promise<void> {
+    leaving.add(targetId)
+    if (leaving.size > LEAVING_MAX) leaving.delete(leaving.values().next().value!)
+    await browser()
+      .then((b) => b.send('Target.closeTarget', { targetId }))
+      .catch(() => undefined)
+    forget(targetId)
+  }
+
   async function open(url: string, context?: string, signal?: AbortSignal): Promise<TabInfo> {
+    check()
     checkWebUrl(url)
-    const params = { url: 'about:blank', ...(context ? { browserContextId: context } : {}) }
-    const { targetId } = (await browser.send('Target.createTarget', params)) as { targetId: string }
+    const params = { url: 'about:blank', ...(context ? { browserContextId: await contexts.current(context) } : {}) }
+    const created = await (await browser()).send('Target.createTarget', params)
+    const { targetId } = created as { targetId: string }
     await refresh(targetId)
     // A tab whose page did not load is nobody's: nobody got its id.
     return navigate(targetId, url, signal).catch(async (error: unknown) => {
-      await browser.send('Target.closeTarget', { targetId }).catch(() => undefined)
-      forget(targetId)
+      await closeTab(targetId)
       throw error
     })
   }
@@ -287,24 +326,17 @@ export async function connectTabs(address: BrowserAddress): Promise<Tabs> {
   return {
     get: (targetId) => tabs.get(targetId),
     list: () => [...tabs.values()],
-    ...(address.page ? { initial: address.page } : {}),
+    ...(endpoint.page ? { initial: endpoint.page } : {}),
     refresh,
     session,
     navigate,
     open,
-    async closeTab(targetId) {
-      leaving.add(targetId)
-      if (leaving.size > LEAVING_MAX) leaving.delete(leaving.values().next().value!)
-      await browser.send('Target.closeTarget', { targetId }).catch(() => undefined)
-      forget(targetId)
-    },
-    async createContext() {
-      const made = await browser.send('Target.createBrowserContext', { disposeOnDetach: true })
-      return (made as { browserContextId: string }).browserContextId
-    },
-    async disposeContext(browserContextId) {
-      await browser.send('Target.disposeBrowserContext', { browserContextId }).catch(() => undefined)
-      for (const tab of [...tabs.values()]) if (tab.context === browserContextId) forget(tab.id)
+    check,
+    closeTab,
+    createContext: () => contexts.create(),
+    async disposeContext(context) {
+      await contexts.dispose(context)
+      for (const tab of [...tabs.values()]) if (tab.context === context) forget(tab.id)
     },
     hideContext: (browserContextId) => void hidden.add(browserContextId),
     onChange(listener) {
@@ -313,7 +345,8 @@ export async function connectTabs(address: BrowserAddress): Promise<Tabs> {
     },
     async close() {
       const clients = await Promise.all([...sessions.values()].map((c) => c.catch(() => undefined)))
-      await Promise.all([...clients, browser].map((c) => c && closeOnce(c)))
+      await Promise.all(clients.map((c) => c && closeOnce(c)))
+      await link?.close()
     },
   }
 }

@@ -56,7 +56,7 @@ export interface FoundSiteSkill {
 
 /**
  * The original's findSiteSkill: the valid skill with this id, or a `skill-not-found` error saying
- * where it looked (or, for an invalid skill, its first error).
+ * where it looked (for an invalid skill, `skill-invalid` with its first error).
  */
 export async function findSiteSkill(siteId: string, options?: SkillsInput): Promise<FoundSiteSkill> {
   const { result, models } = await current(options)

@@ -19,6 +19,8 @@ interface RecordedExample {
   /** Why it failed (with `--live`: the live classification, such as `selector-drift`). */
   kind?: string
   message?: string
+  /** The result's tokens as compact text (the runtime's estimate), when the call returned one. */
+  tokens?: number
 }
 
 export interface VerificationRecord {
@@ -81,12 +83,13 @@ export async function createRecord(input: {
   package: { name: string; version: string }
   date?: Date
 }): Promise<VerificationRecord> {
-  const examples = input.results.map(({ tool, example, status, kind, message }) => ({
+  const examples = input.results.map(({ tool, example, status, kind, message, tokens }) => ({
     tool,
     example,
     status,
     ...(kind ? { kind } : {}),
     ...(message ? { message } : {}),
+    ...(tokens === undefined ? {} : { tokens }),
   }))
   const failed = examples.filter((e) => e.status === 'fail').length
   return {

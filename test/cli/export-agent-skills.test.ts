@@ -11,6 +11,7 @@ import { renderFrontmatter } from '../../src/export/frontmatter'
 import { agentSkillName } from '../../src/export/name'
 import { checkAgentSkill } from '../../src/export/rules'
 import { writeAgentSkills } from '../../src/export/write'
+import { decodeCompact } from '../helpers/compact-decode'
 import { spawnCli } from '../helpers/spawn-bin'
 import { type Exited, cleanEnv, waitForExit } from '../helpers/spawn'
 import { REPO_ROOT, makeTempDir, writeTree } from '../helpers/tmp'
@@ -177,7 +178,7 @@ describe('the exported scripts, run as a host runs them', () => {
     const run = await runScript(script, ['--args', '{"waitForReady":true}', '--cdp', cdp, '--target', 'q=lamp'])
     expect(run.stderr).not.toContain('site-skills:')
     expect(run.code).toBe(0)
-    expect(JSON.parse(run.stdout)).toMatchObject({ title: 'Demo Shop', query: 'lamp' })
+    expect(decodeCompact(run.stdout.trimEnd())).toMatchObject({ title: 'Demo Shop', query: 'lamp' })
   })
 
   it('SITE_SKILLS_CDP and SITE_SKILLS_TARGET give the page once; a browser tool without one is bad usage', async () => {
@@ -185,7 +186,7 @@ describe('the exported scripts, run as a host runs them', () => {
     const env = { SITE_SKILLS_CDP: `127.0.0.1:${browser.port}`, SITE_SKILLS_TARGET: 'q=lamp' }
     const run = await runScript(script, ['--args', '{}'], env)
     expect(run.code).toBe(0)
-    expect(JSON.parse(run.stdout)).toMatchObject({ title: 'Demo Shop', query: 'lamp' })
+    expect(decodeCompact(run.stdout.trimEnd())).toMatchObject({ title: 'Demo Shop', query: 'lamp' })
     const bare = await runScript(script, [])
     expect(bare.code).toBe(2)
     expect(bare.stderr).toContain('is a browser tool: pass --cdp')
@@ -195,7 +196,8 @@ describe('the exported scripts, run as a host runs them', () => {
     const script = join(out, 'demo-shop/scripts/price_summary.sh')
     const ok = await runScript(script, ['--args', '{"items":[{"id":"a","price":2},{"id":"b","price":4}]}'])
     expect(ok.code).toBe(0)
-    expect(JSON.parse(ok.stdout)).toMatchObject({ count: 2, min: 2, max: 4 })
+    expect(ok.stdout).toMatch(/^count:2\nunits:/)
+    expect(decodeCompact(ok.stdout.trimEnd())).toMatchObject({ count: 2, min: 2, max: 4 })
     const bad = await runScript(script, ['--args', '{"items":"x"}'])
     expect(bad.code).toBe(1)
     expect(bad.stderr).toContain('invalid-args: demo-shop -> price_summary')
@@ -294,7 +296,7 @@ describe('site-skills export: ids that are not Agent Skills names', () => {
       await rm(join(dir, 'My_Site'), { recursive: true })
       const hello = await runScript(join(to, 'my-site/scripts/hello.sh'), [])
       expect(hello.code).toBe(0)
-      expect(JSON.parse(hello.stdout)).toBe('hello')
+      expect(hello.stdout).toBe('hello\n')
     } finally {
       await cleanup()
     }

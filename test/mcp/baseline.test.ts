@@ -56,6 +56,7 @@ function oneTab(url: string): Tabs & { move: (to: string) => void } {
       listeners.add(listener)
       return () => void listeners.delete(listener)
     },
+    check: () => {},
     close: async () => {},
     move(to) {
       tab.url = to

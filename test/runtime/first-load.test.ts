@@ -9,11 +9,16 @@ const LAZY = [
   'browser-errors.ts',
   'sourcemap.ts',
   'connect.ts',
+  'socket.ts',
+  'upgrade.ts',
   'node.ts',
   'value-problems.ts',
   'results.ts',
   'for-models.ts',
   'page-url.ts',
+  'pages.ts',
+  'compact.ts',
+  'cursor.ts',
 ]
 
 let outputs: Metafile['outputs']

@@ -233,7 +233,8 @@ describe.each([
     expect(site?.documentation).toBe('Odd *\\/ site\n\nDomains: `odd.example`')
     expect(editor.hover('use.ts', at('oddTool'))).toEqual({
       text:
-        '(method) "look_up"(args: {\n    "odd-name": string;\n}, ctx?: SiteSkillsHost | undefined): ' +
+        // The tool's own arguments, and the runtime's `cursor` of a paged result (PageArgs).
+        '(method) "look_up"(args: {\n    "odd-name": string;\n} & PageArgs, ctx?: SiteSkillsHost | undefined): ' +
         'Promise<Record<string, unknown>>',
       documentation:
         'Finds `things` *\\/ and more. Second line.\n\nNode tool: [`odd-site/tools/look.js`](./odd/odd-site/tools/look.js)',
@@ -280,7 +281,7 @@ describe('an editor with the plugin unplugin-site-skills/ts-plugin', () => {
     const hover = plugged.hover('use.ts', at('toolArg') + 2)
     expect(hover?.documentation).toBe(getItemDoc())
     expect(hover?.text).toMatch(
-      /^\(tool\) "get_item": \(args: \{ id: number; depth\?: number; maxComments\?: number; \}, ctx\?: SiteSkillsHost/,
+      /^\(tool\) "get_item": \(args: \{ id: number; depth\?: number; maxComments\?: number; \} & PageArgs, ctx\?: SiteSkillsHost/,
     )
     expect(plugged.hover('use.ts', at('siteArg') + 2)?.text).toBe('(site) "hacker-news"')
   })

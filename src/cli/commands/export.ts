@@ -9,7 +9,7 @@ import { type CliIO, UsageError, writeLine } from '../args'
 import { displayRoot } from '../roots'
 import type { Args } from '../registry'
 import { createStyle, formatDiagnostic, plural } from '../format'
-import { compileRoots } from '../session'
+import { checkSkillIds, compileRoots } from '../session'
 
 const EXPORT_USAGE = 'site-skills export [SITE...] --agent-skills --out DIR [--check]'
 
@@ -28,10 +28,10 @@ function usageOf(args: Args<'export'>): string {
 export async function exportCommand(args: Args<'export'>, io: CliIO): Promise<number> {
   const out = resolve(io.cwd, usageOf(args))
   const result = await compileRoots(args, io)
-  const ids = [...new Set(result.records.map((r) => r.folder.id))]
-  const unknown = args.positionals.filter((id) => !ids.includes(id))
-  if (unknown.length)
-    throw new UsageError(`no skill ${unknown.map((id) => JSON.stringify(id)).join(', ')} (skills: ${ids.join(', ')})`)
+  checkSkillIds(
+    args.positionals,
+    result.records.map((r) => r.folder.id),
+  )
   // Only the chosen skills decide (as with `test SITE`): an unrelated broken skill does not stop the export.
   const chosen = (r: { id: string }) => !args.positionals.length || r.id === '' || args.positionals.includes(r.id)
   const reports = result.reports.filter(chosen)

@@ -49,8 +49,8 @@ const NODE_HINT = 'A Node tool is an ES module: export async function name(ctx, 
 const TOOL_PATH_WORDS = {
   empty: 'path must be a non-empty string',
   backslash: 'path must use forward slashes',
-  node: 'path must be tools/*.js or <product>/functions.js',
-  browser: 'path must be a relative browser-tools/*.js path',
+  node: 'path must be tools/*.js, tools/*.mjs or tools/*.ts (or <product>/functions.js, .mjs, .ts)',
+  browser: 'path must be browser-tools/*.js or browser-tools/*.ts',
 } as const
 
 type ToolNameData =
@@ -521,6 +521,30 @@ export const DIAGNOSTIC_CATALOG = {
     title: 'Invalid token budget',
     hint: 'tokenBudget is a positive integer, or { "max": N, "fail": true } to make exceeding it an error.',
     message: (d) => `${d.at}: tokenBudget must be a positive integer or { "max": N, "fail"?: boolean }`,
+  }),
+  'result-budget': entry<{ tool: string; example: string; tokens: number; budget: number; from: 'expect' | 'record' }>({
+    severity: 'warning',
+    title: 'Example result over its result budget',
+    hint:
+      'Return less per call (fewer fields, shorter text, a limit argument), or raise resultBudget; a result over it ' +
+      'reaches agents a page at a time. `site-skills test` prints each example result’s tokens.',
+    message: (d) =>
+      `${d.tool} example ${q(d.example)}: its ${d.from === 'expect' ? 'expected' : 'recorded'} result is about ` +
+      `${d.tokens.toLocaleString('en-US')} tokens, over the resultBudget of ${d.budget.toLocaleString('en-US')}`,
+  }),
+  'result-budget-invalid': entry<{ at: string }>({
+    severity: 'error',
+    title: 'Invalid result budget',
+    hint: 'resultBudget is a whole number of tokens from 100 to 1,000,000 (default 4,000).',
+    message: (d) => `${d.at}: resultBudget must be an integer from 100 to 1000000`,
+  }),
+  'cursor-arg': entry<{ tool: string }>({
+    severity: 'warning',
+    title: 'Tool declares its own cursor',
+    hint:
+      'The runtime adds a "cursor" argument to page results over their resultBudget; rename this one ' +
+      '(e.g. "after" or "page") so that the tool’s results can be paged.',
+    message: (d) => `${d.tool} declares an argument "cursor": its results are sent whole, never paged`,
   }),
   'url-pattern': entry<UrlPatternData>({
     severity: 'error',

@@ -15,6 +15,7 @@ import { blocksSkill, resolveSkillFile } from './context'
 import { checkNameCharacters } from './names'
 import { TOOL_KINDS, checkManifestSchema } from './schema'
 import { checkExamples } from './examples'
+import { resultBudgetOf } from './result-budget'
 import { checkTool, tokenBudgetOf } from './tools'
 import { checkUrls } from './urls'
 import { readVerificationSummary } from '../verification'
@@ -232,18 +233,18 @@ export async function validateFolder(
   checkToolNamesUnique(check, manifest)
   const domainSites = checkDomains(check, manifest)
   const patterns = domainSites.map((s) => s.pattern)
+  const verification = readVerificationSummary(folder.realDir)
   const [urls, notes, tools, examples] = await Promise.all([
     checkUrls(check, ['urls'], manifest.urls, 'urls'),
     checkNotes(check, manifest),
     checkTools(check, manifest, badPaths),
-    checkExamples(check, manifest, patterns, findings, badPaths),
+    checkExamples(check, manifest, { domains: patterns, recorded: verification?.tokens }, findings, badPaths),
   ])
   for (const tool of tools) {
     const list = examples.get(`${tool.kind === 'node' ? 'nodeTools' : 'browserTools'}\0${tool.name}`)
     if (list) tool.examples = list
   }
   const diagnostics = check.diagnostics
-  const verification = readVerificationSummary(folder.realDir)
   if (verification) check.files.add(verification.path)
   const files = [...check.files].sort()
   const candidate: SkillModel = {
@@ -257,7 +258,8 @@ export async function validateFolder(
     notes,
     tools,
     ...tokenBudgetOf(manifest.tokenBudget),
-    ...(verification ? { verified: verification.summary } : {}),
+    ...resultBudgetOf(manifest.resultBudget),
+    ...(verification ? { verified: verification.summary, recordedTokens: verification.tokens } : {}),
   }
   const sources = check.sources
   return {

@@ -32,7 +32,7 @@ export interface LiveTab {
 async function onFixture(c: ExampleCase, api: SiteSkills, browser: () => Promise<TestBrowser>): Promise<Outcome> {
   const outcome = c.tool.kind === 'node' ? await callNode(c, api) : await callOnFixture(c, api, await browser())
   if ('failure' in outcome) return outcome
-  const failure = judge(c, outcome.value)
+  const { failure } = judge(c, outcome.value)
   return failure ? { failure } : outcome
 }
 

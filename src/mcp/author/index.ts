@@ -1,10 +1,11 @@
 import type { CallToolResult, Tool } from '@modelcontextprotocol/server'
 import { isSiteToolError } from '../../../runtime/index'
 import { messageOf } from '../../../runtime/internal'
+import type { BrowserEndpoint } from '../../cdp/endpoint'
 import type { Compat } from '../../compiler/compat'
 import { openTestBrowser, type TestBrowser } from '../../examples/browser'
 import type { WatchedSkills } from '../skills'
-import type { BrowserAddress, Tabs } from '../tabs'
+import type { Tabs } from '../tabs'
 import type { AuthorContext, Caller } from './context'
 import { AUTHOR, AUTHOR_TOOLS } from './defs'
 import { createLocks } from './lock'
@@ -28,7 +29,8 @@ export interface AuthoringOptions {
   dir: string
   roots: readonly string[]
   compat?: Compat
-  address: BrowserAddress
+  /** The browser the server uses: its own test runs open tabs there, in contexts no client sees. */
+  endpoint: BrowserEndpoint
 }
 
 /** What the host gives the authoring tools. */
@@ -52,7 +54,6 @@ export function authoringFactory(options: AuthoringOptions): AuthoringFactory {
   cleanStaleStages(options.dir)
   return (hooks) => {
     let browser: Promise<TestBrowser> | undefined
-    const host = options.address.host.includes(':') ? `[${options.address.host}]` : options.address.host
     const context: AuthorContext = {
       dir: options.dir,
       roots: options.roots,
@@ -62,7 +63,7 @@ export function authoringFactory(options: AuthoringOptions): AuthoringFactory {
       servedName: hooks.servedName,
       locked: createLocks(),
       browser: () => {
-        browser ??= openTestBrowser(`${host}:${options.address.port}`, {
+        browser ??= openTestBrowser(options.endpoint, {
           isolated: true,
           onContext: hooks.tabs.hideContext,
         })

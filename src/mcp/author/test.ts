@@ -46,8 +46,8 @@ export async function testSkill(
   try {
     const api = stage ? context.skills.apiOf([skill], sandboxedTools(stage.grants, skill.model.realDir)) : state.api
     for (const c of cases) {
-      const failure = live ? await runLive(c, api, browser!) : await runOffline(c, api, browser)
-      const result = resultOf(c, failure)
+      const verdict = live ? await runLive(c, api, browser!) : await runOffline(c, api, browser)
+      const result = resultOf(c, verdict)
       results.push(
         result.kind === 'selector-drift'
           ? { ...result, repair: repairOf(siteId, c.example.url, c.example.fixture) }
