@@ -1,5 +1,5 @@
 /**
- * `npm run bench [-- --quick] [-- --only lookup,build,cached,small,rebuild,idle,cdp,size,types,memory,branches,validate,hostile,examples,eras]`: runs the
+ * `npm run bench [-- --quick] [-- --only lookup,build,cached,small,rebuild,idle,cdp,size,types,memory,branches,validate,hostile,examples,tokens,eras]`: runs the
  * benchmarks, prints one table and writes bench/results.json. Every figure is a ratio against a
  * baseline measured in the same run (median of the runs, with min and max).
  */
@@ -22,6 +22,7 @@ import { runRebuildBench } from './rebuild'
 import { runSizeBench } from './size'
 import { runSmallBench } from './small'
 import { runTypesBench } from './types'
+import { runTokensBench } from './tokens'
 import { runValidateBench } from './validate'
 import { type Figure, errorSummary, renderTable } from './table'
 
@@ -40,6 +41,7 @@ const BENCHES = [
   'validate',
   'hostile',
   'examples',
+  'tokens',
   'eras',
 ] as const
 type BenchName = (typeof BENCHES)[number]
@@ -58,6 +60,7 @@ const FULL = {
   validate: { size: 50_000, runs: 3 },
   hostile: HOSTILE_FULL,
   examples: { runs: 3 },
+  tokens: { runs: 5 },
   eras: { runs: 7, calls: 30 },
 }
 
@@ -75,6 +78,7 @@ const QUICK: typeof FULL = {
   validate: { size: 50_000, runs: 1 },
   hostile: { ...HOSTILE_FULL, runs: 2 },
   examples: { runs: 1 },
+  tokens: { runs: 2 },
   eras: { runs: 3, calls: 10 },
 }
 
@@ -142,6 +146,7 @@ async function main(): Promise<void> {
     validate: () => runValidateBench(config.validate),
     hostile: () => runHostileBench(config.hostile),
     examples: () => runExamplesBench(config.examples),
+    tokens: () => runTokensBench(config.tokens),
     eras: () => runErasBench(config.eras),
   }
   console.log(

@@ -372,7 +372,20 @@ export function createCompiler(options: CompilerOptions): Compiler {
       diagnostics.push(...record.diagnostics, ...extra)
       if (record.model && !extra.some(blocks)) skills.push({ model: record.model, browser: code })
     }
+    const untrusted = persistent?.takeFinding()
+    if (untrusted) {
+      diagnostics.push(untrusted)
+      reports.push({ id: '', root: untrusted.root, diagnostics: [untrusted] })
+    }
     for (const scan of roots) {
+      for (const { id, package: name } of scan.escapes ?? []) {
+        const escaped = createDiagnostic({ id, root: scan.root }, id, {
+          code: 'path-escape',
+          data: { via: 'package-skill', package: name },
+        })
+        diagnostics.push(escaped)
+        reports.push({ id, root: scan.root, diagnostics: [escaped] })
+      }
       if (scan.exists) continue
       // An error, not "no skills": a mistyped root must fail the build, not ship an empty agent.
       const missing = scan.problem

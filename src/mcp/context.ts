@@ -1,10 +1,8 @@
 import type { GetPromptResult, Prompt, ReadResourceResult, Resource, ResourceLink } from '@modelcontextprotocol/server'
-import { readFile } from 'node:fs/promises'
-import { join } from 'node:path'
 import type { LearnedContext, SkillMeta } from '../../runtime/index'
 import { SiteToolError } from '../../runtime/index'
 import { CURSOR_ARG } from '../../runtime/internal'
-import { VERIFICATION_FILE } from '../compiler/verification'
+import { VERIFICATION_FILE, readRecordFile } from '../compiler/verification'
 import { recordIsCurrent } from '../verification/stale'
 import type { AgentSkills } from './agent-skills/serve'
 import type { WatchedSkills } from './skills'
@@ -89,9 +87,11 @@ function noteResources(skill: SkillMeta): Resource[] {
 
 /** The record as the server gives it: the file's content, and whether the skill's files still match it. */
 async function recordText(realDir: string): Promise<string> {
-  const text = await readFile(join(realDir, VERIFICATION_FILE), 'utf8')
+  const file = readRecordFile(realDir)
+  if (!file || !('text' in file))
+    throw new Error(`${VERIFICATION_FILE} cannot be used: ${file?.problem ?? 'it is gone'}`)
   const current = (await recordIsCurrent({ realDir })) === true
-  return JSON.stringify({ current, ...(JSON.parse(text) as object) }, null, 2)
+  return JSON.stringify({ current, ...(JSON.parse(file.text) as object) }, null, 2)
 }
 
 /** Links to the notes of skills, for a tool result that names them. */

@@ -1,5 +1,5 @@
 import { join, resolve } from 'node:path'
-import { formatReport } from '../../compiler/diagnostics/report'
+import { createFramer, formatReport } from '../../compiler/diagnostics/report'
 import type { Diagnostic } from '../../compiler/diagnostics/catalog'
 import { planAgentSkills } from '../../export/plan'
 import { folderDrift } from '../../export/read'
@@ -78,5 +78,6 @@ export async function exportCommand(args: Args<'export'>, io: CliIO): Promise<nu
 /** The export's own findings (names), on stderr with their places. */
 function printFindings(diagnostics: readonly Diagnostic[], io: CliIO) {
   const style = createStyle(io.stderr as NodeJS.WriteStream)
-  for (const d of diagnostics) writeLine(io.stderr, formatDiagnostic(d, io.cwd, style))
+  const framer = createFramer()
+  for (const d of diagnostics) writeLine(io.stderr, formatDiagnostic(d, io.cwd, style, framer))
 }

@@ -1,11 +1,13 @@
+import { join } from 'node:path'
 import type { CompileResult } from '../../compiler/compile'
+import type { Diagnostic } from '../../compiler/diagnostics/catalog'
 import { junitReport } from '../../examples/junit'
 import type { ExampleResult } from '../../examples/types'
 import { type CliIO, writeLine } from '../args'
 import { type Style, createStyle, plural } from '../format'
 import type { TEST_REPORTERS } from '../registry'
 import { displayRoot } from '../roots'
-import { jsonReport } from './validate'
+import { jsonDiagnostic, jsonReport } from './validate'
 
 /** What `test` prints on stdout (see TEST_REPORTERS). */
 export type Reporter = (typeof TEST_REPORTERS)[number]
@@ -64,34 +66,44 @@ export interface RunReport {
   ok: boolean
   results: readonly ExampleResult[]
   scope: Scope
-  /** `--record`: the verification records written (undefined without `--record`). */
-  recorded?: readonly string[]
+  /**
+   * `--record` (undefined without it): the verification records written, and the records refused
+   * (a file changed during the run, or the record could not be written).
+   */
+  recorded?: { written: readonly string[]; refused: readonly Diagnostic[] }
+}
+
+/** A record not written, on stderr: `site-skills: CODE: file: message`, then its hint. */
+function refusalLine(d: Diagnostic, cwd: string): string {
+  return `site-skills: ${d.code}: ${displayRoot(join(d.root, d.file), cwd)}: ${d.message}\n  hint: ${d.hint}`
 }
 
 /** Prints the end of a run: the JSON or the XML (the text reporter printed its lines as they came). */
 export function printReport(io: CliIO, reporter: Reporter, report: RunReport): void {
   const { ok, results, scope, recorded } = report
+  const diagnostics = [...scope.diagnostics, ...(recorded?.refused ?? []).map((d) => jsonDiagnostic(d, io.cwd))]
   if (reporter === 'json') {
     // The keys beyond { ok, results } are there when they say why ok is false or what was left out.
     const extra = {
-      ...(scope.diagnostics.length ? { diagnostics: scope.diagnostics } : {}),
+      ...(diagnostics.length ? { diagnostics } : {}),
       ...(scope.noExamples.length ? { noExamples: scope.noExamples.map((s) => s.id) } : {}),
-      ...(recorded ? { recorded: recorded.map((path) => displayRoot(path, io.cwd)) } : {}),
+      ...(recorded ? { recorded: recorded.written.map((path) => displayRoot(path, io.cwd)) } : {}),
     }
     writeLine(io.stdout, JSON.stringify({ ok, results, ...extra }, null, 2))
     return
   }
   if (reporter === 'junit') {
     const noExamples = scope.noExamples.map((s) => s.id)
-    writeLine(io.stdout, junitReport({ results, errors: scope.diagnostics, noExamples }))
+    writeLine(io.stdout, junitReport({ results, errors: diagnostics, noExamples }))
     return
   }
   const style = createStyle(io.stdout as NodeJS.WriteStream)
   const failed = results.filter((r) => r.status === 'fail').length
   const summary = `${results.length - failed} passed, ${failed} failed (${plural(results.length, 'example')})`
   writeLine(io.stdout, ok ? summary : style.red(summary))
-  for (const path of recorded ?? []) writeLine(io.stdout, style.dim(`recorded ${displayRoot(path, io.cwd)}`))
+  for (const path of recorded?.written ?? []) writeLine(io.stdout, style.dim(`recorded ${displayRoot(path, io.cwd)}`))
   for (const text of scopeLines(scope)) writeLine(io.stderr, text)
+  for (const d of recorded?.refused ?? []) writeLine(io.stderr, refusalLine(d, io.cwd))
 }
 
 /** The text reporter's line for each result, as it comes (in the examples' order). */

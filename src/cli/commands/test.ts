@@ -13,7 +13,10 @@ import { compatOf } from '../roots'
 import { reportFailure } from '../failure'
 import { checkSkillIds, existingRoots } from '../session'
 import { ownManifest } from '../../package/version'
-import { createRecord, writeRecord } from '../../verification/record'
+import { changedFiles, createRecord, skillDigests, writeRecord } from '../../verification/record'
+import { type Diagnostic, type DiagnosticInit, createDiagnostic } from '../../compiler/diagnostics/catalog'
+import { isWriteFailure } from '../../compiler/fs/write-inside'
+import { VERIFICATION_FILE } from '../../compiler/verification'
 import type { Args } from '../registry'
 import { type Reporter, type Scope, printLine, printReport, scopeOf } from './test-report'
 
@@ -107,25 +110,56 @@ async function runCases(
 }
 
 /**
- * `--record`: each skill whose examples ran gets its verification.json (failures included: the
- * record says what held and what did not, and when).
+ * `--record`, before the run: the digests of each skill whose examples run, by id. What the record
+ * says held is what these files held; a file that changes during the run keeps it from being written.
  */
-async function recordSkills(result: CompileResult, results: readonly ExampleResult[], live: boolean) {
+function digestsBefore(result: CompileResult, cases: readonly ExampleCase[]): Map<string, Record<string, string>> {
+  const ids = new Set(cases.map((c) => c.siteId))
+  return new Map(
+    result.skills.filter(({ model }) => ids.has(model.id)).map(({ model }) => [model.id, skillDigests(model.realDir)]),
+  )
+}
+
+/**
+ * `--record`, after the run: each skill whose examples ran gets its verification.json (failures
+ * included: the record says what held and what did not, and when), unless one of its files changed
+ * since `before` or the record cannot be written there (`verification-unwritten`, for that skill alone).
+ */
+function recordSkills(
+  result: CompileResult,
+  results: readonly ExampleResult[],
+  live: boolean,
+  before: ReadonlyMap<string, Record<string, string>>,
+) {
   const { name, version } = ownManifest()
   const written: string[] = []
+  const refused: Diagnostic[] = []
   for (const { model } of result.skills) {
     const own = results.filter((r) => r.siteId === model.id)
-    if (own.length === 0) continue
-    const record = await createRecord({
+    const files = before.get(model.id)
+    if (own.length === 0 || !files) continue
+    const refuse = (data: Extract<DiagnosticInit, { code: 'verification-unwritten' }>['data']) =>
+      refused.push(
+        createDiagnostic(model, `${model.id}/${VERIFICATION_FILE}`, { code: 'verification-unwritten', data }),
+      )
+    const changed = changedFiles(files, skillDigests(model.realDir))
+    if (changed.length) {
+      refuse({ problem: 'changed', files: changed })
+      continue
+    }
+    const record = createRecord({
       siteId: model.id,
       dir: model.realDir,
       results: own,
       live,
       package: { name, version },
+      files,
     })
-    written.push(await writeRecord(model.realDir, record))
+    const path = writeRecord(model.realDir, record)
+    if (isWriteFailure(path)) refuse({ problem: 'write', reason: path.message })
+    else written.push(path)
   }
-  return written
+  return { written, refused }
 }
 
 /** The skills' errors and the skills without examples belong to one shard: the first. */
@@ -153,11 +187,12 @@ export async function testCommand(args: Args<'test'>, io: CliIO): Promise<number
     const scope = plan.shard && plan.shard.index > 1 ? NOTHING : scopeOf(result, args.positionals, io.cwd)
     const all = collectCases(result, args.positionals)
     const cases = plan.shard ? shardOf(all, plan.shard) : all
+    const before = args.record ? digestsBefore(result, cases) : new Map()
     const results = await runCases(cases, args, api, plan, plan.reporter === 'text' ? printLine(io) : () => {})
     const failed = results.some((r) => r.status === 'fail')
     const ran = results.length > 0 || (plan.shard !== undefined && all.length > 0)
-    const ok = !failed && scope.diagnostics.length === 0 && ran
-    const recorded = args.record ? await recordSkills(result, results, args.live) : undefined
+    const recorded = args.record ? recordSkills(result, results, args.live, before) : undefined
+    const ok = !failed && scope.diagnostics.length === 0 && ran && !recorded?.refused.length
     printReport(io, plan.reporter, { ok, results, scope, ...(recorded ? { recorded } : {}) })
     return ok ? 0 : 1
   } catch (error) {

@@ -42,6 +42,9 @@ export interface CatalogEntry<D> {
 export type NoData = Record<string, never>
 
 const q = (value: unknown) => JSON.stringify(value)
+/** Up to five paths, quoted, and how many more. */
+const fileList = (files: readonly string[]) =>
+  files.length > 5 ? `${files.slice(0, 5).map(q).join(', ')} and ${files.length - 5} more` : files.map(q).join(', ')
 const entry = <D = NoData>(e: CatalogEntry<D>): CatalogEntry<D> => e
 const SYMLINK_OUT = 'resolves outside the skill folder (a symlink leads out of it)'
 const NOT_ONE_FUNCTION = 'must contain a single function expression'
@@ -73,6 +76,8 @@ type PathEscapeData =
   | { via: 'tool-path'; tool: string }
   | { via: 'fixture'; example: string }
   | { via: 'import'; tool: string; file: string }
+  /** A skill folder of a skill package that is a symlink to outside the package. */
+  | { via: 'package-skill'; package: string }
 type UrlPatternData =
   | { at: string; problem: 'shape' }
   | { at: string; problem: 'slash' | 'invalid'; pattern: string; reason?: string }
@@ -137,6 +142,8 @@ function pathEscapeMessage(d: PathEscapeData): string {
       return `${d.example}: fixture must stay inside the skill folder`
     case 'import':
       return `browser tool ${q(d.tool)} imports ${q(d.file)}, which is outside the skill folder`
+    case 'package-skill':
+      return `this skill folder of package ${q(d.package)} is a symlink to outside the package: it is not served`
   }
 }
 
@@ -561,9 +568,28 @@ export const DIAGNOSTIC_CATALOG = {
   }),
   'verification-invalid': entry<{ reason: string }>({
     severity: 'warning',
-    title: 'Unreadable verification record',
+    title: 'Unusable verification record',
     hint: 'verification.json is written by site-skills test --record; run it again rather than editing the file.',
-    message: (d) => `verification.json cannot be read: ${d.reason}`,
+    message: (d) => `verification.json cannot be used: ${d.reason}`,
+  }),
+  'cache-ignored': entry<{ file: string; reason: string }>({
+    severity: 'warning',
+    title: 'Build cache ignored',
+    hint:
+      'The plugin writes its cache for the user who runs the build, and replaces a file there it does not ' +
+      'trust; if something else writes into node_modules/.cache/site-skills, stop it, or set cache: false.',
+    message: (d) => `the build cache file ${q(d.file)} ${d.reason}: it was ignored, and is written again`,
+  }),
+  'verification-unwritten': entry<{ problem: 'changed'; files: string[] } | { problem: 'write'; reason: string }>({
+    severity: 'error',
+    title: 'Verification record not written',
+    hint:
+      "Run site-skills test --record again once nothing changes the skill's files while its examples run " +
+      '(a tool that writes into its own folder does), with verification.json a regular file or absent.',
+    message: (d) =>
+      d.problem === 'changed'
+        ? `${fileList(d.files)} changed while the examples ran: verification.json was not written`
+        : `verification.json was not written: ${d.reason}`,
   }),
   'agent-skill-name': entry<{ id: string; name: string }>({
     severity: 'warning',

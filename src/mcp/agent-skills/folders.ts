@@ -1,12 +1,12 @@
 import { join } from 'node:path'
 import { SKILL_LIMITS } from '@modelcontextprotocol/server/ext/skills'
 import { FILE_LIMITS, isReadFailure, readRegularFile } from '../../compiler/fs/files'
+import { fileDigest } from '../../compiler/fs/tree'
 import { MANIFEST } from '../../compiler/discover/skills'
 import type { SkillModel } from '../../compiler/model'
 import { EXPORT_MARKER, generateAgentSkill, type SourceFile } from '../../export/agent-skill'
 import { readFrontmatter } from '../../export/frontmatter'
 import { agentSkillNames } from '../../export/name'
-import { fileDigest } from '../../verification/record'
 import type { WatchedState } from '../skills'
 
 /** One file of a served skill: its path in the skill folder, its bytes and their digest. */

@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from 'node:fs'
+import { existsSync } from 'node:fs'
 import { join } from 'node:path'
 import type { CallToolResult } from '@modelcontextprotocol/server'
 import type { AuthorContext } from './context'
@@ -6,6 +6,14 @@ import { locateSkill } from './locate'
 import { jsonResult, Refusal, shownDiagnostic, textArg } from './results'
 import { keepStaged } from './cross'
 import { commitChanges, stageSkill } from './stage'
+import { FILE_LIMITS, isReadFailure, readRegularFile } from '../../compiler/fs/files'
+
+/** A staged file's text through the file guard; a FIFO, device or huge file is a refusal, never a hang. */
+function guardedText(path: string, limit: number, shown: string): string {
+  const read = readRegularFile(path, limit)
+  if (isReadFailure(read)) throw new Refusal('file-unreadable', `${shown} ${read.message}`)
+  return read.toString('utf8')
+}
 
 /** `site_skills_write_note`: notes/FILE written or appended to, listed in the manifest, checked on a copy first. */
 export async function writeNote(
@@ -27,10 +35,15 @@ export async function writeNote(
     const stage = stageSkill(context.dir, siteId, place.real)
     try {
       const path = join(stage.skillDir, rel)
-      const before = args?.append === true && existsSync(path) ? readFileSync(path, 'utf8') : ''
+      const before =
+        args?.append === true && existsSync(path) ? guardedText(path, FILE_LIMITS.note, `${siteId}/${rel}`) : ''
       const body = text.endsWith('\n') ? text : `${text}\n`
       const note = before ? `${before}${before.endsWith('\n') ? '' : '\n'}\n${body}` : body
-      const manifest = JSON.parse(readFileSync(join(stage.skillDir, 'manifest.json'), 'utf8')) as { notes?: unknown }
+      const manifest = JSON.parse(
+        guardedText(join(stage.skillDir, 'manifest.json'), FILE_LIMITS.manifest, `${siteId}/manifest.json`),
+      ) as {
+        notes?: unknown
+      }
       const notes = Array.isArray(manifest.notes) ? manifest.notes : []
       const listed = notes.includes(rel)
       const changes = [

@@ -1,7 +1,8 @@
-import { readdirSync, readFileSync, statSync } from 'node:fs'
+import { readdirSync, statSync } from 'node:fs'
 import { join } from 'node:path'
 import type { CallToolResult } from '@modelcontextprotocol/server'
 import { isFixtureHeaderProblem, parseFixtureHeader } from '../../compiler/fixtures/header'
+import { FILE_LIMITS, isReadFailure, readRegularFile } from '../../compiler/fs/files'
 import { collectCases } from '../../examples/run'
 import { currentTab } from '../calls'
 import type { AuthorContext, Caller } from './context'
@@ -69,10 +70,10 @@ function newestFixture(skillDir: string): { fixture: string; url?: string } | un
 
 function fixtureOf(skillDir: string, fixture: string): { fixture: string; url?: string } {
   let url: string | undefined
-  try {
-    const header = parseFixtureHeader(readFileSync(join(skillDir, fixture), 'utf8'))
-    if (!isFixtureHeaderProblem(header)) url = header.header.url
-  } catch {}
+  // Through the file guard: a fixture that is a FIFO or a link to /dev/zero is read as no fixture.
+  const read = readRegularFile(join(skillDir, fixture), FILE_LIMITS.fixture)
+  const header = isReadFailure(read) ? undefined : parseFixtureHeader(read.toString('utf8'))
+  if (header && !isFixtureHeaderProblem(header)) url = header.header.url
   return { fixture, ...(url ? { url } : {}) }
 }
 
@@ -89,8 +90,10 @@ function exampleEntry(stage: Stage, input: WriteToolInput): Record<string, unkno
 /** The tool file and the manifest with the tool's entry (the entry's other keys, like annotations, kept). */
 function changesFor(stage: Stage, input: WriteToolInput): { changes: Change[]; file: string } {
   let manifest: Record<string, Record<string, Record<string, unknown>> | unknown>
+  const read = readRegularFile(join(stage.skillDir, 'manifest.json'), FILE_LIMITS.manifest)
+  if (isReadFailure(read)) throw new Refusal('manifest-unreadable', `${input.site}/manifest.json ${read.message}`)
   try {
-    manifest = JSON.parse(readFileSync(join(stage.skillDir, 'manifest.json'), 'utf8'))
+    manifest = JSON.parse(read.toString('utf8'))
   } catch (error) {
     throw new Refusal(
       'manifest-unreadable',
