@@ -2,6 +2,7 @@ import { spawn } from 'node:child_process'
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { decodeCompact } from '../helpers/compact-decode'
 import { spawnCli } from '../helpers/spawn-bin'
 import { cleanEnv, waitForExit } from '../helpers/spawn'
 import { REPO_ROOT, makeTempDir } from '../helpers/tmp'
@@ -40,6 +41,7 @@ describe('site-skills export --agent-skills: what the scripts run', () => {
     })
     const run = await waitForExit(child, 30_000)
     expect(run.code, run.stderr).toBe(0)
-    expect(JSON.parse(run.stdout)).toMatchObject({ count: 1, min: 2, max: 2 })
+    // The scripts print the compact text models read (SPEC 12).
+    expect(decodeCompact(run.stdout.trimEnd())).toMatchObject({ count: 1, min: 2, max: 2 })
   })
 })
