@@ -75,6 +75,36 @@ describe('runInOrder (--workers N)', () => {
     expect(started.length).toBeLessThan(6)
   })
 
+  it('starts a later phase only once the earlier ones ended, and still reports in order', async () => {
+    const gates = [0, 1, 2, 3].map(() => deferred<number>())
+    const started: number[] = []
+    const reported: number[] = []
+    // Items 0 and 2 are phase 1 (browser examples), 1 and 3 phase 0 (Node examples).
+    const done = runInOrder(
+      [0, 1, 2, 3],
+      4,
+      async (i) => {
+        started.push(i)
+        return gates[i]!.promise
+      },
+      (value) => reported.push(value),
+      (i) => (i % 2 === 0 ? 1 : 0),
+    )
+    await settle()
+    expect(started).toEqual([1, 3])
+    gates[1]!.resolve(1)
+    await settle()
+    expect(started).toEqual([1, 3])
+    gates[3]!.resolve(3)
+    await settle()
+    expect(started).toEqual([1, 3, 0, 2])
+    expect(reported).toEqual([])
+    gates[0]!.resolve(0)
+    gates[2]!.resolve(2)
+    expect(await done).toEqual([0, 1, 2, 3])
+    expect(reported).toEqual([0, 1, 2, 3])
+  })
+
   it('defaults to one worker per core, from 1 to 4', () => {
     expect([1, 2, 3, 8, 64].map((cores) => defaultWorkers(cores))).toEqual([1, 2, 3, 4, 4])
   })

@@ -103,7 +103,8 @@ async function runCases(
     return resultOf(c, await run(c, browser))
   }
   try {
-    return await runInOrder(cases, plan.workers, one, each)
+    // Node examples first: with no browser alive yet, a call that nothing can settle is found.
+    return await runInOrder(cases, plan.workers, one, each, (c) => (c.tool.kind === 'browser' ? 1 : 0))
   } finally {
     await (await opening?.catch(() => undefined))?.close()
   }
