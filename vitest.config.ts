@@ -21,6 +21,7 @@ const UNIT = [
   'test/nobuild/changes.test.ts',
   'test/nobuild/lazy-browser.test.ts',
   'test/package/codes.test.ts',
+  'test/package/file-guard.test.ts',
   'test/package/manifest-validator.test.ts',
   'test/package/registry-page.test.ts',
   'test/package/server-json.test.ts',
