@@ -5,6 +5,7 @@ import { readFileInside } from '../compiler/fs/inside'
 import type { Tokenizer } from '../tokens/tokenizer'
 import { listedTools, modelText, type SiteTool } from './listing'
 import type { WatchedState } from './skills'
+import { type ResultChecker, createResultChecker } from './tools'
 
 /** What `tools/list` offers (SPEC 11): the active tab's tools, every tool, or a fixed set to search them. */
 export type ToolsMode = 'page' | 'all' | 'search'
@@ -23,6 +24,8 @@ export interface Catalog {
   mode: ToolsMode
   /** The tokens of the `all` list, when the default counted them. */
   tokens?: number
+  /** Checks its tools' results (their compiled schemas go with the catalog). */
+  checker: ResultChecker
 }
 
 export interface CatalogOptions {
@@ -72,11 +75,12 @@ async function createCatalog(state: WatchedState, options: CatalogOptions): Prom
           .siteSkillsForUrl(url)
           .flatMap((s) => (bySkill.get(s.id) ?? []).filter((t) => urlMatchesPaths(url, [t.meta.urls])))
       : []
-  if (options.mode) return { state, tools, byName, forUrl, mode: options.mode }
+  const checker = createResultChecker()
+  if (options.mode) return { state, tools, byName, forUrl, mode: options.mode, checker }
   const tokenizer = await options.tokenizer()
   const all = [...options.ownTools, ...tools.map((t) => t.def)]
   const tokens = all.reduce((n, def) => n + tokenizer.count(modelText(def)), 0)
-  return { state, tools, byName, forUrl, mode: tokens > options.budget ? 'search' : 'all', tokens }
+  return { state, tools, byName, forUrl, mode: tokens > options.budget ? 'search' : 'all', tokens, checker }
 }
 
 /** The catalog of each compile, made once. */

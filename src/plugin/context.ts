@@ -5,6 +5,7 @@ import type { Diagnostic } from '../compiler/diagnostics/catalog'
 import { fileOf, formatDiagnosticLine } from '../compiler/diagnostics/report'
 import { isInside } from '../compiler/fs/paths'
 import {
+  DEBUG_RE,
   GENERATED_ID_RE,
   GROUP_ID_PREFIX,
   LOG_PREFIX,
@@ -115,7 +116,7 @@ interface State {
 }
 
 /** `DEBUG=site-skills` (or `*`, as the debug package reads it) prints what the cache gave each build on stderr. */
-const DEBUG = /(?:^|,)\s*(?:site-skills|\*)\s*(?:,|$)/.test(process.env.DEBUG ?? '')
+const DEBUG = DEBUG_RE.test(process.env.DEBUG ?? '')
 
 /** Modules generated before their key is known are kept for the cache up to this many characters (a first build of thousands of skills keeps none). */
 const PENDING_MODULES_LIMIT = 32 * 1024 * 1024
