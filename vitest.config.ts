@@ -13,6 +13,7 @@ const UNIT = [
   'test/codegen/codegen.test.ts',
   'test/codegen/nullable-dts.test.ts',
   'test/codegen/value-type.test.ts',
+  'test/examples/junit-bound.test.ts',
   'test/examples/schedule.test.ts',
   'test/mcp/pages.test.ts',
   'test/mcp/tab-pool.test.ts',

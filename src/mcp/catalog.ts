@@ -67,7 +67,11 @@ async function createCatalog(state: WatchedState, options: CatalogOptions): Prom
   const tools = listedTools(state.api.skills, (id) => icons.get(id))
   const byName = new Map(tools.map((t) => [t.def.name, t]))
   const bySkill = new Map<string, SiteTool[]>()
-  for (const tool of tools) bySkill.set(tool.ref.siteId, [...(bySkill.get(tool.ref.siteId) ?? []), tool])
+  for (const tool of tools) {
+    const own = bySkill.get(tool.ref.siteId)
+    if (own) own.push(tool)
+    else bySkill.set(tool.ref.siteId, [tool])
+  }
   // The tools of the page: its skills' tools, less those whose own `urls` do not match its path.
   const forUrl = (url: string | undefined) =>
     url

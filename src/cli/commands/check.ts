@@ -42,7 +42,9 @@ function printProblems(result: CompileResult, problems: readonly TypeProblem[], 
   const groups = new Map<SkillModel | undefined, TypeProblem[]>()
   for (const p of problems) {
     const model = skillOf(result, p.file)
-    groups.set(model, [...(groups.get(model) ?? []), p])
+    const group = groups.get(model)
+    if (group) group.push(p)
+    else groups.set(model, [p])
   }
   for (const [model, list] of groups) {
     const title = model
