@@ -25,6 +25,7 @@ const UNIT = [
   'test/package/codes.test.ts',
   'test/package/file-guard.test.ts',
   'test/package/manifest-validator.test.ts',
+  'test/package/regex-bound.test.ts',
   'test/package/registry-page.test.ts',
   'test/package/server-json.test.ts',
   'test/plugin/dev-server-recheck.test.ts',
