@@ -2,8 +2,11 @@
  * `--only hostile`: the work others control, on inputs built to make it super-linear, against the
  * same work on ordinary input of the same size, in the same run. Each subject must finish well
  * under a second (SPEC 10; issue 35): a `urls` pattern on a long path that almost matches, the
- * secret scan of `pack` on 120 KB inputs that made its former regular expressions backtrack, and
- * token counts of 400 KB of one word, CJK, combining accents and ZWJ emoji.
+ * secret scan of `pack` on 120 KB inputs that made its former regular expressions backtrack (and
+ * its HAR, deep JSON and base64 readers), token counts of 400 KB of one word, CJK, combining
+ * accents and ZWJ emoji, and (bench/hostile-cases.ts) `validate` on a 1 MB hand-made verification
+ * record, the compact encoder on a deep and a wide 1 MB result, a huge cursor, and the JUnit report
+ * of huge messages and of 20,000 examples of one skill.
  */
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
@@ -11,6 +14,15 @@ import { compilePathPattern, loadUrlPattern } from '../runtime/urls'
 import { slowShape } from '../src/compiler/validate/url-shapes'
 import { scanFile } from '../src/pack/secrets'
 import { loadTokenizer } from '../src/tokens/tokenizer'
+import {
+  type Case,
+  compactCases,
+  cursorCases,
+  fill,
+  junitCases,
+  recordCases,
+  structureScanCases,
+} from './hostile-cases'
 import { Samples, perCall } from './stats'
 import { type Figure, formatValue } from './table'
 
@@ -26,18 +38,22 @@ export interface HostileSizes {
   scan: number
   /** Characters of a text the tokenizer counts. */
   text: number
+  /** Bytes of a verification record `validate` reads (at most FILE_LIMITS.record). */
+  record: number
+  /** Characters of JSON of a result the compact encoder writes. */
+  result: number
+  /** Examples of one skill in a JUnit report. */
+  examples: number
 }
 
-export const HOSTILE_FULL: HostileSizes = { runs: 5, path: 8000, scan: 120_000, text: 400_000 }
-
-const fill = (unit: string, size: number) => unit.repeat(Math.ceil(size / unit.length)).slice(0, size)
-
-/** One case: what runs on the hostile input and on the ordinary one. */
-interface Case {
-  name: string
-  subject: () => unknown
-  baseline: () => unknown
-  note: string
+export const HOSTILE_FULL: HostileSizes = {
+  runs: 5,
+  path: 8000,
+  scan: 120_000,
+  text: 400_000,
+  record: 1024 * 1024,
+  result: 1024 * 1024,
+  examples: 20_000,
 }
 
 function urlCases(size: number): Case[] {
@@ -65,6 +81,10 @@ function urlCases(size: number): Case[] {
 function scanCases(size: number): Case[] {
   const html = readFileSync(join(import.meta.dirname, '../learnings/github/fixtures/repo-bun-2024.html'), 'utf8')
   const ordinary = Buffer.from(fill(html, size))
+  return [...markupScanCases(size, ordinary), ...structureScanCases(size, ordinary)]
+}
+
+function markupScanCases(size: number, ordinary: Buffer): Case[] {
   const hostile = {
     'a cookie header of dotted words': `Cookie: ${fill('a.', size - 8)}`,
     'unclosed input tags': fill('<input ', size),
@@ -117,7 +137,15 @@ function figureOf(samples: Samples, c: Case, i: number): Figure {
 /** Every hostile input against its ordinary one, `runs` times each, alternating. */
 export async function runHostileBench(sizes: HostileSizes): Promise<Figure[]> {
   await loadUrlPattern()
-  const cases = [...urlCases(sizes.path), ...scanCases(sizes.scan), ...(await tokenCases(sizes.text))]
+  const cases = [
+    ...urlCases(sizes.path),
+    ...scanCases(sizes.scan),
+    ...(await tokenCases(sizes.text)),
+    ...(await recordCases(sizes.record)),
+    ...compactCases(sizes.result),
+    ...cursorCases(),
+    ...junitCases(sizes.examples),
+  ]
   const samples = new Samples()
   for (let run = 0; run < sizes.runs; run++) {
     for (const [i, c] of cases.entries()) {

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto'
 import { relative } from 'node:path'
 import type { BrowserToolCode } from '../../runtime/index'
 import type { BrowserBundler, BundleRequest, BundleResult } from './bundle/browser-tools'
-import { checkCollisions } from './validate/collisions'
+import { addFinding, checkCollisions } from './validate/collisions'
 import { compareDiagnostics, countBySeverity, createDiagnostic, type Diagnostic } from './diagnostics/catalog'
 import { packageDiagnostic } from './discover/packages'
 import { MANIFEST, type RootScan, scanRoot } from './discover/skills'
@@ -143,7 +143,7 @@ function folderKey(folder: SkillFolder): string {
 /** Cross-skill rules: an id used twice across roots, a pattern claimed by two skills, and name collisions. */
 export function crossCheck(records: readonly SkillRecord[]): Map<SkillRecord, Diagnostic[]> {
   const found = checkCollisions(records)
-  const add = (r: SkillRecord, d: Diagnostic) => found.set(r, [...(found.get(r) ?? []), d])
+  const add = (r: SkillRecord, d: Diagnostic) => addFinding(found, r, d)
   const ids = new Map<string, SkillRecord>()
   const claims = new Map<string, string>()
   for (const record of records) {

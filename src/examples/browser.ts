@@ -52,6 +52,8 @@ export interface TestBrowserOptions {
   isolated?: boolean
   /** Called with each browser context made for a tab, before the tab is created in it. */
   onContext?: (browserContextId: string) => void
+  /** Called with each such context once it was disposed (the tab closed). */
+  onContextClosed?: (browserContextId: string) => void
 }
 
 /**
@@ -87,6 +89,7 @@ async function connectBrowser(
         if (context) await command(browser, 'Target.disposeBrowserContext', { browserContextId: context }).catch(noop)
         else if (targetId) await command(browser, 'Target.closeTarget', { targetId }).catch(noop)
         if (context) watcher.forget(context)
+        if (context) options.onContextClosed?.(context)
       }
       try {
         const params = { url: 'about:blank', ...(context ? { browserContextId: context } : {}) }

@@ -23,17 +23,16 @@ export interface JunitInput {
 const ATTRIBUTE_MAX = 500
 const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&apos;' }
 
-/** Whether XML 1.0 can hold a character (its `Char` production: no C0 control but tab and line breaks, no lone surrogate, no U+FFFE/F). */
-function isXmlChar(code: number): boolean {
-  if (code < 0x20) return code === 0x9 || code === 0xa || code === 0xd
-  return code <= 0xd7ff || (code >= 0xe000 && code <= 0xfffd) || code >= 0x10000
-}
+/**
+ * What XML 1.0 cannot hold (its `Char` production: no C0 control but tab and line breaks, no lone
+ * surrogate, no U+FFFE/F), and what it must escape: one pass over the text, as the `u` flag reads
+ * code points (a lone surrogate is one).
+ */
+const XML_UNSAFE_RE = /[&<>"']|[^\t\n\r\x20-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/gu
 
 /** Text as XML holds it: escaped, and what XML cannot hold replaced by U+FFFD. */
 export function xmlText(text: string): string {
-  let held = ''
-  for (const c of text) held += isXmlChar(c.codePointAt(0)!) ? c : '\uFFFD'
-  return held.replace(/[&<>"']/g, (c) => ESCAPES[c]!)
+  return text.replace(XML_UNSAFE_RE, (c) => ESCAPES[c] ?? '\uFFFD')
 }
 
 const attribute = (text: string) =>
@@ -81,6 +80,13 @@ function suite(name: string, cases: readonly Case[]): string {
   return [head, ...body, '  </testsuite>'].join('\n')
 }
 
+/** Adds `item` to its key's list in place: a list copied on each add made a report of one skill's 10,000 examples quadratic. */
+function pushTo<K, T>(lists: Map<K, T[]>, key: K, item: T): void {
+  const list = lists.get(key)
+  if (list) list.push(item)
+  else lists.set(key, [item])
+}
+
 /**
  * The JUnit XML of a run, as CI systems read it: one `testsuite` per skill, a `testcase` per
  * example (`classname` `siteId.tool`, `name` the example) with a `failure` typed by its kind; a
@@ -89,10 +95,10 @@ function suite(name: string, cases: readonly Case[]): string {
  */
 export function junitReport({ results, errors, noExamples }: JunitInput): string {
   const suites = new Map<string, Case[]>()
-  const add = (siteId: string, c: Case) => suites.set(siteId, [...(suites.get(siteId) ?? []), c])
+  const add = (siteId: string, c: Case) => pushTo(suites, siteId, c)
   for (const result of results) add(result.siteId, exampleCase(result))
   const bySkill = new Map<string, SkillError[]>()
-  for (const error of errors) bySkill.set(error.siteId, [...(bySkill.get(error.siteId) ?? []), error])
+  for (const error of errors) pushTo(bySkill, error.siteId, error)
   for (const [siteId, own] of bySkill) add(siteId || '(roots)', errorCase(siteId || '(roots)', own))
   for (const siteId of noExamples) add(siteId, skippedCase(siteId))
   const all = [...suites.values()].flat()

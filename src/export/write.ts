@@ -33,7 +33,8 @@ async function writeFolder(dir: string, folder: AgentSkillFolder): Promise<void>
   for (const file of folder.files) {
     const path = join(dir, ...file.path.split('/'))
     await mkdir(dirname(path), { recursive: true })
-    await writeFile(path, file.content)
+    // A new file in the folder just made (never one that was there, so never a link or a FIFO).
+    await writeFile(path, file.content, { flag: 'wx' })
     // Modes set outright, so that the umask does not change the output.
     await chmod(path, file.executable ? 0o755 : 0o644)
   }

@@ -136,7 +136,7 @@ export async function callSiteTool(call: SiteCall): Promise<CallToolResult> {
     // A browser tool's synchronous work is stopped; what it awaits ends with its tab or its timeout.
     const stop = () => void session.send('Runtime.terminateExecution').catch(() => undefined)
     const value = await abortable(work, signal, tool.meta.kind === 'browser' ? stop : () => {})
-    return toolResult(tool, budgeted(tool, args ?? {}, cursor, value))
+    return toolResult(tool, budgeted(tool, args ?? {}, cursor, value), catalog.checker)
   } catch (error) {
     return errorResult(error, model?.kind === 'node' ? model.absPath : undefined)
   }

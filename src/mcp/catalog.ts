@@ -5,6 +5,7 @@ import { readFileInside } from '../compiler/fs/inside'
 import type { Tokenizer } from '../tokens/tokenizer'
 import { listedTools, modelText, type SiteTool } from './listing'
 import type { WatchedState } from './skills'
+import { type ResultChecker, createResultChecker } from './tools'
 
 /** What `tools/list` offers (SPEC 11): the active tab's tools, every tool, or a fixed set to search them. */
 export type ToolsMode = 'page' | 'all' | 'search'
@@ -23,6 +24,8 @@ export interface Catalog {
   mode: ToolsMode
   /** The tokens of the `all` list, when the default counted them. */
   tokens?: number
+  /** Checks its tools' results (their compiled schemas go with the catalog). */
+  checker: ResultChecker
 }
 
 export interface CatalogOptions {
@@ -64,7 +67,11 @@ async function createCatalog(state: WatchedState, options: CatalogOptions): Prom
   const tools = listedTools(state.api.skills, (id) => icons.get(id))
   const byName = new Map(tools.map((t) => [t.def.name, t]))
   const bySkill = new Map<string, SiteTool[]>()
-  for (const tool of tools) bySkill.set(tool.ref.siteId, [...(bySkill.get(tool.ref.siteId) ?? []), tool])
+  for (const tool of tools) {
+    const own = bySkill.get(tool.ref.siteId)
+    if (own) own.push(tool)
+    else bySkill.set(tool.ref.siteId, [tool])
+  }
   // The tools of the page: its skills' tools, less those whose own `urls` do not match its path.
   const forUrl = (url: string | undefined) =>
     url
@@ -72,11 +79,12 @@ async function createCatalog(state: WatchedState, options: CatalogOptions): Prom
           .siteSkillsForUrl(url)
           .flatMap((s) => (bySkill.get(s.id) ?? []).filter((t) => urlMatchesPaths(url, [t.meta.urls])))
       : []
-  if (options.mode) return { state, tools, byName, forUrl, mode: options.mode }
+  const checker = createResultChecker()
+  if (options.mode) return { state, tools, byName, forUrl, mode: options.mode, checker }
   const tokenizer = await options.tokenizer()
   const all = [...options.ownTools, ...tools.map((t) => t.def)]
   const tokens = all.reduce((n, def) => n + tokenizer.count(modelText(def)), 0)
-  return { state, tools, byName, forUrl, mode: tokens > options.budget ? 'search' : 'all', tokens }
+  return { state, tools, byName, forUrl, mode: tokens > options.budget ? 'search' : 'all', tokens, checker }
 }
 
 /** The catalog of each compile, made once. */

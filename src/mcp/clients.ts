@@ -65,6 +65,8 @@ export interface ClientOptions {
 
 export interface Clients {
   connect: (options: ClientOptions) => ClientTabs
+  /** The size of each table (DEBUG=site-skills prints them): tabs held by a client, browser contexts made for one. */
+  stats: () => { held: number; contexts: number }
 }
 
 const mintHandle = () => `tab-${randomBytes(9).toString('base64url')}`
@@ -250,5 +252,5 @@ export function createClients(tabs: Tabs): Clients {
     }
   }
 
-  return { connect }
+  return { connect, stats: () => ({ held: holders.size, contexts: contexts.size }) }
 }

@@ -11,6 +11,7 @@ import {
 import { SiteToolError } from '../../runtime/index'
 import { compactText } from '../../runtime/internal'
 import type { Tokenizer } from '../tokens/tokenizer'
+import { DEBUG_RE } from '../ids'
 import { callSiteTool, currentTab, findTools } from './calls'
 import { type Catalog, createCatalogs, type ToolsMode } from './catalog'
 import type { AgentSkills } from './agent-skills/serve'
@@ -19,6 +20,7 @@ import { type ClientOptions, type ClientTabs, createClients } from './clients'
 import { createContext, noteLinks } from './context'
 import { OWN, OWN_NAMES, ownTools } from './own-tools'
 import type { WatchedSkills } from './skills'
+import { tablesLine } from './tables'
 import type { TabInfo, Tabs } from './tabs'
 import { createWatch } from './watch'
 import { errorResult } from './tools'
@@ -144,6 +146,11 @@ export function createHost(skills: WatchedSkills, tabs: Tabs, options: HostOptio
   })
   const current = async () => catalogs(await skills.current())
   const open = new Set<() => void>()
+  const debug = DEBUG_RE.test(process.env.DEBUG ?? '')
+  const sayTables = async () => {
+    const sizes = { clients: open.size, ...tabs.stats(), ...clients.stats(), kept: skills.kept() }
+    options.log(tablesLine({ ...sizes, schemas: (await current()).checker.size }))
+  }
   const authoring = options.authoring?.({
     skills,
     tabs,
@@ -268,6 +275,7 @@ export function createHost(skills: WatchedSkills, tabs: Tabs, options: HostOptio
         } finally {
           aborts.delete(abort)
           signal?.removeEventListener('abort', cancel)
+          if (debug) sayTables().catch(() => undefined)
         }
       },
       listResources,

@@ -29,6 +29,8 @@ export interface WatchedSkills {
   onChange: (listener: () => void) => void
   /** An API over some of the served skills whose Node tools are had from `loadNodeTool` (a sandbox). */
   apiOf: (skills: readonly CompiledSkill[], loadNodeTool: NodeToolLoader) => SiteSkills
+  /** How many skills are kept as they last compiled (at most the skills of the roots). */
+  kept: () => number
   close: () => void
 }
 
@@ -102,6 +104,9 @@ export function createWatchedSkills(options: WatchOptions): WatchedSkills {
     const result = await checkTokenBudgets(compiled)
     const { skills, kept } = merge(result, good, options.filter)
     for (const skill of result.skills) good.set(skill.model.id, skill)
+    // A skill whose folder is gone is no longer kept: the table holds the skills of the roots, not every one seen.
+    const present = new Set(result.reports.map((r) => r.id))
+    for (const id of good.keys()) if (!present.has(id)) good.delete(id)
     const errors = result.diagnostics.filter((d) => d.severity === 'error')
     const api = createSkillsApi(session.compiler, skills)
     const state: WatchedState = { api, skills, kept, errors, records: result.records }
@@ -123,6 +128,7 @@ export function createWatchedSkills(options: WatchOptions): WatchedSkills {
     current,
     onChange: (listener) => void listeners.push(listener),
     apiOf: (skills, loadNodeTool) => createSkillsApi(session.compiler, skills, { loadNodeTool }),
+    kept: () => good.size,
     close() {
       clearTimeout(timer)
       session.close()

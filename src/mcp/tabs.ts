@@ -3,6 +3,7 @@ import { type CdpClient, type CdpSocket, listen, siteToolError } from '../../run
 import type { BrowserEndpoint } from '../cdp/endpoint'
 import { type BrowserLink, connectLink } from '../cdp/link'
 import { createContextTable } from './contexts'
+import { createHiddenContexts } from './hidden'
 
 /** A page of the browser, as the server shows it. */
 export interface TabInfo {
@@ -53,6 +54,10 @@ export interface Tabs {
   closeTab: (targetId: string) => Promise<void>
   /** The tabs of a browser context are never shown (the server's own test runs open them). */
   hideContext: (browserContextId: string) => void
+  /** A hidden context was disposed by its maker: it leaves the table once its last tab has gone (see HiddenContexts). */
+  releaseContext: (browserContextId: string) => void
+  /** The size of each table (DEBUG=site-skills prints them). */
+  stats: () => { tabs: number; sessions: number; hidden: number; leaving: number }
   /** Calls `listener` when a tab opens, changes its URL or title, or closes; returns what stops it. */
   onChange: (listener: (targetId: string, event: TabEvent) => void) => () => void
   close: () => Promise<void>
@@ -204,7 +209,7 @@ export async function connectTabs(endpoint: BrowserEndpoint, log?: (line: string
   const browser = () => link!.socket()
   const contexts = createContextTable(browser)
   const tabOf = (info: TargetInfo) => toTab(info, contexts.idOf)
-  const hidden = new Set<string>()
+  const hidden = createHiddenContexts()
   /**
    * Tabs closed here whose last events may still be on their way: one of them (a title change as it
    * closes) never brings the tab back. Kept until its targetDestroyed, at most LEAVING_MAX.
@@ -212,7 +217,7 @@ export async function connectTabs(endpoint: BrowserEndpoint, log?: (line: string
   const leaving = new Set<string>()
   const update = (info: TargetInfo, created: boolean) => {
     if (info.type !== 'page' || leaving.has(info.targetId)) return
-    if (info.browserContextId && hidden.has(info.browserContextId)) return
+    if (hidden.claims(info.targetId, info.browserContextId)) return
     const before = tabs.get(info.targetId)
     const now = tabOf(info)
     tabs.set(info.targetId, now)
@@ -252,6 +257,7 @@ export async function connectTabs(endpoint: BrowserEndpoint, log?: (line: string
     else {
       const now = new Set(pages.map((info) => info.targetId))
       for (const targetId of [...tabs.keys()]) if (!now.has(targetId)) forget(targetId)
+      hidden.retain(now)
       for (const info of pages) update(info, true)
     }
     first = false
@@ -260,6 +266,7 @@ export async function connectTabs(endpoint: BrowserEndpoint, log?: (line: string
     listen(browser, 'Target.targetDestroyed', (p) => {
       forget(p.targetId)
       leaving.delete(p.targetId)
+      hidden.destroyed(p.targetId)
     })
     await browser.send('Target.setDiscoverTargets', { discover: true })
   }
@@ -338,7 +345,9 @@ export async function connectTabs(endpoint: BrowserEndpoint, log?: (line: string
       await contexts.dispose(context)
       for (const tab of [...tabs.values()]) if (tab.context === context) forget(tab.id)
     },
-    hideContext: (browserContextId) => void hidden.add(browserContextId),
+    hideContext: hidden.hide,
+    releaseContext: hidden.release,
+    stats: () => ({ tabs: tabs.size, sessions: sessions.size, hidden: hidden.size, leaving: leaving.size }),
     onChange(listener) {
       listeners.add(listener)
       return () => void listeners.delete(listener)

@@ -8,18 +8,36 @@ import { nodeThrowLocation } from './where'
 /** The key under `_meta` of an error result: `{ code, siteId?, tool?, file?, line?, column? }`. */
 const ERROR_META = 'site-skills/error'
 
-// The SDK's own validator: the one its Client checks structuredContent with.
-const validator = new AjvJsonSchemaValidator()
-const checkers = new Map<string, JsonSchemaValidator<unknown>>()
+/**
+ * Checks results against the output schemas of one catalog, each schema compiled once. Made with its
+ * catalog and dropped with it: its Ajv (the SDK's validator, the one its Client checks
+ * structuredContent with) keeps every schema it compiled, so one shared by every catalog grew with
+ * every `returns` ever served (with --allow-write, one per write).
+ */
+export interface ResultChecker {
+  check: (schema: object, value: unknown) => { valid: boolean; errorMessage?: string }
+  /** Schemas compiled so far (at most one per tool of the catalog). */
+  readonly size: number
+}
 
-function checkerFor(schema: object): JsonSchemaValidator<unknown> {
-  const key = JSON.stringify(schema)
-  let check = checkers.get(key)
-  if (!check) {
-    check = validator.getValidator(schema as JsonSchemaType)
-    checkers.set(key, check)
+export function createResultChecker(): ResultChecker {
+  let validator: AjvJsonSchemaValidator | undefined
+  const checkers = new Map<string, JsonSchemaValidator<unknown>>()
+  return {
+    check(schema, value) {
+      const key = JSON.stringify(schema)
+      let check = checkers.get(key)
+      if (!check) {
+        validator ??= new AjvJsonSchemaValidator()
+        check = validator.getValidator(schema as JsonSchemaType)
+        checkers.set(key, check)
+      }
+      return check(value)
+    },
+    get size() {
+      return checkers.size
+    },
   }
-  return check
 }
 
 /** A result as a call returns it: the value (a page when `paged`; see runtime/pages.ts). */
@@ -32,9 +50,9 @@ export interface CallValue {
  * A tool's result as compact text (SPEC 12) and as `structuredContent` checked against its
  * outputSchema: the result itself when it is an object that is always there, else `{ result }`; a
  * page is an object already (`pageInfo` and the result's members, or `result`). A value JSON cannot
- * hold is an `invalid-result` error.
+ * hold is an `invalid-result` error. `checker` is the catalog's (see ResultChecker).
  */
-export function toolResult(tool: SiteTool, { value, paged }: CallValue): CallToolResult {
+export function toolResult(tool: SiteTool, { value, paged }: CallValue, checker: ResultChecker): CallToolResult {
   let text: string
   try {
     resultJson(value, { ...tool.ref, file: tool.meta.file })
@@ -44,7 +62,7 @@ export function toolResult(tool: SiteTool, { value, paged }: CallValue): CallToo
   }
   const whole = paged || isWholeObject(tool.meta.returns)
   const structured = whole ? value : { result: value ?? null }
-  const checked = checkerFor(tool.def.outputSchema ?? {})(structured)
+  const checked = checker.check(tool.def.outputSchema ?? {}, structured)
   if (!checked.valid) {
     const error = new SiteToolError(
       'invalid-result',

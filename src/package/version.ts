@@ -1,4 +1,5 @@
-import { readFileSync } from 'node:fs'
+import { fileURLToPath } from 'node:url'
+import { FILE_LIMITS, isReadFailure, readRegularFile } from '../compiler/fs/files'
 
 const PACKAGE_NAME = 'unplugin-site-skills'
 // Built chunks sit one folder below the package root (dist/); src/package/version.ts two.
@@ -15,8 +16,9 @@ interface OwnManifest {
 export function ownManifest(): OwnManifest {
   for (const candidate of CANDIDATES) {
     try {
-      const text = readFileSync(new URL(candidate, import.meta.url), 'utf8')
-      const pkg = JSON.parse(text) as Partial<OwnManifest>
+      const read = readRegularFile(fileURLToPath(new URL(candidate, import.meta.url)), FILE_LIMITS.manifest)
+      if (isReadFailure(read)) continue
+      const pkg = JSON.parse(read.toString('utf8')) as Partial<OwnManifest>
       if (pkg.name === PACKAGE_NAME && pkg.version) return pkg as OwnManifest
     } catch {
       // Not there from this location: try the next.

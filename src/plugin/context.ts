@@ -5,6 +5,7 @@ import type { Diagnostic } from '../compiler/diagnostics/catalog'
 import { fileOf, formatDiagnosticLine } from '../compiler/diagnostics/report'
 import { isInside } from '../compiler/fs/paths'
 import {
+  DEBUG_RE,
   GENERATED_ID_RE,
   GROUP_ID_PREFIX,
   LOG_PREFIX,
@@ -115,13 +116,13 @@ interface State {
 }
 
 /** `DEBUG=site-skills` (or `*`, as the debug package reads it) prints what the cache gave each build on stderr. */
-const DEBUG = /(?:^|,)\s*(?:site-skills|\*)\s*(?:,|$)/.test(process.env.DEBUG ?? '')
+const DEBUG = DEBUG_RE.test(process.env.DEBUG ?? '')
 
 /** Modules generated before their key is known are kept for the cache up to this many characters (a first build of thousands of skills keeps none). */
 const PENDING_MODULES_LIMIT = 32 * 1024 * 1024
 
 export function createRootContext(options: ResolvedOptions, host: Host): RootContext {
-  const dts = createDtsFile(options.dts)
+  const dts = createDtsFile(options.dts, options.root)
   const code = createModuleCode(options)
   const { roots, compat, minify } = options
   // The compiler and its packages (esbuild, acorn, tldts, jsonc-parser) load with the first compile:
@@ -193,7 +194,8 @@ export function createRootContext(options: ResolvedOptions, host: Host): RootCon
     // bundler holds its modules raised the peak by 170 MiB (for 100 ms at 1,000 skills). Not at
     // all when the file holds what the same skills gave an earlier build.
     const current = outputKey !== undefined && options.dts !== false && outputs?.dtsCurrent(outputKey, options.dts)
-    if (!error && !current) state.dts = await dts.write(result.skills)
+    const written = !error && !current ? await dts.write(result.skills) : {}
+    state.dts = written.text
     if (DEBUG && options.cache) {
       const reused = result.records.length - result.revalidated.length
       const file = compiler.cacheFile
@@ -201,7 +203,8 @@ export function createRootContext(options: ResolvedOptions, host: Host): RootCon
         `${LOG_PREFIX} cache: ${reused} of ${result.records.length} skills reused from ${file?.file}${file?.miss ? ` (file ${file.miss})` : ''}; d.ts ${current ? 'unchanged' : 'generated'}`,
       )
     }
-    return { result, warnings: newWarnings(ignored ? [...result.diagnostics, ignored] : result.diagnostics), error }
+    const own = [ignored, written.warning].filter((d) => d !== undefined)
+    return { result, warnings: newWarnings([...result.diagnostics, ...own]), error }
   }
 
   async function recompile(): Promise<Refresh> {

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto'
 import { lstatSync, mkdirSync, readdirSync, rmSync, statSync, utimesSync } from 'node:fs'
 import { join } from 'node:path'
-import { describeKind, isReadFailure, readOwnFile, readRegularFile } from '../compiler/fs/files'
+import { describeKind, isReadFailure, readOwnFile } from '../compiler/fs/files'
 import { replaceFile } from '../compiler/fs/write-inside'
 import { cacheIgnored } from '../compiler/cache/store'
 import type { Diagnostic } from '../compiler/diagnostics/catalog'
@@ -91,8 +91,9 @@ export function createOutputCache(dir: string, project: string): OutputCache {
     dtsCurrent(key, path) {
       const expected = readText(join(folder(key), 'dts.sha256'))
       if (!expected) return false
-      const dts = readRegularFile(path, CACHE_FILE_LIMIT)
-      return !isReadFailure(dts) && digestOf(dts) === expected
+      // Never through a symlink at the d.ts (it is then written, which refuses the link, and warned about).
+      const dts = readOwnFile(path, CACHE_FILE_LIMIT)
+      return Buffer.isBuffer(dts) && digestOf(dts) === expected
     },
     keep(key, modules, dts) {
       try {

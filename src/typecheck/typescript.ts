@@ -1,11 +1,18 @@
-import { readFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
-import { join, relative } from 'node:path'
+import { dirname, join, relative } from 'node:path'
 import { pathToFileURL } from 'node:url'
+import {
+  FILE_LIMITS,
+  READ_FAILURE_CODES,
+  inspectRegularFile,
+  isReadFailure,
+  readRegularFile,
+} from '../compiler/fs/files'
 import type { CompilerBackend } from './backend'
 import { type ClassicTypeScript, createClassicBackend } from './classic'
 import { type NativeTypeScript, createNativeBackend } from './native'
 import { checkCompilerOptions } from './options'
+import { resolutionProblem } from './resolution'
 
 /** The majors `check` drives: 5 and 6 through the compiler API, 7 through its `unstable/async` API. */
 const FIRST_MAJOR = 5
@@ -60,6 +67,7 @@ interface ProjectTypeScript {
  * `node_modules` inside a root is not the project's tooling.
  */
 function findTypeScript(projectDir: string): ProjectTypeScript | undefined {
+  guardResolution(projectDir)
   const require = createRequire(join(projectDir, 'package.json'))
   let manifest: string
   try {
@@ -72,7 +80,9 @@ function findTypeScript(projectDir: string): ProjectTypeScript | undefined {
   const where = relative(projectDir, join(manifest, '..')) || '.'
   let version: unknown
   try {
-    version = (JSON.parse(readFileSync(manifest, 'utf8')) as { version?: unknown }).version
+    const read = readRegularFile(manifest, FILE_LIMITS.manifest)
+    if (isReadFailure(read)) throw new Error(`package.json ${read.message}`)
+    version = (JSON.parse(read.toString('utf8')) as { version?: unknown }).version
   } catch (error) {
     throw broken(where, 'has an unreadable package.json', error)
   }
@@ -81,8 +91,26 @@ function findTypeScript(projectDir: string): ProjectTypeScript | undefined {
   return { version, where, major: Number.parseInt(version, 10), resolve: (id) => require.resolve(id) }
 }
 
+/**
+ * Before Node's resolver looks for the project's TypeScript: a package.json on its way that the file
+ * guard refuses (a FIFO would hang the resolver) is the project's broken TypeScript, or a broken project.
+ */
+function guardResolution(projectDir: string): void {
+  const problem = resolutionProblem(projectDir, 'typescript')
+  if (!problem) return
+  const why = new Error(`${problem.file} ${problem.failure.message}`)
+  if (problem.own) throw broken(dirname(problem.file), 'has an unreadable package.json', why)
+  throw new TypeScriptSetupError(
+    `check cannot look for the project's TypeScript: ${why.message}`,
+    READ_FAILURE_CODES[problem.failure.problem],
+    'put a regular file there',
+  )
+}
+
 /** Whether the project has Node's types, which `check` then gives every tool (`process`, `Buffer`, ...). */
 function hasNodeTypes(projectDir: string): boolean {
+  // A package.json Node's resolver cannot read safely (a FIFO) is no types.
+  if (resolutionProblem(projectDir, '@types/node')) return false
   try {
     createRequire(join(projectDir, 'package.json')).resolve('@types/node/package.json')
     return true
@@ -91,7 +119,13 @@ function hasNodeTypes(projectDir: string): boolean {
   }
 }
 
+/** The largest module of a TypeScript loaded (typescript.js of 5 and 6 is about 9 MiB). */
+const MODULE_LIMIT = 64 * 1024 * 1024
+
 async function importFile<T>(path: string): Promise<T> {
+  // Node's loader opens it without care: a FIFO there would hang the check.
+  const failure = inspectRegularFile(path, MODULE_LIMIT)
+  if (failure) throw new Error(`${path} ${failure.message}`)
   const loaded = (await import(pathToFileURL(path).href)) as T & { default?: T }
   return loaded.default ?? loaded
 }

@@ -74,12 +74,17 @@ describe('benchmark rows', () => {
     expect((await readdir(join(TMP, 'served-20/m/skill'))).length).toBe(20)
   })
 
-  it('hostile: each hostile input (URL path, secret scan, token count) against ordinary input of its size', async () => {
-    const figures = await runHostileBench({ runs: 1, path: 300, scan: 3000, text: 3000 })
+  it('hostile: each hostile input (URL path, secret scan, token count, record, results, cursor, JUnit) against ordinary input of its size', async () => {
+    const sizes = { runs: 1, path: 300, scan: 3000, text: 3000, record: 20_000, result: 20_000, examples: 100 }
+    const figures = await runHostileBench(sizes)
     expect(figures.map((f) => f.name.split(':')[0])).toEqual([
       'urls',
-      ...Array(3).fill("pack's secret scan, 3 KB"),
+      ...Array(6).fill("pack's secret scan, 3 KB"),
       ...Array(4).fill('token count (o200k_base), 3 K characters'),
+      'validate, a hand-made verification.json of 20 KB',
+      ...Array(2).fill('compact results, 20 KB of JSON'),
+      'cursor',
+      ...Array(2).fill('JUnit report'),
     ])
     expectMeasured(figures)
     for (const f of figures) expect(f.goal?.text).toBe('under 500.0 ms')

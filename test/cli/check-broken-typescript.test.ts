@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process'
+import { execFileSync, spawn } from 'node:child_process'
 import { cp, mkdtemp, readFile, realpath, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -140,6 +140,39 @@ describe('check with a broken project TypeScript says what is wrong with it', { 
     )
     expect(run.stderr.endsWith(HINT)).toBe(true)
     expect(run.stderr.split('\n')).toHaveLength(2)
+    expect(run.code).toBe(2)
+  })
+
+  // Issue 35: Node's resolver opens a package.json without care, so the file guard inspects each
+  // one on its way first; a FIFO there hung check before it said anything.
+  it('a package.json that is a FIFO: typescript-broken naming it, exit 2, and check exits', async () => {
+    const dir = await project('fifo-manifest', async (to) => {
+      await writeTree(to, { 'lib/typescript.js': '' })
+      execFileSync('mkfifo', [join(to, 'package.json')])
+    })
+    const run = await check(dir)
+    expect(run.killed, 'check hung on the FIFO').toBe(false)
+    expect(run.stderr).toBe(
+      "site-skills: typescript-broken: the project's TypeScript (node_modules/typescript) has an unreadable " +
+        'package.json: node_modules/typescript/package.json is a named pipe (FIFO), not a regular file' +
+        HINT,
+    )
+    expect(run.code).toBe(2)
+  })
+
+  it('a compiler module that is a FIFO: typescript-broken, exit 2, and check exits', async () => {
+    const dir = await project('fifo-module', async (to) => {
+      await writeTree(to, {
+        'package.json': { name: 'typescript', version: '6.0.3', main: 'lib/typescript.js' },
+        'lib/.keep': '',
+      })
+      execFileSync('mkfifo', [join(to, 'lib/typescript.js')])
+    })
+    const run = await check(dir)
+    expect(run.killed, 'check hung on the FIFO').toBe(false)
+    expect(run.stderr).toMatch(
+      /^site-skills: typescript-broken: the project's TypeScript \(node_modules\/typescript, 6\.0\.3\) cannot be loaded: \S+\/lib\/typescript\.js is a named pipe \(FIFO\), not a regular file/,
+    )
     expect(run.code).toBe(2)
   })
 })

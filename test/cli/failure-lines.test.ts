@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { isSiteToolError } from '../../runtime/index'
 import { resultJson } from '../../runtime/result-json'
-import { type SiteTool, toolResult } from '../../src/mcp/tools'
+import { type SiteTool, createResultChecker, toolResult } from '../../src/mcp/tools'
 import { type SpawnRun, spawnCli } from '../helpers/spawn-bin'
 import { makeTempDir, writeTree } from '../helpers/tmp'
 
@@ -153,7 +153,7 @@ describe('the MCP server with a result JSON cannot hold', () => {
     }
     const cyclic: Record<string, unknown> = {}
     cyclic.self = cyclic
-    const result = toolResult(tool as unknown as SiteTool, { value: cyclic, paged: false })
+    const result = toolResult(tool as unknown as SiteTool, { value: cyclic, paged: false }, createResultChecker())
     expect(result.isError).toBe(true)
     expect(result._meta).toEqual({
       'site-skills/error': { code: 'invalid-result', siteId: 'odd', tool: 'cycle', file: 'odd/tools/results.js' },

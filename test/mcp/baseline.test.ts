@@ -52,6 +52,8 @@ function oneTab(url: string): Tabs & { move: (to: string) => void } {
     createContext: () => Promise.reject(new Error('no contexts here')),
     disposeContext: async () => {},
     hideContext: () => {},
+    releaseContext: () => {},
+    stats: () => ({ tabs: 1, sessions: 0, hidden: 0, leaving: 0 }),
     onChange(listener) {
       listeners.add(listener)
       return () => void listeners.delete(listener)

@@ -5,7 +5,8 @@ import { type TypeCheck, type TypeProblem, createToolTypeChecker } from '../../t
 import { TypeScriptSetupError, startCompiler } from '../../typecheck/typescript'
 import { type WatchedRun, watchTypechecks } from '../../typecheck/watch'
 import { generateDts } from '../../codegen/dts'
-import { writeIfChanged } from '../../codegen/write'
+import { writeGeneratedFile } from '../../compiler/fs/generated'
+import { isWriteFailure } from '../../compiler/fs/write-inside'
 import { type CompileResult, createCompiler } from '../../compiler/compile'
 import type { SkillModel } from '../../compiler/model'
 import { codeFrame, readQuietly } from '../../compiler/diagnostics/report'
@@ -41,7 +42,9 @@ function printProblems(result: CompileResult, problems: readonly TypeProblem[], 
   const groups = new Map<SkillModel | undefined, TypeProblem[]>()
   for (const p of problems) {
     const model = skillOf(result, p.file)
-    groups.set(model, [...(groups.get(model) ?? []), p])
+    const group = groups.get(model)
+    if (group) group.push(p)
+    else groups.set(model, [p])
   }
   for (const [model, list] of groups) {
     const title = model
@@ -123,7 +126,12 @@ async function checkWith(
     const result = await checkTokenBudgets(await skills.compile())
     let typed: TypeCheck | undefined
     if (result.errors === 0) {
-      await writeIfChanged(out, generateDts(result.skills, out))
+      const wrote = writeGeneratedFile(out, generateDts(result.skills, out), dts)
+      // Not written (a FIFO or a symlink there): nothing to check the tools against.
+      if (isWriteFailure(wrote)) {
+        writeLine(io.stderr, `site-skills: dts-unwritten: ${wrote.message}`)
+        return { code: 1, dirs: foldersOf(roots, result) }
+      }
       typed = await checker.check(out, toolTargets(result.skills))
     }
     if (args.json) printJson(result, typed, dts, io)

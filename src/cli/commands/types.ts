@@ -2,7 +2,9 @@ import { resolve } from 'node:path'
 import { generateDts } from '../../codegen/dts'
 import { DEFAULT_DTS } from '../../ids'
 import { formatReport } from '../../compiler/diagnostics/report'
-import { isSpecialFile, writeIfChanged } from '../../codegen/write'
+import { writeGeneratedFile } from '../../compiler/fs/generated'
+import { isWriteFailure } from '../../compiler/fs/write-inside'
+import { CommandFailure, reportFailure } from '../failure'
 import { type CliIO, writeLine } from '../args'
 import { displayRoot } from '../roots'
 import { plural } from '../format'
@@ -24,19 +26,19 @@ export async function typesCommand(args: Args<'types'>, io: CliIO): Promise<numb
   }
   if (args.out === '-' || args.out === '/dev/stdout') {
     // Standard output may be a socket, which `/dev/stdout` cannot be opened as: write to the stream.
+    // Any other path is a file, written through the file guard (never through a link or into a pipe).
     // Said once written: a reader that closed the pipe ends the command first (see guardProcess).
     await new Promise<void>((done) => io.stdout.write(generateDts(result.skills), (error) => error || done()))
     writeLine(io.stderr, `wrote standard output (${plural(result.skills.length, 'skill')})`)
     return 0
   }
   const out = resolve(io.cwd, args.out ?? DEFAULT_DTS)
-  // Written to a terminal or a pipe (`--out /dev/stdout`), the d.ts is the output: the summary goes to stderr.
-  const summaryTo = (await isSpecialFile(out)) ? io.stderr : io.stdout
-  // Links in the d.ts are relative to where it is written.
-  const wrote = await writeIfChanged(out, generateDts(result.skills, out))
   const shown = displayRoot(out, io.cwd)
+  // Links in the d.ts are relative to where it is written.
+  const wrote = writeGeneratedFile(out, generateDts(result.skills, out), shown)
+  if (isWriteFailure(wrote)) return reportFailure(io, new CommandFailure('dts-unwritten', wrote.message))
   const count = plural(result.skills.length, 'skill')
-  if (args.json) writeLine(summaryTo, JSON.stringify({ file: shown, written: wrote, skills: result.skills.length }))
-  else writeLine(summaryTo, wrote ? `wrote ${shown} (${count})` : `${shown} is up to date`)
+  if (args.json) writeLine(io.stdout, JSON.stringify({ file: shown, written: wrote, skills: result.skills.length }))
+  else writeLine(io.stdout, wrote ? `wrote ${shown} (${count})` : `${shown} is up to date`)
   return 0
 }

@@ -580,6 +580,14 @@ export const DIAGNOSTIC_CATALOG = {
       'trust; if something else writes into node_modules/.cache/site-skills, stop it, or set cache: false.',
     message: (d) => `the build cache file ${q(d.file)} ${d.reason}: it was ignored, and is written again`,
   }),
+  'dts-unwritten': entry<{ file: string; reason: string }>({
+    severity: 'warning',
+    title: 'Declarations not written',
+    hint:
+      'The d.ts is replaced whole, never written through a symlink or into a named pipe or device: remove ' +
+      'what is at that path, or point the dts option (site-skills types/check: --out) at a regular file.',
+    message: (d) => d.reason,
+  }),
   'verification-unwritten': entry<{ problem: 'changed'; files: string[] } | { problem: 'write'; reason: string }>({
     severity: 'error',
     title: 'Verification record not written',

@@ -133,6 +133,11 @@ export function inspectRegularFile(path: string, limit: number): ReadFailure | u
   } catch (error) {
     return openFailure(error)
   }
+  return inspectOpened(fd, limit)
+}
+
+/** inspectRegularFile once the file is open: its kind and size (closes it). */
+function inspectOpened(fd: number, limit: number): ReadFailure | undefined {
   try {
     const info = fstatSync(fd, { bigint: true })
     if (!info.isFile()) return { problem: 'not-regular', message: `is ${describeKind(info)}, not a regular file` }
@@ -141,6 +146,22 @@ export function inspectRegularFile(path: string, limit: number): ReadFailure | u
   } finally {
     closeSync(fd)
   }
+}
+
+/**
+ * `inspectRegularFile`, with `missing` where nothing is (the path, or a folder on it, does not
+ * exist): for files another program reads after us by its own rules, such as Node's resolver,
+ * which opens a package.json without care (a FIFO there hangs it).
+ */
+export function inspectFileAt(path: string, limit: number): ReadFailure | 'missing' | undefined {
+  let fd: number
+  try {
+    fd = openSync(path, OPEN_FLAGS)
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code
+    return code === 'ENOENT' || code === 'ENOTDIR' ? 'missing' : openFailure(error)
+  }
+  return inspectOpened(fd, limit)
 }
 
 /**

@@ -5,7 +5,12 @@ import { MANIFEST } from '../discover/skills'
 
 type Found = Map<SkillRecord, Diagnostic[]>
 
-const add = (found: Found, record: SkillRecord, d: Diagnostic) => found.set(record, [...(found.get(record) ?? []), d])
+/** Adds a finding to its record's list in place (a list copied on each add is quadratic in the findings of one skill). */
+export function addFinding(found: Found, record: SkillRecord, d: Diagnostic): void {
+  const list = found.get(record)
+  if (list) list.push(d)
+  else found.set(record, [d])
+}
 
 /** The model-facing name the runtime gives a tool when no other name is in its way. */
 export function modelName(siteId: string, tool: string): string {
@@ -25,7 +30,7 @@ function checkIdCase(records: readonly SkillRecord[], found: Found): void {
     if (first === undefined) seen.set(key, id)
     else if (first !== id) {
       const init = { code: 'id-case-collision', data: { id, first } } as const
-      add(found, record, createDiagnostic(record.folder, `${id}/${MANIFEST}`, init))
+      addFinding(found, record, createDiagnostic(record.folder, `${id}/${MANIFEST}`, init))
     }
   }
 }
@@ -53,7 +58,7 @@ function checkModelNames(records: readonly SkillRecord[], found: Found): void {
       const data = { tool: tool.name, name, owner: owner.tool, ...ownerSite }
       const at = record.locate?.([tool.kind === 'node' ? 'nodeTools' : 'browserTools', tool.name])
       const file = `${siteId}/${MANIFEST}`
-      add(found, record, createDiagnostic(record.folder, file, { code: 'tool-name-collision', data, ...at }))
+      addFinding(found, record, createDiagnostic(record.folder, file, { code: 'tool-name-collision', data, ...at }))
     }
   }
 }

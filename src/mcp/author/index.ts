@@ -66,6 +66,7 @@ export function authoringFactory(options: AuthoringOptions): AuthoringFactory {
         browser ??= openTestBrowser(options.endpoint, {
           isolated: true,
           onContext: hooks.tabs.hideContext,
+          onContextClosed: hooks.tabs.releaseContext,
         })
         browser.catch(() => (browser = undefined))
         return browser
