@@ -14,6 +14,8 @@ const LAZY = [
   'results.ts',
   'for-models.ts',
   'page-url.ts',
+  'webmcp.ts',
+  'webmcp-page.generated.ts',
 ]
 
 let outputs: Metafile['outputs']
