@@ -152,9 +152,10 @@ export function register(guard: Guard, config: PageConfig, fns: ToolFunction[]):
     const at = { siteId: tool.siteId, tool: tool.tool, file: tool.file }
     const id = `${++calls}.${tool.timeoutMs}`
     try {
-      const args = copyArgs(input, at)
+      // As runBrowserTool's: argument errors name the site and tool, not the file.
+      const args = copyArgs(input, { siteId: at.siteId, tool: at.tool })
       const problem = argsProblem(tool.args, args)
-      if (problem) throw siteToolError('invalid-args', { problem }, at)
+      if (problem) throw siteToolError('invalid-args', { problem }, { siteId: at.siteId, tool: at.tool })
       const path = pagePath()
       if (!pathAllowed(entry, path)) throw refusal(entry, at)
       // Host and path in one step: the guard refuses a path other than the one just checked.
