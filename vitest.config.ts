@@ -8,6 +8,7 @@ import { defineConfig } from 'vitest/config'
  */
 const UNIT = [
   'test/cli/drift.test.ts',
+  'test/cli/match-patterns.test.ts',
   'test/cli/peers.test.ts',
   'test/codegen/codegen.test.ts',
   'test/codegen/nullable-dts.test.ts',
