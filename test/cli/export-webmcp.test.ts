@@ -4,6 +4,7 @@ import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { LaunchedBrowser } from '../../runtime/launch'
 import { readFolder } from '../../src/export/read'
+import { evaluate } from '../helpers/browser'
 import { startServer, type TestServer } from '../helpers/server'
 import { spawnCli } from '../helpers/spawn-bin'
 import { makeTempDir, writeTree } from '../helpers/tmp'
@@ -127,12 +128,8 @@ describe('site-skills export --webmcp', () => {
     await page.close()
     const foreign = await browser.newPage(server.url('/app/7').replace('127.0.0.1', 'localhost'))
     const none = await watchPageTools(foreign.client)
-    const count = await foreign.client.send('Runtime.evaluate', {
-      expression: '(async () => (await document.modelContext.getTools()).length)()',
-      awaitPromise: true,
-      returnByValue: true,
-    })
-    expect(count.result.value).toBe(0)
+    const count = evaluate(foreign.client, '(async () => (await document.modelContext.getTools()).length)()')
+    expect(await count).toBe(0)
     expect(none.names()).toEqual([])
     none.stop()
   })
