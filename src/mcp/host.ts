@@ -17,6 +17,8 @@ import { OWN, OWN_NAMES, ownTools } from './own-tools'
 import type { WatchedSkills } from './skills'
 import type { TabInfo, Tabs } from './tabs'
 import { errorResult } from './tools'
+import { createPageTools } from './webmcp'
+import { pageToolsOf } from './webmcp-calls'
 
 /** What changed for a client since the last notice. */
 interface Changes {
@@ -153,9 +155,12 @@ export function createHost(skills: WatchedSkills, tabs: Tabs, options: HostOptio
     },
   })
   const authoringTools = authoring?.tools ?? []
-  skills.onChange(() => {
+  const pages = createPageTools(tabs)
+  const recheckAll = () => {
     for (const recheck of open) recheck()
-  })
+  }
+  skills.onChange(recheckAll)
+  pages.onChange(recheckAll)
   let said = ''
   const sayMode = (catalog: Catalog) => {
     if (catalog.tokens === undefined) return
@@ -180,7 +185,9 @@ export function createHost(skills: WatchedSkills, tabs: Tabs, options: HostOptio
       const tab = currentTab(client, tabs).catch(() => undefined)
       const catalog = await current()
       sayMode(catalog)
-      return listedFor(catalog, catalog.mode === 'page' ? await tab : undefined, authoringTools)
+      if (catalog.mode !== 'page') return listedFor(catalog, undefined, authoringTools)
+      const here = await tab
+      return [...listedFor(catalog, here, authoringTools), ...(await pageToolsOf(pages, catalog, here))]
     }
     const listResources = async () => {
       const url = client.active()?.url
@@ -214,14 +221,14 @@ export function createHost(skills: WatchedSkills, tabs: Tabs, options: HostOptio
     async function ownCall(name: string, args: Record<string, unknown> | undefined, signal: AbortSignal) {
       const catalog = await current()
       if (name === OWN.tabs) return stateResult(tabsList(catalog, client))
-      if (name === OWN.findTools) return findTools(catalog, client, tabs, args)
+      if (name === OWN.findTools) return findTools(catalog, client, tabs, args, pages)
       if (name === OWN.call) {
         const { name: tool, arguments: toolArgs } = args ?? {}
         if (typeof tool !== 'string') throw new SiteToolError('invalid-args', 'argument "name" must be a string')
         if (toolArgs !== undefined && (typeof toolArgs !== 'object' || toolArgs === null || Array.isArray(toolArgs)))
           throw new SiteToolError('invalid-args', 'argument "arguments" must be an object')
         const tab = optionalString(args, 'tab')
-        const call = { catalog, client, tabs, name: tool, signal, args: toolArgs as Record<string, unknown> }
+        const call = { catalog, client, tabs, pages, name: tool, signal, args: toolArgs as Record<string, unknown> }
         return callSiteTool(tab === undefined ? call : { ...call, tab })
       }
       let tab: TabInfo | undefined
@@ -255,7 +262,7 @@ export function createHost(skills: WatchedSkills, tabs: Tabs, options: HostOptio
             for (const recheck of open) recheck()
             return result
           }
-          return await callSiteTool({ catalog: await current(), client, tabs, name, args, signal: abort.signal })
+          return await callSiteTool({ catalog: await current(), client, tabs, pages, name, args, signal: abort.signal })
         } catch (error) {
           return errorResult(error)
         } finally {

@@ -222,5 +222,6 @@ export async function checkTool(
     ...(schema.annotations ? { annotations: schema.annotations as ToolAnnotations } : {}),
     ...tokenBudgetOf(schema.tokenBudget),
     ...(urls ? { urls } : {}),
+    ...(kind === 'browser' && schema.webmcp === 'prefer' ? { webmcp: 'prefer' as const } : {}),
   }
 }
