@@ -24,7 +24,7 @@ export interface WebMcpExtension {
 }
 
 /** A version Chrome takes (one to four integers up to 65535): the package's, without a pre-release. */
-export function extensionVersion(version: string): string {
+function extensionVersion(version: string): string {
   const parts = version.split(/[-+]/)[0]!.split('.').slice(0, 4)
   const numbers = parts.map((p) => Math.min(65535, Number.parseInt(p, 10) || 0))
   return numbers.length ? numbers.join('.') : '0'

@@ -23,8 +23,6 @@ export const PAGE_TOOL_LIMITS = { tools: 32, description: 1024, schema: 16_384, 
 /** A page's name the server lists (WebMCP's characters, short enough for `webmcp__` and a client's 64). */
 const PAGE_NAME_RE = /^[A-Za-z0-9_.-]{1,56}$/
 
-export const isPageToolName = (name: string) => name.startsWith(WEBMCP_PREFIX)
-
 /** Whether a tool the page announced may be listed at all (its name). */
 export const listableName = (name: string) => PAGE_NAME_RE.test(name)
 

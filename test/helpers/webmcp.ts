@@ -7,13 +7,13 @@ import { type LaunchedBrowser, launchBrowser } from '../../runtime/launch'
 import { compileTools } from './browser'
 
 /** The flag that gives Chromium 150 `document.modelContext` on https and localhost pages. */
-export const WEBMCP_FLAG = '--enable-features=WebMCP'
+const WEBMCP_FLAG = '--enable-features=WebMCP'
 
 export const launchWithWebMcp = (args: string[] = []): Promise<LaunchedBrowser> =>
   launchBrowser({ args: [WEBMCP_FLAG, ...args] })
 
 /** A browser tool of a test skill: its source (a bare function expression) and manifest keys. */
-export interface TestTool {
+interface TestTool {
   source: string
   args?: Record<string, ValueSchema>
   returns?: ValueSchema

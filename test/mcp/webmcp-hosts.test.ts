@@ -1,0 +1,99 @@
+import { createRequire } from 'node:module'
+import { dirname, join } from 'node:path'
+import { Client } from '@modelcontextprotocol/sdk/client/index.js'
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import type { LaunchedBrowser } from '../../runtime/launch'
+import type { SiteSkills } from '../../runtime/registry'
+import { loadUrlPattern } from '../../runtime/urls'
+import { startServer, type TestServer } from '../helpers/server'
+import { cleanEnv } from '../helpers/spawn'
+import { launchWithWebMcp, testRegistry } from '../helpers/webmcp'
+
+// A real WebMCP host lists and calls the tools exposeWebMcpTools registers: Playwright MCP 0.0.86
+// (its webmcp_* tools are on by default; --no-webmcp turns them off), over stdio with the SDK
+// client, attached with --cdp-endpoint to Chromium 150 started with --enable-features=WebMCP.
+const PLAYWRIGHT_MCP = join(dirname(createRequire(import.meta.url).resolve('@playwright/mcp/package.json')), 'cli.js')
+const ECHO = 'async function (args) {\n  return { text: args.text, title: document.title }\n}\n'
+
+let browser: LaunchedBrowser
+let server: TestServer
+let api: SiteSkills
+
+beforeAll(async () => {
+  await loadUrlPattern()
+  ;[browser, server, api] = await Promise.all([
+    launchWithWebMcp(),
+    startServer({ '/fixture': '<!doctype html><title>Fixture</title><h1>Fixture</h1>' }),
+    testRegistry([
+      {
+        id: 'shop',
+        domains: ['127.0.0.1'],
+        tools: { echo: { source: ECHO, args: { text: { type: 'string', required: true, description: 'Text.' } } } },
+      },
+    ]),
+  ])
+})
+
+afterAll(async () => {
+  await browser?.close()
+  await server?.close()
+})
+
+async function playwrightMcp(...args: string[]): Promise<Client> {
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [PLAYWRIGHT_MCP, '--cdp-endpoint', `http://127.0.0.1:${browser.port}`, ...args],
+    env: cleanEnv() as Record<string, string>,
+    stderr: 'ignore',
+  })
+  const client = new Client({ name: 'site-skills-test', version: '1.0.0' })
+  await client.connect(transport)
+  return client
+}
+
+const textOf = (result: CallToolResult) => (result.content as { text: string }[]).map((c) => c.text).join('\n')
+
+describe('Playwright MCP 0.0.86 as the WebMCP host', () => {
+  it('lists our registered tool after its page snapshot, and calls it with the right result', async () => {
+    const page = await browser.newPage(server.url('/fixture'))
+    const handle = await api.exposeWebMcpTools(page.client)
+    const client = await playwrightMcp()
+    try {
+      const before = (await client.listTools()).tools.map((t) => t.name)
+      expect(before.filter((n) => n.startsWith('webmcp_'))).toEqual([])
+      const snapshot = textOf((await client.callTool({ name: 'browser_snapshot', arguments: {} })) as CallToolResult)
+      expect(snapshot).toContain('shop__echo [readOnly, untrustedContent]: The echo tool of shop.')
+      const listed = (await client.listTools()).tools.find((t) => t.name === 'webmcp_shop__echo')
+      expect(listed?.inputSchema).toMatchObject({ properties: { text: { type: 'string' } }, required: ['text'] })
+      expect(listed?.annotations).toMatchObject({ readOnlyHint: true })
+      const called = (await client.callTool({ name: 'webmcp_shop__echo', arguments: { text: 'hi' } })) as CallToolResult
+      expect(called.isError).toBeFalsy()
+      expect(textOf(called)).toContain('{\n  "text": "hi",\n  "title": "Fixture"\n}')
+      // Our failures are MCP error results, which the host shows as errors with our words.
+      const refused = (await client.callTool({ name: 'webmcp_shop__echo', arguments: {} })) as CallToolResult
+      expect(refused.isError).toBe(true)
+      expect(textOf(refused)).toContain('invalid-args: shop -> echo: missing required argument \\"text\\"')
+    } finally {
+      await client.close()
+      await handle.close()
+      await page.close()
+    }
+  })
+
+  it('lists none with --no-webmcp', async () => {
+    const page = await browser.newPage(server.url('/fixture'))
+    const handle = await api.exposeWebMcpTools(page.client)
+    const client = await playwrightMcp('--no-webmcp')
+    try {
+      await client.callTool({ name: 'browser_snapshot', arguments: {} })
+      const names = (await client.listTools()).tools.map((t) => t.name)
+      expect(names.filter((n) => n.startsWith('webmcp_'))).toEqual([])
+    } finally {
+      await client.close()
+      await handle.close()
+      await page.close()
+    }
+  })
+})
