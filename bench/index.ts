@@ -1,5 +1,5 @@
 /**
- * `npm run bench [-- --quick] [-- --only lookup,build,cached,small,rebuild,idle,cdp,size,types,memory,branches,validate]`: runs the
+ * `npm run bench [-- --quick] [-- --only lookup,build,cached,small,rebuild,idle,cdp,size,types,memory,branches,validate,webmcp]`: runs the
  * benchmarks, prints one table and writes bench/results.json. Every figure is a ratio against a
  * baseline measured in the same run (median of the runs, with min and max).
  */
@@ -20,6 +20,7 @@ import { runSizeBench } from './size'
 import { runSmallBench } from './small'
 import { runTypesBench } from './types'
 import { runValidateBench } from './validate'
+import { runWebMcpBench } from './webmcp'
 import { type Figure, errorSummary, renderTable } from './table'
 
 const BENCHES = [
@@ -35,6 +36,7 @@ const BENCHES = [
   'memory',
   'branches',
   'validate',
+  'webmcp',
 ] as const
 type BenchName = (typeof BENCHES)[number]
 
@@ -50,6 +52,7 @@ const FULL = {
   memory: { sizes: [1000, 10_000] },
   branches: { runs: 5 },
   validate: { size: 50_000, runs: 3 },
+  webmcp: { runs: 7, calls: 30 },
 }
 
 const QUICK: typeof FULL = {
@@ -64,6 +67,7 @@ const QUICK: typeof FULL = {
   memory: { sizes: [1000] },
   branches: { runs: 3 },
   validate: { size: 50_000, runs: 1 },
+  webmcp: { runs: 3, calls: 10 },
 }
 
 function options() {
@@ -128,6 +132,7 @@ async function main(): Promise<void> {
     memory: () => runMemoryBench({ sizes: config.memory.sizes, reuse: buildPeaks ? { 1000: buildPeaks } : undefined }),
     branches: () => runBranchesBench(config.branches),
     validate: () => runValidateBench(config.validate),
+    webmcp: () => runWebMcpBench(config.webmcp),
   }
   console.log(
     `site-skills benchmarks (${info.mode}): ${info.cpu}, ${info.cores} cores, Node ${info.node}, load ${info.loadAverageAtStart.join(' ')}`,
