@@ -135,7 +135,8 @@ export function register(guard: Guard, config: PageConfig, fns: ToolFunction[]):
     if (typeof send === 'function') send(message)
     else console.warn(`[site-skills] WebMCP: ${message.slice(1)}`)
   }
-  const nonce = `site-skills:${crypto.randomUUID()}`
+  // randomUUID exists only in secure contexts, where WebMCP is; elsewhere the page code only reports.
+  const nonce = `site-skills:${crypto.randomUUID?.() ?? Math.random().toString(36).slice(2)}`
   const matched = {}
   let index = 0
   const entries: Entry[] = config.skills.flatMap((skill) =>

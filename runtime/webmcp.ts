@@ -42,6 +42,8 @@ export interface WebMcpHandle {
 const WORLD = 'site-skills-webmcp'
 
 const noop = () => {}
+/** Calls watched at once, at most (each ends with its `d` signal or its document). */
+const MAX_RUNS = 1024
 const token = () => Math.random().toString(36).slice(2, 12)
 
 /** The session of a target, and what closes a connection opened here. */
@@ -106,16 +108,14 @@ function watch(session: CdpSendable, binding: string, onError: (error: SiteToolE
       if (name !== binding) return
       const [kind, rest] = [payload[0], payload.slice(1)]
       const key = `${executionContextId}:${rest}`
-      if (kind === 's') {
-        const ms = Number(rest.split('.')[1])
+      const ms = Number(rest.split('.')[1])
+      // A tool's own code may call the binding too: a signal that is not ours is dropped.
+      if (kind === 's' && Number.isFinite(ms) && runs.size < MAX_RUNS) {
         const stop = () => runs.has(key) && void command(session, 'Runtime.terminateExecution').catch(noop)
         runs.set(key, setTimeout(stop, ms))
       } else if (kind === 'y' || kind === 'd') end(key)
       else if (kind === 'u') onError(siteToolError('webmcp-unavailable', { url: rest }))
-      else if (kind === 'c') {
-        const [tool, reason] = JSON.parse(rest) as [string, string]
-        onError(siteToolError('webmcp-conflict', { name: tool, reason }))
-      }
+      else if (kind === 'c') conflict(rest, onError)
     }),
     listen(session, 'Runtime.executionContextDestroyed', ({ executionContextId }) => {
       for (const key of runs.keys()) if (key.startsWith(`${executionContextId}:`)) end(key)
@@ -128,6 +128,18 @@ function watch(session: CdpSendable, binding: string, onError: (error: SiteToolE
     for (const stop of stops) stop()
     for (const key of runs.keys()) end(key)
   }
+}
+
+/** A report of a name the page held first: `[name, reason]` as JSON. */
+function conflict(text: string, onError: (error: SiteToolError) => void): void {
+  let report: unknown
+  try {
+    report = JSON.parse(text)
+  } catch {
+    return
+  }
+  if (Array.isArray(report) && report.length === 2)
+    onError(siteToolError('webmcp-conflict', { name: String(report[0]), reason: String(report[1]) }))
 }
 
 const warn = (error: SiteToolError) => console.warn(`${LOG_PREFIX} ${error.message}`)

@@ -57,6 +57,10 @@ beforeAll(async () => {
             scoped: { source: 'function () {\n  return location.pathname\n}\n', urls: ['/app/*'] },
             slow: { source: 'async function () {\n  await new Promise(() => {})\n}\n', timeoutMs: 300 },
             spin: { source: 'function () {\n  for (;;) {}\n}\n', timeoutMs: 500 },
+            forge: {
+              source:
+                'function () {\n  for (const key of Object.keys(globalThis)) if (key.startsWith("__siteSkillsWebMcp") && typeof globalThis[key] === "function")\n    for (const signal of ["c{not json", "c[1]", "s1.forever", "u"]) globalThis[key](signal)\n  return { forged: true }\n}\n',
+            },
             quick: { source: 'function () {\n  return { n: 1 }\n}\n', timeoutMs: 200 },
             throws: { source: 'function () {\n  throw new Error("boom")\n}\n' },
             wrong: {
@@ -119,6 +123,13 @@ describe('a call of a registered tool', () => {
     })
   })
 
+  it("survives a tool that sends Node signals of its own through the world's binding", async () => {
+    await exposed(server.url('/app/a'), async (_page, tools) => {
+      expect((await tools.invoke('shop__forge', {})).output).toEqual({ forged: true })
+      expect((await tools.invoke('shop__echo', { text: 'still' })).output).toMatchObject({ text: 'still' })
+    })
+  })
+
   it("reports the tool's throw with its file, and a result that breaks its returns", async () => {
     await exposed(server.url('/app/a'), async (_page, tools) => {
       expect(errorTextOf(await tools.invoke('shop__throws', {}))).toBe(
@@ -159,6 +170,7 @@ describe('a page that tampers with everything it can reach', () => {
     await exposed(server.url('/app/hostile'), async (page, tools) => {
       expect(tools.names()).toEqual([
         'shop__echo',
+        'shop__forge',
         'shop__quick',
         'shop__scoped',
         'shop__slow',
