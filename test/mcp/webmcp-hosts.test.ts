@@ -55,6 +55,17 @@ async function playwrightMcp(...args: string[]): Promise<Client> {
 
 const textOf = (result: CallToolResult) => (result.content as { text: string }[]).map((c) => c.text).join('\n')
 
+/** Makes the tab at `url` Playwright MCP's current one (it may hold the browser's other tabs first). */
+async function selectTab(client: Client, url: string): Promise<void> {
+  const list = textOf(
+    (await client.callTool({ name: 'browser_tabs', arguments: { action: 'list' } })) as CallToolResult,
+  )
+  const index = /- (\d+): .*?\]\((.*?)\)/g
+  const found = [...list.matchAll(index)].find((m) => m[2] === url)
+  if (!found) throw new Error(`Playwright MCP lists no tab at ${url}:\n${list}`)
+  await client.callTool({ name: 'browser_tabs', arguments: { action: 'select', index: Number(found[1]) } })
+}
+
 describe('Playwright MCP 0.0.86 as the WebMCP host', () => {
   it('lists our registered tool after its page snapshot, and calls it with the right result', async () => {
     const page = await browser.newPage(server.url('/fixture'))
@@ -63,6 +74,7 @@ describe('Playwright MCP 0.0.86 as the WebMCP host', () => {
     try {
       const before = (await client.listTools()).tools.map((t) => t.name)
       expect(before.filter((n) => n.startsWith('webmcp_'))).toEqual([])
+      await selectTab(client, server.url('/fixture'))
       const snapshot = textOf((await client.callTool({ name: 'browser_snapshot', arguments: {} })) as CallToolResult)
       expect(snapshot).toContain('shop__echo [readOnly, untrustedContent]: The echo tool of shop.')
       const listed = (await client.listTools()).tools.find((t) => t.name === 'webmcp_shop__echo')
@@ -87,6 +99,7 @@ describe('Playwright MCP 0.0.86 as the WebMCP host', () => {
     const handle = await api.exposeWebMcpTools(page.client)
     const client = await playwrightMcp('--no-webmcp')
     try {
+      await selectTab(client, server.url('/fixture'))
       await client.callTool({ name: 'browser_snapshot', arguments: {} })
       const names = (await client.listTools()).tools.map((t) => t.name)
       expect(names.filter((n) => n.startsWith('webmcp_'))).toEqual([])
