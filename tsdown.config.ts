@@ -12,6 +12,8 @@ const library = defineConfig({
     runtime: 'runtime/index.ts',
     launch: 'runtime/launch.ts',
     tool: 'runtime/tool.ts',
+    // The child process of a sandboxed example run (src/mcp/author/sandbox/run.ts starts it by its path).
+    sandbox: 'src/mcp/author/sandbox/child.ts',
   },
   format: 'esm',
   fixedExtension: false,

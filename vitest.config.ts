@@ -7,12 +7,14 @@ import { defineConfig } from 'vitest/config'
  * end-to-end: a new file is end-to-end until it is listed here.
  */
 const UNIT = [
+  'test/cdp/link.test.ts',
   'test/cli/drift.test.ts',
   'test/cli/match-patterns.test.ts',
   'test/cli/peers.test.ts',
   'test/codegen/codegen.test.ts',
   'test/codegen/nullable-dts.test.ts',
   'test/codegen/value-type.test.ts',
+  'test/examples/schedule.test.ts',
   'test/mcp/pages.test.ts',
   'test/mcp/tools.test.ts',
   'test/nobuild/api.test.ts',
@@ -22,14 +24,20 @@ const UNIT = [
   'test/package/codes.test.ts',
   'test/package/manifest-validator.test.ts',
   'test/package/registry-page.test.ts',
+  'test/package/server-json.test.ts',
   'test/plugin/dev-server-recheck.test.ts',
+  'test/runtime/budgets.test.ts',
   'test/runtime/checks.test.ts',
+  'test/runtime/compact.test.ts',
   'test/runtime/match.test.ts',
   'test/runtime/page-code.test.ts',
+  'test/runtime/pages.test.ts',
   'test/runtime/registry.test.ts',
   'test/runtime/results.test.ts',
+  'test/runtime/socket.test.ts',
   'test/runtime/sourcemap.test.ts',
   'test/runtime/validator-fuzz.test.ts',
+  'test/tokens/pieces.test.ts',
   'test/validate/compiler.test.ts',
   'test/validate/examples.test.ts',
   'test/validate/expressions.test.ts',
@@ -45,6 +53,7 @@ const UNIT = [
   'test/validate/settle.test.ts',
   'test/validate/v8-syntax.test.ts',
   'test/validate/unreadable.test.ts',
+  'test/validate/url-shapes.test.ts',
 ]
 
 export default defineConfig({

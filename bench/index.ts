@@ -1,5 +1,5 @@
 /**
- * `npm run bench [-- --quick] [-- --only lookup,build,cached,small,rebuild,idle,cdp,size,types,memory,branches,validate,webmcp]`: runs the
+ * `npm run bench [-- --quick] [-- --only lookup,build,cached,small,rebuild,idle,cdp,size,types,memory,branches,validate,hostile,examples,tokens,webmcp]`: runs the
  * benchmarks, prints one table and writes bench/results.json. Every figure is a ratio against a
  * baseline measured in the same run (median of the runs, with min and max).
  */
@@ -12,6 +12,8 @@ import { runBranchesBench } from './branches'
 import { runBuildBench } from './build'
 import { runCachedBench } from './cached'
 import { runCdpBench } from './cdp'
+import { HOSTILE_FULL, runHostileBench } from './hostile'
+import { runExamplesBench } from './examples'
 import { runIdleBench } from './idle'
 import { runLookupBench } from './lookup'
 import { type BuildPeaks, runMemoryBench } from './memory'
@@ -19,6 +21,7 @@ import { runRebuildBench } from './rebuild'
 import { runSizeBench } from './size'
 import { runSmallBench } from './small'
 import { runTypesBench } from './types'
+import { runTokensBench } from './tokens'
 import { runValidateBench } from './validate'
 import { runWebMcpBench } from './webmcp'
 import { type Figure, errorSummary, renderTable } from './table'
@@ -36,6 +39,9 @@ const BENCHES = [
   'memory',
   'branches',
   'validate',
+  'hostile',
+  'examples',
+  'tokens',
   'webmcp',
 ] as const
 type BenchName = (typeof BENCHES)[number]
@@ -52,6 +58,9 @@ const FULL = {
   memory: { sizes: [1000, 10_000] },
   branches: { runs: 5 },
   validate: { size: 50_000, runs: 3 },
+  hostile: HOSTILE_FULL,
+  examples: { runs: 3 },
+  tokens: { runs: 5 },
   webmcp: { runs: 7, calls: 30 },
 }
 
@@ -67,6 +76,9 @@ const QUICK: typeof FULL = {
   memory: { sizes: [1000] },
   branches: { runs: 3 },
   validate: { size: 50_000, runs: 1 },
+  hostile: { ...HOSTILE_FULL, runs: 2 },
+  examples: { runs: 1 },
+  tokens: { runs: 2 },
   webmcp: { runs: 3, calls: 10 },
 }
 
@@ -132,6 +144,9 @@ async function main(): Promise<void> {
     memory: () => runMemoryBench({ sizes: config.memory.sizes, reuse: buildPeaks ? { 1000: buildPeaks } : undefined }),
     branches: () => runBranchesBench(config.branches),
     validate: () => runValidateBench(config.validate),
+    hostile: () => runHostileBench(config.hostile),
+    examples: () => runExamplesBench(config.examples),
+    tokens: () => runTokensBench(config.tokens),
     webmcp: () => runWebMcpBench(config.webmcp),
   }
   console.log(

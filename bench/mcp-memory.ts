@@ -29,7 +29,7 @@ function heapMb(): number {
 
 const world = await createWorld()
 const skills = createWatchedSkills({ roots: [world.root], filter: { allow: [], deny: ['gamma'] }, log: () => {} })
-const tabs = await connectTabs({ host: world.browser.host, port: world.browser.port })
+const tabs = await connectTabs({ url: world.browser.wsEndpoint })
 const host = createHost(skills, tabs, { budget: 4000, tokenizer: loadTokenizer, log: () => {} })
 const [clientSide, serverSide] = InMemoryTransport.createLinkedPair()
 await createMcpServer(host.connect({ follows: false })).connect(serverSide)

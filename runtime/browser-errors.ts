@@ -2,7 +2,7 @@
  * How a failed call becomes a SiteToolError. Loaded on the first failure (browser.ts imports it
  * then): a call that succeeds never needs it, nor the source-map decoder it uses.
  */
-import { LINE0_SHIFT, SiteToolError, siteToolError } from './shared'
+import { cycleAt, LINE0_SHIFT, SiteToolError, siteToolError } from './shared'
 import { originalPosition, type OriginalPosition, type SourceMapLike } from './sourcemap'
 
 /** Who a call is for, as error messages and fields name it. */
@@ -41,6 +41,11 @@ export function cdpFailure(error: unknown, call: CallInfo): SiteToolError {
   const text = error instanceof Error ? error.message : String(error)
   const code = FAILURES.find(([re]) => re.test(text))?.[1] ?? 'cdp-error'
   return siteToolError(code, { cdp: text }, { ...call, cause: error })
+}
+
+/** A result the page found to refer back to an object that contains it (see RESULT_CHECK), at `path`. */
+export function cyclicResult(path: string, call: CallInfo): SiteToolError {
+  return siteToolError('invalid-result', { json: cycleAt(path) }, call)
 }
 
 const FRAME_RE = /^\s+at (?:.*\()?(.+?):(\d+):(\d+)\)?$/gm

@@ -352,6 +352,8 @@ async function invoke(run: Run, session: CdpSendable): Promise<unknown> {
     // it has no transient activation (see GESTURE_FRESH_MS): nothing ran, so again with a gesture.
     const { value } = response.result
     if (value && typeof value === 'object' && Object.hasOwn(value, NONCE)) {
+      // A result that refers back to itself, found in the page (see RESULT_CHECK): where.
+      if (Array.isArray(value[NONCE])) throw (await failures()).cyclicResult(String(value[NONCE][0]), run)
       if (value[NONCE] !== 0) throw (await pageUrl()).refusal(run, String(value[NONCE]))
       run.gesture = true
       continue

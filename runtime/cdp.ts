@@ -21,6 +21,21 @@ export interface CdpAddress {
   port: number
   /** @default the first page */
   target?: string
+  /** Headers of the requests to the endpoint (its `/json/version` and the WebSocket upgrade). */
+  headers?: Record<string, string>
+}
+
+/**
+ * A DevTools WebSocket endpoint and what connecting to it takes: a remote browser fleet's connect
+ * URL (`wss://...`, a token in its query or in `headers`), or a local browser's.
+ */
+export interface CdpEndpoint {
+  /** A `ws://` or `wss://` URL: of one page (`.../devtools/page/<id>`), else of a browser. */
+  url: string
+  /** Headers of the WebSocket upgrade, such as `Authorization` or a fleet's API key header. */
+  headers?: Record<string, string>
+  /** Of a browser endpoint, the tab: a target id or a substring of a page's URL. @default the first page */
+  target?: string
 }
 
 /** An object that holds a session of one page: a page of `launchBrowser()` (`{ targetId, client, close }`). */
@@ -30,9 +45,10 @@ export interface CdpSessionHolder {
 
 /**
  * Where a browser tool runs: an open session, an object holding one (a page `launchBrowser().newPage()`
- * returns), an address, a `ws://` URL (of a page, or of the browser: then its first page), or `"HOST:PORT"`.
+ * returns), an address, an endpoint (a URL with headers), a `ws://` or `wss://` URL (of a page, or
+ * of a browser: then its first page), or `"HOST:PORT"`.
  */
-export type BrowserTarget = CdpSendable | CdpSessionHolder | CdpAddress | string
+export type BrowserTarget = CdpSendable | CdpSessionHolder | CdpAddress | CdpEndpoint | string
 
 /** A chrome-remote-interface client (the subset used here). */
 export interface CdpClient extends CdpSendable {
@@ -42,7 +58,7 @@ export interface CdpClient extends CdpSendable {
   close(): Promise<void>
 }
 
-/** An entry of the DevTools target list. */
+/** An entry of the DevTools target list (`/json/list`). */
 export interface TargetInfo {
   id: string
   type: string
@@ -51,10 +67,7 @@ export interface TargetInfo {
 }
 
 /** The chrome-remote-interface module (the subset used here). */
-export interface Cri {
-  (options: { target: string; local: boolean }): Promise<CdpClient>
-  List(options: { host: string; port: number }): Promise<TargetInfo[]>
-}
+export type Cri = (options: { target: string; local: boolean }) => Promise<CdpClient>
 
 /** A session ready for a call, and how to close it when this module opened it. */
 export interface OpenedTarget {

@@ -1,16 +1,21 @@
 /**
- * Connecting by address (`{ host, port, target }`, a `ws://` URL, `"HOST:PORT"`) with
- * chrome-remote-interface. Loaded only for those targets, so the runtime entry stays small.
+ * Connecting by address (`{ host, port, target }`, `{ url, headers, target }`, a `ws://` or `wss://`
+ * URL, `"HOST:PORT"`) over one WebSocket (socket.ts): a page's own URL is its session; any other is
+ * a browser's, whose page is attached as a flat session. Loaded only for those targets, so the
+ * runtime entry stays small. chrome-remote-interface is loaded only by the launcher (launch.ts).
  */
-import type { BrowserTarget, CdpAddress, Cri, OpenedTarget, TargetInfo } from './cdp'
-import { heldSession, isSendable, type SiteToolError, siteToolError } from './shared'
+import type { BrowserTarget, CdpAddress, CdpEndpoint, Cri, OpenedTarget } from './cdp'
+import { importOptional } from './optional'
+import { pickPage } from './pick-page'
+import { heldSession, isSendable, SiteToolError, siteToolError } from './shared'
+import { type CdpSocket, openSocket } from './socket'
+import { shownUrl } from './upgrade'
 
 const HOST_PORT_RE = /^(\[[^\]]+\]|[^:/\s]+):(\d+)$/
-
-/** Imports a package that bundlers must not follow (optional, or Node-only). */
-export async function importOptional<T>(name: string): Promise<T> {
-  return import(/* @vite-ignore */ /* webpackIgnore: true */ name) as Promise<T>
-}
+/** An HTTP header name (RFC 9110 token). */
+const HEADER_NAME_RE = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/
+const HEADER_VALUE_BAD_RE = /[\r\n\0]/
+const PAGE_PATH_RE = /^\/devtools\/page\//
 
 /** Loads chrome-remote-interface on first use: importing it changes the DNS order of the process. */
 export async function loadCri(): Promise<Cri> {
@@ -22,9 +27,9 @@ export async function loadCri(): Promise<Cri> {
   }
 }
 
-/** A target as a message shows it: a string as JSON, an object by its keys (never its whole content). */
+/** A target as a message shows it: a string as JSON (a URL without its tokens), an object by its keys. */
 function describeTarget(target: unknown): string {
-  if (typeof target === 'string') return JSON.stringify(target)
+  if (typeof target === 'string') return JSON.stringify(isWsUrl(target) ? shownUrl(target) : target)
   if (!target || typeof target !== 'object') return String(target)
   const { host, port } = target as Partial<CdpAddress>
   if (port !== undefined)
@@ -32,7 +37,7 @@ function describeTarget(target: unknown): string {
   return `an object with keys ${Object.keys(target).join(', ') || '(none)'}`
 }
 
-function invalid(target: unknown, why: 'expected' | 'port' | 'url' | 'host'): SiteToolError {
+function invalid(target: unknown, why: 'expected' | 'port' | 'url' | 'host' | 'headers'): SiteToolError {
   return siteToolError('invalid-target', { shown: describeTarget(target), why })
 }
 
@@ -45,37 +50,60 @@ export function parseHostPort(text: string): CdpAddress | undefined {
   return match ? { host: match[1], port: Number(match[2]) } : undefined
 }
 
-/** A page `ws://` URL as is; a browser `ws://` URL or `"HOST:PORT"` as an address. */
-function parseTarget(target: string): CdpAddress | string {
-  if (isWsUrl(target)) {
-    let url: URL
-    try {
-      url = new URL(target)
-    } catch {
-      throw invalid(target, 'url')
-    }
-    if (url.port === '0') throw invalid(target, 'port')
-    const port = Number(url.port || (url.protocol === 'wss:' ? 443 : 80))
-    return url.pathname.startsWith('/devtools/browser/') ? { host: url.hostname, port } : target
+/** What to connect to, once checked: a page's own socket, or a browser (a URL or an address) and its tab. */
+type Plan =
+  | { page: string; headers?: Record<string, string> }
+  | { browser: string | CdpAddress; target?: string; headers?: Record<string, string> }
+
+/** The headers of a target, checked: names are HTTP tokens, values text without line breaks. */
+function checkHeaders(target: unknown, headers: unknown): Record<string, string> | undefined {
+  if (headers === undefined) return undefined
+  if (!headers || typeof headers !== 'object' || Array.isArray(headers)) throw invalid(target, 'headers')
+  for (const [name, value] of Object.entries(headers))
+    if (!HEADER_NAME_RE.test(name) || typeof value !== 'string' || HEADER_VALUE_BAD_RE.test(value))
+      throw invalid(target, 'headers')
+  return headers as Record<string, string>
+}
+
+/** A `ws://` or `wss://` URL: a page's (`/devtools/page/...`), else a browser's. */
+function planUrl(target: unknown, text: string, extra: Omit<CdpEndpoint, 'url'> = {}): Plan {
+  let url: URL
+  try {
+    url = new URL(text)
+  } catch {
+    throw invalid(target, 'url')
   }
-  const address = parseHostPort(target)
-  if (!address) throw invalid(target, 'expected')
-  return address
+  if (url.port === '0') throw invalid(target, 'port')
+  const headers = checkHeaders(target, extra.headers)
+  const sent = headers ? { headers } : {}
+  if (PAGE_PATH_RE.test(url.pathname)) return { page: text, ...sent }
+  return { browser: text, ...sent, ...(extra.target === undefined ? {} : { target: extra.target }) }
 }
 
 /**
- * Checks a CDP address or URL before anything connects: a malformed URL, a port outside 1-65535,
- * a bare number are a SiteToolError `invalid-target`. Returns the address or page URL to open.
+ * Checks a target before anything connects: a malformed URL, a port outside 1-65535, a bare
+ * number, bad headers are a SiteToolError `invalid-target`. Returns what to connect to.
  */
-function checkTarget(target: CdpAddress | string): CdpAddress | string {
-  const parsed = typeof target === 'string' ? parseTarget(target) : target
-  if (typeof parsed === 'string') return parsed
+function checkTarget(target: CdpAddress | CdpEndpoint | string): Plan {
+  if (typeof target === 'string') {
+    if (isWsUrl(target)) return planUrl(target, target)
+    const address = parseHostPort(target)
+    if (!address) throw invalid(target, 'expected')
+    return checkTarget(address)
+  }
+  if (target && typeof target === 'object' && typeof (target as CdpEndpoint).url === 'string') {
+    const endpoint = target as CdpEndpoint
+    if (!isWsUrl(endpoint.url)) throw invalid(target, 'url')
+    return planUrl(target, endpoint.url, endpoint)
+  }
   // An object without a port is not an address: say what a target is, not that its port is wrong.
-  if (!parsed || typeof parsed !== 'object' || !('port' in parsed)) throw invalid(target, 'expected')
-  const { host, port } = parsed
+  if (!target || typeof target !== 'object' || !('port' in target)) throw invalid(target, 'expected')
+  const { host, port } = target as CdpAddress
   if (!(Number.isInteger(port) && port > 0 && port < 65536)) throw invalid(target, 'port')
   if (host !== undefined && typeof host !== 'string') throw invalid(target, 'host')
-  return parsed
+  const headers = checkHeaders(target, (target as CdpAddress).headers)
+  const { target: tab } = target as CdpAddress
+  return { browser: { host, port }, ...(headers ? { headers } : {}), ...(tab === undefined ? {} : { target: tab }) }
 }
 
 /** What is wrong with a target (see checkTarget), or undefined: for callers that report it their own way. */
@@ -88,36 +116,65 @@ export function targetProblem(target: BrowserTarget): string | undefined {
   return undefined
 }
 
-function pickTarget(list: TargetInfo[], wanted?: string): TargetInfo | undefined {
-  const pages = list.filter((t) => t.type === 'page')
-  if (wanted === undefined) return pages[0]
-  return list.find((t) => t.id === wanted) ?? pages.find((t) => t.url.includes(wanted))
-}
-
-/** Checks the target against the browser's list first: chrome-remote-interface crashes on unknown ids. */
-async function resolveAddress(cri: Cri, address: CdpAddress): Promise<string> {
-  const host = address.host ?? '127.0.0.1'
-  const where = `${host}:${address.port}`
-  const list = await cri.List({ host, port: address.port }).catch((cause: unknown) => {
-    throw siteToolError('disconnected', { reach: where }, { cause })
-  })
-  const found = pickTarget(list, address.target)
-  if (found?.webSocketDebuggerUrl) return found.webSocketDebuggerUrl
-  throw siteToolError('target-not-found', { target: address.target ?? '', where })
+/** `host:port` as a URL authority (an IPv6 host in brackets). */
+function authority({ host = '127.0.0.1', port }: CdpAddress): string {
+  return `${host.includes(':') && !host.startsWith('[') ? `[${host}]` : host}:${port}`
 }
 
 /**
- * Opens a connection to an address or URL (checked first, see checkTarget); the caller closes it.
- * An object holding a session (a page of launchBrowser()) gives that session, which its owner closes.
+ * The browser's WebSocket URL at an address, from its `/json/version`, under the address's own
+ * host and port (the browser names the address it bound, which a proxy or a port mapping hides).
+ */
+export async function browserUrl(address: CdpAddress, headers?: Record<string, string>): Promise<string> {
+  const where = authority(address)
+  const response = await fetch(`http://${where}/json/version`, headers ? { headers } : {}).catch((cause: unknown) => {
+    throw siteToolError('disconnected', { reach: where }, { cause })
+  })
+  const info = (await response.json().catch(() => undefined)) as { webSocketDebuggerUrl?: unknown } | undefined
+  const found = info?.webSocketDebuggerUrl
+  if (typeof found !== 'string' || !isWsUrl(found)) throw siteToolError('disconnected', { notDevtools: where })
+  return `ws://${where}${new URL(found).pathname}`
+}
+
+interface TargetEntry {
+  targetId: string
+  type: string
+  url: string
+}
+
+/** The tab of a browser connection: a target id, else the page at or containing `wanted` (pickPage), else the first page. */
+async function findPage(socket: CdpSocket, wanted: string | undefined, where: string): Promise<string> {
+  const { targetInfos } = (await socket.send('Target.getTargets')) as { targetInfos: TargetEntry[] }
+  const pages = targetInfos.filter((t) => t.type === 'page')
+  const found =
+    wanted === undefined ? pages[0] : (targetInfos.find((t) => t.targetId === wanted) ?? pickPage(pages, wanted))
+  if (found) return found.targetId
+  throw siteToolError('target-not-found', { target: wanted ?? '', where })
+}
+
+/**
+ * Opens a connection to an address, endpoint or URL (checked first, see checkTarget); the caller
+ * closes it. An object holding a session (a page of launchBrowser()) gives that session, which its
+ * owner closes.
  */
 export async function openTarget(target: Exclude<BrowserTarget, string> | string): Promise<OpenedTarget> {
   const held = heldSession(target)
   if (held) return { session: held }
-  const parsed = checkTarget(target as CdpAddress | string)
-  const cri = await loadCri()
-  const url = typeof parsed === 'string' ? parsed : await resolveAddress(cri, parsed)
-  const client = await cri({ target: url, local: true }).catch((cause: unknown) => {
-    throw siteToolError('disconnected', { connect: url }, { cause })
-  })
-  return { session: client, close: () => client.close() }
+  const plan = checkTarget(target as CdpAddress | CdpEndpoint | string)
+  const options = plan.headers ? { headers: plan.headers } : {}
+  if ('page' in plan) {
+    const socket = await openSocket(plan.page, options)
+    return { session: socket, close: () => socket.close() }
+  }
+  const { browser } = plan
+  const url = typeof browser === 'string' ? browser : await browserUrl(browser, plan.headers)
+  const socket = await openSocket(url, options)
+  const where = typeof browser === 'string' ? shownUrl(browser) : authority(browser)
+  try {
+    const session = await socket.attach(await findPage(socket, plan.target, where))
+    return { session, close: () => socket.close() }
+  } catch (error) {
+    await socket.close()
+    throw error instanceof SiteToolError ? error : siteToolError('disconnected', { connect: where }, { cause: error })
+  }
 }

@@ -87,11 +87,29 @@ function objectSchema(fields: Record<string, ValueSchema>, strict: boolean, extr
   return { type: 'object', properties, required, additionalProperties }
 }
 
+/**
+ * Whether a tool's result is its own structured content: an object that is always there. Any other
+ * result (a list, a string, a result that may be null, a tool without `returns`) is `{ result }`.
+ */
+export const isWholeObject = (returns: ValueSchema | undefined): boolean =>
+  returns?.type === 'object' && returns.required !== false
+
 function outputSchema(returns: ValueSchema | undefined): JsonSchema {
-  if (!returns) return { type: 'object' }
-  const schema = toJsonSchema(returns, false)
-  return returns.type === 'object' ? schema : { type: 'object', properties: { result: schema }, required: ['result'] }
+  if (!returns?.type) return { type: 'object', properties: { result: {} }, required: ['result'] }
+  const schema = toJsonSchema(returns, false, returns.required === false)
+  return isWholeObject(returns) ? schema : { type: 'object', properties: { result: schema }, required: ['result'] }
 }
+
+/**
+ * The argument every tool whose results the runtime pages takes (SPEC 12), unless its own `args`
+ * have one of that name (then its results are not paged; validate warns `cursor-arg`).
+ */
+export const CURSOR_ARG = 'cursor'
+const CURSOR_SCHEMA: ValueSchema = { type: 'string', description: 'For the next page: pageInfo.cursor of the last.' }
+
+/** A tool's arguments as models see them: its own, and `cursor` when its results are paged. */
+const modelArgs = (args: Record<string, ValueSchema>) =>
+  Object.hasOwn(args, CURSOR_ARG) ? args : { ...args, [CURSOR_ARG]: CURSOR_SCHEMA }
 
 /** Model-facing definitions of the given tools in the MCP, Anthropic and OpenAI shapes. */
 export function createToolDefinitions(tools: readonly (ToolRef & { name: string; meta: ToolMeta })[]): ToolDefinitions {
@@ -99,14 +117,15 @@ export function createToolDefinitions(tools: readonly (ToolRef & { name: string;
   const names: [string, ToolRef][] = []
   for (const { siteId, tool, name, meta } of tools) {
     const description = meta.description
-    const input = objectSchema(meta.args, false)
-    const strict = Object.values(meta.args).every(isStrictable)
+    const args = modelArgs(meta.args)
+    const input = objectSchema(args, false)
+    const strict = Object.values(args).every(isStrictable)
     names.push([name, { siteId, tool }])
     defs.mcp.push({ name, description, inputSchema: input, outputSchema: outputSchema(meta.returns) })
     defs.anthropic.push({ name, description, input_schema: input })
     defs.openai.push({
       type: 'function',
-      function: { name, description, parameters: strict ? objectSchema(meta.args, true) : input, strict },
+      function: { name, description, parameters: strict ? objectSchema(args, true) : input, strict },
     })
   }
   defs.names = Object.fromEntries(names)

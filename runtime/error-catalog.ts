@@ -90,6 +90,7 @@ const TARGET_WORDS = {
   port: 'port must be an integer from 1 to 65535',
   url: 'not a valid ws:// URL',
   host: 'host must be a string',
+  headers: 'headers must be an object of header names (letters, digits, -) to text without line breaks',
 } as const
 
 type UnavailableData =
@@ -103,6 +104,22 @@ const UNAVAILABLE_WORDS = {
   chrome: 'no Chrome or Chromium found: set CHROME_PATH or install chromium (or @sparticuz/chromium)',
 } as const
 
+type DisconnectedData =
+  | Cdp
+  | { reach: string }
+  | { notDevtools: string }
+  | { connect: string }
+  | { lost: string; attempts: number }
+
+function disconnectedMessage(d: DisconnectedData): string {
+  if ('cdp' in d) return cdpMessage(d)
+  if ('reach' in d) return `cannot reach ${clip(d.reach)}`
+  if ('notDevtools' in d)
+    return `${clip(d.notDevtools)} is not a DevTools endpoint (its /json/version names no browser)`
+  if ('connect' in d) return `cannot connect to ${clip(d.connect)}`
+  return `lost the connection to ${clip(d.lost)} and could not reconnect in ${d.attempts} attempts`
+}
+
 function unavailableMessage(d: UnavailableData): string {
   if ('module' in d) return `cannot load ${clip(d.module)}`
   if ('start' in d) return `the browser did not start (${d.start})${d.log ? `:\n${d.log}` : ''}`
@@ -114,6 +131,11 @@ export const SITE_TOOL_ERRORS = {
     title: 'No such skill',
     hint: 'Use a skill id from the build (see `site-skills match URL`).',
     message: (d) => notFoundMessage('skill-not-found', d),
+  }),
+  'skill-invalid': entry<{ where: string; problem: string }>({
+    title: 'Invalid skill',
+    hint: 'Run `site-skills validate` (or validateSiteSkills()) for every problem of the skill; its tools run once it is valid.',
+    message: (d) => `site skill is invalid: ${d.where} ${d.problem}`,
   }),
   'tool-not-found': entry<{ known: readonly string[] } | { name: string }>({
     title: 'No such tool',
@@ -137,6 +159,16 @@ export const SITE_TOOL_ERRORS = {
       'if the site changed, fix the tool, or the manifest ("nullable", "required").',
     message: (d) =>
       'cdp' in d ? cdpMessage(d) : 'json' in d ? `the result is not JSON data: ${d.json}` : resultMessage(d.problem),
+  }),
+  'invalid-cursor': entry<{ reason: 'malformed' } | { reason: 'other-call' } | { reason: 'stale'; what: string }>({
+    title: 'Invalid cursor',
+    hint: 'Pass the cursor of the last page (pageInfo.cursor) with the same arguments, or call without a cursor to start again.',
+    message: (d) =>
+      d.reason === 'malformed'
+        ? 'argument "cursor" is not a cursor this tool gave (pass pageInfo.cursor as it is)'
+        : d.reason === 'other-call'
+          ? 'argument "cursor" belongs to another call: a cursor continues the call of the same tool with the same arguments'
+          : `the result changed since the cursor was given: ${d.what}`,
   }),
   'tool-threw': entry<{ thrown: string } | { message: string }>({
     title: 'The tool threw',
@@ -183,15 +215,29 @@ export const SITE_TOOL_ERRORS = {
     hint: 'Reload the tab, then call the tool again.',
     message: (d) => `the page crashed ${d.earlier ? 'before the call (reload it)' : 'during the call'}`,
   }),
-  disconnected: entry<Cdp | { reach: string } | { connect: string }>({
+  disconnected: entry<DisconnectedData>({
     title: 'Browser not reachable',
-    hint: 'Start the browser with --remote-debugging-port and pass that address.',
+    hint: 'Start the browser with --remote-debugging-port and pass that address (a fleet: check that its session is still running).',
+    message: disconnectedMessage,
+  }),
+  'rate-limited': entry<{ endpoint: string; status: number; attempts: number; askedMs?: number }>({
+    title: 'Browser endpoint busy',
+    hint: 'The endpoint limits how many browsers run at once: end other sessions, or try again later.',
     message: (d) =>
-      'cdp' in d
-        ? cdpMessage(d)
-        : 'reach' in d
-          ? `cannot reach ${clip(d.reach)}`
-          : `cannot connect to ${clip(d.connect)}`,
+      d.askedMs === undefined
+        ? `${clip(d.endpoint)} answered HTTP ${d.status} (busy) to ${d.attempts} attempts in a row`
+        : `${clip(d.endpoint)} answered HTTP ${d.status} (busy) and asks to wait ${Math.ceil(d.askedMs / 1000)} s, longer than the 60 s waited at most`,
+  }),
+  'endpoint-refused': entry<{ endpoint: string; status: number }>({
+    title: 'Browser endpoint refused',
+    hint: "Check the endpoint's URL and its token: in the URL, or as a header (--cdp-header NAME:VALUE, the runtime's headers).",
+    message: (d) =>
+      `${clip(d.endpoint)} refused the WebSocket upgrade with HTTP ${d.status}${d.status === 401 || d.status === 403 ? ' (not authorized: a missing or wrong token?)' : ''}`,
+  }),
+  'browser-disconnected': entry<{ where: string }>({
+    title: 'The browser is gone',
+    hint: 'Start the browser again (with --remote-debugging-port), then the server.',
+    message: (d) => `the browser at ${clip(d.where)} closed its connection: its tabs are gone`,
   }),
   'dialog-blocking': entry<{ type: string; text: string }>({
     title: 'A dialog blocked the page',
@@ -202,6 +248,13 @@ export const SITE_TOOL_ERRORS = {
     title: 'No such page',
     hint: 'Pass a target id or a substring of the URL of an open page.',
     message: (d) => `no page ${q(d.target)} at ${clip(d.where)}`,
+  }),
+  'target-ambiguous': entry<{ target: string; candidates: readonly string[]; count: number }>({
+    title: 'Several pages match',
+    hint: 'Pass the whole URL of the page, or its target id.',
+    message: (d) =>
+      `${q(d.target)} is in the URL of ${d.count} open pages and is none of them: ${clip(d.candidates.join(', '))}` +
+      (d.count > d.candidates.length ? ` and ${d.count - d.candidates.length} more` : ''),
   }),
   'invalid-target': entry<{ shown: string; why: keyof typeof TARGET_WORDS }>({
     title: 'Invalid CDP target',

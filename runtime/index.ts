@@ -3,7 +3,7 @@
  * Small on purpose; never imports the compiler (esbuild, ajv, unplugin). Every name here is
  * public and listed in docs/runtime.md; what only the package's own code uses is in `./internal`.
  */
-export type { BrowserTarget, CdpAddress, CdpSendable, CdpSessionHolder } from './cdp'
+export type { BrowserTarget, CdpAddress, CdpEndpoint, CdpSendable, CdpSessionHolder } from './cdp'
 export type {
   AnthropicToolDefinition,
   McpToolDefinition,
@@ -42,6 +42,9 @@ export type {
 } from './types'
 export type {
   LooseSiteSkills,
+  PageArgs,
+  ResultPage,
+  ResultPageInfo,
   RunToolRest,
   RunToolSignature,
   RunToolSite,

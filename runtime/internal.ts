@@ -13,10 +13,16 @@ import { useMessages } from './errors'
 useMessages(errorMessage)
 
 export { argsProblem, resultProblem } from './value-problems'
-export { type CdpClient, type TargetInfo, command, listen } from './cdp'
-export { isWsUrl, loadCri, openTarget, parseHostPort, targetProblem } from './connect'
-export { assignToolNames, createToolDefinitions, type ToolRef } from './definitions'
+export { type CdpClient, command, listen } from './cdp'
+export { browserUrl, isWsUrl, loadCri, openTarget, parseHostPort, targetProblem } from './connect'
+export { CURSOR_ARG, assignToolNames, createToolDefinitions, isWholeObject, type ToolRef } from './definitions'
+export { type CdpSocket, openSocket } from './socket'
 export { typeOf } from './text'
+export { shownUrl } from './upgrade'
+export { compactText } from './compact'
+export type { CallRef } from './cursor'
+export { DEFAULT_RESULT_BUDGET, pageResult, resultTokens } from './pages'
+export { pagesResults, splitCursor } from './registry'
 export { messageOf, siteToolError } from './errors'
 export { type LaunchedBrowser, launchBrowser } from './launch'
 export {
@@ -25,6 +31,7 @@ export {
   urlHost,
   urlMatchesDomains,
 } from './match'
+export { pickPage } from './pick-page'
 export { SITE_SKILLS_EXPORTS } from './registry'
 export { BASE64, forEachSegment } from './sourcemap'
 export { LOG_PREFIX } from './results'

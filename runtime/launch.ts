@@ -4,9 +4,11 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { installedBrowser } from './browsers'
 import { type CdpClient, command, listen } from './cdp'
-import { importOptional, loadCri } from './connect'
+import { loadCri } from './connect'
+import { importOptional } from './optional'
 import { errorMessage } from './error-catalog'
 import { siteToolError, useMessages } from './errors'
+import { markProfile, PROFILE_PREFIX, sweepStaleProfiles } from './profiles'
 
 // Node-only and never part of the runtime's first load: its errors have their messages at once.
 useMessages(errorMessage)
@@ -216,20 +218,33 @@ function createBrowser(
   }
 }
 
-/**
- * Starts Chrome or Chromium with a fresh profile in the OS temp folder and
- * `--remote-debugging-port=0`; the port is read from the profile, so launches never collide.
- */
-export async function launchBrowser(options: LaunchOptions = {}): Promise<LaunchedBrowser> {
-  const executablePath = options.executablePath ?? (await findBrowser())
-  const profile = await mkdtemp(join(tmpdir(), 'site-skills-chrome-'))
+/** Starts the browser on a new profile in `temp`, which names the browser's pid (see profiles.ts). */
+async function start(executablePath: string, options: LaunchOptions, temp: string): Promise<LaunchedBrowser> {
+  const profile = await mkdtemp(join(temp, PROFILE_PREFIX))
   const child = spawn(executablePath, browserArgs(options, profile), { stdio: ['ignore', 'ignore', 'pipe'] })
   try {
+    if (child.pid !== undefined) await markProfile(profile, child.pid)
     const { port, path } = await readActivePort(profile, child, stderrTail(child))
     return createBrowser(child, profile, executablePath, port, path)
   } catch (error) {
     if (child.pid !== undefined && child.kill('SIGKILL')) await waitExit(child, EXIT_GRACE_MS)
     await rm(profile, { recursive: true, force: true, maxRetries: 20, retryDelay: 100 })
     throw error
+  }
+}
+
+/**
+ * Starts Chrome or Chromium with a fresh profile in the OS temp folder and
+ * `--remote-debugging-port=0`; the port is read from the profile, so launches never collide.
+ * Meanwhile the profiles that killed or crashed processes left there, whose browser is gone, are removed.
+ */
+export async function launchBrowser(options: LaunchOptions = {}): Promise<LaunchedBrowser> {
+  const executablePath = options.executablePath ?? (await findBrowser())
+  const temp = tmpdir()
+  const sweeping = sweepStaleProfiles(temp)
+  try {
+    return await start(executablePath, options, temp)
+  } finally {
+    await sweeping
   }
 }

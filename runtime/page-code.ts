@@ -41,10 +41,28 @@ export const DOMAIN_GUARD = [
 ].join('')
 
 /**
+ * What the guard calls in place of the tool: the tool, then a look at its result (awaited when it
+ * is a promise; a value stays a value, a throw stays a throw). A result that refers back to an
+ * object that contains it is answered `{ [nonce]: [path] }` (`result.list[1]`): CDP would only say
+ * "Object reference chain is too long", once the value is gone. The walk reads own enumerable data
+ * members (no getter runs), at most 100,000 values, 1,000 levels deep (CDP's own limit): past that
+ * it gives up and CDP's words stand. Arguments: the nonce, the tool.
+ */
+const RESULT_CHECK = [
+  'function(t,f){"use strict";function k(v){var s,n=0,p,r;function w(x,d){var e,i,c,u;',
+  'if(x===null||typeof x!="object")return;if(s.has(x))return"";if(d>1e3||++n>1e5)return;s.add(x);',
+  'try{e=Object.keys(x);for(i=0;i<e.length;i++){c=Object.getOwnPropertyDescriptor(x,e[i]);',
+  'if(c&&"value"in c){u=w(c.value,d+1);if(u!=null)return(Array.isArray(x)?"["+e[i]+"]":"."+e[i])+u}}}',
+  'finally{s.delete(x)}}if(v!==null&&typeof v=="object")try{s=new Set;p=w(v,0);',
+  'if(p!=null){r={};r[t]=["result"+p];return r}}catch(e){}return v}',
+  'return function(x){var o=f(x);return o instanceof Promise?(async function(){return k(await o)})():k(o)}}',
+].join('')
+
+/**
  * Everything before the tool's own source, on its first line. The wrapper declares no names, so
  * the tool's free identifiers still reach the page's globals.
  */
-const WRAP_START = `function(){return(${DOMAIN_GUARD})(arguments,this,`
+const WRAP_START = `function(){return(${DOMAIN_GUARD})(arguments,this,(${RESULT_CHECK})(arguments[2],`
 
 /** V8 compiles a `callFunctionOn` declaration as `(` + declaration + `)`: one extra column on line 0. */
 export const LINE0_SHIFT = WRAP_START.length + 1
@@ -54,7 +72,7 @@ export const LINE0_SHIFT = WRAP_START.length + 1
  * the world's global object, it returns a function that runs the guard, then the tool, with that
  * global. The tool is evaluated once, where the wrapper declares no names (as above).
  */
-const CACHED_START = `function(){return(function(g,t){return function(){return(${DOMAIN_GUARD})(arguments,g,t)}})(this,`
+const CACHED_START = `function(){return(function(g,t){return function(){return(${DOMAIN_GUARD})(arguments,g,(${RESULT_CHECK})(arguments[2],t))}})(this,`
 
 /** LINE0_SHIFT of a cached function's script. */
 export const CACHED_LINE0_SHIFT = CACHED_START.length + 1
@@ -98,5 +116,5 @@ export function wrapToolSource(source: string, url: string, cached = false): str
   const token = url
     .replace(LONE_SURROGATE_RE, '\uFFFD')
     .replace(NOT_URL_TOKEN_RE, (c) => encodeURIComponent(c).replace(URI_EXTRA_RE, percent))
-  return `${cached ? CACHED_START : WRAP_START}${source})}\n//# sourceURL=${token}\n`
+  return `${cached ? CACHED_START : WRAP_START}${source}${cached ? ')' : '))'}}\n//# sourceURL=${token}\n`
 }

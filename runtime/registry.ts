@@ -1,5 +1,5 @@
 import { type BrowserTarget, callBrowserTool } from './browser'
-import { type ToolDefinitions, assignToolNames, createToolDefinitions } from './definitions'
+import { CURSOR_ARG, type ToolDefinitions, assignToolNames, createToolDefinitions } from './definitions'
 import type { RegistryCore } from './for-models'
 import { type DomainTableData, createDomainTable, lookupHost } from './match'
 import { exposeWebMcpTools } from './expose'
@@ -119,6 +119,27 @@ type Checks = Awaited<ReturnType<typeof valueChecks>>
 /** The learned context and model tool calls: loaded with the first of them (see for-models.ts). */
 const forModels = () => import('./for-models')
 
+/** Paging of results over their budget: loaded with the first call that has a cursor or comes from a model. */
+const paging = () => import('./lazy-pages')
+
+/** Whether the runtime pages a tool's results: not when the tool's own `args` have a `cursor` (validate warns). */
+export const pagesResults = (m: ToolMeta): boolean => !Object.hasOwn(m.args, CURSOR_ARG)
+
+/**
+ * A call's own arguments and its cursor (kept in the arguments of a tool that declares its own).
+ * Arguments that cannot be read (a revoked proxy, a throwing getter) are left as they are: the
+ * argument check that follows refuses them as `invalid-args`.
+ */
+export function splitCursor(m: ToolMeta, args: Record<string, unknown> | undefined) {
+  try {
+    if (args && pagesResults(m) && Object.hasOwn(args, CURSOR_ARG)) {
+      const { [CURSOR_ARG]: cursor, ...own } = args
+      return { own, cursor }
+    }
+  } catch {}
+  return { own: args, cursor: undefined }
+}
+
 /** A browser tool's code: compiled into the chunk, or compiled now by the chunk's loader. */
 function codeOf(chunk: SkillChunk, tool: string): BrowserToolCode | Promise<BrowserToolCode> {
   const code = Object.hasOwn(chunk.browserTools, tool) ? chunk.browserTools[tool] : undefined
@@ -229,12 +250,41 @@ export function createSiteSkills(
     return value
   }
 
-  async function runBrowserTool(
+  /**
+   * Runs a call without its cursor, then pages the result: when a cursor was given, or (`always`, a
+   * model's call) whenever it is over the tool's budget.
+   */
+  async function paged(
+    siteId: string,
+    tool: string,
+    args: Record<string, unknown> | undefined,
+    always: boolean,
+    run: (own: Record<string, unknown> | undefined) => Promise<unknown>,
+  ) {
+    const m = meta(siteId, tool)
+    const { own, cursor } = splitCursor(m, args)
+    if (cursor !== undefined && typeof cursor !== 'string')
+      throw siteToolError('invalid-cursor', { reason: 'malformed' }, { siteId, tool })
+    const value = await run(own)
+    if (!pagesResults(m) || (cursor === undefined && !always)) return value
+    const request = { siteId, tool, args: own ?? {}, cursor, budget: m.resultBudget }
+    return (await paging()).pageResult(value, request).value
+  }
+
+  const runBrowserTool = (
     siteId: string,
     tool: string,
     args: Record<string, unknown> | undefined,
     target: BrowserTarget,
     options: BrowserRunOptions = {},
+  ) => paged(siteId, tool, args, false, (own) => runPageTool(siteId, tool, own, target, options))
+
+  async function runPageTool(
+    siteId: string,
+    tool: string,
+    args: Record<string, unknown> | undefined,
+    target: BrowserTarget,
+    options: BrowserRunOptions,
   ) {
     const m = meta(siteId, tool)
     if (m.kind !== 'browser') throw siteToolError('tool-kind', { called: 'browser' }, { siteId, tool })
@@ -258,9 +308,13 @@ export function createSiteSkills(
     return checkResult(checks, result, m, { siteId, tool })
   }
 
-  async function runTool(siteId: string, tool: string, args?: Record<string, unknown>, ctx?: unknown) {
+  /** Runs a tool by its kind (`ctx` is a browser tool's target); `always`: page the result as for a model. */
+  const runTool = (siteId: string, tool: string, args?: Record<string, unknown>, ctx?: unknown, always = false) =>
+    paged(siteId, tool, args, always, (own) => runAnyTool(siteId, tool, own, ctx))
+
+  async function runAnyTool(siteId: string, tool: string, args: Record<string, unknown> | undefined, ctx: unknown) {
     const m = meta(siteId, tool)
-    if (m.kind === 'browser') return runBrowserTool(siteId, tool, args, ctx as BrowserTarget)
+    if (m.kind === 'browser') return runPageTool(siteId, tool, args, ctx as BrowserTarget, {})
     const [chunk, checks] = await Promise.all([load(siteId), valueChecks()])
     const value = checkedArgs(checks, siteId, tool, args)
     const loadFn = Object.hasOwn(chunk.nodeTools, tool) ? chunk.nodeTools[tool] : undefined
@@ -293,7 +347,7 @@ export function createSiteSkills(
       byName ??= new Map(refs.map((r) => [names.get(`${r.siteId}\0${r.tool}`)!, [r.siteId, r.tool] as const]))
       return byName
     },
-    runTool,
+    runTool: (siteId, tool, args, ctx) => runTool(siteId, tool, args, ctx, true),
   }
 
   const sites: SiteSkills['sites'] = Object.create(null)
@@ -308,7 +362,9 @@ export function createSiteSkills(
     skills: data.skills,
     siteSkillsForUrl,
     loadLearnedContext: withMessages(async (url: string | URL) => (await forModels()).learnedContext(core, url)),
-    runTool: withMessages(runTool),
+    runTool: withMessages((siteId: string, tool: string, args?: Record<string, unknown>, ctx?: unknown) =>
+      runTool(siteId, tool, args, ctx),
+    ),
     runBrowserTool: withMessages(runBrowserTool),
     browserToolSource: withMessages(async (siteId: string, tool: string) => {
       if (meta(siteId, tool).kind !== 'browser')

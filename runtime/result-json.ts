@@ -1,4 +1,5 @@
 import { messageOf, siteToolError } from './errors'
+import { cycleAt } from './text'
 
 /** Who a result came from, as its error names it. */
 interface ResultOf {
@@ -25,7 +26,7 @@ function findProblem(value: unknown, path: string, parents: unknown[]): Problem 
   }
   if (typeof current === 'bigint') return `${path} is a BigInt (return it as a string or a number)`
   if (!current || typeof current !== 'object') return undefined
-  if (parents.includes(current)) return `${path} refers back to an object that contains it (a cycle)`
+  if (parents.includes(current)) return cycleAt(path)
   parents.push(current)
   try {
     return findInMembers(current, path, parents)

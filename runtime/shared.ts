@@ -13,5 +13,5 @@ export { completed, messageOf, SiteToolError, type SiteToolErrorInit, siteToolEr
 export { urlHost, urlMatchesDomains } from './match'
 export { notFoundMessage } from './not-found'
 export { DOMAIN_GUARD, LINE0_SHIFT } from './page-code'
-export { clip, LOG_PREFIX, q, typeOf } from './text'
+export { clip, cycleAt, LOG_PREFIX, q, typeOf } from './text'
 export { urlMatchesPaths } from './urls'

@@ -14,6 +14,9 @@ export function clip(text: string, max = SHOWN_MAX): string {
 /** `typeof`, with `null` and `array` told apart. */
 export const typeOf = (v: unknown) => (v === null ? 'null' : Array.isArray(v) ? 'array' : typeof v)
 
+/** Where a result refers back to an object that contains it, in the words of `invalid-result`. */
+export const cycleAt = (path: string) => `${path} refers back to an object that contains it (a cycle)`
+
 /** A list of known ids as messages show it. */
 export const listed = (known: readonly string[]) => `(known: ${clip(known.join(', ')) || 'none'})`
 

@@ -24,8 +24,38 @@ type Spec<R, S extends keyof R, T extends keyof R[S]> = R[S][T] extends ToolSpec
 type BrowserToolName<R, S extends keyof R> = {
   [K in keyof R[S]]: R[S][K] extends { kind: 'browser' } ? K : never
 }[keyof R[S]]
+/** What a page of a result says of itself (SPEC 12; docs/skills.md, "Result budgets"). */
+export interface ResultPageInfo {
+  /** The member of the result that is paged (absent when the result itself is the list). */
+  field?: string
+  /** How many items the list has; the first item of this page, and how many it holds. */
+  total?: number
+  offset?: number
+  count?: number
+  /** The next page: pass it as `cursor`. Absent on the last page. */
+  cursor?: string
+}
+
+/** A page of a result `T`: `pageInfo`, then the result's members (an object) or `result` (anything else). */
+export type ResultPage<T> = { pageInfo: ResultPageInfo } & (T extends object
+  ? T extends readonly unknown[]
+    ? { result: T }
+    : T
+  : { result: T })
+
+/** The argument every tool whose results are paged takes besides its own (not one that declares its own `cursor`). */
+export interface PageArgs {
+  /**
+   * `pageInfo.cursor` of the last page: the call returns the next page, a `ResultPage` of the result (a model's
+   * call through `dispatchToolCall` or `site-skills mcp` is paged by itself when over the tool's `resultBudget`).
+   */
+  cursor?: string
+}
+
+/** A tool's arguments as a call gives them: its own, and `cursor`. */
+type CallArgs<A> = 'cursor' extends keyof A ? A : A & PageArgs
 /** Arguments may be left out when every one is optional. */
-type ArgsParam<A> = Record<never, never> extends A ? [args?: A] : [args: A]
+type ArgsParam<A> = Record<never, never> extends A ? [args?: CallArgs<A>] : [args: CallArgs<A>]
 /** A Node tool's `ctx` is the host's type; it may be left out when the host declares no required member. */
 type HostParam<H> = Record<never, never> extends H ? [ctx?: H] : [ctx: H]
 type CtxParam<P extends ToolSpec, H> = P['kind'] extends 'browser' ? [target: BrowserTarget] : HostParam<H>

@@ -52,6 +52,11 @@ export interface ToolMeta {
   args: Record<string, ValueSchema>
   returns: ValueSchema
   timeoutMs?: number
+  /**
+   * The most tokens (estimated) of one result as compact text before it is paged: the manifest's
+   * `resultBudget` of the tool, else of its skill; absent: the default, 4,000.
+   */
+  resultBudget?: number
   /** MCP hints from the manifest, when it states any. */
   annotations?: ToolAnnotations
   /** File of the tool relative to its root (`google/tools/search.js`), for error messages. */

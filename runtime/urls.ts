@@ -63,7 +63,16 @@ export function urlPathname(input: string | URL): string | undefined {
 const REMEMBERED = 256
 
 /**
- * A test of a pathname against a list of patterns, compiled at its first use. It remembers the
+ * The longest pathname `urls` are matched against (characters); a longer one matches no list. A
+ * page chooses its own path, and URLPattern matches with a backtracking RegExp: `validate` refuses
+ * the patterns that backtrack more than linearly, and this bounds what even those get (a skill from
+ * an older build, a platform URLPattern that compiles differently). Real paths stay far below it.
+ */
+const MAX_PATH_LENGTH = 8192
+
+/**
+ * A test of a pathname against a list of patterns, compiled at its first use; a path over
+ * MAX_PATH_LENGTH matches none. It remembers the
  * answers for the last paths it saw (up to REMEMBERED, then it starts over): URLPattern's own
  * test costs about 13 µs with the polyfill (Node 20 and 22), ten times a URL parse.
  */
@@ -71,6 +80,7 @@ function createPathTest(patterns: readonly string[]): (pathname: string) => bool
   let compiled: PathPattern[] | undefined
   const seen = new Map<string, boolean>()
   return (pathname) => {
+    if (pathname.length > MAX_PATH_LENGTH) return false
     const known = seen.get(pathname)
     if (known !== undefined) return known
     compiled ??= patterns.map(compilePathPattern)

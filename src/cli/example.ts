@@ -20,7 +20,7 @@ function placeholder(schema: ValueSchema): string {
 
 const PLAIN_WORD_RE = /^[\w@%+=:,./-]+$/
 /** A word for a POSIX shell: as it is when plain, else in single quotes (each single quote written as '\\''). */
-const shellWord = (text: string) => (PLAIN_WORD_RE.test(text) ? text : `'${text.replaceAll("'", "'\\''")}'`)
+export const shellWord = (text: string) => (PLAIN_WORD_RE.test(text) ? text : `'${text.replaceAll("'", "'\\''")}'`)
 
 /**
  * The command that runs the tool, naming its real arguments (required first):

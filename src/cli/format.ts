@@ -1,5 +1,5 @@
 import type { Diagnostic } from '../compiler/diagnostics/catalog'
-import { codeFrame, displayFile, fileOf, readQuietly } from '../compiler/diagnostics/report'
+import { type Framer, displayFile } from '../compiler/diagnostics/report'
 
 export interface Style {
   red: (s: string) => string
@@ -18,16 +18,15 @@ export function createStyle(stream: NodeJS.WriteStream): Style {
   return { red: wrap(31, 39), yellow: wrap(33, 39), dim: wrap(2, 22), bold: wrap(1, 22), cyan: wrap(36, 39) }
 }
 
-/** One diagnostic: severity, code, `file:line:col` (relative to `cwd`), message, code frame and hint. */
-export function formatDiagnostic(d: Diagnostic, cwd: string, style: Style): string {
+/**
+ * One diagnostic: severity, code, `file:line:col` (relative to `cwd`), message, code frame and hint.
+ * A report of many passes one `framer` for all of them (see createFramer).
+ */
+export function formatDiagnostic(d: Diagnostic, cwd: string, style: Style, framer: Framer): string {
   const severity = d.severity === 'error' ? style.red('error') : style.yellow('warning')
   const file = displayFile(d, cwd)
   const head = `  ${severity} ${style.dim(d.code)}  ${style.cyan(`${file}:${d.line}:${d.column}`)}`
-  const text = readQuietly(fileOf(d))
-  const frame =
-    text && !(d.line === 1 && d.column === 1 && d.code.startsWith('manifest-missing'))
-      ? codeFrame(text, d.line, d.column, style)
-      : ''
+  const frame = d.line === 1 && d.column === 1 && d.code.startsWith('manifest-missing') ? '' : framer(d, style)
   const body = [
     `    ${d.message}`,
     frame

@@ -9,6 +9,8 @@ const UNFINISHED =
  * Keeps the promise of the CLI's one line per failure for what no command can catch: an error
  * thrown outside any call (a tool's timer or event handler) is one `uncaught` line and exit 1, and
  * a process about to exit before its command finished says so and exits 1, never 0 in silence.
+ * A reader that closed standard output (`site-skills types --out - | head -2`) ends the command
+ * as it ends Unix tools: quietly, exit 0 (nobody reads what is left to print).
  * Returns what the command's exit code is handed to.
  */
 export function guardProcess(io: CliIO): (code: number) => void {
@@ -19,6 +21,11 @@ export function guardProcess(io: CliIO): (code: number) => void {
     process.exitCode = 1
   }
   process.once('exit', unfinished)
+  io.stdout.on('error', (error: NodeJS.ErrnoException) => {
+    if (error.code !== 'EPIPE') throw error
+    finished = true
+    process.exit(0)
+  })
   process.on('uncaughtException', (error) => {
     finished = true
     process.exit(reportFailure(io, error, 'uncaught', 'thrown outside any call, e.g. by a timer'))

@@ -19,10 +19,22 @@ const COMPAT = {
   }),
 }
 
+/** What `site-skills test` prints on stdout: lines for people, JSON, or JUnit XML for CI. */
+export const TEST_REPORTERS = ['text', 'json', 'junit'] as const
+
 /** What every command that reads skills takes: `--root`, `--json`, `--compat`. */
 const SKILLS = { ...ROOT, ...JSON_OUTPUT, ...COMPAT }
 
-const cdp = (value: string, help: string) => ({ cdp: option({ type: 'string', value, help }) })
+/** `--cdp` (what it names: `help`) and the headers of its WebSocket upgrade. */
+const cdp = (value: string, help: string, required = false) => ({
+  cdp: option({ type: 'string', value, help, ...(required ? { required: true as const } : {}) }),
+  'cdp-header': option({
+    type: 'string',
+    multiple: true,
+    value: 'NAME:VALUE',
+    help: "a header of the --cdp connection (repeatable), such as a fleet's token",
+  }),
+})
 
 export const COMMANDS = {
   validate: {
@@ -46,16 +58,22 @@ export const COMMANDS = {
     options: {
       ...SKILLS,
       args: option({ type: 'string', value: 'JSON', help: "the tool's arguments, a JSON object (default {})" }),
-      ...cdp('ws://...|HOST:PORT', 'the browser of a browser tool (and the page of a Node tool)'),
+      ...cdp('HOST:PORT|ws(s)://...', 'the browser of a browser tool (and the page of a Node tool)'),
       target: option({
         type: 'string',
         value: 'ID|URL',
-        help: 'the tab of --cdp HOST:PORT: its id or part of its URL',
+        help: 'the tab of a --cdp browser: its id, its URL, or a part of its URL no other tab has',
       }),
       url: option({
         type: 'string',
         value: 'URL',
         help: "the page a Node tool is about (ctx.url, ctx.baseUrl); default: the --target page's",
+      }),
+      format: option({
+        type: 'string',
+        value: 'compact|json',
+        choices: ['compact', 'json'],
+        help: 'print the result as compact text (as agents get it) or as JSON (--json); default: indented JSON',
       }),
     },
   },
@@ -98,7 +116,19 @@ export const COMMANDS = {
       ...SKILLS,
       live: option({ type: 'boolean', help: 'also on the live pages' }),
       record: option({ type: 'boolean', help: "write each tested skill's verification.json" }),
-      ...cdp('HOST:PORT', 'run browser examples in that browser (default: a headless Chromium)'),
+      ...cdp('HOST:PORT|ws(s)://...', 'run browser examples in that browser (default: a headless Chromium)'),
+      workers: option({
+        type: 'string',
+        value: 'N',
+        help: 'examples run at once, each in a browser context of its own (default: the cores, at most 4)',
+      }),
+      shard: option({ type: 'string', value: 'I/N', help: 'run only part I of N equal parts (1-based, CI matrices)' }),
+      reporter: option({
+        type: 'string',
+        value: 'text|json|junit',
+        choices: TEST_REPORTERS,
+        help: 'what stdout gets (default text; --json is --reporter json; junit: JUnit XML for CI)',
+      }),
     },
   },
   snapshot: {
@@ -108,7 +138,7 @@ export const COMMANDS = {
       ...SKILLS,
       site: option({ type: 'string', value: 'ID', required: true, help: 'the skill the fixture is for' }),
       name: option({ type: 'string', value: 'NAME', help: "the fixture's name (default: the URL's last segment)" }),
-      cdp: option({ type: 'string', value: 'HOST:PORT', required: true, help: 'the browser that has the tab open' }),
+      ...cdp('HOST:PORT|ws(s)://...', 'the browser that has the tab open', true),
     },
   },
   export: {
@@ -136,10 +166,20 @@ export const COMMANDS = {
         value: 'page|all|search',
         help: 'which tools are listed (default all within 4,000 tokens, else search)',
       }),
-      ...cdp('HOST:PORT|ws://...', 'the browser to use (default: a headless Chromium)'),
+      ...cdp('HOST:PORT|ws(s)://...', 'the browser to use (default: a headless Chromium)'),
       allow: option({ type: 'string', multiple: true, value: 'SITE', help: 'serve only these skills (repeatable)' }),
       deny: option({ type: 'string', multiple: true, value: 'SITE', help: 'never serve these skills (repeatable)' }),
       http: option({ type: 'string', value: 'PORT', help: 'Streamable HTTP on that port, else stdio' }),
+      'max-sessions': option({
+        type: 'string',
+        value: 'N',
+        help: 'with --http: the most sessions at once; another initialize gets 503 (default 64)',
+      }),
+      'session-idle': option({
+        type: 'string',
+        value: 'SECONDS',
+        help: 'with --http: a session with no request open this long is closed (default 1800)',
+      }),
       'allow-write': option({
         type: 'string',
         value: 'DIR',

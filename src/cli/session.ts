@@ -42,3 +42,21 @@ export async function compileRoots(
   const compat = compatOf(args)
   return checkTokenBudgets(await createCompiler({ roots, compat, checkOnly: !code }).compile())
 }
+
+/** The most ids a "no skill" message lists: a root may hold thousands. */
+const KNOWN_SHOWN = 20
+
+/**
+ * A usage error (exit 2) when an id names no skill of the roots, in the one message of every
+ * command that takes skill ids: `no skill "x" in the roots (known: a, b)`, after `flag` if given.
+ */
+export function checkSkillIds(ids: readonly string[], known: Iterable<string>, flag?: string): void {
+  const set = new Set(known)
+  const unknown = [...new Set(ids.filter((id) => !set.has(id)))]
+  if (unknown.length === 0) return
+  const all = [...set]
+  const shown = all.slice(0, KNOWN_SHOWN).join(', ') || 'none'
+  const more = all.length > KNOWN_SHOWN ? ` and ${all.length - KNOWN_SHOWN} more` : ''
+  const names = unknown.map((id) => JSON.stringify(id)).join(', ')
+  throw new UsageError(`${flag ? `${flag}: ` : ''}no skill ${names} in the roots (known: ${shown}${more})`)
+}

@@ -10,6 +10,12 @@ export function toolFile(skill: CompiledSkill['model'], tool: ToolModel): string
   return toPosix(`${skill.id}/${tool.path}`) || toPosix(relative(skill.root, tool.absPath))
 }
 
+/** The tool's result budget in its metadata: its own, else its skill's; absent: the runtime's default. */
+function budgetOf(skill: CompiledSkill['model'], tool: ToolModel): { resultBudget?: number } {
+  const budget = tool.resultBudget ?? skill.resultBudget
+  return budget === undefined ? {} : { resultBudget: budget }
+}
+
 function toolMeta(skill: CompiledSkill['model'], tool: ToolModel): ToolMeta {
   return {
     kind: tool.kind,
@@ -17,6 +23,7 @@ function toolMeta(skill: CompiledSkill['model'], tool: ToolModel): ToolMeta {
     args: tool.args,
     returns: tool.returns,
     ...(tool.timeoutMs ? { timeoutMs: tool.timeoutMs } : {}),
+    ...budgetOf(skill, tool),
     ...(tool.annotations ? { annotations: tool.annotations } : {}),
     file: toolFile(skill, tool),
     ...(tool.urls ? { urls: tool.urls } : {}),

@@ -141,7 +141,7 @@ function folderKey(folder: SkillFolder): string {
 }
 
 /** Cross-skill rules: an id used twice across roots, a pattern claimed by two skills, and name collisions. */
-function crossCheck(records: readonly SkillRecord[]): Map<SkillRecord, Diagnostic[]> {
+export function crossCheck(records: readonly SkillRecord[]): Map<SkillRecord, Diagnostic[]> {
   const found = checkCollisions(records)
   const add = (r: SkillRecord, d: Diagnostic) => found.set(r, [...(found.get(r) ?? []), d])
   const ids = new Map<string, SkillRecord>()
@@ -156,6 +156,7 @@ function crossCheck(records: readonly SkillRecord[]): Map<SkillRecord, Diagnosti
         createDiagnostic(record.folder, `${id}/${MANIFEST}`, {
           code: 'duplicate-id',
           data: { id, where },
+          ...record.locate?.(['id']),
         }),
       )
       continue
@@ -371,7 +372,20 @@ export function createCompiler(options: CompilerOptions): Compiler {
       diagnostics.push(...record.diagnostics, ...extra)
       if (record.model && !extra.some(blocks)) skills.push({ model: record.model, browser: code })
     }
+    const untrusted = persistent?.takeFinding()
+    if (untrusted) {
+      diagnostics.push(untrusted)
+      reports.push({ id: '', root: untrusted.root, diagnostics: [untrusted] })
+    }
     for (const scan of roots) {
+      for (const { id, package: name } of scan.escapes ?? []) {
+        const escaped = createDiagnostic({ id, root: scan.root }, id, {
+          code: 'path-escape',
+          data: { via: 'package-skill', package: name },
+        })
+        diagnostics.push(escaped)
+        reports.push({ id, root: scan.root, diagnostics: [escaped] })
+      }
       if (scan.exists) continue
       // An error, not "no skills": a mistyped root must fail the build, not ship an empty agent.
       const missing = scan.problem

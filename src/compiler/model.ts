@@ -36,6 +36,8 @@ export interface ManifestTool {
   annotations?: ToolAnnotations
   /** The most tokens its MCP definition may take. */
   tokenBudget?: TokenBudget
+  /** The most tokens (estimated) of one result before the runtime pages it. */
+  resultBudget?: number
   /** URLPattern pathname patterns of the pages it is for (every one compiled). */
   urls?: string[]
   /** Browser tools: call the page's own WebMCP tool of this name when the page has one. */
@@ -91,8 +93,12 @@ export interface SkillModel {
   tools: ToolModel[]
   /** The most tokens its tool definitions and notes may take together. */
   tokenBudget?: TokenBudget
+  /** The result budget of its tools that set none. */
+  resultBudget?: number
   /** What its `verification.json` says, when it has a readable one. */
   verified?: VerificationSummary
+  /** The result tokens its `verification.json` recorded for its examples (by tool and example). */
+  recordedTokens?: Readonly<Record<string, number>>
 }
 
 /** The outcome of validating one folder. `model` is present when it has no errors. */

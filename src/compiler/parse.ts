@@ -175,10 +175,12 @@ export function parseJsonDocument(source: string): JsonDocument | JsonFailure {
     return tree
   }
   const duplicates = keys !== countParsedKeys(value)
+  // Each object's members by name, made when first looked in: a record's thousands of lookups stay linear.
+  const members: MemberIndex = new WeakMap()
   return {
     value,
     locate: (path) => {
-      const node = findNode(treeOf(), path)
+      const node = findNode(treeOf(), path, members)
       const key = node?.parent?.type === 'property' ? node.parent.children?.[0] : undefined
       return toPosition((key ?? node ?? treeOf()).offset)
     },
@@ -190,8 +192,24 @@ export function isJsonFailure(result: JsonDocument | JsonFailure): result is Jso
   return !('value' in result)
 }
 
+/** The members of an object node by name (the last of a repeated key, as in JSON.parse). */
+type MemberIndex = WeakMap<JsonNode, Map<string, JsonNode | undefined>>
+
+function membersOf(node: JsonNode, index: MemberIndex): Map<string, JsonNode | undefined> {
+  let members = index.get(node)
+  if (!members) {
+    members = new Map()
+    for (const property of node.children ?? []) {
+      const key = property.children?.[0]
+      if (key) members.set(String(key.value), property.children?.[1])
+    }
+    index.set(node, members)
+  }
+  return members
+}
+
 /** Like jsonc-parser's findNodeAtLocation, but the last duplicate key wins, as in JSON.parse. */
-function findNode(root: JsonNode, path: JsonPath): JsonNode | undefined {
+function findNode(root: JsonNode, path: JsonPath, index: MemberIndex): JsonNode | undefined {
   let node: JsonNode | undefined = root
   for (const segment of path) {
     if (!node?.children) return undefined
@@ -199,11 +217,7 @@ function findNode(root: JsonNode, path: JsonPath): JsonNode | undefined {
       node = /^\d+$/.test(String(segment)) ? node.children[Number(segment)] : undefined
       continue
     }
-    let found: JsonNode | undefined
-    for (const property of node.children) {
-      if (property.children?.[0]?.value === String(segment)) found = property.children[1]
-    }
-    node = found
+    node = membersOf(node, index).get(String(segment))
   }
   return node
 }

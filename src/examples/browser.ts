@@ -1,6 +1,8 @@
 import { SiteToolError } from '../../runtime/index'
-import { type CdpClient, command, launchBrowser, loadCri } from '../../runtime/internal'
-import { type RequestRule, createTargetGuard } from './guard'
+import { type CdpClient, command, launchBrowser } from '../../runtime/internal'
+import type { BrowserEndpoint } from '../cdp/endpoint'
+import { connectLink } from '../cdp/link'
+import { type RequestRule, type TargetGuard, createTargetGuard } from './guard'
 
 /** A tab of its own for one example, in a browser context of its own (no cookies, storage or cache shared). */
 interface Tab {
@@ -16,10 +18,11 @@ export interface TestBrowser {
    * frames, workers) is answered by the rule or fails; without, it goes to the network (`--live`).
    */
   openTab(rule?: RequestRule): Promise<Tab>
+  /** How many times the connection to the browser dropped (see BrowserLink). */
+  drops(): number
   close(): Promise<void>
 }
 
-const HOST_PORT_RE = /^(\[[^\]]+\]|[^:/\s]+):(\d+)$/
 /** A new tab is attached and set up within moments; past this the browser does not answer. */
 const READY_TIMEOUT_MS = 15_000
 const noop = () => {}
@@ -40,21 +43,6 @@ async function whenReady(ready: Promise<void>): Promise<void> {
   }
 }
 
-/** The browser-level WebSocket URL of `--cdp HOST:PORT` (from /json/version) or `--cdp ws://.../browser/...`. */
-async function browserEndpoint(cdp: string): Promise<string> {
-  if (/^wss?:\/\/[^/]+\/devtools\/browser\//.test(cdp)) return cdp
-  const hostPort = HOST_PORT_RE.exec(cdp)
-  if (!hostPort) throw new SiteToolError('invalid-target', `--cdp must be HOST:PORT or a browser ws:// URL: ${cdp}`)
-  const where = `http://${hostPort[1]}:${hostPort[2]}/json/version`
-  const response = await fetch(where).catch((cause: unknown) => {
-    throw new SiteToolError('disconnected', `cannot reach ${hostPort[1]}:${hostPort[2]}`, { cause })
-  })
-  const info = (await response.json().catch(() => undefined)) as { webSocketDebuggerUrl?: unknown } | undefined
-  if (typeof info?.webSocketDebuggerUrl !== 'string')
-    throw new SiteToolError('disconnected', `${where} names no browser endpoint (not a DevTools address?)`)
-  return info.webSocketDebuggerUrl
-}
-
 /** How tabs are opened besides the default. */
 export interface TestBrowserOptions {
   /**
@@ -66,18 +54,25 @@ export interface TestBrowserOptions {
   onContext?: (browserContextId: string) => void
 }
 
-/** Opens tabs through a browser-level connection; each tab gets its own page connection. */
+/**
+ * Opens tabs through one browser connection (each tab a flat session of it), made again when it
+ * drops: the guard is set up anew on each connection, and tabs opened before the drop are gone.
+ */
 async function connectBrowser(
-  endpoint: string,
+  endpoint: BrowserEndpoint,
   onClose: () => Promise<void>,
   options: TestBrowserOptions = {},
 ): Promise<TestBrowser> {
-  const cri = await loadCri()
-  const browser = await cri({ target: endpoint, local: true })
-  const guard = await createTargetGuard(browser)
-  const base = endpoint.replace(/\/devtools\/browser\/.*$/, '')
+  let guard: TargetGuard | undefined
+  const link = await connectLink(endpoint, {
+    setup: async (socket) => {
+      guard = await createTargetGuard(socket)
+    },
+  })
   return {
     async openTab(rule) {
+      const browser = await link.socket()
+      const watcher = guard!
       // A guarded tab gets a context of its own; a live one opens where the browser's session is
       // (with --cdp: the user's cookies, so a page behind a login is tested as the user sees it).
       const context =
@@ -85,38 +80,39 @@ async function connectBrowser(
           ? (await command(browser, 'Target.createBrowserContext', { disposeOnDetach: true })).browserContextId
           : undefined
       if (context) options.onContext?.(context)
-      if (context) guard.watch(context, rule)
+      if (context) watcher.watch(context, rule)
       let targetId: string | undefined
       const close = async (client?: CdpClient) => {
         await client?.close().catch(noop)
         if (context) await command(browser, 'Target.disposeBrowserContext', { browserContextId: context }).catch(noop)
         else if (targetId) await command(browser, 'Target.closeTarget', { targetId }).catch(noop)
-        if (context) guard.forget(context)
+        if (context) watcher.forget(context)
       }
       try {
         const params = { url: 'about:blank', ...(context ? { browserContextId: context } : {}) }
         targetId = (await command(browser, 'Target.createTarget', params)).targetId
-        await whenReady(guard.ready(targetId))
-        const client = await cri({ target: `${base}/devtools/page/${targetId}`, local: true })
+        await whenReady(watcher.ready(targetId))
+        const client = await browser.attach(targetId)
         return { client, close: () => close(client) }
       } catch (error) {
         await close()
         throw error
       }
     },
+    drops: () => link.drops(),
     async close() {
-      await browser.close().catch(noop)
+      await link.close()
       await onClose()
     },
   }
 }
 
 /** The browser of `--cdp`, or a headless one launched for the run (closed by `close`). */
-export async function openTestBrowser(cdp?: string, options?: TestBrowserOptions): Promise<TestBrowser> {
-  if (cdp) return connectBrowser(await browserEndpoint(cdp), async () => {}, options)
+export async function openTestBrowser(endpoint?: BrowserEndpoint, options?: TestBrowserOptions): Promise<TestBrowser> {
+  if (endpoint) return connectBrowser(endpoint, async () => {}, options)
   const launched = await launchBrowser()
   try {
-    return await connectBrowser(launched.wsEndpoint, () => launched.close(), options)
+    return await connectBrowser({ url: launched.wsEndpoint }, () => launched.close(), options)
   } catch (error) {
     await launched.close()
     throw error

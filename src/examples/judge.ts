@@ -1,7 +1,7 @@
-import { typeOf } from '../../runtime/internal'
+import { resultTokens, typeOf } from '../../runtime/internal'
 import { isSiteToolError } from '../../runtime/index'
 import { findMismatch } from './expect'
-import type { ExampleCase, Failure } from './types'
+import type { ExampleCase, Failure, Verdict } from './types'
 
 /** A returns-check finding in words: `result.products[0].price must be a number (got string)`. */
 function resultMessage([path, expected, actual]: [string, string, unknown?]): string {
@@ -16,12 +16,21 @@ export function checkContract(c: ExampleCase, value: unknown): Failure | undefin
   return problem ? { kind: 'contract-break', message: resultMessage(problem) } : undefined
 }
 
-/** Whether the result fits `returns`, then whether it contains what `expect` says. */
-export function judge(c: ExampleCase, value: unknown): Failure | undefined {
+/**
+ * Whether the result fits `returns`, then whether it contains what `expect` says, then whether it
+ * is within the tool's result budget; with the result's tokens (the runtime's estimate).
+ */
+export function judge(c: ExampleCase, value: unknown): Verdict {
+  const tokens = resultTokens(value)
   const contract = checkContract(c, value)
-  if (contract || !c.example.expect) return contract
-  const mismatch = findMismatch(value, c.example.expect.value)
-  return mismatch ? { kind: 'expect-mismatch', message: mismatch } : undefined
+  if (contract) return { failure: contract, tokens }
+  const mismatch = c.example.expect && findMismatch(value, c.example.expect.value)
+  if (mismatch) return { failure: { kind: 'expect-mismatch', message: mismatch }, tokens }
+  if (c.budget === undefined || tokens <= c.budget) return { tokens }
+  const message =
+    `the result is about ${tokens.toLocaleString('en-US')} tokens, over the resultBudget of ` +
+    `${c.budget.toLocaleString('en-US')}: agents get it a page at a time`
+  return { failure: { kind: 'result-budget', message }, tokens }
 }
 
 /** A failed call: `timeout`, or `tool-error` with the runtime's code. Anything else is a bug and rethrown. */

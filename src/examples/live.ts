@@ -6,7 +6,7 @@ import { findDrift } from './expect'
 import { callFailure, checkContract, judge } from './judge'
 import { type Loaded, navigate } from './serve'
 import { callOnFixture, runOffline } from './run'
-import type { ExampleCase, Failure } from './types'
+import type { ExampleCase, Failure, Verdict } from './types'
 
 const LOGIN_RE = /(?:^|[/._-])(?:log-?in|sign-?in|auth|sso|session|account\/?login)(?:$|[/._?-])/i
 
@@ -67,11 +67,13 @@ async function runLivePage(c: ExampleCase, api: SiteSkills, browser: TestBrowser
  * wherever the fixture's result did; `expect` is not checked (live content changes). Node
  * examples run as offline.
  */
-export async function runLive(c: ExampleCase, api: SiteSkills, browser: TestBrowser): Promise<Failure | undefined> {
+export async function runLive(c: ExampleCase, api: SiteSkills, browser: TestBrowser): Promise<Verdict> {
   if (c.tool.kind === 'node') return runOffline(c, api)
   const fixture = await callOnFixture(c, api, browser)
-  if ('failure' in fixture) return { ...fixture.failure, message: `on the fixture: ${fixture.failure.message}` }
-  const offline = judge(c, fixture.value)
-  if (offline) return { ...offline, message: `on the fixture: ${offline.message}` }
-  return runLivePage(c, api, browser, fixture.value)
+  if ('failure' in fixture) return { failure: onFixture(fixture.failure) }
+  const { failure, tokens } = judge(c, fixture.value)
+  if (failure) return { failure: onFixture(failure), tokens }
+  return { failure: await runLivePage(c, api, browser, fixture.value), tokens }
 }
+
+const onFixture = (failure: Failure): Failure => ({ ...failure, message: `on the fixture: ${failure.message}` })

@@ -11,14 +11,20 @@ import { duplexPair } from 'node:stream'
 export interface ExampleNetwork {
   /** The example's `ctx.fetch`: what `fetch` answers too while the example runs. */
   fetch: (input: string | URL | Request, init?: RequestInit) => Promise<Response>
-  /** The served answer for a request URL, or undefined. */
-  answer(url: string): { body: BodyInit; type: string } | undefined
+  /** The served answer for a request URL, or undefined (now, or once known). */
+  answer(url: string): Answer | undefined | Promise<Answer | undefined>
   /** The error of a request that is refused, naming what was asked and what is served. */
   refuse(asked: string): Error
 }
 
+type Answer = { body: BodyInit; type: string }
+
 const current = new AsyncLocalStorage<ExampleNetwork>()
 let installed = false
+/** The network of the whole process, under `refuseNetwork` (a sandbox's child runs nothing else). */
+const everywhere: { network?: ExampleNetwork } = {}
+/** The network of the code running now: its example's, else the process's. */
+const active = () => current.getStore() ?? everywhere.network
 
 /**
  * Runs `call` (a Node tool example) so that everything it starts, now or later (promises, timers,
@@ -32,6 +38,16 @@ let installed = false
 export function withoutNetwork<T>(network: ExampleNetwork, call: () => Promise<T>): Promise<T> {
   installGuard()
   return current.run(network, call)
+}
+
+/**
+ * Every later call in this process, whatever its async context (an exit handler, a finalizer),
+ * reaches only what `network` serves: for a process that runs nothing but one example, where code
+ * that left the example's context must not find the network open.
+ */
+export function refuseNetwork(network: ExampleNetwork): void {
+  installGuard()
+  everywhere.network = network
 }
 
 function installGuard(): void {
@@ -49,7 +65,7 @@ function installGuard(): void {
 function guardFetch(): void {
   const original = globalThis.fetch
   globalThis.fetch = function fetch(input, init) {
-    const network = current.getStore()
+    const network = active()
     return network ? network.fetch(input, init) : original(input, init)
   }
 }
@@ -63,7 +79,7 @@ function exampleSocket(network: ExampleNetwork, protocol: string): net.Socket {
   const [client, server] = duplexPair()
   const responder = http.createServer(async (req, res) => {
     const url = new URL(req.url ?? '/', `${protocol}//${req.headers.host ?? 'localhost'}`).href
-    const answer = network.answer(url)
+    const answer = await network.answer(url)
     if (!answer) {
       client.destroy(network.refuse(url))
       return
@@ -86,7 +102,7 @@ function guardHttp(module: typeof http | typeof https, protocol: string): void {
   for (const name of ['request', 'get'] as const) {
     const original = module[name] as (...args: unknown[]) => http.ClientRequest
     module[name] = function guarded(...args: unknown[]) {
-      const network = current.getStore()
+      const network = active()
       if (!network) return original.apply(module, args)
       const createConnection = () => exampleSocket(network, protocol)
       // Without an agent the request knows no default port: the protocol's, so Host omits it as usual.
@@ -103,7 +119,9 @@ function guardHttp(module: typeof http | typeof https, protocol: string): void {
 }
 
 /** Where `socket.connect(...)` was asked to go: `host:port`, or an IPC path. */
-function describeConnect([first, second]: unknown[]): string {
+function describeConnect(args: unknown[]): string {
+  // net.connect() passes its arguments normalized: one array of [options, callback].
+  const [first, second] = Array.isArray(args[0]) ? (args[0] as unknown[]) : args
   if (typeof first !== 'object' || first === null)
     return `${typeof second === 'string' ? second : 'localhost'}:${first}`
   const options = first as { host?: string; port?: number | string; path?: string }
@@ -114,7 +132,7 @@ function describeConnect([first, second]: unknown[]): string {
 function guardSockets(): void {
   const connect = net.Socket.prototype.connect
   net.Socket.prototype.connect = function guarded(this: net.Socket, ...args: unknown[]) {
-    const network = current.getStore()
+    const network = active()
     if (!network) return (connect as (...a: unknown[]) => net.Socket).apply(this, args)
     const error = network.refuse(`a connection to ${describeConnect(args)}`)
     process.nextTick(() => this.destroy(error))
@@ -126,7 +144,7 @@ function guardSockets(): void {
       this: dgram.Socket,
       ...args: unknown[]
     ) {
-      const network = current.getStore()
+      const network = active()
       if (network) throw network.refuse('a UDP datagram')
       return original.apply(this, args)
     }
@@ -142,7 +160,7 @@ function guardDns(): void {
       const original = target[name]
       if (!DNS_CALLS.test(name) || typeof original !== 'function') continue
       target[name] = function guarded(this: unknown, ...args: unknown[]) {
-        const network = current.getStore()
+        const network = active()
         if (!network) return original.apply(this, args)
         const error = network.refuse(`a DNS query (${name} ${String(args[0])})`)
         if (promises) return Promise.reject(error)

@@ -1,5 +1,5 @@
 import type { SiteSkills } from '../../runtime/index'
-import { type ArgsValidator, resultProblem } from '../../runtime/internal'
+import { type ArgsValidator, DEFAULT_RESULT_BUDGET, resultProblem } from '../../runtime/internal'
 import type { CompileResult } from '../compiler/compile'
 import { FILE_LIMITS, isReadFailure, readRegularFile } from '../compiler/fs/files'
 import { isFixtureHeaderProblem } from '../compiler/fixtures/header'
@@ -8,7 +8,7 @@ import type { TestBrowser } from './browser'
 import { callFailure, judge } from './judge'
 import { type ExampleNetwork, withoutNetwork } from './node-network'
 import { fixtureRule, navigate } from './serve'
-import type { ExampleCase, ExampleResult, Failure, Outcome } from './types'
+import type { ExampleCase, ExampleResult, Outcome, Verdict } from './types'
 
 const CONTENT_TYPES: Record<string, string> = {
   html: 'text/html; charset=utf-8',
@@ -29,8 +29,11 @@ export function collectCases(result: Pick<CompileResult, 'skills'>, sites: reado
       // A tool without a usable returns (served by the no-build API as the original ran it) has no contract.
       const returns = tool.returns
       const checkReturns: ArgsValidator = returns?.type ? (value) => resultProblem(returns, value) : () => undefined
+      const budget = Object.hasOwn(tool.args, 'cursor')
+        ? {}
+        : { budget: tool.resultBudget ?? model.resultBudget ?? DEFAULT_RESULT_BUDGET }
       for (const example of tool.examples)
-        cases.push({ siteId: model.id, domains: model.domains, tool, example, checkReturns })
+        cases.push({ siteId: model.id, domains: model.domains, tool, example, checkReturns, ...budget })
     }
   }
   return cases
@@ -120,13 +123,14 @@ export async function callOnFixture(c: ExampleCase, api: SiteSkills, browser: Te
 }
 
 /** The outcome of one example on its fixture (Node examples get the fixture through `ctx.fetch`). */
-export async function runOffline(c: ExampleCase, api: SiteSkills, browser?: TestBrowser): Promise<Failure | undefined> {
+export async function runOffline(c: ExampleCase, api: SiteSkills, browser?: TestBrowser): Promise<Verdict> {
   const outcome = c.tool.kind === 'node' ? await callNode(c, api) : await callOnFixture(c, api, browser!)
-  return 'failure' in outcome ? outcome.failure : judge(c, outcome.value)
+  return 'failure' in outcome ? { failure: outcome.failure } : judge(c, outcome.value)
 }
 
 /** The result line of one example. */
-export function resultOf(c: ExampleCase, failure: Failure | undefined): ExampleResult {
+export function resultOf(c: ExampleCase, { failure, tokens }: Verdict): ExampleResult {
   const base = { siteId: c.siteId, tool: c.tool.name, example: c.example.name }
-  return failure ? { ...base, status: 'fail', ...failure } : { ...base, status: 'pass' }
+  const counted = tokens === undefined ? {} : { tokens }
+  return failure ? { ...base, status: 'fail', ...failure, ...counted } : { ...base, status: 'pass', ...counted }
 }

@@ -1,10 +1,10 @@
-import { readdir, readFile } from 'node:fs/promises'
-import { join, relative } from 'node:path'
 import type { CompileResult } from '../compiler/compile'
 import { createDiagnostic, type Diagnostic } from '../compiler/diagnostics/catalog'
 import { MANIFEST } from '../compiler/discover/skills'
 import type { SkillModel, SkillRecord } from '../compiler/model'
-import { toPosix } from '../compiler/fs/paths'
+import { FILE_LIMITS, READ_FAILURE_CODES, isReadFailure, readRegularFile } from '../compiler/fs/files'
+import { pathBelow, toPosix } from '../compiler/fs/paths'
+import { walkSkillTree } from '../compiler/fs/tree'
 import { type AgentSkillFolder, type SourceFile, generateAgentSkill } from './agent-skill'
 import { checkAgentSkill } from './rules'
 import { agentSkillName } from './name'
@@ -15,34 +15,45 @@ export interface ExportPlan {
   diagnostics: Diagnostic[]
 }
 
-/** Entries a skill's copy leaves out: installed packages and dot-files (editor and VCS state). */
-const SKIPPED_RE = /^(?:node_modules|\..*)$/
+/** A path with a dot-named part (`.env`, `.vscode/settings.json`): editor and local state, left out of a copy unless the compile read it. */
+const DOT_PATH_RE = /(?:^|\/)\./
 
-/** Regular files under a folder (symlinks not followed), relative with forward slashes. */
-async function plainFiles(dir: string, base = dir): Promise<string[]> {
-  const found: string[] = []
-  for (const entry of await readdir(dir, { withFileTypes: true })) {
-    if (SKIPPED_RE.test(entry.name)) continue
-    const path = join(dir, entry.name)
-    if (entry.isDirectory()) found.push(...(await plainFiles(path, base)))
-    else if (entry.isFile()) found.push(toPosix(relative(base, path)))
-  }
-  return found
+/** Each path and every folder on its way (`a/b/c` gives `a`, `a/b`, `a/b/c`). */
+function withFolders(paths: Iterable<string>): Set<string> {
+  const out = new Set<string>()
+  for (const path of paths)
+    for (let at = path.indexOf('/'); at >= 0; at = path.indexOf('/', at + 1)) out.add(path.slice(0, at))
+  for (const path of paths) out.add(path)
+  return out
 }
 
 /**
- * A skill's own files, to copy: every regular file of its folder and every file the compiler read
- * for it (a symlinked one at its real place), so the copy validates and runs like the original.
+ * A skill's own files, to copy: the files of its folder as the file guard walks them (see
+ * walkSkillTree: symlinks only inside the folder, no FIFO or device, bounded), less dot-named ones,
+ * and every file of the folder the compiler read (a dot-named note, a package in the skill's own
+ * node_modules), each read by the guard; so the copy validates and runs like the original. A file
+ * that cannot be read now (swapped for a FIFO, grown past the limit) stops the export.
  */
-async function sourcesOf(record: SkillRecord): Promise<SourceFile[]> {
+function sourcesOf(record: SkillRecord): SourceFile[] {
   const { realDir } = record.folder
-  const paths = new Set(await plainFiles(realDir))
+  const needed = new Map<string, string>()
   for (const file of record.files) {
-    const rel = toPosix(relative(realDir, file))
-    if (!rel.startsWith('../')) paths.add(rel)
+    const rel = pathBelow(realDir, file)
+    if (rel) needed.set(toPosix(rel), file)
   }
-  const sorted = [...paths].sort()
-  return Promise.all(sorted.map(async (path) => ({ path, content: await readFile(join(realDir, path)) })))
+  const kept = withFolders(needed.keys())
+  const tree = walkSkillTree(realDir, (rel) => DOT_PATH_RE.test(rel) && !kept.has(rel))
+  const files = new Map([...needed, ...tree.files.map((f) => [f.rel, f.real] as const)])
+  return [...files]
+    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+    .map(([path, real]) => {
+      const content = readRegularFile(real, FILE_LIMITS.fixture)
+      if (isReadFailure(content))
+        throw Object.assign(new Error(`cannot copy ${record.folder.id}/${path}: it ${content.message}`), {
+          code: READ_FAILURE_CODES[content.problem],
+        })
+      return { path, content }
+    })
 }
 
 /**
@@ -95,7 +106,7 @@ export async function planAgentSkills(
   for (const { model, record } of chosen) {
     const name = names.get(model)
     if (name === undefined) continue
-    const folder = generateAgentSkill(model, name, await sourcesOf(record), version)
+    const folder = generateAgentSkill(model, name, sourcesOf(record), version)
     const broken = checkAgentSkill(name, new Map(folder.files.map((f) => [f.path, f.content])))
     if (broken.length)
       throw new Error(

@@ -1,10 +1,16 @@
-import { readdir, readFile, stat } from 'node:fs/promises'
+import { lstatSync } from 'node:fs'
+import { readdir } from 'node:fs/promises'
 import { join, relative } from 'node:path'
+import { FILE_LIMITS, isReadFailure, readRegularFile } from '../compiler/fs/files'
 import { toPosix } from '../compiler/fs/paths'
 import type { AgentSkillFolder } from './agent-skill'
 import { checkAgentSkill } from './rules'
 
-/** A folder on disk as path -> bytes (symlinks not followed), and which files are executable. */
+/**
+ * A folder on disk as path -> bytes (symlinks not followed), and which files are executable. Each
+ * file is read through the file guard (a regular file, at most the fixture limit): one swapped for
+ * a FIFO or grown past the limit reads as empty, so it differs from what the export writes.
+ */
 export async function readFolder(dir: string): Promise<{ files: Map<string, Buffer>; executable: Set<string> }> {
   const files = new Map<string, Buffer>()
   const executable = new Set<string>()
@@ -14,8 +20,9 @@ export async function readFolder(dir: string): Promise<{ files: Map<string, Buff
       if (entry.isDirectory()) await walk(path)
       else if (entry.isFile()) {
         const rel = toPosix(relative(dir, path))
-        files.set(rel, await readFile(path))
-        if ((await stat(path)).mode & 0o100) executable.add(rel)
+        const read = readRegularFile(path, FILE_LIMITS.fixture)
+        files.set(rel, isReadFailure(read) ? Buffer.alloc(0) : read)
+        if ((lstatSync(path, { throwIfNoEntry: false })?.mode ?? 0) & 0o100) executable.add(rel)
       }
     }
   }

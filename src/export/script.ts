@@ -6,9 +6,12 @@ import { oneLine, shQuote } from './text'
 /** Where a skill's own files go inside its Agent Skills folder: the root `site-skills run` is given. */
 export const SOURCE_ROOT = 'assets/learnings'
 
-/** The package and version range the scripts run (`npx --package`): this major.minor line. */
+/**
+ * The package the scripts run (`npx --package`): the version that wrote them, which npx takes from
+ * the project when it holds that version, else from the registry.
+ */
 export function packageSpec(version: string): string {
-  return `unplugin-site-skills@^${version}`
+  return `unplugin-site-skills@${version}`
 }
 
 const HELP_END = 'SITE_SKILLS_HELP'
@@ -40,7 +43,7 @@ function helpText(skill: SkillModel, tool: ToolModel, script: string): string {
     '',
     args.length ? 'arguments (one JSON object, --args):' : 'arguments: none (--args {})',
     ...args.map(([name, schema]) => argLine(name, schema)),
-    `result (JSON on stdout): ${printValueType(tool.returns)}${
+    `result (compact text on stdout, a page at a time past its budget): ${printValueType(tool.returns)}${
       tool.returns.description ? `: ${oneLine(tool.returns.description)}` : ''
     }`,
     'exit codes: 0 result on stdout; 1 the tool failed ("site-skills: CODE: message" on stderr); 2 bad usage',
@@ -67,7 +70,7 @@ ${HELP_END}
     ;;
 esac
 root=$(CDPATH='' cd -- "$(dirname -- "$0")/../${SOURCE_ROOT}" && pwd)
-exec npx --yes --package=${packageSpec(version)} -- ${run} --root "$root" --json \\
+exec npx --yes --package=${packageSpec(version)} -- ${run} --root "$root" --format compact \\
   \${SITE_SKILLS_CDP:+--cdp "$SITE_SKILLS_CDP"} \${SITE_SKILLS_TARGET:+--target "$SITE_SKILLS_TARGET"} "$@"
 `
 }

@@ -98,10 +98,13 @@ function runningSection(skill: SkillModel, version: string): string[] {
         ]
       : []),
     '- Node tools need no browser; `--url URL` tells them which page they are about.',
-    '- Exit codes: 0 with the result as JSON on stdout; 1 when the tool failed (`site-skills: CODE: message`',
-    '  on stderr); 2 on bad usage.',
+    '- Exit codes: 0 with the result as compact text on stdout (`key:value` lines, lists of records as tables);',
+    '  1 when the tool failed (`site-skills: CODE: message` on stderr); 2 on bad usage.',
+    '- A result over its budget comes a page at a time: run again with `pageInfo.cursor` as `cursor` in `--args`.',
     `- The scripts run \`npx --yes --package=${packageSpec(version)} -- site-skills run\` on the skill's`,
-    `  files in \`${SOURCE_ROOT}/\`: the project's installed copy when it has one, else the registry's.`,
+    `  files in \`${SOURCE_ROOT}/\`. Install it in the project once: \`npm i -D ${packageSpec(version)}\``,
+    '  (the version that wrote them; without it, npx downloads that version on the first call, which needs',
+    '  the network).',
   ]
 }
 

@@ -1,4 +1,5 @@
-import { chmod, lstat, mkdir, mkdtemp, readFile, rename, rm, writeFile } from 'node:fs/promises'
+import { chmod, lstat, mkdir, mkdtemp, rename, rm, writeFile } from 'node:fs/promises'
+import { FILE_LIMITS, isReadFailure, readRegularFile } from '../compiler/fs/files'
 import { dirname, join } from 'node:path'
 import { type AgentSkillFolder, EXPORT_MARKER } from './agent-skill'
 
@@ -17,10 +18,12 @@ async function occupant(path: string): Promise<'none' | 'export' | 'other'> {
   const info = await lstat(path).catch(() => undefined)
   if (!info) return 'none'
   if (!info.isDirectory()) return 'other'
-  const marker = await readFile(join(path, EXPORT_MARKER), 'utf8').catch(() => undefined)
-  if (marker === undefined) return 'other'
+  // Through the file guard: a marker that is a FIFO or a link to /dev/zero is no export's.
+  const marker = readRegularFile(join(path, EXPORT_MARKER), FILE_LIMITS.manifest)
+  if (isReadFailure(marker)) return 'other'
   try {
-    return (JSON.parse(marker) as { generator?: unknown }).generator === 'unplugin-site-skills' ? 'export' : 'other'
+    const { generator } = JSON.parse(marker.toString('utf8')) as { generator?: unknown }
+    return generator === 'unplugin-site-skills' ? 'export' : 'other'
   } catch {
     return 'other'
   }

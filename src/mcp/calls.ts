@@ -1,12 +1,12 @@
 import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js'
 import { SiteToolError } from '../../runtime/index'
-import { urlMatchesDomains } from '../../runtime/internal'
+import { pageResult, pagesResults, splitCursor, urlMatchesDomains } from '../../runtime/internal'
 import type { Catalog } from './catalog'
 import type { ClientTabs, TabView } from './clients'
 import { noteLinks } from './context'
 import { type SiteTool, TAB_ARG, takesTab } from './listing'
 import type { TabInfo, Tabs } from './tabs'
-import { errorResult, toolResult } from './tools'
+import { type CallValue, errorResult, toolResult } from './tools'
 import type { PageTools } from './webmcp'
 import { callPageTool, isPageCall, pageToolsOf, preferredCall } from './webmcp-calls'
 
@@ -63,6 +63,7 @@ function splitTab(tool: SiteTool, call: SiteCall): { args: Record<string, unknow
 
 /** The tab a call runs in, as the browser reports it now (undefined: the client has no tab). */
 export async function currentTab(client: ClientTabs, tabs: Tabs, handle?: string): Promise<TabInfo | undefined> {
+  tabs.check()
   const tab = client.tab(handle)
   return tab && (await tabs.refresh(tab.id))
 }
@@ -111,16 +112,25 @@ export function nodeContext(
   return { host: 'site-skills mcp', url: tab.url, baseUrl, tab: view, cdp, fetch: globalThis.fetch, signal }
 }
 
+/** The result as a model gets it: a page when it is over the tool's budget or a cursor was given (SPEC 12). */
+function budgeted(tool: SiteTool, args: Record<string, unknown>, cursor: unknown, value: unknown): CallValue {
+  if (!pagesResults(tool.meta)) return { value, paged: false }
+  if (cursor !== undefined && typeof cursor !== 'string')
+    throw new SiteToolError('invalid-cursor', 'argument "cursor" must be a string (pageInfo.cursor)', tool.ref)
+  return pageResult(value, { ...tool.ref, args, cursor, budget: tool.meta.resultBudget })
+}
+
 /** Runs a site tool in its tab through the runtime (argument checks, domain guard, timeouts). */
 export async function callSiteTool(call: SiteCall): Promise<CallToolResult> {
   const { catalog, client, tabs, signal, pages } = call
   if (pages && isPageCall(catalog, call.name))
     return callPageTool(pages, catalog, await currentTab(client, tabs, call.tab), call.name, call.args, signal)
   const tool = findTool(catalog, call.name)
-  const { args, handle } = splitTab(tool, call)
+  const { args: given, handle } = splitTab(tool, call)
+  const { own: args, cursor } = splitCursor(tool.meta, given)
   const tab = await currentTab(client, tabs, handle)
   if (!tab || !catalog.forUrl(tab.url).includes(tool)) throw notHere(catalog, tool, tab)
-  const preferred = pages && (await preferredCall(pages, tab, tool, args, signal))
+  const preferred = pages && (await preferredCall(pages, tab, tool, args ?? {}, signal))
   if (preferred) return preferred
   const { api, skills } = catalog.state
   const { siteId, tool: name } = tool.ref
@@ -133,7 +143,8 @@ export async function callSiteTool(call: SiteCall): Promise<CallToolResult> {
         : api.runTool(siteId, name, args, nodeContext(tab, client.view(tab), session, signal))
     // A browser tool's synchronous work is stopped; what it awaits ends with its tab or its timeout.
     const stop = () => void session.send('Runtime.terminateExecution').catch(() => undefined)
-    return toolResult(tool, await abortable(work, signal, tool.meta.kind === 'browser' ? stop : () => {}))
+    const value = await abortable(work, signal, tool.meta.kind === 'browser' ? stop : () => {})
+    return toolResult(tool, budgeted(tool, args ?? {}, cursor, value))
   } catch (error) {
     return errorResult(error, model?.kind === 'node' ? model.absPath : undefined)
   }
@@ -159,7 +170,8 @@ export async function findTools(
   const value = { tab: tab ? client.view(tab) : null, tools }
   const skills = tab ? catalog.state.api.siteSkillsForUrl(tab.url) : []
   return {
-    content: [{ type: 'text', text: JSON.stringify(value, null, 2) }, ...noteLinks(skills)],
+    // Tool definitions as a model knows them: JSON (no indentation).
+    content: [{ type: 'text', text: JSON.stringify(value) }, ...noteLinks(skills)],
     structuredContent: value,
   }
 }

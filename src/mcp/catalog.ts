@@ -1,7 +1,7 @@
-import { readFile, realpath, stat } from 'node:fs/promises'
-import { join, sep } from 'node:path'
 import type { Icon, Tool } from '@modelcontextprotocol/sdk/types.js'
 import { urlMatchesPaths } from '../../runtime/internal'
+import { isReadFailure } from '../compiler/fs/files'
+import { readFileInside } from '../compiler/fs/inside'
 import type { Tokenizer } from '../tokens/tokenizer'
 import { listedTools, modelText, type SiteTool } from './listing'
 import type { WatchedState } from './skills'
@@ -44,12 +44,15 @@ const ICON_LIMIT = 64 * 1024
 
 async function iconOf(realDir: string): Promise<Icon[] | undefined> {
   for (const [file, mimeType] of ICON_FILES) {
-    const path = join(realDir, file)
-    const real = await realpath(path).catch(() => '')
-    if (!real.startsWith(realDir + sep)) continue
-    const info = await stat(real)
-    if (!info.isFile() || info.size > ICON_LIMIT) continue
-    const data = (await readFile(real)).toString('base64')
+    // Through the file guard: inside the skill folder, a regular file, at most ICON_LIMIT bytes.
+    let found: ReturnType<typeof readFileInside>
+    try {
+      found = readFileInside(realDir, file, ICON_LIMIT)
+    } catch {
+      continue
+    }
+    if (!('read' in found) || isReadFailure(found.read)) continue
+    const data = found.read.toString('base64')
     return [{ src: `data:${mimeType};base64,${data}`, mimeType, ...(file === 'icon.svg' ? { sizes: ['any'] } : {}) }]
   }
   return undefined

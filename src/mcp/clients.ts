@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto'
 import { SiteToolError } from '../../runtime/index'
+import { pickPage } from '../../runtime/internal'
 import type { TabInfo, Tabs } from './tabs'
 
 /** A tab as a client sees it: `id` is a handle minted for that client, never the browser's target id. */
@@ -23,7 +24,7 @@ export interface ClientTabs {
   view: (tab: TabInfo) => TabView
   /** The tabs the client may use, in the browser's order. */
   visible: () => TabInfo[]
-  /** Makes a tab (by handle, else the first whose URL contains `part`) the active one, and takes it. */
+  /** Makes a tab (by handle, else by URL: see pickPage) the active one, and takes it. */
   select: (choice: { tab?: string; url?: string }) => TabInfo
   /** Opens `url` in the given or the active tab; a client without one gets a new tab. */
   navigate: (url: string, handle?: string) => Promise<TabInfo>
@@ -31,7 +32,7 @@ export interface ClientTabs {
   opened: (targetId: string) => boolean
   /** Called when the client's active tab, or its URL, changes. */
   onChange: (listener: () => void) => void
-  /** The client is gone: closes the tabs opened for it and lets go of those it took. */
+  /** The client is gone: closes the tabs opened for it (its browser context) and lets go of those it took. */
   dispose: () => Promise<void>
 }
 
@@ -42,6 +43,11 @@ export interface ClientOptions {
    * or took, so that no two clients act on one page.
    */
   follows: boolean
+  /**
+   * Open the client's tabs in a browser context of its own (HTTP): no cookies, storage or cache
+   * shared with another client or the user's tabs, and every tab its pages open is its own.
+   */
+  isolated?: boolean
 }
 
 export interface Clients {
@@ -50,12 +56,40 @@ export interface Clients {
 
 const mintHandle = () => `tab-${randomBytes(9).toString('base64url')}`
 
+/**
+ * The most tabs one client holds in its own browser context (HTTP): a page there that opens popups
+ * without end has each one past this closed as it opens.
+ */
+const MAX_CLIENT_TABS = 32
+
 /** The clients of one browser: who holds which tab. */
 export function createClients(tabs: Tabs): Clients {
   /** Target id -> the client that holds it. */
   const holders = new Map<string, object>()
+  /** Browser context -> the client it was made for. */
+  const contexts = new Map<string, object>()
+  const heldBy = (owner: object) => [...holders.values()].filter((h) => h === owner).length
+
+  /**
+   * A new tab belongs to the client of its browser context, else to the holder of the tab whose
+   * page opened it: a popup is its opener's client's, never shown to another client.
+   */
+  function attribute(targetId: string): void {
+    const tab = tabs.get(targetId)
+    if (!tab || holders.has(targetId)) return
+    const contextOwner = tab.context ? contexts.get(tab.context) : undefined
+    const owner = contextOwner ?? (tab.opener ? holders.get(tab.opener) : undefined)
+    if (!owner) return
+    // In the client's own browser context its pages' popups count; the user's browser is the user's.
+    if (contextOwner && heldBy(owner) >= MAX_CLIENT_TABS) {
+      void tabs.closeTab(targetId)
+      return
+    }
+    holders.set(targetId, owner)
+  }
   tabs.onChange((targetId, event) => {
     if (event === 'closed') holders.delete(targetId)
+    else attribute(targetId)
   })
 
   function connect(options: ClientOptions): ClientTabs {
@@ -64,6 +98,16 @@ export function createClients(tabs: Tabs): Clients {
     const targets = new Map<string, string>()
     const openedHere = new Set<string>()
     const listeners: (() => void)[] = []
+    /** The client's browser context (isolated clients), made with its first tab. */
+    let context: Promise<string> | undefined
+    const ownContext = () => {
+      context ??= tabs.createContext().then((id) => {
+        contexts.set(id, me)
+        return id
+      })
+      context.catch(() => (context = undefined))
+      return context
+    }
     let chosen: string | undefined = options.follows ? tabs.initial : undefined
     let newest: string | undefined
     let last = ''
@@ -129,8 +173,7 @@ export function createClients(tabs: Tabs): Clients {
 
     function select(choice: { tab?: string; url?: string }): TabInfo {
       const part = choice.url
-      const found =
-        choice.tab !== undefined ? tab(choice.tab) : part ? visible().find((t) => t.url.includes(part)) : undefined
+      const found = choice.tab !== undefined ? tab(choice.tab) : part ? pickPage(visible(), part) : undefined
       if (!found) throw new SiteToolError('target-not-found', `no open tab of yours matches ${JSON.stringify(part)}`)
       take(found.id)
       chosen = found.id
@@ -145,7 +188,7 @@ export function createClients(tabs: Tabs): Clients {
         take(target.id)
         done = await tabs.navigate(target.id, url)
       } else {
-        done = await tabs.open(url)
+        done = await tabs.open(url, options.isolated ? await ownContext() : undefined)
         openedHere.add(done.id)
         take(done.id)
       }
@@ -168,6 +211,11 @@ export function createClients(tabs: Tabs): Clients {
         unfollow()
         listeners.length = 0
         await Promise.all([...openedHere].map((id) => tabs.closeTab(id)))
+        const made = await context?.catch(() => undefined)
+        if (made) {
+          await tabs.disposeContext(made)
+          contexts.delete(made)
+        }
         for (const [targetId, holder] of holders) if (holder === me) holders.delete(targetId)
       },
     }

@@ -5,11 +5,10 @@ import type {
   Resource,
   ResourceLink,
 } from '@modelcontextprotocol/sdk/types.js'
-import { readFile } from 'node:fs/promises'
-import { join } from 'node:path'
 import type { LearnedContext, SkillMeta } from '../../runtime/index'
 import { SiteToolError } from '../../runtime/index'
-import { VERIFICATION_FILE } from '../compiler/verification'
+import { CURSOR_ARG } from '../../runtime/internal'
+import { VERIFICATION_FILE, readRecordFile } from '../compiler/verification'
 import { recordIsCurrent } from '../verification/stale'
 import type { WatchedSkills } from './skills'
 
@@ -41,10 +40,14 @@ function noteUri(siteId: string, path: string): string {
   return `${SCHEME}${encodeURIComponent(siteId)}/notes/${file.split('/').map(encodeURIComponent).join('/')}`
 }
 
+/** Each tool with its own arguments (the runtime's `cursor` of paged results goes without saying). */
 function toolLines(context: LearnedContext): string[] {
   return context.toolDefinitions.mcp.map((def) => {
+    const ref = context.toolDefinitions.names[def.name]
+    const own = context.tools.find((t) => t.siteId === ref?.siteId && t.toolName === ref?.tool)?.args ?? {}
     const args = Object.keys((def.inputSchema.properties as object | undefined) ?? {})
-    return `- \`${def.name}\`(${args.join(', ')}): ${def.description}`
+    const shown = args.filter((a) => a !== CURSOR_ARG || Object.hasOwn(own, a))
+    return `- \`${def.name}\`(${shown.join(', ')}): ${def.description}`
   })
 }
 
@@ -87,9 +90,11 @@ function noteResources(skill: SkillMeta): Resource[] {
 
 /** The record as the server gives it: the file's content, and whether the skill's files still match it. */
 async function recordText(realDir: string): Promise<string> {
-  const text = await readFile(join(realDir, VERIFICATION_FILE), 'utf8')
+  const file = readRecordFile(realDir)
+  if (!file || !('text' in file))
+    throw new Error(`${VERIFICATION_FILE} cannot be used: ${file?.problem ?? 'it is gone'}`)
   const current = (await recordIsCurrent({ realDir })) === true
-  return JSON.stringify({ current, ...(JSON.parse(text) as object) }, null, 2)
+  return JSON.stringify({ current, ...(JSON.parse(file.text) as object) }, null, 2)
 }
 
 /** Links to the notes of skills, for a tool result that names them. */

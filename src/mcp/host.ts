@@ -1,12 +1,15 @@
-import type {
-  CallToolResult,
-  GetPromptResult,
-  Prompt,
-  ReadResourceResult,
-  Resource,
-  Tool,
+import {
+  type CallToolResult,
+  ErrorCode,
+  McpError,
+  type GetPromptResult,
+  type Prompt,
+  type ReadResourceResult,
+  type Resource,
+  type Tool,
 } from '@modelcontextprotocol/sdk/types.js'
 import { SiteToolError } from '../../runtime/index'
+import { compactText } from '../../runtime/internal'
 import type { Tokenizer } from '../tokens/tokenizer'
 import { callSiteTool, currentTab, findTools } from './calls'
 import { type Catalog, createCatalogs, type ToolsMode } from './catalog'
@@ -16,9 +19,16 @@ import { createContext, noteLinks } from './context'
 import { OWN, OWN_NAMES, ownTools } from './own-tools'
 import type { WatchedSkills } from './skills'
 import type { TabInfo, Tabs } from './tabs'
+import { createWatch } from './watch'
 import { errorResult } from './tools'
 import { createPageTools } from './webmcp'
 import { pageToolsOf } from './webmcp-calls'
+
+/**
+ * The most calls one client has running at once: each holds a promise, an abort controller and the
+ * SDK's entries for its request until it ends. Another is refused with a JSON-RPC error.
+ */
+const MAX_CALLS = 32
 
 /** What changed for a client since the last notice. */
 interface Changes {
@@ -57,9 +67,10 @@ export interface HostOptions {
   authoring?: AuthoringFactory
 }
 
+/** An own tool's result: compact text for the model (SPEC 12), the value as structured content. */
 function stateResult(value: object, links: CallToolResult['content'] = []): CallToolResult {
   return {
-    content: [{ type: 'text', text: JSON.stringify(value, null, 2) }, ...links],
+    content: [{ type: 'text', text: compactText(value) }, ...links],
     structuredContent: value as Record<string, unknown>,
   }
 }
@@ -116,22 +127,6 @@ function tabsList(catalog: Catalog, client: ClientTabs) {
       opened: client.opened(tab.id),
       skills: catalog.state.api.siteSkillsForUrl(tab.url).map((s) => s.id),
     })),
-  }
-}
-
-/** Calls `compute` after each `trigger` (one after another) and `send` when its value changed. */
-function createWatch(compute: () => Promise<string>, send: () => void) {
-  let last: string | undefined
-  let queue = Promise.resolve()
-  return () => {
-    queue = queue
-      .then(async () => {
-        const now = await compute()
-        // The first look is the baseline: a client that connects lists what is there.
-        if (last !== undefined && now !== last) send()
-        last = now
-      })
-      .catch(() => undefined)
   }
 }
 
@@ -249,6 +244,11 @@ export function createHost(skills: WatchedSkills, tabs: Tabs, options: HostOptio
     return {
       listTools,
       async callTool(name, args, signal) {
+        if (aborts.size >= MAX_CALLS)
+          throw new McpError(
+            ErrorCode.InvalidRequest,
+            `too many calls at once: ${aborts.size} of yours are running, the most this server runs for one client; wait for one to end`,
+          )
         const abort = new AbortController()
         const cancel = () => abort.abort()
         signal?.addEventListener('abort', cancel, { once: true })

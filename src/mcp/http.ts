@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net'
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js'
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js'
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js'
+import { type BodyRead, discardRest, readBody, requestIds } from './http-body'
 
 /** The Streamable HTTP endpoint (`http://127.0.0.1:PORT/mcp`), one MCP session per client. */
 export interface HttpEndpoint {
@@ -11,65 +12,41 @@ export interface HttpEndpoint {
   close: () => Promise<void>
 }
 
+/** How many sessions the endpoint keeps, and for how long one may sit idle. */
+export interface SessionLimits {
+  /** `--max-sessions`: an `initialize` beyond it is refused (503) until one ends. */
+  max: number
+  /** `--session-idle` in ms: a session with no request open for this long is closed. */
+  idleMs: number
+}
+
 const PATH = '/mcp'
-const MAX_BODY = 4 * 1024 * 1024
 /**
  * A client whose response stream broke before its answer and that sends nothing more within this
  * time is gone: its session closes (and with it the tabs opened for it).
  */
 const ABANDON_MS = 2000
 
+/** The most messages of one JSON-RPC batch: each starts a request of its own at once. */
+const MAX_BATCH = 64
+
 interface Session {
   transport: StreamableHTTPServerTransport
-  abandon?: ReturnType<typeof setTimeout>
+  /** HTTP exchanges of the session not finished yet (a call, the notification stream). */
+  open: number
+  /** Closes the session once it has been idle, or abandoned. */
+  timer?: ReturnType<typeof setTimeout>
 }
 
-/** The ids of the requests in a JSON-RPC message or batch. */
-function requestIds(body: unknown): (string | number)[] {
-  const messages = Array.isArray(body) ? body : [body]
-  return messages.flatMap((m) => {
-    const { id, method } = (m ?? {}) as { id?: unknown; method?: unknown }
-    return typeof method === 'string' && (typeof id === 'string' || typeof id === 'number') ? [id] : []
-  })
+function reply(res: ServerResponse, status: number, message: string, code = -32000, id: unknown = null): void {
+  res.writeHead(status, { 'content-type': 'application/json', ...(status === 503 ? { 'retry-after': '60' } : {}) })
+  res.end(JSON.stringify({ jsonrpc: '2.0', error: { code, message }, id }))
 }
 
-/**
- * Follows one HTTP exchange of a session: a stream that closes before its answer was written is a
- * client that went away. Its requests are cancelled (as a `notifications/cancelled` would), and
- * the session ends unless the client comes back.
- */
-function follow(session: Session, res: ServerResponse, body: unknown): void {
-  clearTimeout(session.abandon)
-  session.abandon = undefined
+/** The one request's id, for the error that answers it (null for a batch or a notification). */
+function idOf(body: unknown): unknown {
   const ids = requestIds(body)
-  res.once('close', () => {
-    if (res.writableFinished) return
-    for (const requestId of ids) {
-      const params = { requestId, reason: 'the client disconnected' }
-      session.transport.onmessage?.({ jsonrpc: '2.0', method: 'notifications/cancelled', params })
-    }
-    clearTimeout(session.abandon)
-    session.abandon = setTimeout(() => void session.transport.close().catch(() => undefined), ABANDON_MS)
-  })
-}
-
-function reply(res: ServerResponse, status: number, message: string, code = -32000): void {
-  res.writeHead(status, { 'content-type': 'application/json' })
-  res.end(JSON.stringify({ jsonrpc: '2.0', error: { code, message }, id: null }))
-}
-
-/** A body that is not JSON (or too large). */
-const UNREADABLE = Symbol('unreadable')
-
-async function readJson(req: IncomingMessage): Promise<unknown> {
-  const chunks: Buffer[] = []
-  let size = 0
-  for await (const chunk of req as AsyncIterable<Buffer>) {
-    size += chunk.length
-    if (size > MAX_BODY) throw new Error('request body too large')
-    chunks.push(chunk)
-  }
-  return JSON.parse(Buffer.concat(chunks).toString('utf8'))
+  return !Array.isArray(body) && ids.length === 1 ? ids[0] : null
 }
 
 /** Local names only: a page of another site that resolves its name to 127.0.0.1 (DNS rebinding) is refused. */
@@ -79,10 +56,74 @@ function localRequest(req: IncomingMessage, port: number): boolean {
   return hosts.includes(req.headers.host ?? '') && (!origin || hosts.some((h) => origin === `http://${h}`))
 }
 
-/** Serves MCP over Streamable HTTP on 127.0.0.1; `connect` makes the server of each new session. */
-export async function serveHttp(port: number, connect: () => Server): Promise<HttpEndpoint> {
+const closeSession = (session: Session) => void session.transport.close().catch(() => undefined)
+
+/** Starts (again) the session's countdown to its end. */
+function countdown(session: Session, ms: number): void {
+  clearTimeout(session.timer)
+  session.timer = setTimeout(() => closeSession(session), ms)
+  session.timer.unref()
+}
+
+/**
+ * Follows one HTTP exchange of a session. While one is open the session is in use; once none is,
+ * it closes after the idle time. A stream that closes before its answer was written is a client
+ * that went away: its requests are cancelled (as a `notifications/cancelled` would), and the
+ * session ends unless the client comes back within ABANDON_MS.
+ */
+function follow(session: Session, res: ServerResponse, body: unknown, limits: SessionLimits): void {
+  clearTimeout(session.timer)
+  session.timer = undefined
+  session.open++
+  const ids = requestIds(body)
+  res.once('close', () => {
+    session.open--
+    if (!res.writableFinished) {
+      for (const requestId of ids) {
+        const params = { requestId, reason: 'the client disconnected' }
+        session.transport.onmessage?.({ jsonrpc: '2.0', method: 'notifications/cancelled', params })
+      }
+      return countdown(session, Math.min(ABANDON_MS, limits.idleMs))
+    }
+    if (session.open === 0 && session.timer === undefined) countdown(session, limits.idleMs)
+  })
+}
+
+function refuseBody(req: IncomingMessage, res: ServerResponse, read: Exclude<BodyRead, { json: unknown }>): void {
+  if (read.tooLarge) {
+    const mib = read.limit / (1024 * 1024)
+    reply(res, 413, `the request body is too large: over ${mib} MiB (send smaller messages)`, -32600)
+    discardRest(req)
+  } else reply(res, 400, 'parse error: the body is not JSON', -32700)
+}
+
+/**
+ * Serves MCP over Streamable HTTP on 127.0.0.1; `connect` makes the server of each new session.
+ * At most `limits.max` sessions live at once (counted from their `initialize`), and each ends
+ * after `limits.idleMs` without a request open.
+ */
+export async function serveHttp(port: number, connect: () => Server, limits: SessionLimits): Promise<HttpEndpoint> {
+  /** Every live session, initialized or on its way. */
+  const live = new Set<Session>()
   const sessions = new Map<string, Session>()
   let http: HttpServer | undefined
+
+  function openSession(): Session {
+    const session: Session = {
+      open: 0,
+      transport: new StreamableHTTPServerTransport({
+        sessionIdGenerator: randomUUID,
+        onsessioninitialized: (sid) => void sessions.set(sid, session),
+      }),
+    }
+    live.add(session)
+    session.transport.onclose = () => {
+      clearTimeout(session.timer)
+      live.delete(session)
+      if (session.transport.sessionId) sessions.delete(session.transport.sessionId)
+    }
+    return session
+  }
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const actual = (http!.address() as AddressInfo).port
@@ -90,28 +131,35 @@ export async function serveHttp(port: number, connect: () => Server): Promise<Ht
     if (!localRequest(req, actual)) return reply(res, 403, 'forbidden Host or Origin header')
     const id = req.headers['mcp-session-id']
     const existing = typeof id === 'string' ? sessions.get(id) : undefined
-    const body = req.method === 'POST' ? await readJson(req).catch(() => UNREADABLE) : undefined
-    if (body === UNREADABLE) return reply(res, 400, 'parse error: the body is not JSON', -32700)
+    const read = req.method === 'POST' ? await readBody(req) : { json: undefined }
+    if (!('json' in read)) return refuseBody(req, res, read)
+    const body = read.json
+    if (Array.isArray(body) && body.length > MAX_BATCH)
+      return reply(res, 400, `a batch of ${body.length} messages: send at most ${MAX_BATCH} at once`, -32600)
     if (existing) {
-      follow(existing, res, body)
+      follow(existing, res, body, limits)
       return existing.transport.handleRequest(req, res, body)
     }
+    // A session that ended (closed by its client, idle, or the server restarted): the client starts a new one.
+    if (typeof id === 'string')
+      return reply(res, 404, 'no session has this mcp-session-id (it ended): initialize a new one', -32001)
     if (req.method !== 'POST') return reply(res, 400, 'no valid mcp-session-id')
     if (!isInitializeRequest(body)) return reply(res, 400, 'no valid mcp-session-id (or not an initialize request)')
-    const session: Session = {
-      transport: new StreamableHTTPServerTransport({
-        sessionIdGenerator: randomUUID,
-        onsessioninitialized: (sid) => void sessions.set(sid, session),
-      }),
-    }
-    const { transport } = session
-    transport.onclose = () => {
-      clearTimeout(session.abandon)
-      if (transport.sessionId) sessions.delete(transport.sessionId)
-    }
-    await connect().connect(transport)
-    follow(session, res, body)
-    await transport.handleRequest(req, res, body)
+    if (live.size >= limits.max)
+      return reply(
+        res,
+        503,
+        `too many sessions: ${live.size} are open, the most this server keeps (--max-sessions ${limits.max}); ` +
+          'close one or try again later',
+        -32000,
+        idOf(body),
+      )
+    const session = openSession()
+    await connect().connect(session.transport)
+    follow(session, res, body, limits)
+    await session.transport.handleRequest(req, res, body)
+    // An initialize the transport refused made no session: nothing of it is kept.
+    if (!session.transport.sessionId) closeSession(session)
   }
 
   http = createServer((req, res) => {
@@ -127,7 +175,7 @@ export async function serveHttp(port: number, connect: () => Server): Promise<Ht
   return {
     url,
     async close() {
-      await Promise.all([...sessions.values()].map((s) => s.transport.close().catch(() => undefined)))
+      await Promise.all([...live].map((s) => s.transport.close().catch(() => undefined)))
       http!.closeAllConnections()
       await new Promise((resolve) => http!.close(resolve))
     },

@@ -1,15 +1,16 @@
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js'
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js'
 import { type LaunchedBrowser, launchBrowser } from '../../runtime/internal'
+import type { BrowserEndpoint } from '../cdp/endpoint'
 import { loadTokenizer } from '../tokens/tokenizer'
 import { authoringFactory } from './author/index'
 import type { ToolsMode } from './catalog'
 import type { ClientOptions } from './clients'
 import { createHost } from './host'
-import { serveHttp } from './http'
+import { type SessionLimits, serveHttp } from './http'
 import { createMcpServer } from './server'
 import { createWatchedSkills, type SkillFilter } from './skills'
-import { type BrowserAddress, connectTabs } from './tabs'
+import { connectTabs } from './tabs'
 
 /** The default's budget: above it, the `all` list gives way to `search`. */
 const DEFAULT_TOOLS_BUDGET = 4000
@@ -18,11 +19,13 @@ const DEFAULT_TOOLS_BUDGET = 4000
 export interface McpOptions {
   roots: readonly string[]
   compat?: 'ego-lite'
-  /** The browser to follow; a headless one is launched when absent. */
-  browser?: BrowserAddress
+  /** The browser to follow (`--cdp`); a headless one is launched when absent. */
+  browser?: BrowserEndpoint
   filter: SkillFilter
   /** Serve Streamable HTTP on this port (0: any free port) instead of stdio. */
   http?: number
+  /** `--max-sessions` and `--session-idle` (HTTP only). */
+  sessions: SessionLimits
   /** `--tools`; absent: `all` while its list is within DEFAULT_TOOLS_BUDGET tokens, else `search`. */
   mode?: ToolsMode
   /** `--allow-write DIR`: the real path of the root the authoring tools write, and every root's. */
@@ -41,9 +44,9 @@ export async function runMcp(options: McpOptions): Promise<void> {
   }
   let launched: LaunchedBrowser | undefined
   if (!options.browser) launched = await launchBrowser()
-  const address = options.browser ?? { host: launched!.host, port: launched!.port }
+  const browserAt = options.browser ?? { url: launched!.wsEndpoint }
   const skills = createWatchedSkills({ roots: options.roots, compat: options.compat, filter: options.filter, log })
-  const tabs = await connectTabs(address).catch(async (error) => {
+  const tabs = await connectTabs(browserAt, options.log).catch(async (error) => {
     skills.close()
     await launched?.close()
     throw error
@@ -54,7 +57,7 @@ export async function runMcp(options: McpOptions): Promise<void> {
     tokenizer: loadTokenizer,
     log: options.log,
     ...(options.allowWrite
-      ? { authoring: authoringFactory({ ...options.allowWrite, compat: options.compat, address }) }
+      ? { authoring: authoringFactory({ ...options.allowWrite, compat: options.compat, endpoint: browserAt }) }
       : {}),
   })
   /** A server for one client connection; the client goes with it. */
@@ -72,7 +75,9 @@ export async function runMcp(options: McpOptions): Promise<void> {
   let stop: () => void = () => {}
   const stopped = new Promise<void>((resolve) => (stop = resolve))
   const endpoint =
-    options.http === undefined ? undefined : await serveHttp(options.http, () => connect({ follows: false }))
+    options.http === undefined
+      ? undefined
+      : await serveHttp(options.http, () => connect({ follows: false, isolated: true }), options.sessions)
   if (endpoint) options.log(`listening on ${endpoint.url}`)
   else {
     await connect({ follows: true }).connect(new StdioServerTransport())

@@ -35,11 +35,12 @@ function nullable(schema: Schema): Schema {
 
 /**
  * A tool's output schema as the server publishes it: the manifest's `returns`, with objects open
- * (a manifest names the fields it knows, not all) and fields that are not `required` allowed to
- * be null (the manifest format has no null type).
+ * (a manifest names the fields it knows, not all; a page adds `pageInfo`), fields that are not
+ * `required` allowed to be null (the manifest format has no null type), and no descriptions: the
+ * schema travels in every `tools/list`, and the tool's description says what it returns.
  */
 function lenientOutput(schema: Schema): Schema {
-  const out: Schema = { ...schema }
+  const { description: _, ...out } = schema
   if (out.items) out.items = lenientOutput(out.items as Schema)
   if (out.properties) {
     const required = new Set((out.required as string[] | undefined) ?? [])

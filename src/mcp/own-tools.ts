@@ -40,10 +40,10 @@ const TABS: Tool = {
 const SWITCH_TAB: Tool = {
   name: OWN.switchTab,
   title: 'Switch tab',
-  description: 'Makes a tab your active one: by its id (`tab`), or the first whose URL contains `url`.',
+  description: 'Makes a tab your active one: by its id (`tab`) or its URL (`url`).',
   inputSchema: {
     type: 'object',
-    properties: { tab: tabArg, url: { type: 'string', description: 'A substring of the URL of the tab.' } },
+    properties: { tab: tabArg, url: { type: 'string', description: 'The URL of the tab, or a part only it has.' } },
     additionalProperties: false,
   },
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },

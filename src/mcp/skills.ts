@@ -1,7 +1,8 @@
 import type { SiteSkills } from '../../runtime/index'
 import type { CompileResult, CompiledSkill } from '../compiler/compile'
 import type { Diagnostic } from '../compiler/diagnostics/catalog'
-import { createSession, createSkillsApi } from '../nobuild/session'
+import type { SkillRecord } from '../compiler/model'
+import { createSession, createSkillsApi, type NodeToolLoader } from '../nobuild/session'
 import { checkTokenBudgets } from '../tokens/budget'
 
 /** Which skills the server may offer: `allow` (when not empty) and never `deny`. */
@@ -18,12 +19,16 @@ export interface WatchedState {
   kept: string[]
   /** Errors of the last compile. */
   errors: Diagnostic[]
+  /** Every skill folder of every root as the last compile found it (allowed or not, valid or not). */
+  records: readonly SkillRecord[]
 }
 
 export interface WatchedSkills {
   current: () => Promise<WatchedState>
   /** Called after a file under the roots changed and the skills were compiled again. */
   onChange: (listener: () => void) => void
+  /** An API over some of the served skills whose Node tools are had from `loadNodeTool` (a sandbox). */
+  apiOf: (skills: readonly CompiledSkill[], loadNodeTool: NodeToolLoader) => SiteSkills
   close: () => void
 }
 
@@ -98,7 +103,8 @@ export function createWatchedSkills(options: WatchOptions): WatchedSkills {
     const { skills, kept } = merge(result, good, options.filter)
     for (const skill of result.skills) good.set(skill.model.id, skill)
     const errors = result.diagnostics.filter((d) => d.severity === 'error')
-    const state: WatchedState = { api: createSkillsApi(session.compiler, skills), skills, kept, errors }
+    const api = createSkillsApi(session.compiler, skills)
+    const state: WatchedState = { api, skills, kept, errors, records: result.records }
     last = { compiled, state }
     report(state)
     return state
@@ -116,6 +122,7 @@ export function createWatchedSkills(options: WatchOptions): WatchedSkills {
   return {
     current,
     onChange: (listener) => void listeners.push(listener),
+    apiOf: (skills, loadNodeTool) => createSkillsApi(session.compiler, skills, { loadNodeTool }),
     close() {
       clearTimeout(timer)
       session.close()

@@ -1,18 +1,18 @@
 import { SiteToolError } from '../../runtime/index'
-import { type CdpClient, listen, loadCri } from '../../runtime/internal'
+import { type CdpClient, type CdpSocket, listen, siteToolError } from '../../runtime/internal'
+import type { BrowserEndpoint } from '../cdp/endpoint'
+import { type BrowserLink, connectLink } from '../cdp/link'
+import { createContextTable } from './contexts'
 
 /** A page of the browser, as the server shows it. */
 export interface TabInfo {
   id: string
   url: string
   title: string
-}
-
-/** Where the browser's DevTools endpoint is: `host:port`, and the page a ws:// page URL named. */
-export interface BrowserAddress {
-  host: string
-  port: number
-  page?: string
+  /** The browser context it lives in (absent: the browser's default one). */
+  context?: string
+  /** The tab whose page opened it (a popup). */
+  opener?: string
 }
 
 /** What happened to a tab. */
@@ -29,14 +29,23 @@ export interface Tabs {
   list: () => TabInfo[]
   /** The page named by a `ws://.../devtools/page/<id>` address. */
   initial?: string
+  /**
+   * Throws `browser-disconnected` once the browser is gone: the connection dropped and every attempt
+   * to make it again failed (its tabs are dropped then). The next check tries again in the background.
+   */
+  check: () => void
   /** A tab as the browser reports it now (its URL may have changed since the last event). */
   refresh: (targetId: string) => Promise<TabInfo | undefined>
   /** A CDP session to one page (opened once, kept until the page or the server goes). */
   session: (targetId: string) => Promise<CdpClient>
   /** Navigates a tab to an http(s) URL and resolves once the page has loaded. */
   navigate: (targetId: string, url: string) => Promise<TabInfo>
-  /** Opens a new tab on an http(s) URL and resolves once it has loaded. */
-  open: (url: string) => Promise<TabInfo>
+  /** Opens a new tab on an http(s) URL (in the given browser context) and resolves once it has loaded. */
+  open: (url: string, context?: string) => Promise<TabInfo>
+  /** A new browser context: no cookies, storage or cache shared with another. */
+  createContext: () => Promise<string>
+  /** Closes a browser context and every tab in it. */
+  disposeContext: (context: string) => Promise<void>
   /** Closes a tab (nothing when it is gone already). */
   closeTab: (targetId: string) => Promise<void>
   /** The tabs of a browser context are never shown (the server's own test runs open them). */
@@ -49,24 +58,13 @@ export interface Tabs {
 interface TargetInfo {
   targetId: string
   browserContextId?: string
+  openerId?: string
   type: string
   url: string
   title: string
 }
 
 const NAVIGATE_TIMEOUT_MS = 30_000
-
-async function browserEndpoint(address: BrowserAddress): Promise<string> {
-  const where = `http://${address.host}:${address.port}/json/version`
-  try {
-    const info = (await (await fetch(where)).json()) as { webSocketDebuggerUrl?: string }
-    if (!info.webSocketDebuggerUrl) throw new Error('no webSocketDebuggerUrl')
-    const url = new URL(info.webSocketDebuggerUrl)
-    return `ws://${address.host}:${address.port}${url.pathname}`
-  } catch (cause) {
-    throw new SiteToolError('disconnected', `cannot reach the browser at ${address.host}:${address.port}`, { cause })
-  }
-}
 
 /**
  * Only web pages are opened: file:, chrome:, data:, javascript: and other schemes would hand the
@@ -89,8 +87,17 @@ function checkWebUrl(url: string): void {
     )
 }
 
-function toTab(info: TargetInfo): TabInfo {
-  return { id: info.targetId, url: info.url, title: info.title }
+/** A target as a tab; `contextOf` names its browser context as the server handed it out. */
+function toTab(info: TargetInfo, contextOf: (browserContextId: string) => string): TabInfo {
+  const { openerId: opener } = info
+  const context = info.browserContextId && contextOf(info.browserContextId)
+  return {
+    id: info.targetId,
+    url: info.url,
+    title: info.title,
+    ...(context ? { context } : {}),
+    ...(opener ? { opener } : {}),
+  }
 }
 
 /**
@@ -134,10 +141,12 @@ export function closeOnce(client: CdpClient): Promise<void> {
   return done
 }
 
-/** Connects to a browser over CDP and follows its pages (Target domain discovery). */
-export async function connectTabs(address: BrowserAddress): Promise<Tabs> {
-  const cri = await loadCri()
-  const browser = await cri({ target: await browserEndpoint(address), local: true })
+/**
+ * Connects to a browser over CDP and follows its pages (Target domain discovery). When the
+ * connection drops it is made again (see BrowserLink): the pages are listed anew, those gone are
+ * closed for the clients, and sessions are opened again on demand.
+ */
+export async function connectTabs(endpoint: BrowserEndpoint, log?: (line: string) => void): Promise<Tabs> {
   const tabs = new Map<string, TabInfo>()
   const sessions = new Map<string, Promise<CdpClient>>()
   const listeners = new Set<(targetId: string, event: TabEvent) => void>()
@@ -145,35 +154,68 @@ export async function connectTabs(address: BrowserAddress): Promise<Tabs> {
     for (const listener of listeners) listener(targetId, event)
   }
 
+  let link: BrowserLink | undefined
+  const browser = () => link!.socket()
+  const contexts = createContextTable(browser)
+  const tabOf = (info: TargetInfo) => toTab(info, contexts.idOf)
   const hidden = new Set<string>()
   const update = (info: TargetInfo, created: boolean) => {
     if (info.type !== 'page' || (info.browserContextId && hidden.has(info.browserContextId))) return
     const before = tabs.get(info.targetId)
-    const now = toTab(info)
+    const now = tabOf(info)
     tabs.set(info.targetId, now)
     if (!before) emit(info.targetId, created ? 'created' : 'changed')
     else if (before.url !== now.url || before.title !== now.title) emit(info.targetId, 'changed')
   }
   const forget = (targetId: string) => {
     if (!tabs.delete(targetId)) return
-    sessions.get(targetId)?.then(closeOnce)
+    sessions.get(targetId)?.then(closeOnce, () => undefined)
     sessions.delete(targetId)
     emit(targetId, 'closed')
   }
 
-  const { targetInfos } = (await browser.send('Target.getTargets')) as { targetInfos: TargetInfo[] }
-  for (const info of targetInfos) if (info.type === 'page') tabs.set(info.targetId, toTab(info))
-  listen(browser, 'Target.targetCreated', (p) => update(p.targetInfo as TargetInfo, true))
-  listen(browser, 'Target.targetInfoChanged', (p) => update(p.targetInfo as TargetInfo, false))
-  listen(browser, 'Target.targetDestroyed', (p) => forget(p.targetId))
-  await browser.send('Target.setDiscoverTargets', { discover: true })
+  // The browser died or its endpoint stays away: its tabs are gone, and every call says so.
+  let lost: Error | undefined
+  const where = new URL(endpoint.url).host
+  const gone = () => {
+    lost = siteToolError('browser-disconnected', { where })
+    for (const targetId of [...tabs.keys()]) forget(targetId)
+  }
+  const check = () => {
+    if (!lost) return
+    // Each call after the loss starts the link over; until it reconnects, calls say the browser is gone.
+    link?.socket().catch(() => undefined)
+    throw lost
+  }
+
+  let first = true
+  /** A new connection: what the browser has now replaces what the old one saw. */
+  async function setup(browser: CdpSocket): Promise<void> {
+    lost = undefined
+    sessions.clear()
+    if (!first) contexts.reset()
+    const { targetInfos } = (await browser.send('Target.getTargets')) as { targetInfos: TargetInfo[] }
+    const pages = targetInfos.filter((info) => info.type === 'page')
+    if (first) for (const info of pages) tabs.set(info.targetId, tabOf(info))
+    else {
+      const now = new Set(pages.map((info) => info.targetId))
+      for (const targetId of [...tabs.keys()]) if (!now.has(targetId)) forget(targetId)
+      for (const info of pages) update(info, true)
+    }
+    first = false
+    listen(browser, 'Target.targetCreated', (p) => update(p.targetInfo as TargetInfo, true))
+    listen(browser, 'Target.targetInfoChanged', (p) => update(p.targetInfo as TargetInfo, false))
+    listen(browser, 'Target.targetDestroyed', (p) => forget(p.targetId))
+    await browser.send('Target.setDiscoverTargets', { discover: true })
+  }
+  link = await connectLink(endpoint, { setup, onLost: gone, ...(log ? { log } : {}) })
 
   function session(targetId: string): Promise<CdpClient> {
     let client = sessions.get(targetId)
     if (!client) {
-      client = cri({ target: `ws://${address.host}:${address.port}/devtools/page/${targetId}`, local: true })
+      client = browser().then((socket) => socket.attach(targetId))
       client.then(
-        (c) => c.on('disconnect', () => sessions.delete(targetId)),
+        (c) => c.on('disconnect', () => sessions.get(targetId) === client && sessions.delete(targetId)),
         () => sessions.delete(targetId),
       )
       sessions.set(targetId, client)
@@ -182,12 +224,15 @@ export async function connectTabs(address: BrowserAddress): Promise<Tabs> {
   }
 
   async function refresh(targetId: string): Promise<TabInfo | undefined> {
-    const reply = await browser.send('Target.getTargetInfo', { targetId }).catch(() => undefined)
+    const reply = await browser()
+      .then((b) => b.send('Target.getTargetInfo', { targetId }))
+      .catch(() => undefined)
     if (reply) update((reply as { targetInfo: TargetInfo }).targetInfo, false)
     return tabs.get(targetId)
   }
 
   async function navigate(targetId: string, url: string): Promise<TabInfo> {
+    check()
     checkWebUrl(url)
     const client = await session(targetId)
     await loadedAfter(client, url, async () => {
@@ -199,9 +244,12 @@ export async function connectTabs(address: BrowserAddress): Promise<Tabs> {
     return tab
   }
 
-  async function open(url: string): Promise<TabInfo> {
+  async function open(url: string, context?: string): Promise<TabInfo> {
+    check()
     checkWebUrl(url)
-    const { targetId } = (await browser.send('Target.createTarget', { url: 'about:blank' })) as { targetId: string }
+    const params = { url: 'about:blank', ...(context ? { browserContextId: await contexts.current(context) } : {}) }
+    const created = await (await browser()).send('Target.createTarget', params)
+    const { targetId } = created as { targetId: string }
     await refresh(targetId)
     return navigate(targetId, url)
   }
@@ -209,14 +257,22 @@ export async function connectTabs(address: BrowserAddress): Promise<Tabs> {
   return {
     get: (targetId) => tabs.get(targetId),
     list: () => [...tabs.values()],
-    ...(address.page ? { initial: address.page } : {}),
+    ...(endpoint.page ? { initial: endpoint.page } : {}),
     refresh,
     session,
     navigate,
     open,
+    check,
     async closeTab(targetId) {
-      await browser.send('Target.closeTarget', { targetId }).catch(() => undefined)
+      await browser()
+        .then((b) => b.send('Target.closeTarget', { targetId }))
+        .catch(() => undefined)
       forget(targetId)
+    },
+    createContext: () => contexts.create(),
+    async disposeContext(context) {
+      await contexts.dispose(context)
+      for (const tab of [...tabs.values()]) if (tab.context === context) forget(tab.id)
     },
     hideContext: (browserContextId) => void hidden.add(browserContextId),
     onChange(listener) {
@@ -225,7 +281,8 @@ export async function connectTabs(address: BrowserAddress): Promise<Tabs> {
     },
     async close() {
       const clients = await Promise.all([...sessions.values()].map((c) => c.catch(() => undefined)))
-      await Promise.all([...clients, browser].map((c) => c && closeOnce(c)))
+      await Promise.all(clients.map((c) => c && closeOnce(c)))
+      await link?.close()
     },
   }
 }

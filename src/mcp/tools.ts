@@ -2,7 +2,7 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js'
 import type { JsonSchemaType, JsonSchemaValidator } from '@modelcontextprotocol/sdk/validation'
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv'
 import { isSiteToolError, SiteToolError } from '../../runtime/index'
-import { messageOf, resultJson } from '../../runtime/internal'
+import { compactText, isWholeObject, messageOf, resultJson } from '../../runtime/internal'
 import type { SiteTool } from './listing'
 import { nodeThrowLocation } from './where'
 
@@ -23,18 +23,28 @@ function checkerFor(schema: object): JsonSchemaValidator<unknown> {
   return check
 }
 
+/** A result as a call returns it: the value (a page when `paged`; see runtime/pages.ts). */
+export interface CallValue {
+  value: unknown
+  paged: boolean
+}
+
 /**
- * A tool's return value as `structuredContent` (non-objects under `result`), checked against its
- * outputSchema; a value JSON cannot hold is an `invalid-result` error.
+ * A tool's result as compact text (SPEC 12) and as `structuredContent` checked against its
+ * outputSchema: the result itself when it is an object that is always there, else `{ result }`; a
+ * page is an object already (`pageInfo` and the result's members, or `result`). A value JSON cannot
+ * hold is an `invalid-result` error.
  */
-export function toolResult(tool: SiteTool, value: unknown): CallToolResult {
+export function toolResult(tool: SiteTool, { value, paged }: CallValue): CallToolResult {
   let text: string
   try {
-    text = resultJson(value, { ...tool.ref, file: tool.meta.file }, 2)
+    resultJson(value, { ...tool.ref, file: tool.meta.file })
+    text = compactText(value)
   } catch (error) {
     return errorResult(error)
   }
-  const structured = tool.meta.returns.type === 'object' ? value : { result: value ?? null }
+  const whole = paged || isWholeObject(tool.meta.returns)
+  const structured = whole ? value : { result: value ?? null }
   const checked = checkerFor(tool.def.outputSchema ?? {})(structured)
   if (!checked.valid) {
     const error = new SiteToolError(

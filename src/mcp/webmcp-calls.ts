@@ -71,7 +71,7 @@ export async function preferredCall(
 ): Promise<CallToolResult | undefined> {
   if (tool.meta.webmcp !== 'prefer' || !(await pages.holds(tab, tool.ref.tool))) return undefined
   try {
-    return toolResult(tool, await pages.call(tab, tool.ref.tool, args, signal))
+    return toolResult(tool, { value: await pages.call(tab, tool.ref.tool, args, signal), paged: false })
   } catch (error) {
     return errorResult(error)
   }

@@ -1,5 +1,6 @@
 import type { Diagnostic } from '../compiler/diagnostics/catalog'
-import { SiteToolError } from '../../runtime/index'
+import type { SiteToolError } from '../../runtime/index'
+import { siteToolError } from '../../runtime/internal'
 import { originalView } from './original-wording'
 
 /** A tool as a caller asked for it, to single out that tool's own problem in an invalid skill. */
@@ -26,7 +27,5 @@ export function invalidSkill(diagnostics: readonly Diagnostic[], siteId: string,
   const label = tool?.kind === 'node' ? 'Node tool' : 'browser tool'
   const message =
     own.includes(d) && lexicalEscape(d) ? `${label} path must be relative to the site skill directory` : d.message
-  return new SiteToolError('skill-not-found', `site skill is invalid: ${d.file}:${d.line}:${d.column} ${message}`, {
-    siteId,
-  })
+  return siteToolError('skill-invalid', { where: `${d.file}:${d.line}:${d.column}`, problem: message }, { siteId })
 }

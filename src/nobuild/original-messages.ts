@@ -1,7 +1,7 @@
-import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import type { CompileResult } from '../compiler/compile'
 import type { Diagnostic, DiagnosticCode } from '../compiler/diagnostics/catalog'
+import { FILE_LIMITS, isReadFailure, readRegularFile } from '../compiler/fs/files'
 import { stripBom } from '../compiler/parse'
 import { type OriginalView, originalView } from './original-wording'
 
@@ -15,10 +15,22 @@ import { type OriginalView, originalView } from './original-wording'
 
 const MANIFEST_CODES = new Set<DiagnosticCode>(['manifest-missing', 'manifest-parse'])
 
+/**
+ * A skill's manifest text through the file guard (never a FIFO or a huge file), or what reading it
+ * threw: for a file that did not open, the system's own words, as the original's `readFile` gives them.
+ */
+function manifestText(siteDir: string): string | { error: string } {
+  const read = readRegularFile(join(siteDir, 'manifest.json'), FILE_LIMITS.manifest)
+  if (isReadFailure(read)) return { error: read.cause ?? `manifest.json ${read.message}` }
+  return read.toString('utf8')
+}
+
 /** The error the original's `JSON.parse(readFile(manifest.json))` gives, if it gives one. */
 function manifestLoadError(siteDir: string): string | undefined {
+  const text = manifestText(siteDir)
+  if (typeof text !== 'string') return text.error
   try {
-    JSON.parse(readFileSync(join(siteDir, 'manifest.json'), 'utf8'))
+    JSON.parse(text)
     return undefined
   } catch (error) {
     return (error as Error).message
@@ -37,8 +49,9 @@ function originalMessage(d: Diagnostic, view: OriginalView, siteDir: string): st
 /** The manifest's notes list, to put note findings in the order the original checks the notes. */
 function notesListed(siteDir: string): unknown[] {
   try {
-    const text = stripBom(readFileSync(join(siteDir, 'manifest.json'), 'utf8'))
-    const manifest = JSON.parse(text) as { notes?: unknown }
+    const text = manifestText(siteDir)
+    if (typeof text !== 'string') return []
+    const manifest = JSON.parse(stripBom(text)) as { notes?: unknown }
     return Array.isArray(manifest.notes) ? manifest.notes : []
   } catch {
     return []

@@ -158,6 +158,7 @@ const VIEWS: Views = {
   'path-escape': (d) => {
     switch (d.via) {
       case 'manifest':
+      case 'package-skill':
         return { section: 0 }
       case 'note':
         return { section: 4, note: d.note, message: `notes must point to notes/*.md: ${q(d.note)}` }

@@ -1,8 +1,9 @@
-import { readFile } from 'node:fs/promises'
 import { basename, dirname, join } from 'node:path'
 import { urlHost } from '../../runtime/internal'
 import { scanRoot } from '../compiler/discover/skills'
 import { stripBom } from '../compiler/parse'
+import { FILE_LIMITS, isReadFailure } from '../compiler/fs/files'
+import { readFileInside } from '../compiler/fs/inside'
 import { inspectPath, resolveUserPath } from '../compiler/fs/paths'
 import { validateSkill } from '../compiler/validate/skill'
 import { type LearningEntry, type SkillsInput, current, notFound, rootError, rootsOf } from './api'
@@ -56,14 +57,18 @@ export interface FoundSiteSkill {
 
 /**
  * The original's findSiteSkill: the valid skill with this id, or a `skill-not-found` error saying
- * where it looked (or, for an invalid skill, its first error).
+ * where it looked (for an invalid skill, `skill-invalid` with its first error).
  */
 export async function findSiteSkill(siteId: string, options?: SkillsInput): Promise<FoundSiteSkill> {
   const { result, models } = await current(options)
   const model = models.get(siteId)
   if (!model) throw notFound(result, siteId, rootsOf(options))
-  const text = await readFile(join(model.dir, 'manifest.json'), 'utf8')
-  return { siteDir: model.dir, manifest: JSON.parse(stripBom(text)) as Record<string, unknown> }
+  // Through the file guard, as validation read it: a manifest swapped since for a FIFO fails, never hangs.
+  const found = readFileInside(model.realDir, 'manifest.json', FILE_LIMITS.manifest)
+  const bytes = 'read' in found ? found.read : undefined
+  if (!bytes || isReadFailure(bytes))
+    throw new Error(`${siteId}/manifest.json can no longer be read${bytes ? `: it ${bytes.message}` : ''}`)
+  return { siteDir: model.dir, manifest: JSON.parse(stripBom(bytes.toString('utf8'))) as Record<string, unknown> }
 }
 
 /**

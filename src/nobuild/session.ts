@@ -14,7 +14,7 @@ import { type CompileResult, type CompiledSkill, type Compiler, createCompiler }
 import type { Focus } from '../compiler/focus'
 import type { Compat } from '../compiler/compat'
 import { invalidSkill } from './invalid'
-import type { SkillModel } from '../compiler/model'
+import type { SkillModel, ToolModel } from '../compiler/model'
 import { compileNodeTool, fileVersion } from './node-tools'
 import { notesOf } from '../compiler/notes'
 import { acquireEventBarrier } from './barrier'
@@ -40,13 +40,11 @@ export interface Session {
   close: () => void
 }
 
+/** How the function of a Node tool is had: imported into this process, or (the MCP server's examples) run elsewhere. */
+export type NodeToolLoader = (model: SkillModel, tool: ToolModel) => Promise<NodeToolFunction>
+
 /** Imports a Node tool; the version query changes only with its content, so a change is imported once. */
-async function importNodeTool(
-  model: SkillModel,
-  tool: string,
-  absPath: string,
-  callable: string,
-): Promise<NodeToolFunction> {
+const importNodeTool: NodeToolLoader = async (model, { name: tool, absPath, callable = tool }) => {
   const siteId = model.id
   const file = await compileNodeTool(absPath, model.realDir)
   const mod = (await import(`${pathToFileURL(file).href}?v=${await fileVersion(absPath)}`)) as Record<string, unknown>
@@ -70,28 +68,36 @@ function browserToolLoader(compiler: Compiler, model: SkillModel): (tool: string
   }
 }
 
-function chunkLoader(compiler: Compiler, skill: CompiledSkill): () => Promise<SkillChunk> {
+function chunkLoader(compiler: Compiler, skill: CompiledSkill, load: NodeToolLoader): () => Promise<SkillChunk> {
   return async () => {
     const { model, browser } = skill
     const nodeTools: SkillChunk['nodeTools'] = Object.create(null)
     for (const tool of model.tools) {
       if (tool.kind !== 'node') continue
       let loaded: Promise<NodeToolFunction> | undefined
-      nodeTools[tool.name] = () => (loaded ??= importNodeTool(model, tool.name, tool.absPath, tool.callable!))
+      nodeTools[tool.name] = () => (loaded ??= load(model, tool))
     }
     const loadBrowserTool = browserToolLoader(compiler, model)
     return { notes: notesOf(model), nodeTools, browserTools: browser, loadBrowserTool }
   }
 }
 
+/** How `createSkillsApi` serves. */
+interface SkillsApiOptions {
+  validateReturns?: ValidateReturns
+  warned?: Set<string>
+  /** Where Node tools run. @default imported into this process */
+  loadNodeTool?: NodeToolLoader
+}
+
 /** The runtime API over compiled skills (Node tools imported, browser tools compiled, on first call). @internal */
 export function createSkillsApi(
   compiler: Compiler,
   skills: readonly CompiledSkill[],
-  validateReturns?: ValidateReturns,
-  warned?: Set<string>,
+  options: SkillsApiOptions = {},
 ): SiteSkills {
-  const loaders = Object.fromEntries(skills.map((s) => [s.model.id, chunkLoader(compiler, s)]))
+  const { validateReturns, warned, loadNodeTool = importNodeTool } = options
+  const loaders = Object.fromEntries(skills.map((s) => [s.model.id, chunkLoader(compiler, s, loadNodeTool)]))
   return createSiteSkills(createRegistryData(skills), loaders, { validateReturns, warned })
 }
 
@@ -120,7 +126,7 @@ function stateOf(
 ): SessionState {
   return {
     result,
-    api: createSkillsApi(compiler, result.skills, validateReturns, warned),
+    api: createSkillsApi(compiler, result.skills, { validateReturns, warned }),
     models: new Map(result.skills.map((s) => [s.model.id, s.model])),
   }
 }

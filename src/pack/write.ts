@@ -1,5 +1,16 @@
-import { existsSync, lstatSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs'
+import {
+  chmodSync,
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  renameSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs'
 import { basename, dirname, join } from 'node:path'
+import { FILE_LIMITS, isReadFailure, readRegularFile } from '../compiler/fs/files'
 import { toPosix } from '../compiler/fs/paths'
 import { DIGESTS_FILE, type PackFiles } from './package'
 
@@ -24,7 +35,10 @@ export function outProblem(out: string): string | undefined {
   if (present.length === 0) return undefined
   let listed: string[]
   try {
-    listed = Object.keys(JSON.parse(readFileSync(join(out, DIGESTS_FILE), 'utf8')).files ?? {})
+    // Through the file guard: a digests.json that is a FIFO or huge is no pack's.
+    const read = readRegularFile(join(out, DIGESTS_FILE), FILE_LIMITS.record)
+    if (isReadFailure(read)) throw new Error(read.message)
+    listed = Object.keys(JSON.parse(read.toString('utf8')).files ?? {})
   } catch {
     return 'is not empty and holds no pack (no digests.json): pick an empty or new folder'
   }
@@ -38,10 +52,12 @@ export function outProblem(out: string): string | undefined {
  * (a previous pack there goes only once the new one is complete).
  */
 export function writePack(out: string, files: PackFiles): void {
-  const staging = join(dirname(out), `.${basename(out)}.pack-${process.pid}`)
-  rmSync(staging, { recursive: true, force: true })
+  mkdirSync(dirname(out), { recursive: true })
+  // A new folder, made here and now (never one that was there), whose files are all new (`wx`).
+  const staging = mkdtempSync(join(dirname(out), `.${basename(out)}.pack-`))
   try {
-    mkdirSync(staging, { recursive: true })
+    // mkdtemp makes it for its owner alone; a pack folder is read by others (npm, a CI user).
+    chmodSync(staging, 0o755)
     for (const [rel, bytes] of files) {
       const path = join(staging, rel)
       mkdirSync(dirname(path), { recursive: true })

@@ -140,7 +140,7 @@ export function createRootContext(options: ResolvedOptions, host: Host): RootCon
     ))
   const newWarnings = createWarningFilter(options.root)
   // The dev server serves a module per skill, each regenerated on an edit: only builds keep theirs.
-  const outputs = options.cache && !host.devServer ? createOutputCache(options.cache) : undefined
+  const outputs = options.cache && !host.devServer ? createOutputCache(options.cache, options.root) : undefined
   /** What the generated code depends on besides the skills. */
   const outputSalt = JSON.stringify({
     dts: options.dts,
@@ -177,6 +177,8 @@ export function createRootContext(options: ResolvedOptions, host: Host): RootCon
     if (error && host.devServer) error.plugin = PLUGIN_NAME
     const served = serveSkills(result.skills, host.devServer === true)
     const outputKey = outputs && !error ? outputKeyOf(compiler, result.skills) : undefined
+    // Files under the key that fail the guard's inspection are removed (generated again) and warned about.
+    const ignored = outputKey === undefined ? undefined : outputs?.inspect(outputKey)
     state = {
       result,
       served,
@@ -199,7 +201,7 @@ export function createRootContext(options: ResolvedOptions, host: Host): RootCon
         `${LOG_PREFIX} cache: ${reused} of ${result.records.length} skills reused from ${file?.file}${file?.miss ? ` (file ${file.miss})` : ''}; d.ts ${current ? 'unchanged' : 'generated'}`,
       )
     }
-    return { result, warnings: newWarnings(result), error }
+    return { result, warnings: newWarnings(ignored ? [...result.diagnostics, ignored] : result.diagnostics), error }
   }
 
   async function recompile(): Promise<Refresh> {
@@ -313,11 +315,11 @@ function chunkIdOf(groups: ReadonlyMap<string, number> | undefined, id: string):
 }
 
 /** The warnings of a compile not seen before by this filter (a watch rebuild repeats none). */
-function createWarningFilter(base: string): (result: CompileResult) => BuildWarning[] {
+function createWarningFilter(base: string): (diagnostics: readonly Diagnostic[]) => BuildWarning[] {
   const seen = new Set<string>()
-  return (result) => {
+  return (diagnostics) => {
     const fresh: BuildWarning[] = []
-    for (const d of result.diagnostics) {
+    for (const d of diagnostics) {
       if (d.severity !== 'warning') continue
       const message = `${LOG_PREFIX} ${formatDiagnosticLine(d, base)}`
       if (seen.has(message)) continue

@@ -8,6 +8,11 @@ interface ToolTokens {
   name: string
   tool: string
   tokens: number
+  /**
+   * A typical result's tokens, the median of its examples' (see ExampleTokens); absent when no
+   * example gives one.
+   */
+  result?: number
 }
 
 /** The tokens of one note, as an agent puts it in its prompt. */
@@ -51,15 +56,37 @@ export function skillTokens(
   return { siteId: skill.id, tools, notes: counted, total: sum(tools) + sum(counted) }
 }
 
-/** The tokens of what `url` gets: the tool definitions and the notes of every skill that matches it. */
-export async function contextTokens(api: SiteSkills, url: string, tokenizer: Tokenizer): Promise<ContextTokens> {
+/**
+ * The result tokens of a tool's examples (site id, tool name): the runtime's estimate of each
+ * result as compact text, what budgets are checked against (not the tokenizer's count).
+ */
+export type ExampleTokens = (siteId: string, tool: string) => readonly number[]
+
+/** A tool's typical result tokens: the median of its examples'. */
+function typicalResult(tokens: readonly number[]): { result?: number } {
+  if (tokens.length === 0) return {}
+  return { result: [...tokens].sort((a, b) => a - b)[(tokens.length - 1) >> 1]! }
+}
+
+/**
+ * The tokens of what `url` gets: the tool definitions and the notes of every skill that matches it,
+ * and each tool's typical result when `examples` gives its examples' result tokens.
+ */
+export async function contextTokens(
+  api: SiteSkills,
+  url: string,
+  tokenizer: Tokenizer,
+  examples: ExampleTokens = () => [],
+): Promise<ContextTokens> {
   const names = new Map(Object.entries(api.toolDefinitions(url).names).map(([n, r]) => [`${r.siteId}\0${r.tool}`, n]))
   const skills = await Promise.all(
     api.siteSkillsForUrl(url).map(async (skill) => {
       const notes = (await api.loadNotes(skill.id)).map((n) => n.content)
       // Only the tools the page is offered: a tool scoped by `urls` to other paths is not in its context.
       const offered = Object.entries(skill.tools).filter(([tool]) => names.has(`${skill.id}\0${tool}`))
-      return skillTokens(tokenizer, { ...skill, tools: Object.fromEntries(offered) }, names, notes)
+      const counted = skillTokens(tokenizer, { ...skill, tools: Object.fromEntries(offered) }, names, notes)
+      const tools = counted.tools.map((t) => ({ ...t, ...typicalResult(examples(skill.id, t.tool)) }))
+      return { ...counted, tools }
     }),
   )
   const tools = skills.reduce((n, s) => n + sum(s.tools), 0)

@@ -4,6 +4,7 @@
  * server's default mode). Claude's tokenizer is not published; its counts of the same text differ.
  */
 import { loadWithPeers } from '../package/peers'
+import { countInPieces } from './chunks'
 
 /** Counts the tokens of a text. */
 export interface Tokenizer {
@@ -18,13 +19,14 @@ let loading: Promise<Tokenizer> | undefined
 
 /**
  * The tokenizer, loaded once. Text is counted as plain text: a special token's spelling in a note
- * (`<|endoftext|>`) is not refused, it counts as what it is, characters.
+ * (`<|endoftext|>`) is not refused, it counts as what it is, characters. Long texts are counted in
+ * pieces (`countInPieces`), so the work stays linear whatever the text.
  */
 export function loadTokenizer(): Promise<Tokenizer> {
   loading ??= loadWithPeers('tokens', () => import('gpt-tokenizer/encoding/o200k_base')).then(
     ({ countTokens }) => {
       const plain = { disallowedSpecial: new Set<string>() }
-      return { encoding: ENCODING, count: (text: string) => (text ? countTokens(text, plain) : 0) }
+      return { encoding: ENCODING, count: (text: string) => countInPieces(text, (piece) => countTokens(piece, plain)) }
     },
     (error: unknown) => {
       loading = undefined

@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs'
+import { FILE_LIMITS, isReadFailure, readRegularFile } from '../compiler/fs/files'
 import { stripBom } from '../compiler/parse'
 import type { CompilerBackend, CompilerError } from './backend'
 import { type Harness, type ToolTarget, createHarness, isChecked, statementAt } from './harness'
@@ -76,12 +76,10 @@ function createReader(rewritten: Map<string, Rewritten>) {
   }
 }
 
+/** Through the file guard: a tool or an import swapped for a FIFO or grown past the limit reads as nothing. */
 function readText(file: string): string | undefined {
-  try {
-    return stripBom(readFileSync(file, 'utf8'))
-  } catch {
-    return undefined
-  }
+  const read = readRegularFile(file, FILE_LIMITS.fixture)
+  return isReadFailure(read) ? undefined : stripBom(read.toString('utf8'))
 }
 
 /** An error at its place in the file on disk. */

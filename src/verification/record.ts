@@ -4,11 +4,10 @@
  * (and its live classification when `--live` ran), and the sha256 of every file of the skill, so
  * that a later change to any of them shows (`verification-stale`).
  */
-import { createHash } from 'node:crypto'
-import { readFile, readdir, stat, writeFile } from 'node:fs/promises'
-import { join } from 'node:path'
 import { sortKeys } from '../../runtime/internal'
 import type { ExampleResult } from '../examples/types'
+import { digestSkillTree } from '../compiler/fs/tree'
+import { type WriteFailure, replaceFile } from '../compiler/fs/write-inside'
 import { VERIFICATION_FILE } from '../compiler/verification'
 
 /** One example as the record keeps it. */
@@ -19,6 +18,8 @@ interface RecordedExample {
   /** Why it failed (with `--live`: the live classification, such as `selector-drift`). */
   kind?: string
   message?: string
+  /** The result's tokens as compact text (the runtime's estimate), when the call returned one. */
+  tokens?: number
 }
 
 export interface VerificationRecord {
@@ -30,7 +31,11 @@ export interface VerificationRecord {
   live: boolean
   summary: { passed: number; failed: number }
   examples: RecordedExample[]
-  /** Path inside the skill folder (forward slashes) -> `sha256:<hex>` of its bytes. */
+  /**
+   * Path inside the skill folder (forward slashes) -> `sha256:<hex>` of its bytes, or, for an entry
+   * the file guard does not read (a symlink out of the folder, a FIFO, a file over the limit),
+   * `unhashed:<why>` (see digestSkillTree).
+   */
   files: Record<string, string>
 }
 
@@ -47,48 +52,35 @@ function recordText(record: VerificationRecord): string {
   return `${JSON.stringify(sorted(record), null, 2)}\n`
 }
 
-/** Every regular file below `dir` (symlinks followed), as sorted forward-slash paths, the record itself left out. */
-async function skillFiles(dir: string, prefix = ''): Promise<string[]> {
-  const out: string[] = []
-  for (const name of (await readdir(dir)).sort()) {
-    const rel = prefix ? `${prefix}/${name}` : name
-    if (rel === VERIFICATION_FILE) continue
-    const info = await stat(join(dir, name)).catch(() => undefined)
-    if (info?.isDirectory()) out.push(...(await skillFiles(join(dir, name), rel)))
-    else if (info?.isFile()) out.push(rel)
-  }
-  return out
+/** The digest of every file of a skill folder, by path, the record itself left out (see VerificationRecord.files). */
+export function skillDigests(dir: string): Record<string, string> {
+  return Object.fromEntries(digestSkillTree(dir, (rel) => rel === VERIFICATION_FILE))
 }
 
-/** The sha256 of every file of a skill folder, by path (see VerificationRecord.files). */
-export async function skillDigests(dir: string): Promise<Record<string, string>> {
-  const files = await skillFiles(dir)
-  const digests = await Promise.all(
-    files.map(
-      async (rel) =>
-        `sha256:${createHash('sha256')
-          .update(await readFile(join(dir, rel)))
-          .digest('hex')}`,
-    ),
-  )
-  return Object.fromEntries(files.map((rel, i) => [rel, digests[i]!]))
+/** The paths whose digest differs between two takes of a skill's digests (changed, added or removed), in order. */
+export function changedFiles(before: Record<string, string>, after: Record<string, string>): string[] {
+  const at = (digests: Record<string, string>, p: string) => (Object.hasOwn(digests, p) ? digests[p] : undefined)
+  const paths = new Set([...Object.keys(before), ...Object.keys(after)])
+  return [...paths].filter((p) => at(before, p) !== at(after, p)).sort()
 }
 
-/** The record of one skill's run. */
-export async function createRecord(input: {
+/** The record of one skill's run; `files`: its digests as taken before the run (else taken now). */
+export function createRecord(input: {
   siteId: string
   dir: string
   results: readonly ExampleResult[]
   live: boolean
   package: { name: string; version: string }
   date?: Date
-}): Promise<VerificationRecord> {
-  const examples = input.results.map(({ tool, example, status, kind, message }) => ({
+  files?: Record<string, string>
+}): VerificationRecord {
+  const examples = input.results.map(({ tool, example, status, kind, message, tokens }) => ({
     tool,
     example,
     status,
     ...(kind ? { kind } : {}),
     ...(message ? { message } : {}),
+    ...(tokens === undefined ? {} : { tokens }),
   }))
   const failed = examples.filter((e) => e.status === 'fail').length
   return {
@@ -98,13 +90,14 @@ export async function createRecord(input: {
     live: input.live,
     summary: { passed: examples.length - failed, failed },
     examples,
-    files: await skillDigests(input.dir),
+    files: input.files ?? skillDigests(input.dir),
   }
 }
 
-/** Writes `<dir>/verification.json`; returns its path. */
-export async function writeRecord(dir: string, record: VerificationRecord): Promise<string> {
-  const path = join(dir, VERIFICATION_FILE)
-  await writeFile(path, recordText(record))
-  return path
+/**
+ * Writes `<dir>/verification.json` through the file guard: replaced whole, never written through
+ * a symlink (nor one that points nowhere) or into a FIFO. Returns its path, or why not.
+ */
+export function writeRecord(dir: string, record: VerificationRecord): string | WriteFailure {
+  return replaceFile(dir, VERIFICATION_FILE, recordText(record))
 }

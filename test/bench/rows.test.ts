@@ -3,11 +3,13 @@ import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { TMP } from '../../bench/generate'
 import { runCachedBench } from '../../bench/cached'
+import { runHostileBench } from '../../bench/hostile'
 import { runIdleBench } from '../../bench/idle'
 import { runMemoryBench } from '../../bench/memory'
 import { rebuildTask } from '../../bench/rebuild'
 import { generateSkills } from '../../bench/generate'
 import { runSmallBench } from '../../bench/small'
+import { runTokensBench } from '../../bench/tokens'
 import type { Figure } from '../../bench/table'
 
 /** Every figure measured (no error), with a subject and a baseline that are real sizes or times. */
@@ -71,6 +73,17 @@ describe('benchmark rows', () => {
     expect((await readdir(join(TMP, 'served-20/m/skill'))).length).toBe(20)
   })
 
+  it('hostile: each hostile input (URL path, secret scan, token count) against ordinary input of its size', async () => {
+    const figures = await runHostileBench({ runs: 1, path: 300, scan: 3000, text: 3000 })
+    expect(figures.map((f) => f.name.split(':')[0])).toEqual([
+      'urls',
+      ...Array(3).fill("pack's secret scan, 3 KB"),
+      ...Array(4).fill('token count (o200k_base), 3 K characters'),
+    ])
+    expectMeasured(figures)
+    for (const f of figures) expect(f.goal?.text).toBe('under 500.0 ms')
+  })
+
   it('idle: a dev server with the plugin and Vite alone, each measured over its window', async () => {
     const figures = await runIdleBench({ runs: 1, skills: 20, windowMs: 1000 })
     expect(figures.map((f) => f.name)).toEqual([
@@ -92,4 +105,31 @@ describe('benchmark rows', () => {
     // The main module and a chunk for each of the 20 skills and the one added.
     expect(session.served.modules).toBe(22)
   })
+
+  it('tokens: a saved page read through site-skills mcp, as its innerText, by Playwright MCP and chrome-devtools-mcp', async () => {
+    const figures = await runTokensBench({ runs: 1, pages: 1 })
+    const page = 'hacker-news fixtures/front-2020.html'
+    expect(figures.map((f) => f.name)).toEqual([
+      `tokens, ${page}: our reads vs the page's innerText`,
+      "tokens over 1 saved real pages: our reads vs Playwright MCP's snapshot (median of the per-page ratios)",
+      "tokens over 1 saved real pages: our reads vs chrome-devtools-mcp's take_snapshot (median of the per-page ratios)",
+      "tokens over 1 saved real pages: our reads vs the page's innerText (median of the per-page ratios)",
+      'pages whose reads cost more tokens than their innerText, of 1 saved real pages',
+      'largest single call with default arguments, over 1 saved real pages',
+      'facts of the examples stated by our reads, over 1 saved real pages',
+      "time of a read over 1 saved real pages: our calls vs Playwright MCP's snapshot (median of the per-page ratios)",
+      "tool list of hacker-news in --tools page mode (the own tools and the site's; its largest page)",
+    ])
+    // A count of pages over their innerText may be 0; every other figure is a measured size or time.
+    expectMeasured(figures.filter((f) => !f.name.startsWith('pages whose')))
+    expect(figures[4]!.baseline!.value.median).toBe(1)
+    // The page was served at its real address: our tool read its 30 stories, and every fact of the
+    // examples on it (titles, points, comment counts) is in what the server answered.
+    const [perPage, , , , , , facts] = figures
+    expect(perPage!.notes?.[2]).toMatch(/^all \d+ facts of its examples stated$/)
+    expect(facts!.baseline!.value.median).toBeGreaterThanOrEqual(90)
+    expect(facts!.subject!.value.median).toBe(facts!.baseline!.value.median)
+    // Playwright's snapshot of the same page is a real one: many times the page's own text.
+    expect(figures[1]!.baseline!.value.median).toBeGreaterThan(perPage!.baseline!.value.median)
+  }, 180_000)
 })

@@ -1,6 +1,6 @@
-import { spawn } from 'node:child_process'
+import { execFileSync, spawn } from 'node:child_process'
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs'
-import { readFile, readdir, rm, writeFile } from 'node:fs/promises'
+import { readFile, readdir, rm, truncate, writeFile } from 'node:fs/promises'
 import { join, posix } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { parse as parseYaml } from 'yaml'
@@ -11,6 +11,7 @@ import { renderFrontmatter } from '../../src/export/frontmatter'
 import { agentSkillName } from '../../src/export/name'
 import { checkAgentSkill } from '../../src/export/rules'
 import { writeAgentSkills } from '../../src/export/write'
+import { decodeCompact } from '../helpers/compact-decode'
 import { spawnCli } from '../helpers/spawn-bin'
 import { type Exited, cleanEnv, waitForExit } from '../helpers/spawn'
 import { REPO_ROOT, makeTempDir, writeTree } from '../helpers/tmp'
@@ -177,7 +178,7 @@ describe('the exported scripts, run as a host runs them', () => {
     const run = await runScript(script, ['--args', '{"waitForReady":true}', '--cdp', cdp, '--target', 'q=lamp'])
     expect(run.stderr).not.toContain('site-skills:')
     expect(run.code).toBe(0)
-    expect(JSON.parse(run.stdout)).toMatchObject({ title: 'Demo Shop', query: 'lamp' })
+    expect(decodeCompact(run.stdout.trimEnd())).toMatchObject({ title: 'Demo Shop', query: 'lamp' })
   })
 
   it('SITE_SKILLS_CDP and SITE_SKILLS_TARGET give the page once; a browser tool without one is bad usage', async () => {
@@ -185,7 +186,7 @@ describe('the exported scripts, run as a host runs them', () => {
     const env = { SITE_SKILLS_CDP: `127.0.0.1:${browser.port}`, SITE_SKILLS_TARGET: 'q=lamp' }
     const run = await runScript(script, ['--args', '{}'], env)
     expect(run.code).toBe(0)
-    expect(JSON.parse(run.stdout)).toMatchObject({ title: 'Demo Shop', query: 'lamp' })
+    expect(decodeCompact(run.stdout.trimEnd())).toMatchObject({ title: 'Demo Shop', query: 'lamp' })
     const bare = await runScript(script, [])
     expect(bare.code).toBe(2)
     expect(bare.stderr).toContain('is a browser tool: pass --cdp')
@@ -195,7 +196,8 @@ describe('the exported scripts, run as a host runs them', () => {
     const script = join(out, 'demo-shop/scripts/price_summary.sh')
     const ok = await runScript(script, ['--args', '{"items":[{"id":"a","price":2},{"id":"b","price":4}]}'])
     expect(ok.code).toBe(0)
-    expect(JSON.parse(ok.stdout)).toMatchObject({ count: 2, min: 2, max: 4 })
+    expect(ok.stdout).toMatch(/^count:2\nunits:/)
+    expect(decodeCompact(ok.stdout.trimEnd())).toMatchObject({ count: 2, min: 2, max: 4 })
     const bad = await runScript(script, ['--args', '{"items":"x"}'])
     expect(bad.code).toBe(1)
     expect(bad.stderr).toContain('invalid-args: demo-shop -> price_summary')
@@ -294,7 +296,7 @@ describe('site-skills export: ids that are not Agent Skills names', () => {
       await rm(join(dir, 'My_Site'), { recursive: true })
       const hello = await runScript(join(to, 'my-site/scripts/hello.sh'), [])
       expect(hello.code).toBe(0)
-      expect(JSON.parse(hello.stdout)).toBe('hello')
+      expect(hello.stdout).toBe('hello\n')
     } finally {
       await cleanup()
     }
@@ -338,6 +340,73 @@ describe('site-skills export: ids that are not Agent Skills names', () => {
       expect(run.stderr).toMatch(/error agent-skill-name-invalid +\S+\/My_Site\/manifest\.json:2:3\n/)
       expect(run.stderr).toContain('skill id "My_Site" would be exported as "my-site", the name of skill "my-site"')
       expect(existsSync(to)).toBe(false)
+    } finally {
+      await cleanup()
+    }
+  })
+})
+
+describe('site-skills export: the copy of a skill, read through the file guard', () => {
+  it('copies a skill past a FIFO, loops, links out and dotfiles, and refuses a file over the limit by name', async () => {
+    const { dir, cleanup } = await makeTempDir('export-guard-')
+    try {
+      await writeTree(dir, {
+        'package.json': '{ "type": "module" }\n',
+        'learnings/shop/manifest.json': {
+          id: 'shop',
+          name: 'Shop',
+          domains: ['shop.example.com'],
+          nodeTools: {
+            hello: {
+              description: 'Says hello.',
+              path: 'tools/hello.js',
+              callable: 'hello',
+              args: {},
+              returns: { type: 'string', description: 'A greeting.' },
+            },
+          },
+        },
+        'learnings/shop/tools/hello.js': 'export async function hello() {\n  return "hello"\n}\n',
+        'learnings/shop/notes/kept.md': '# Kept\n',
+        'learnings/shop/alias.md': { symlink: 'notes/kept.md' },
+        'learnings/shop/a': { symlink: '.' },
+        'learnings/shop/out': { symlink: '../../outside' },
+        'learnings/shop/zero': { symlink: '/dev/zero' },
+        'learnings/shop/.env': 'TOKEN=local\n',
+        'outside/x.txt': 'not the skill\n',
+      })
+      execFileSync('mkfifo', [join(dir, 'learnings/shop/pipe')])
+      const root = join(dir, 'learnings')
+      const to = join(dir, 'out')
+      const run = await spawnCli(['export', '--agent-skills', '--root', root, '--out', to], { deadlineMs: 30_000 })
+      expect(run.timedOut).toBe(false)
+      expect(run.code, run.stderr).toBe(0)
+      const copy = join(to, 'shop/assets/learnings/shop')
+      const copied = readdirSync(copy, { recursive: true, withFileTypes: true })
+        .filter((e) => !e.isDirectory())
+        .map((e) => posix.join(e.parentPath.slice(copy.length + 1), e.name).replace(/^\//, ''))
+        .sort()
+      expect(copied).toEqual(['alias.md', 'manifest.json', 'notes/kept.md', 'tools/hello.js'])
+      expect(readFileSync(join(copy, 'alias.md'), 'utf8')).toBe('# Kept\n')
+
+      // A FIFO as the marker of an earlier export is no marker: the folder is not replaced, and nothing hangs.
+      await rm(join(to, 'shop/.site-skills-export.json'))
+      execFileSync('mkfifo', [join(to, 'shop/.site-skills-export.json')])
+      const marker = await spawnCli(['export', '--agent-skills', '--root', root, '--out', to], { deadlineMs: 30_000 })
+      expect(marker.timedOut).toBe(false)
+      expect(marker.code).toBe(1)
+      expect(marker.stderr).toContain('exists and was not written by site-skills export')
+
+      await writeFile(join(root, 'shop/big.bin'), '')
+      await truncate(join(root, 'shop/big.bin'), 16 * 1024 * 1024 + 1)
+      const big = await spawnCli(['export', '--agent-skills', '--root', root, '--out', join(dir, 'out-2')], {
+        deadlineMs: 30_000,
+      })
+      expect(big.code).toBe(1)
+      expect(big.stderr).toContain(
+        'site-skills: file-too-large: cannot copy shop/big.bin: it is 16777217 bytes; the limit is 16777216 bytes (16 MiB)',
+      )
+      expect(existsSync(join(dir, 'out-2'))).toBe(false)
     } finally {
       await cleanup()
     }

@@ -153,7 +153,7 @@ describe('the MCP server with a result JSON cannot hold', () => {
     }
     const cyclic: Record<string, unknown> = {}
     cyclic.self = cyclic
-    const result = toolResult(tool as unknown as SiteTool, cyclic)
+    const result = toolResult(tool as unknown as SiteTool, { value: cyclic, paged: false })
     expect(result.isError).toBe(true)
     expect(result._meta).toEqual({
       'site-skills/error': { code: 'invalid-result', siteId: 'odd', tool: 'cycle', file: 'odd/tools/results.js' },

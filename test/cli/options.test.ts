@@ -31,10 +31,13 @@ const USAGE = {
   types: 'types [--root DIR]... [--json] [--compat ego-lite] [--out FILE]',
   schema: 'schema',
   new: 'new ID [--root DIR]... [--json] --domain DOMAIN...',
-  test: 'test [SITE...] [--root DIR]... [--json] [--compat ego-lite] [--live] [--record] [--cdp HOST:PORT]',
+  test:
+    'test [SITE...] [--root DIR]... [--json] [--compat ego-lite] [--live] [--record] [--cdp HOST:PORT|ws(s)://...] ' +
+    '[--cdp-header NAME:VALUE]... [--workers N] [--shard I/N] [--reporter text|json|junit]',
   mcp:
-    'mcp [--root DIR]... [--compat ego-lite] [--tools page|all|search] [--cdp HOST:PORT|ws://...] ' +
-    '[--allow SITE]... [--deny SITE]... [--http PORT] [--allow-write DIR]',
+    'mcp [--root DIR]... [--compat ego-lite] [--tools page|all|search] [--cdp HOST:PORT|ws(s)://...] ' +
+    '[--cdp-header NAME:VALUE]... [--allow SITE]... [--deny SITE]... [--http PORT] [--max-sessions N] ' +
+    '[--session-idle SECONDS] [--allow-write DIR]',
 }
 
 describe('an option the command does not take', () => {
@@ -114,8 +117,8 @@ describe('--help of each command', () => {
         'A DIR that holds manifest.json is checked as that one skill of its parent folder.',
         '',
         'options:',
-        '  --root DIR         a learnings root (repeatable; default ./learnings, $SITE_SKILLS_ROOT, or',
-        '                     $EGO_BROWSER_AGENT_WORKSPACE/learnings)',
+        '  --root DIR         a learnings root (repeatable; default $SITE_SKILLS_ROOT, else',
+        '                     $EGO_BROWSER_AGENT_WORKSPACE/learnings, else ./learnings)',
         '  --json             machine output on stdout, nothing else',
         '  --compat ego-lite  also reject what the original ego-lite runtime cannot load',
         '  --help, -h         this help',

@@ -1,4 +1,4 @@
-import { execFile } from 'node:child_process'
+import { execFile, execFileSync } from 'node:child_process'
 import { createHmac, generateKeyPairSync } from 'node:crypto'
 import { existsSync } from 'node:fs'
 import { readFile, readdir, rm, writeFile } from 'node:fs/promises'
@@ -74,7 +74,11 @@ describe('site-skills pack', () => {
   it('a packed skill, npm-packed and installed into a fresh project, is a root there: validate and a Vite build', async () => {
     const source = join(tmp.dir, 'author')
     await writeTree(source, {
-      'learnings/shop/manifest.json': SHOP,
+      // A note under a dot-name and a dotfile travel with the skill (its record hashes them); what npm never packs does not.
+      'learnings/shop/manifest.json': { ...SHOP, notes: ['notes/.team.md'] },
+      'learnings/shop/notes/.team.md': '# Team\n\nAsk Ada.\n',
+      'learnings/shop/.editorconfig': 'root = true\n',
+      'learnings/shop/.DS_Store': 'finder state',
       'learnings/shop/tools/double.js': 'export const double = (ctx, args) => args.n * 2\n',
       'learnings/shop/notes/about.md': '# Shop\n\nPrices are in cents.\n',
       'learnings/other/manifest.json': { id: 'other', name: 'Other', domains: ['other.example.com'], nodeTools: {} },
@@ -94,11 +98,21 @@ describe('site-skills pack', () => {
     expect(Object.keys(await tree(out))).toEqual([
       'README.md',
       'digests.json',
+      'learnings/shop/.editorconfig',
       'learnings/shop/manifest.json',
+      'learnings/shop/notes/.team.md',
       'learnings/shop/notes/about.md',
       'learnings/shop/tools/double.js',
       'learnings/shop/verification.json',
       'package.json',
+    ])
+    const recorded = JSON.parse(await readFile(join(out, 'learnings/shop/verification.json'), 'utf8')).files
+    expect(Object.keys(recorded)).toEqual([
+      '.editorconfig',
+      'manifest.json',
+      'notes/.team.md',
+      'notes/about.md',
+      'tools/double.js',
     ])
     const { stdout } = await npm(['pack', '--pack-destination', tmp.dir], out)
     const tarball = join(tmp.dir, stdout.trim().split('\n').pop()!)
@@ -169,7 +183,7 @@ describe('site-skills pack', () => {
       ),
       expect.stringMatching(/^✖ learnings\/shop\/fixtures\/orders\.html:5:6 {2}error secret-found {2}.*private key.*$/),
       expect.stringMatching(
-        /^✖ learnings\/shop\/notes\/login\.md:3:35 {2}error secret-found {2}a password value Tr0u\*+ \(site-skills\/password\)$/,
+        /^✖ learnings\/shop\/notes\/login\.md:3:35 {2}error secret-found {2}a password value Tr0u\*+ under "password" \(site-skills\/password\)$/,
       ),
     ])
     expect(pack.stderr).toContain('4 findings in 2 files: nothing was written')
@@ -302,5 +316,32 @@ describe('site-skills pack', () => {
     expect(invalid.stdout).toContain('name-invalid')
     expect(invalid.stderr).toContain('the skills to pack have errors')
     expect(existsSync(join(root, 'x'))).toBe(false)
+  })
+
+  it('a FIFO or a link to /dev/zero as the digests.json of --out, and symlink loops in a skill, hang nothing', async () => {
+    const root = join(tmp.dir, 'hostile')
+    await writeTree(root, {
+      'learnings/shop/manifest.json': SHOP,
+      'learnings/shop/tools/double.js': 'export const double = (ctx, args) => args.n * 2\n',
+      'learnings/shop/a': { symlink: '.' },
+      'learnings/shop/b': { symlink: '.' },
+      'fifo/README.md': 'a pack?\n',
+      'zero/README.md': 'a pack?\n',
+      'zero/digests.json': { symlink: '/dev/zero' },
+    })
+    execFileSync('mkfifo', [join(root, 'fifo/digests.json')])
+    for (const out of ['fifo', 'zero']) {
+      const run = await runBin(['pack', '--out', out], root, 30_000)
+      expect(run.killed).toBe(false)
+      expect(run.code).toBe(1)
+      expect(run.stderr).toContain(`pack-out: ${out} is not empty and holds no pack (no digests.json)`)
+    }
+    const loops = await runBin(['pack', '--out', 'dist/pack'], root, 30_000)
+    expect(loops.killed).toBe(false)
+    expect(loops.code).toBe(1)
+    expect(loops.stderr).toContain(
+      'learnings/shop/a:1:1  error pack-file  cannot be packed: it is a symlink to a folder it is in (a loop)',
+    )
+    expect(loops.stderr).toContain('learnings/shop/b:1:1  error pack-file')
   })
 })

@@ -125,7 +125,7 @@ describe('site-skills test', () => {
       expect(report(json)).toEqual({
         ok: false,
         results: [
-          { siteId: 'shop', tool: 'read_list', example: 'same', status: 'pass' },
+          { siteId: 'shop', tool: 'read_list', example: 'same', status: 'pass', tokens: expect.any(Number) },
           {
             siteId: 'shop',
             tool: 'read_list',
@@ -133,6 +133,7 @@ describe('site-skills test', () => {
             status: 'fail',
             kind: 'expect-mismatch',
             message: 'result.items should have at least 1 items (got 0)',
+            tokens: expect.any(Number),
           },
           {
             siteId: 'shop',
@@ -141,15 +142,20 @@ describe('site-skills test', () => {
             status: 'fail',
             kind: 'contract-break',
             message: 'result.items[0].price must be a number (got string)',
+            tokens: expect.any(Number),
           },
         ],
       })
       const text = await spawnCli(['test', 'shop', '--root', dir], { deadlineMs: DEADLINE_MS })
       expectExit(text, 1)
       expect(text.stdout.trimEnd().split('\n')).toEqual([
-        '✔ shop › read_list › same',
-        '✖ shop › read_list › renamed  expect-mismatch: result.items should have at least 1 items (got 0)',
-        '✖ shop › read_list › text-price  contract-break: result.items[0].price must be a number (got string)',
+        expect.stringMatching(/^✔ shop › read_list › same {2}~\d+ tokens$/),
+        expect.stringMatching(
+          /^✖ shop › read_list › renamed {2}~\d+ tokens {2}expect-mismatch: result\.items should have at least 1 items \(got 0\)$/,
+        ),
+        expect.stringMatching(
+          /^✖ shop › read_list › text-price {2}~\d+ tokens {2}contract-break: result\.items\[0\]\.price must be a number \(got string\)$/,
+        ),
         '1 passed, 2 failed (3 examples)',
       ])
     } finally {
@@ -282,7 +288,7 @@ describe('site-skills snapshot', () => {
       await writeFile(join(dir, 'shop/manifest.json'), JSON.stringify(manifest))
       const test = await spawnCli(['test', '--root', dir], { deadlineMs: DEADLINE_MS })
       expectExit(test, 0)
-      expect(test.stdout).toBe('✔ shop › read_list › list\n1 passed, 0 failed (1 example)\n')
+      expect(test.stdout).toMatch(/^✔ shop › read_list › list {2}~\d+ tokens\n1 passed, 0 failed \(1 example\)\n$/)
       // The header it wrote draws no warning.
       const validate = await spawnCli(['validate', '--root', dir, '--json'])
       expectExit(validate, 0)

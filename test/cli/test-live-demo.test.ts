@@ -51,11 +51,15 @@ describe('site-skills test --live on the shipped demo shop', () => {
     const argv = ['test', 'demo-shop', '--live', '--record', '--root', dir, '--json']
     const run = await spawnCli(argv, { deadlineMs: DEADLINE_MS })
     expectExit(run, 0)
-    const { results } = JSON.parse(run.stdout) as { results: Record<string, string>[] }
+    const { results } = JSON.parse(run.stdout) as { results: Record<string, string | number>[] }
     const record = JSON.parse(await readFile(join(dir, 'demo-shop/verification.json'), 'utf8'))
     expect(record.live).toBe(true)
     expect(record.summary).toEqual({ failed: 0, passed: results.length })
-    expect(record.examples).toEqual(results.map(({ tool, example, status }) => ({ example, status, tool })))
+    // Each example's result tokens (SPEC 12) are recorded as `test` printed them.
+    expect(record.examples).toEqual(
+      results.map(({ tool, example, status, tokens }) => ({ example, status, tokens, tool })),
+    )
+    for (const e of record.examples) expect(e.tokens).toBeGreaterThan(0)
     expect(Object.keys(record.files)).toContain('fixtures/products.json')
   })
 })

@@ -201,8 +201,8 @@ describe('site-skills test: how fixtures are served', () => {
       })
       const run = await spawnCli(['test', '--root', dir, '--json'], { deadlineMs: DEADLINE_MS })
       expect(report(run).results).toEqual([
-        { siteId: 'site', tool: 'probe', example: 'upgraded', status: 'pass' },
-        { siteId: 'site', tool: 'probe', example: 'no-script', status: 'pass' },
+        { siteId: 'site', tool: 'probe', example: 'upgraded', status: 'pass', tokens: expect.any(Number) },
+        { siteId: 'site', tool: 'probe', example: 'no-script', status: 'pass', tokens: expect.any(Number) },
       ])
       expectExit(run, 0)
     } finally {
@@ -317,7 +317,9 @@ describe('site-skills test: what a Node example reaches', () => {
     const env = { NODE_OPTIONS: `--import ${pathToFileURL(join(dir, 'hosts.mjs')).href}` }
     const run = await spawnCli(['test', '--root', dir, '--json'], { deadlineMs: DEADLINE_MS, env })
     expect(connections).toBe(0)
-    expect(report(run).results).toEqual([{ siteId: 'api', tool: 'probe', example: 'ways-out', status: 'pass' }])
+    expect(report(run).results).toEqual([
+      { siteId: 'api', tool: 'probe', example: 'ways-out', status: 'pass', tokens: expect.any(Number) },
+    ])
     expectExit(run, 0)
   })
 })

@@ -54,20 +54,20 @@ describe('site-skills test: only the chosen skills decide, and the output says w
   it('a named skill passes although another skill is broken', async () => {
     const text = await test('good')
     expectExit(text, 0)
-    expect(text.stdout).toBe('✔ good › echo › hi\n1 passed, 0 failed (1 example)\n')
+    expect(text.stdout).toMatch(/^✔ good › echo › hi {2}~\d+ tokens\n1 passed, 0 failed \(1 example\)\n$/)
     expect(text.stderr).toBe('')
     const json = await test('good', '--json')
     expectExit(json, 0)
     expect(JSON.parse(json.stdout)).toEqual({
       ok: true,
-      results: [{ siteId: 'good', tool: 'echo', example: 'hi', status: 'pass' }],
+      results: [{ siteId: 'good', tool: 'echo', example: 'hi', status: 'pass', tokens: expect.any(Number) }],
     })
   })
 
   it('all skills: the broken one fails the run, and both outputs name it', async () => {
     const text = await test()
     expectExit(text, 1)
-    expect(text.stdout).toBe('✔ good › echo › hi\n1 passed, 0 failed (1 example)\n')
+    expect(text.stdout).toMatch(/^✔ good › echo › hi {2}~\d+ tokens\n1 passed, 0 failed \(1 example\)\n$/)
     expect(text.stderr.split('\n')).toEqual([
       'site-skills: broken has 1 error, so its examples did not run; see site-skills validate',
       expect.stringMatching(/^site-skills: bare has no examples: add "examples" to a tool in .*bare\/manifest\.json/),
@@ -77,7 +77,9 @@ describe('site-skills test: only the chosen skills decide, and the output says w
     expectExit(json, 1)
     const report = JSON.parse(json.stdout)
     expect(report.ok).toBe(false)
-    expect(report.results).toEqual([{ siteId: 'good', tool: 'echo', example: 'hi', status: 'pass' }])
+    expect(report.results).toEqual([
+      { siteId: 'good', tool: 'echo', example: 'hi', status: 'pass', tokens: expect.any(Number) },
+    ])
     expect(report.diagnostics).toEqual([
       expect.objectContaining({ code: 'domain-public-suffix', severity: 'error', siteId: 'broken' }),
     ])
@@ -136,7 +138,7 @@ describe('site-skills test: every failure is one line with a code', () => {
       const run = await spawnCli(['test', '--root', dir, '--cdp', address], { deadlineMs: DEADLINE_MS })
       expectExit(run, 1)
       expect(run.stderr).toBe(
-        `site-skills: disconnected: http://${address}/json/version names no browser endpoint (not a DevTools address?)\n`,
+        `site-skills: disconnected: ${address} is not a DevTools endpoint (its /json/version names no browser)\n`,
       )
     } finally {
       await cleanup()

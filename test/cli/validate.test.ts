@@ -6,7 +6,8 @@ import { promisify } from 'node:util'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { manifestSchema } from '../../src/compiler/validate/schema'
 import { runCli } from '../helpers/cli'
-import { runBin } from '../helpers/spawn'
+import { BIN, runBin, runNode } from '../helpers/spawn'
+import { DOCS } from '../package/readme'
 import { RULES } from '../helpers/compile'
 import { REPO_ROOT, makeTempDir, writeTree } from '../helpers/tmp'
 
@@ -50,6 +51,34 @@ describe('site-skills validate', () => {
     expect(run.stdout).toContain(`error manifest-parse  ${file}:5:13\n    invalid JSON: invalid symbol at "tru"`)
     expect(run.stdout).not.toContain('invalid or missing')
     expect(run.stdout.trimEnd().split('\n').at(-1)).toBe('2 errors, 0 warnings in 1 skill')
+  })
+
+  it('names every extension a tool path may have when one has another (tool-path)', async () => {
+    const root = join(tmp.dir, 'tool-extensions')
+    const entry = (path: string) => ({
+      description: 'x',
+      path,
+      args: {},
+      returns: { type: 'string', description: 'x' },
+    })
+    await writeTree(root, {
+      's/manifest.json': {
+        id: 's',
+        name: 'S',
+        domains: ['s.example.com'],
+        nodeTools: { c: { ...entry('tools/c.cjs'), callable: 'c' } },
+        browserTools: { b: entry('browser-tools/b.mjs') },
+      },
+      's/tools/c.cjs': 'exports.c = () => 1\n',
+      's/browser-tools/b.mjs': 'export default async () => 1\n',
+    })
+    const run = await runBin(['validate', '--json', '--root', root], REPO_ROOT)
+    expect(run.code).toBe(1)
+    const paths = JSON.parse(run.stdout).diagnostics.filter((d: { code: string }) => d.code === 'tool-path')
+    expect(paths.map((d: { message: string }) => d.message)).toEqual([
+      'nodeTools.c: path must be tools/*.js, tools/*.mjs or tools/*.ts (or <product>/functions.js, .mjs, .ts)',
+      'browserTools.b: path must be browser-tools/*.js or browser-tools/*.ts',
+    ])
   })
 
   it('says what a browser tool file holds instead of one function, in plain words, at its position', async () => {
@@ -137,6 +166,19 @@ describe('site-skills validate', () => {
     })
   })
 
+  it('points duplicate-id of a skill in a second root at its "id" key (exit 1)', async () => {
+    const roots = ['--root', join(RULES, 'valid-basic'), '--root', join(RULES, 'duplicate-id-target')]
+    const run = await runBin(['validate', '--json', ...roots], REPO_ROOT)
+    expect(run.killed).toBe(false)
+    expect(run.code).toBe(1)
+    const [duplicate] = JSON.parse(run.stdout).diagnostics
+    // duplicate-id-target/shop/manifest.json: `"id": "shop"` is its second line, indented by two.
+    expect(duplicate).toMatchObject({ code: 'duplicate-id', file: 'shop/manifest.json', line: 2, column: 3 })
+    const human = await runBin(['validate', ...roots], REPO_ROOT)
+    expect(human.stdout).toContain('shop/manifest.json:2:3')
+    expect(human.stdout).toContain('> 2 |   "id": "shop",')
+  })
+
   it('--compat ego-lite adds the original restrictions', async () => {
     const plain = await runCli(['validate', '--json', join(RULES, 'compat-ego-lite')], REPO_ROOT)
     const compat = await runCli(
@@ -162,6 +204,24 @@ describe('site-skills validate', () => {
     expect(noRoot.stderr).toContain('no learnings folder at')
   })
 
+  it('prefers SITE_SKILLS_ROOT to an existing ./learnings, as --help, the README and cli.md say', async () => {
+    const flat = (text: string) => text.replace(/\s+/g, ' ')
+    const help = await runBin(['validate', '--help'], REPO_ROOT)
+    expect(help.code).toBe(0)
+    expect(flat(help.stdout)).toContain(
+      'default $SITE_SKILLS_ROOT, else $EGO_BROWSER_AGENT_WORKSPACE/learnings, else ./learnings)',
+    )
+    for (const page of ['README.md', 'docs/cli.md'])
+      expect(flat(DOCS.get(page)!), page).toContain(
+        'default `$SITE_SKILLS_ROOT`, else `$EGO_BROWSER_AGENT_WORKSPACE/learnings`, else `./learnings`',
+      )
+    // The repository's ./learnings holds six skills; the variable's root one.
+    const env = { ...process.env, NO_COLOR: '1', SITE_SKILLS_ROOT: join(RULES, 'valid-basic') }
+    const run = await runNode([BIN, 'validate', '--json'], { cwd: REPO_ROOT, env })
+    expect(run.code).toBe(0)
+    expect(JSON.parse(run.stdout)).toMatchObject({ ok: true, skills: 1 })
+  })
+
   it('takes the root from SITE_SKILLS_ROOT, then EGO_BROWSER_AGENT_WORKSPACE with ~ expanded', async () => {
     const fromEnv = await runCli(['validate', '--json'], tmp.dir, { SITE_SKILLS_ROOT: join(RULES, 'valid-basic') })
     expect(JSON.parse(fromEnv.stdout).skills).toBe(1)
@@ -185,6 +245,22 @@ describe('site-skills schema and new', () => {
     const run = await runCli(['schema'], REPO_ROOT)
     expect(JSON.parse(run.stdout)).toEqual(manifestSchema)
     expect(JSON.parse(await readFile(join(REPO_ROOT, 'manifest.schema.json'), 'utf8'))).toEqual(manifestSchema)
+  })
+
+  it('refuses an id so long that its tools would share one model name, saying why (exit 2)', async () => {
+    const root = join(tmp.dir, 'long-ids')
+    for (const id of ['a'.repeat(66), `${'a'.repeat(65)}b`, 'a'.repeat(58)]) {
+      const run = await runBin(['new', id, '--domain', 'long.example.com', '--root', root], REPO_ROOT)
+      expect(run.killed).toBe(false)
+      expect(run.code, id).toBe(2)
+      expect(run.stderr, id).toContain(`is ${id.length} characters: model tool names are <id>__<tool> cut to 60`)
+      expect(run.stderr, id).toContain('(tool-name-collision); use at most 57 characters')
+      expect(existsSync(join(root, id)), id).toBe(false)
+    }
+    const longest = 'a'.repeat(57)
+    expect((await runBin(['new', longest, '--domain', 'long.example.com', '--root', root], REPO_ROOT)).code).toBe(0)
+    const check = await runBin(['validate', '--json', '--root', root], REPO_ROOT)
+    expect(JSON.parse(check.stdout)).toMatchObject({ ok: true, skills: 1, diagnostics: [] })
   })
 
   it('scaffolds a skill that validates clean, and refuses to overwrite it', async () => {

@@ -59,7 +59,7 @@ describe('site-skills test --record', () => {
       live: false,
       package: { name: 'unplugin-site-skills', version },
       summary: { failed: 0, passed: 1 },
-      examples: [{ example: 'one-plus-two', status: 'pass', tool: 'add' }],
+      examples: [{ example: 'one-plus-two', status: 'pass', tool: 'add', tokens: expect.any(Number) }],
       files: { 'manifest.json': sha(manifestText), 'notes/overview.md': sha(NOTE), 'tools/add.js': sha(ADD) },
     })
     expect(Object.keys(record.files)).toEqual(['manifest.json', 'notes/overview.md', 'tools/add.js'])

@@ -1,4 +1,4 @@
-import { writeFile } from 'node:fs/promises'
+import { readFile, writeFile } from 'node:fs/promises'
 import { join, resolve } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { callBrowserTool } from '../../runtime/browser'
@@ -22,14 +22,9 @@ async function compile(siteId: string, tool: string): Promise<void> {
   const manifest = await readManifest(ROOT, siteId)
   manifests.set(siteId, manifest)
   const realDir = join(ROOT, siteId)
-  const request = {
-    siteId,
-    root: ROOT,
-    tool,
-    absPath: join(realDir, manifest.browserTools[tool]!.path),
-    module: false,
-    realDir,
-  }
+  const absPath = join(realDir, manifest.browserTools[tool]!.path)
+  const module = /^\s*(import|export)\b/m.test(await readFile(absPath, 'utf8'))
+  const request = { siteId, root: ROOT, tool, absPath, module, realDir }
   const compiled = (await createBrowserBundler({ minify: true }).bundle([request])).get(request)?.code
   if (!compiled) throw new Error(`${siteId}/${tool} did not compile`)
   code.set(`${siteId}/${tool}`, compiled)
@@ -60,6 +55,9 @@ beforeAll(async () => {
   browser = await launchBrowser()
   await compile('wikipedia', 'read_infobox')
   await compile('github', 'read_repo')
+  await compile('github', 'read_issue')
+  await compile('github', 'read_markdown')
+  await compile('mdn', 'read_article')
 })
 
 afterAll(async () => {
@@ -210,6 +208,71 @@ describe('read_infobox rules', () => {
     expect(entriesOf(result)).toEqual([['Coat of arms', 'Used in Scotland (right)', null]])
   })
 
+  it('reads a child box in a full-width cell in place even when the cell holds a line beside it', async () => {
+    // A box embedded with its own caption line: the rows were lost when the cell's text differed from the box's.
+    const child =
+      '<div>Part of the series</div><table class="infobox-subbox"><tbody>' +
+      '<tr><th scope="row" class="infobox-label">Developer</th><td class="infobox-data">A Team</td></tr>' +
+      '<tr><th scope="row" class="infobox-label">Licence</th><td class="infobox-data">MIT</td></tr></tbody></table>'
+    const result = await run(
+      'wikipedia',
+      'read_infobox',
+      ARTICLE,
+      infobox(
+        '<tr><th colspan="2" class="infobox-above">Tool</th></tr>' +
+          '<tr><th scope="row" class="infobox-label">Paradigm</th><td class="infobox-data">functional</td></tr>' +
+          `<tr><td colspan="2" class="infobox-full-data">${child}</td></tr>`,
+      ),
+    )
+    expect(entriesOf(result)).toEqual([
+      ['Paradigm', 'functional', null],
+      ['Developer', 'A Team', null],
+      ['Licence', 'MIT', null],
+    ])
+  })
+
+  it('reads a plain table of label and value rows that fills a full-width cell (old boxes), not a table of pictures', async () => {
+    // Old (2017) boxes list their members in a table inside one cell: "apostrophe | ’".
+    const members =
+      '<table><tbody><tr><th colspan="2">Punctuation</th></tr>' +
+      '<tr><td><a href="/wiki/Apostrophe">apostrophe</a></td><td>’</td></tr>' +
+      '<tr><td><a href="/wiki/Comma">comma</a></td><td>,</td></tr></tbody></table>'
+    const pictures =
+      '<table><tbody><tr><td><img src="/flag.png" alt="Flag" width="125"></td><td><img src="/arms.png" alt="Arms" width="85"></td></tr>' +
+      '<tr><td>Flag</td><td>Coat of arms</td></tr></tbody></table>'
+    const result = await run(
+      'wikipedia',
+      'read_infobox',
+      ARTICLE,
+      infobox(
+        '<tr><th colspan="2">Marks</th></tr>' +
+          `<tr><td colspan="2" style="text-align:center">${pictures}</td></tr>` +
+          `<tr class="noprint"><td colspan="2" style="text-align:center">${members}</td></tr>`,
+      ),
+    )
+    expect((result.image as { alt: string }).alt).toBe('Flag')
+    expect(entriesOf(result)).toEqual([
+      ['apostrophe', '’', 'Punctuation'],
+      ['comma', ',', 'Punctuation'],
+    ])
+  })
+
+  it("ends a header's rows at page furniture: a print-hidden portal bar and the v-t-e navbar are no entries", async () => {
+    const result = await run(
+      'wikipedia',
+      'read_infobox',
+      ARTICLE,
+      infobox(
+        '<tr><th colspan="2">Marks</th></tr>' +
+          '<tr class="noprint"><th colspan="2">Related</th></tr>' +
+          '<tr class="noprint"><td colspan="2"><ul><li>Diacritics</li><li>Whitespace</li></ul></td></tr>' +
+          '<tr><td colspan="2" class="hlist noprint"><ul><li><a href="/wiki/Category:X">Category</a></li></ul></td></tr>' +
+          '<tr><td colspan="2"><div class="plainlinks hlist navbar mini"><ul><li>v</li><li>t</li><li>e</li></ul></div></td></tr>',
+      ),
+    )
+    expect(entriesOf(result)).toEqual([['Related', 'Diacritics; Whitespace', 'Related']])
+  })
+
   it('separates a label and a block that follows its text by a space, not by nothing', async () => {
     // Country infoboxes (2026): `Capital<div class="ib-country-largest">and largest city</div>`.
     const result = await run(
@@ -247,7 +310,7 @@ describe('read_repo rules', () => {
       `<react-app app-name="code-view"><script type="application/json" data-target="react-app.embeddedData">${JSON.stringify(payload)}</script></react-app>`
     const result = await run('github', 'read_repo', 'https://github.com/octo/lib', body)
     expect(result).toMatchObject({
-      fullName: 'octo/lib',
+      repo: 'octo/lib',
       description: 'A small library.',
       stars: 12,
       forks: 3,
@@ -266,5 +329,66 @@ describe('read_repo rules', () => {
       `<script type="application/json" data-target="react-app.embeddedData">${JSON.stringify(payload)}</script>`
     const result = await run('github', 'read_repo', 'https://github.com/octo/lib', body)
     expect(result.description).toBe('The real about text.')
+  })
+})
+
+describe('read_issue rules', () => {
+  it('reads a pull request of the server-rendered layout: header, state, labels, body and comments', async () => {
+    // Pull request pages (and issues before the React viewer): .gh-header-*, .timeline-comment.
+    const comment = (user: string, body: string) =>
+      `<div class="timeline-comment"><a class="author" href="/${user}">${user}</a>` +
+      `<div class="comment-body markdown-body">${body}</div></div>`
+    const body =
+      '<h1 class="gh-header-title"><bdi class="js-issue-title markdown-title">Fix the parser</bdi> ' +
+      '<span class="gh-header-number">#42</span></h1>' +
+      '<div class="gh-header-meta"><span class="State State--merged" title="Status: Merged">Merged</span>' +
+      '<a class="author" href="/octo">octo</a> merged 2 commits</div>' +
+      '<div class="js-issue-labels"><a class="IssueLabel" href="/o/r/labels/bug">bug</a></div>' +
+      '<div class="js-discussion">' +
+      comment('octo', '<p>Fixes <code>parse()</code>:</p><ul><li>one</li><li>two</li></ul>') +
+      comment('reviewer', '<p>Looks good.</p>') +
+      comment('octo', '<p>Thanks!</p>') +
+      '</div>'
+    const result = await run('github', 'read_issue', 'https://github.com/o/r/pull/42', body)
+    expect(result).toEqual({
+      number: 42,
+      kind: 'pull request',
+      title: 'Fix the parser',
+      state: 'Merged',
+      author: 'octo',
+      labels: ['bug'],
+      body: 'Fixes `parse()`:\n\n- one\n- two',
+      commentCount: 2,
+      comments: [
+        { user: 'reviewer', text: 'Looks good.' },
+        { user: 'octo', text: 'Thanks!' },
+      ],
+      next: null,
+    })
+  })
+})
+
+describe('markdown readers on a hostile page', () => {
+  // The HTML parser stops nesting at 512 elements; a page's script can nest without end. Both
+  // readers walk the tree recursively: past 40 levels they read an element's text flat.
+  const nest = (root: string, tags: string[], depth: number) =>
+    `<script>let at = document.querySelector(${JSON.stringify(root)}); const tags = ${JSON.stringify(tags)};` +
+    `for (let i = 0; i < ${depth}; i++) { const e = document.createElement(tags[i % tags.length]); at.append(e); at = e }` +
+    'at.append("the deepest words")</script>'
+
+  it('read_markdown reads a README nested 20,000 elements deep', async () => {
+    const body = `<article class="markdown-body"><p>Top.</p><div id="deep" style="display:none"></div></article>${nest('#deep', ['div', 'blockquote', 'span', 'ul', 'li'], 20_000)}`
+    const result = await run('github', 'read_markdown', 'https://github.com/o/r', body)
+    expect(result.error).toBeUndefined()
+    expect(result.text).toMatch(/^Top\.\n\n/)
+    expect(result.text).toContain('the deepest words')
+  })
+
+  it('read_article reads an article whose definition lists nest 20,000 elements deep', async () => {
+    const body = `<main id="content"><h1>Deep</h1><div id="deep" style="display:none"></div></main>${nest('#deep', ['dl', 'dd', 'div', 'blockquote'], 20_000)}`
+    const result = await run('mdn', 'read_article', 'https://developer.mozilla.org/en-US/docs/Web/Deep', body)
+    expect(result.error).toBeUndefined()
+    expect(result.text).toMatch(/^# Deep\n\n/)
+    expect(result.text).toContain('the deepest words')
   })
 })

@@ -49,11 +49,14 @@ function oneTab(url: string): Tabs & { move: (to: string) => void } {
     navigate: () => Promise.reject(new Error('no navigation here')),
     open: () => Promise.reject(new Error('no new tabs here')),
     closeTab: async () => {},
+    createContext: () => Promise.reject(new Error('no contexts here')),
+    disposeContext: async () => {},
     hideContext: () => {},
     onChange(listener) {
       listeners.add(listener)
       return () => void listeners.delete(listener)
     },
+    check: () => {},
     close: async () => {},
     move(to) {
       tab.url = to

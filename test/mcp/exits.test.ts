@@ -51,4 +51,53 @@ describe('site-skills mcp lifecycle', () => {
       expect(end.stderr).toMatch(/^site-skills: /)
     }
   })
+
+  it('refuses --allow and --deny of a skill no root holds, and a --deny that takes every --allow (exit 2)', async () => {
+    const cases = [
+      { args: ['--allow', 'githib'], says: '--allow: no skill "githib" in the roots (known: demo-shop, github,' },
+      { args: ['--allow', 'github', '--deny', 'mdm'], says: '--deny: no skill "mdm" in the roots (known: demo-shop,' },
+      {
+        args: ['--allow', 'github', '--deny', 'github'],
+        says: '--deny takes every skill --allow gives (github): nothing would be served',
+      },
+    ]
+    for (const { args, says } of cases) {
+      // stdin stays open: a server that started would run until it is killed.
+      const child = spawn(process.execPath, [BIN, 'mcp', '--tools', 'all', '--root', 'learnings', ...args], {
+        cwd: REPO_ROOT,
+        env: cleanEnv(),
+        stdio: ['pipe', 'pipe', 'pipe'],
+      })
+      const end = await waitForExit(child, 8000)
+      expect(end.killed, args.join(' ')).toBe(false)
+      expect(end.code, args.join(' ')).toBe(2)
+      expect(end.stderr, args.join(' ')).toContain(`site-skills: ${says}`)
+      expect(end.stdout).toBe('')
+    }
+    // With --allow-write an allowed skill may be one the agent is still to write: the server goes on
+    // (to the browser, here a port where none listens).
+    const writing = spawn(
+      process.execPath,
+      [
+        BIN,
+        'mcp',
+        '--tools',
+        'all',
+        '--root',
+        'learnings',
+        '--allow-write',
+        'learnings',
+        '--allow',
+        'new-site',
+        '--cdp',
+        '127.0.0.1:1',
+      ],
+      { cwd: REPO_ROOT, env: cleanEnv(), stdio: ['pipe', 'pipe', 'pipe'] },
+    )
+    const end = await waitForExit(writing, 8000)
+    expect(end.killed).toBe(false)
+    expect(end.stderr).not.toContain('no skill')
+    expect(end.stderr).toContain('disconnected')
+    expect(end.code).toBe(1)
+  })
 })

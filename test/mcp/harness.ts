@@ -190,11 +190,14 @@ export async function connectClient(transport: Transport): Promise<Watched> {
 }
 
 /** A client of the real binary over stdio (`site-skills mcp ...args`), with the server's stderr. */
-export async function stdioClient(args: string[]): Promise<Watched & { stderr: () => string }> {
+export async function stdioClient(
+  args: string[],
+  env: Record<string, string> = {},
+): Promise<Watched & { stderr: () => string }> {
   const transport = new StdioClientTransport({
     command: process.execPath,
     args: [BIN, 'mcp', ...args],
-    env: cleanEnv() as Record<string, string>,
+    env: { ...(cleanEnv() as Record<string, string>), ...env },
     stderr: 'pipe',
   })
   let stderr = ''

@@ -77,7 +77,7 @@ describe('site-skills mcp --tools page over stdio', () => {
     const read = await call('alpha__read_title', { prefix: '> ' })
     expect(read.isError).toBeFalsy()
     expect(read.structuredContent).toEqual({ title: '> alpha page' })
-    expect(JSON.parse((read.content[0] as { text: string }).text)).toEqual({ title: '> alpha page' })
+    expect((read.content[0] as { text: string }).text).toBe('title:> alpha page')
     const where = await call('alpha__where', { tag: 'x' })
     expect(where.structuredContent).toEqual({ url: world.url('alpha.test'), tag: 'x' })
   })

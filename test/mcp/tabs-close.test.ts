@@ -42,7 +42,7 @@ describe('the tabs of the MCP server shut down', () => {
   })
 
   it('settles close() when a tab closes during it (a session is closed once, not twice)', async () => {
-    const tabs = await connectTabs({ host: browser.host, port: browser.port })
+    const tabs = await connectTabs({ url: browser.wsEndpoint })
     const page = await browser.newPage('about:blank')
     await tabs.session(page.targetId)
     // A tab that goes away while the server shuts down closes its session too: chrome-remote-interface's

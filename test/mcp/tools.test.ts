@@ -14,6 +14,9 @@ function siteTool(returns: SiteTool['meta']['returns'], outputSchema: Record<str
   }
 }
 
+/** A result within its budget, as a call returns it. */
+const whole = (value: unknown) => ({ value, paged: false })
+
 const errorOf = (result: ReturnType<typeof toolResult>) => ({
   code: (result._meta?.['site-skills/error'] as { code?: string } | undefined)?.code,
   text: (result.content[0] as { text: string }).text,
@@ -33,23 +36,46 @@ describe('a tool result checked against the published output schema (the check t
     },
   )
 
-  it('passes a matching result as structuredContent plus its JSON text; a non-object under result', () => {
-    expect(toolResult(object, { price: 3, extra: true })).toEqual({
-      content: [{ type: 'text', text: JSON.stringify({ price: 3, extra: true }, null, 2) }],
+  it('passes a matching result as structuredContent plus its compact text; a non-object under result', () => {
+    expect(toolResult(object, whole({ price: 3, extra: true }))).toEqual({
+      content: [{ type: 'text', text: 'price:3\nextra:true' }],
       structuredContent: { price: 3, extra: true },
     })
-    expect(toolResult(text, 'hi').structuredContent).toEqual({ result: 'hi' })
-    expect(toolResult(text, undefined).structuredContent).toEqual({ result: null })
+    expect(toolResult(text, whole('hi'))).toEqual({
+      content: [{ type: 'text', text: 'hi' }],
+      structuredContent: { result: 'hi' },
+    })
+    expect(toolResult(text, whole(undefined)).structuredContent).toEqual({ result: null })
+  })
+
+  it('passes a page as it is: pageInfo and the members, or pageInfo and result', () => {
+    const page = { pageInfo: { total: 9, offset: 0, count: 1, cursor: 'abc' }, result: 'one' }
+    expect(toolResult(text, { value: page, paged: true })).toEqual({
+      content: [{ type: 'text', text: 'pageInfo:\n total:9\n offset:0\n count:1\n cursor:abc\nresult:one' }],
+      structuredContent: page,
+    })
+  })
+
+  it('wraps the result of a tool without returns, or whose object may be absent, under result', () => {
+    const none = siteTool(undefined as never, { type: 'object', properties: { result: {} }, required: ['result'] })
+    expect(toolResult(none, whole({ a: 1 })).structuredContent).toEqual({ result: { a: 1 } })
+    expect(toolResult(none, whole([1])).structuredContent).toEqual({ result: [1] })
+    const maybe = siteTool(
+      { type: 'object', description: 'Maybe.', required: false },
+      { type: 'object', properties: { result: { type: ['object', 'null'] } }, required: ['result'] },
+    )
+    expect(toolResult(maybe, whole(null))).toMatchObject({ structuredContent: { result: null } })
+    expect(toolResult(maybe, whole(null)).isError).toBeUndefined()
   })
 
   it('turns a mismatch into an invalid-result tool error that names the path and what was expected', () => {
-    const wrong = toolResult(object, { price: 'three' })
+    const wrong = toolResult(object, whole({ price: 'three' }))
     expect(wrong.isError).toBe(true)
     expect(errorOf(wrong)).toEqual({
       code: 'invalid-result',
       text: "invalid-result: shop -> price: the result does not match the manifest's returns: data/price must be number (shop/tools/price.js)",
     })
-    expect(errorOf(toolResult(object, {})).text).toContain("must have required property 'price'")
-    expect(errorOf(toolResult(text, 5)).text).toContain('data/result must be string,null')
+    expect(errorOf(toolResult(object, whole({}))).text).toContain("must have required property 'price'")
+    expect(errorOf(toolResult(text, whole(5))).text).toContain('data/result must be string,null')
   })
 })

@@ -14,6 +14,7 @@ import {
   validateSiteSkills,
   wrapBrowserTool,
 } from '../../src/index'
+import { readAllPages } from '../helpers/pages'
 import { REPO_ROOT, makeTempDir, writeTree } from '../helpers/tmp'
 
 let tmp: Awaited<ReturnType<typeof makeTempDir>>
@@ -109,14 +110,26 @@ describe('the original API, built on the compiler', () => {
     const defs = await toolDefinitionsForUrl('https://ext.example.com/', { root })
     const search = defs.openai.find((d) => d.function.name === 'ext__search')!
     expect(search.function.strict).toBe(true)
+    // Strict mode: every argument required, the optional ones nullable; the runtime's `cursor` is one of them.
     expect(search.function.parameters).toMatchObject({
       additionalProperties: false,
-      required: ['query', 'category', 'tags', 'range'],
+      required: ['query', 'category', 'tags', 'range', 'cursor'],
+      properties: { cursor: { type: ['string', 'null'] } },
     })
     expect(defs.names.ext__search).toEqual({ siteId: 'ext', tool: 'search' })
-    expect(
-      await dispatchToolCall('ext__search', { query: 'z', category: null, tags: null, range: null }, {}, { root }),
-    ).toEqual(['z'])
+    const nulls = { category: null, tags: null, range: null, cursor: null }
+    expect(await dispatchToolCall('ext__search', { query: 'z', ...nulls }, {}, { root })).toEqual(['z'])
+  })
+
+  it("pages a model's call over the tool's result budget; the Node tool itself returns the whole value", async () => {
+    const query = 'words '.repeat(8000)
+    expect(await runNodeSiteTool('ext', 'search', { query }, {}, { root })).toEqual([query])
+    const { value, pages } = await readAllPages((cursor) =>
+      dispatchToolCall('ext__search', cursor ? { query, cursor } : { query }, {}, { root }),
+    )
+    expect(value).toEqual([query])
+    expect(pages[0]).toMatchObject({ pageInfo: { total: 1, offset: 0, count: 1 } })
+    expect(pages.length).toBeGreaterThan(2)
   })
 })
 
@@ -151,7 +164,7 @@ describe('live changes without a restart', () => {
     const good = await readFile(manifest, 'utf8')
     await writeFile(manifest, good.replace('"Fresh"', '"Fresh",'))
     const broken = await caught(runNodeSiteTool('fresh', 'hello', {}, {}, { root }))
-    expect(isSiteToolError(broken, 'skill-not-found') && broken.message).toContain('fresh/manifest.json:3:')
+    expect(isSiteToolError(broken, 'skill-invalid') && broken.message).toContain('fresh/manifest.json:3:')
     expect(await runNodeSiteTool('ext', 'search', { query: 'still' }, {}, { root })).toEqual(['still'])
 
     await writeFile(manifest, good)

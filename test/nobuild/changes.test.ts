@@ -197,7 +197,7 @@ describe('a skill that cannot be loaded does not break the others', () => {
     expect(await value('good')).toBe(5)
     expect((await siteSkillsForUrl('https://good.example.com/', { root })).map((s) => s.id)).toEqual(['good'])
     expect((await loadLearnedContext('https://good.example.com/', { root })).knowledge[0]?.content).toBe('# good\n')
-    expect(await codeOf(value('huge'))).toBe('skill-not-found')
+    expect(await codeOf(value('huge'))).toBe('skill-invalid')
     expect((await validateSiteSkills(root)).some((m) => m.startsWith('huge: '))).toBe(true)
     // Fixed, the skill is back.
     writeFileSync(join(root, 'huge/notes/a.md'), '# huge\n')

@@ -72,12 +72,12 @@ describe('no-build browser tools, compiled when called', () => {
 
   it("reports a tool's bundling error when that tool is called, with its file and line", async () => {
     const source = await caught(loadBrowserToolSource('lazy', 'broken', { root }))
-    expect(isSiteToolError(source, 'skill-not-found') && source.message).toMatch(
+    expect(isSiteToolError(source, 'skill-invalid') && source.message).toMatch(
       /site skill is invalid: lazy\/browser-tools\/broken\.js:1:\d+ browser tool "broken": .*gone\.js/,
     )
     // The error comes from the compile, before any connection to the (unreachable) target.
     const run = await caught(runBrowserSiteTool('lazy', 'broken', {}, 'ws://127.0.0.1:9/devtools/page/x', { root }))
-    expect(isSiteToolError(run, 'skill-not-found') && run.message).toContain('lazy/browser-tools/broken.js:1:')
+    expect(isSiteToolError(run, 'skill-invalid') && run.message).toContain('lazy/browser-tools/broken.js:1:')
   })
 
   it('still reports the bundling error when validating', async () => {

@@ -136,7 +136,7 @@ describe("the original's runtime cases", () => {
     const escaping = { ...example, browserTools: { active_item: outside } }
     const root = await rootWith({ ...exampleFiles, 'example/manifest.json': escaping })
     const error = await caught(loadBrowserToolSource('example', 'active_item', { root }))
-    expect(isSiteToolError(error, 'skill-not-found')).toBe(true)
+    expect(isSiteToolError(error, 'skill-invalid')).toBe(true)
     const [where, message] = String((error as Error).message).split(/(?<=:\d+:\d+) /)
     expect(where).toMatch(/^example: site skill is invalid: example\/manifest\.json:\d+:\d+$/)
     expect(message).toBe('browser tool path must be relative to the site skill directory')

@@ -9,10 +9,11 @@ import { REPO_ROOT } from '../helpers/tmp'
 const RUNTIME_DOORS = new Set(['runtime/index.ts', 'runtime/internal.ts'])
 /**
  * Packages the runtime may load (never the compiler's: esbuild, ajv, acorn, unplugin, typescript...);
- * urlpattern-polyfill only where the platform has no URLPattern (runtime/urls.ts).
+ * urlpattern-polyfill only where the platform has no URLPattern (runtime/urls.ts); ws only when
+ * connecting by address (runtime/upgrade.ts).
  */
 const RUNTIME_PACKAGES_RE =
-  /^(?:node:|chrome-remote-interface$|devtools-protocol(?:\/|$)|urlpattern-polyfill\/urlpattern$)/
+  /^(?:node:|chrome-remote-interface$|devtools-protocol(?:\/|$)|urlpattern-polyfill\/urlpattern$|ws$)/
 
 /** Every `.ts` file under the given top-level folders, as `folder/.../file.ts` -> text. */
 function readTree(folders: string[]): Map<string, string> {

@@ -47,10 +47,13 @@ function builtDeclarations(): Record<string, { values: string[]; types: string[]
       checker.getSymbolAtLocation(source) ??
       checker.getAmbientModules().find((m) => m.name === `"${specifierOf(entry)}"`)
     const split = { values: [] as string[], types: [] as string[] }
-    for (const symbol of module ? checker.getExportsOfModule(module) : []) {
-      const real = symbol.flags & ts.SymbolFlags.Alias ? checker.getAliasedSymbol(symbol) : symbol
-      ;(real.flags & ts.SymbolFlags.Value ? split.values : split.types).push(symbol.name)
-    }
+    // `export =` (a CommonJS module, as tsserver's plugins are): the module itself is the default export.
+    if (module?.exports?.has(ts.InternalSymbolName.ExportEquals)) split.values.push('default')
+    else
+      for (const symbol of module ? checker.getExportsOfModule(module) : []) {
+        const real = symbol.flags & ts.SymbolFlags.Alias ? checker.getAliasedSymbol(symbol) : symbol
+        ;(real.flags & ts.SymbolFlags.Value ? split.values : split.types).push(symbol.name)
+      }
     out[entry] = { values: sorted(split.values), types: sorted(split.types) }
   }
   return out

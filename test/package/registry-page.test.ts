@@ -2,7 +2,9 @@ import { existsSync, readFileSync, statSync } from 'node:fs'
 import { dirname, join, relative } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { SITE_TOOL_ERRORS } from '../../runtime/error-catalog'
+import { COMMANDS } from '../../src/cli/registry'
 import { DIAGNOSTIC_CATALOG } from '../../src/compiler/diagnostics/catalog'
+import { COMMAND_PEERS, MissingPeerError } from '../../src/package/peers'
 import { REPO_ROOT } from '../helpers/tmp'
 import { DOC_FILES, DOCS } from './readme'
 
@@ -154,6 +156,23 @@ describe('hints that point at the documentation (what validate and a failed call
     for (const link of links) {
       expect(link.startsWith(`${page}/`), link).toBe(true)
       expect(problemOfRepositoryLink(link), link).toBe('')
+    }
+  })
+})
+
+describe("README's command table and Install section", () => {
+  it('lists every command of the CLI in the table', () => {
+    const rows = README.split('\n').filter((line) => line.startsWith('| `site-skills '))
+    const listed = new Set(rows.map((row) => /^\| `site-skills ([a-z-]+)/.exec(row)?.[1]))
+    expect(Object.keys(COMMANDS).filter((name) => !listed.has(name))).toEqual([])
+  })
+
+  it('gives the npm i -D line that each command on optional peers prints when one is missing', () => {
+    const install = README.slice(README.indexOf('## Install'), README.indexOf('## Getting started'))
+    for (const [command, peers] of Object.entries(COMMAND_PEERS)) {
+      const line = /npm i -D .*$/.exec(new MissingPeerError(command, peers[0], false).message)?.[0]
+      expect(line, command).toBeDefined()
+      expect(install, command).toContain(line)
     }
   })
 })

@@ -127,7 +127,7 @@ describe('skills explorer', () => {
     }
     await typeUrl('https://github.com/vitejs/vite/issues/1')
     expect(await waitFor(offered, (t) => t.includes('read_repo'), 'read_repo offered')).toBe(
-      'get_repository,search_repositories,list_issues,read_repo,read_markdown',
+      'get_repository,search_repositories,list_issues,read_repo,read_issue',
     )
     await typeUrl('https://github.com/')
     expect(await waitFor(offered, (t) => !t.includes('read_repo'), 'read_repo left out')).toBe(

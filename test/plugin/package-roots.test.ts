@@ -146,6 +146,43 @@ describe('package names that name no skill package', () => {
     expect(linked.stderr).toContain('@acme/linked/package.json:4:5: package-invalid')
     expect(linked.stderr).toContain('resolves outside the package (a symlink)')
   })
+
+  it('a skill folder of a package that is a symlink out of the package is path-escape, and never served', async () => {
+    const modules = join(project, 'node_modules/@acme')
+    await writeTree(join(tmp.dir, 'elsewhere'), {
+      'shop/manifest.json': SHOP,
+      'shop/tools/double.js': 'export const double = (ctx, args) => args.n * 2\n',
+    })
+    await writeTree(modules, {
+      'leaky/package.json': { name: '@acme/leaky', version: '1.0.0', siteSkills: { root: 'learnings' } },
+      'leaky/learnings/news/manifest.json': NEWS,
+      // A symlinked skill folder that stays inside the package is served.
+      'leaky/extra/blog/manifest.json': { ...NEWS, id: 'blog', name: 'Blog', domains: ['blog.example.com'] },
+      'leaky/learnings/blog': { symlink: '../extra/blog' },
+    })
+    await symlink(join(tmp.dir, 'elsewhere/shop'), join(modules, 'leaky/learnings/shop'))
+    const run = await runBin(['validate', '--json', '--root', '@acme/leaky'], project)
+    expect(run.killed).toBe(false)
+    expect(run.code, run.stderr).toBe(1)
+    const report = JSON.parse(run.stdout)
+    expect(report.skills).toBe(2)
+    expect(report.diagnostics).toMatchObject([
+      {
+        code: 'path-escape',
+        severity: 'error',
+        siteId: 'shop',
+        root: '@acme/leaky',
+        file: 'shop',
+        message: 'this skill folder of package "@acme/leaky" is a symlink to outside the package: it is not served',
+      },
+    ])
+    const match = await runBin(
+      ['match', '--json', 'https://shop.example.com/', 'https://blog.example.com/', '--root', '@acme/leaky'],
+      project,
+    )
+    expect(match.code, match.stderr).toBe(0)
+    expect(JSON.parse(match.stdout)).toEqual({ 'https://shop.example.com/': [], 'https://blog.example.com/': ['blog'] })
+  })
 })
 
 describe('a workspace package, symlinked into node_modules as npm workspaces do', () => {

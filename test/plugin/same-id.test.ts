@@ -63,7 +63,9 @@ describe('two roots holding the same skill id', () => {
     const second = join(tmp.dir, 'second', 'shop', 'manifest.json')
     expect(error.located.map(({ diagnostic, file }) => [diagnostic.code, file])).toEqual([['duplicate-id', second]])
     expect(error.id).toBe(second)
-    expect(error.message).toContain(`${shown('second')}:1:1  error duplicate-id`)
+    expect(error.message).toContain(
+      `${shown('second')}:${lineOf('second/shop/manifest.json', '"id"')}  error duplicate-id`,
+    )
     // Each diagnostic of the build keeps its root, whatever its id (sorted by file, then position).
     expect(error.diagnostics.map((d) => [d.code, d.siteId, d.root])).toEqual([
       ['duplicate-id', 'shop', roots[1]],

@@ -150,6 +150,7 @@ describe('runtime registry', () => {
         properties: {
           text: { type: 'string', description: 'Text.' },
           mode: { type: 'string', description: 'Mode.', enum: ['a', 'b'] },
+          cursor: { type: 'string', description: 'For the next page: pageInfo.cursor of the last.' },
         },
         required: ['text'],
         additionalProperties: false,
@@ -168,8 +169,9 @@ describe('runtime registry', () => {
           properties: {
             text: { type: 'string', description: 'Text.' },
             mode: { type: ['string', 'null'], description: 'Mode.', enum: ['a', 'b', null] },
+            cursor: { type: ['string', 'null'], description: 'For the next page: pageInfo.cursor of the last.' },
           },
-          required: ['text', 'mode'],
+          required: ['text', 'mode', 'cursor'],
           additionalProperties: false,
         },
       },

@@ -12,6 +12,7 @@ import { REPO_ROOT, makeTempDir, writeTree } from '../helpers/tmp'
 interface ToolEntry {
   description: string
   path: string
+  urls?: string[]
   args: Record<string, { description: string }>
   returns: { description: string }
 }
@@ -144,6 +145,8 @@ const link = (path: string) => relative(tmp.dir, join(REPO_ROOT, 'learnings/hack
 /** The documentation of hacker-news get_item: its description, then its kind and file as a link. */
 const getItemDoc = () => `${getItem.description}\n\nNode tool: [\`hacker-news/${getItem.path}\`](${link(getItem.path)})`
 /** Its tags: each argument's description under `@param args`, and the result's under `@returns`. */
+/** The paragraph a tool scoped to pages (`urls`) adds to its documentation. */
+const pagesOf = (tool: ToolEntry) => (tool.urls ? `\n\nPages: ${tool.urls.map((u) => `\`${u}\``).join(', ')}` : '')
 const getItemTags = () => {
   const args = Object.entries(getItem.args).map(([name, f]) => `- \`${name}\`: ${f.description}`)
   return [`@param args ${args.join('\n')}`, `@returns ${getItem.returns.description}`]
@@ -193,7 +196,7 @@ describe.each([
     expect(editor.hover('use.ts', at('toolMember'))?.documentation).toBe(expected)
     const read = HN.browserTools!.read_stories!
     expect(editor.details('use.ts', at('toolMember'), 'read_stories')?.documentation).toBe(
-      `${read.description}\n\nBrowser tool (runs in the page): [\`hacker-news/${read.path}\`](${relative(tmp.dir, join(REPO_ROOT, 'learnings/hacker-news', read.path))})`,
+      `${read.description}\n\nBrowser tool (runs in the page): [\`hacker-news/${read.path}\`](${relative(tmp.dir, join(REPO_ROOT, 'learnings/hacker-news', read.path))})${pagesOf(read)}`,
     )
   })
 
@@ -233,7 +236,8 @@ describe.each([
     expect(site?.documentation).toBe('Odd *\\/ site\n\nDomains: `odd.example`')
     expect(editor.hover('use.ts', at('oddTool'))).toEqual({
       text:
-        '(method) "look_up"(args: {\n    "odd-name": string;\n}, ctx?: SiteSkillsHost | undefined): ' +
+        // The tool's own arguments, and the runtime's `cursor` of a paged result (PageArgs).
+        '(method) "look_up"(args: {\n    "odd-name": string;\n} & PageArgs, ctx?: SiteSkillsHost | undefined): ' +
         'Promise<Record<string, unknown>>',
       documentation:
         'Finds `things` *\\/ and more. Second line.\n\nNode tool: [`odd-site/tools/look.js`](./odd/odd-site/tools/look.js)',
@@ -256,7 +260,7 @@ describe.each([
 describe('an editor with the plugin unplugin-site-skills/ts-plugin', () => {
   const read = HN.browserTools!.read_stories!
   const readDoc = () =>
-    `${read.description}\n\nBrowser tool (runs in the page): [\`hacker-news/${read.path}\`](${link(read.path)})`
+    `${read.description}\n\nBrowser tool (runs in the page): [\`hacker-news/${read.path}\`](${link(read.path)})${pagesOf(read)}`
 
   it("runTool('x', '|'): each completion entry's details carry the tool's description, kind and file", () => {
     // The order is TypeScript's (a union's members by when each literal type was made); an editor sorts them.
@@ -280,7 +284,7 @@ describe('an editor with the plugin unplugin-site-skills/ts-plugin', () => {
     const hover = plugged.hover('use.ts', at('toolArg') + 2)
     expect(hover?.documentation).toBe(getItemDoc())
     expect(hover?.text).toMatch(
-      /^\(tool\) "get_item": \(args: \{ id: number; depth\?: number; maxComments\?: number; \}, ctx\?: SiteSkillsHost/,
+      /^\(tool\) "get_item": \(args: \{ id: number; depth\?: number; maxComments\?: number; \} & PageArgs, ctx\?: SiteSkillsHost/,
     )
     expect(plugged.hover('use.ts', at('siteArg') + 2)?.text).toBe('(site) "hacker-news"')
   })

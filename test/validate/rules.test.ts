@@ -108,7 +108,7 @@ group('discovery', () => {
     const result = await compileRoots([join(RULES, 'valid-basic'), join(RULES, 'duplicate-id-target')])
     expect(result.skills.map((s) => s.model.root)).toEqual([join(RULES, 'valid-basic')])
     expect(describe(result.diagnostics)).toEqual([
-      'shop/manifest.json:1:1 error duplicate-id: skill id "shop" is already used by the skill in "../valid-basic"',
+      'shop/manifest.json:2:3 error duplicate-id: skill id "shop" is already used by the skill in "../valid-basic"',
     ])
   })
 })

@@ -17,7 +17,6 @@ async function (args) {
   const pathMatch = /^\/([^/]+)\/([^/]+)/.exec(location.pathname)
   if (!nwo && (!pathMatch || RESERVED.includes(pathMatch[1].toLowerCase()))) return { error: 'not a repository page' }
   const fullName = nwo || `${pathMatch[1]}/${pathMatch[2]}`
-  const [owner, name] = fullName.split('/')
   // Links are relative on current pages and absolute on older ones.
   const link = (suffix, inner = '') =>
     [`/${fullName}/${suffix}`, `https://github.com/${fullName}/${suffix}`].map((href) => `a[href="${href}"] ${inner}`).join(', ')
@@ -103,31 +102,22 @@ async function (args) {
   const rest = pathMatch ? location.pathname.split('/').slice(3).filter(Boolean) : []
   const section = rest[0] || 'code'
 
-  const boolMeta = (key) => {
-    const value = meta(key)
-    return value === null ? null : value === 'true'
-  }
+  // One line per language ("Zig 59.5%") and per topic; the repository's address is its full name.
   return {
-    fullName,
-    owner,
-    name,
-    url: `https://github.com/${fullName}`,
-    repositoryId: meta('octolytics-dimension-repository_id') ? Number(meta('octolytics-dimension-repository_id')) : null,
+    repo: fullName,
     description,
-    isPublic: boolMeta('octolytics-dimension-repository_public'),
-    isFork: boolMeta('octolytics-dimension-repository_is_fork'),
+    // The repository it was forked from, or null.
     parent: meta('octolytics-dimension-repository_parent_nwo'),
     stars: counter(['#repo-stars-counter-star', link('stargazers', 'strong'), `a.social-count[href$="/${fullName}/stargazers"]`]) ?? aboutCount('stargazerCount'),
     // Before 2019 the fork count linked to /network, and the tab counters were `.counter`.
     forks: counter(['#repo-network-counter', link('forks', 'strong'), `a.social-count[href$="/${fullName}/network/members"]`,
       `a.social-count[href$="/${fullName}/network"]`]) ?? aboutCount('forksCount'),
     watchers: counter([link('watchers', 'strong'), `a.social-count[href$="/${fullName}/watchers"]`]) ?? watching() ?? aboutCount('watcherCount'),
-    openIssues: counter(['#issues-repo-tab-count', link('issues', '.Counter'), link('issues', '.counter')]),
-    openPullRequests: counter(['#pull-requests-repo-tab-count', link('pulls', '.Counter'), link('pulls', '.counter')]),
+    issues: counter(['#issues-repo-tab-count', link('issues', '.Counter'), link('issues', '.counter')]),
+    pulls: counter(['#pull-requests-repo-tab-count', link('pulls', '.Counter'), link('pulls', '.counter')]),
     topics,
-    languages,
-    section,
-    path: section === 'tree' || section === 'blob' ? rest.slice(2).join('/') || '' : null,
-    ref: section === 'tree' || section === 'blob' ? rest[1] || null : null,
+    languages: languages.map((l) => (l.percent === null ? l.name : `${l.name} ${l.percent}%`)),
+    // Where the page is inside the repository: a folder (tree) or file (blob) at a ref.
+    ...(section === 'tree' || section === 'blob' ? { ref: rest[1] || null, path: rest.slice(2).join('/') } : {}),
   }
 }

@@ -21,7 +21,7 @@ async function (args) {
   // The "Help improve MDN" footer (h2#feedback) is page furniture, not a section.
   const sections = [...main.querySelectorAll('h2[id], h3[id]')]
     .filter((h) => !h.closest('aside, nav, footer, .article-footer') && h.id !== 'feedback')
-    .map((h) => ({ level: Number(h.tagName.slice(1)), id: h.id, text: clean(h), url: `${base}#${h.id}` }))
+    .map((h) => ({ level: Number(h.tagName.slice(1)), id: h.id, text: clean(h) }))
   // The summary is the first prose paragraph: not the Baseline box (details.baseline-indicator) nor notes.
   const summaryNode = [...main.querySelectorAll('p')].find(
     (p) => !p.closest('aside, nav, header nav, .notecard, .baseline-indicator, details, footer') && clean(p).length > 30,
@@ -74,13 +74,16 @@ async function (args) {
     : null
   if (includeSidebar) {
     const sidebar = document.getElementById('main-sidebar') || document.querySelector('aside[class*="sidebar"], nav[class*="sidebar"]')
-    // Reference sidebars hold a thousand links and more: keep 300 around the current page's link.
+    // Reference sidebars hold a thousand links and more: keep 100 around the current page's link
+    // (the one whose path is the page's slug), each with its path after /<locale>/docs/.
     const links = sidebar ? [...sidebar.querySelectorAll('a[href*="/docs/"]')] : []
     const here = links.findIndex((a) => a.getAttribute('aria-current') === 'page')
-    const start = Math.max(0, Math.min(here - 150, links.length - 300))
-    result.sidebarLinks = links
-      .slice(start, start + 300)
-      .map((a) => ({ text: clean(a), url: a.href, current: a.getAttribute('aria-current') === 'page' }))
+    const start = Math.max(0, Math.min(here - 50, links.length - 100))
+    const docs = `/${match[1]}/docs/`
+    result.sidebarLinks = links.slice(start, start + 100).map((a) => {
+      const { pathname } = new URL(a.href)
+      return { text: clean(a), path: pathname.startsWith(docs) ? pathname.slice(docs.length) : a.href }
+    })
   }
   return result
 }

@@ -8,7 +8,7 @@ async function (args) {
   if (!box) return { error: `infobox index ${index} out of range (${boxes.length} on this page)` }
 
   // Footnote markers, edit links, print-only and screen-reader-only text, media players.
-  const NOISE = 'sup.reference, .mw-editsection, style, script, .noprint, .mw-empty-elt, .sr-only, audio, video'
+  const NOISE = 'sup.reference, .mw-editsection, style, script, .noprint, .navbar, .mw-empty-elt, .sr-only, audio, video'
   // A block that follows another block, text between them aside, starts a line: the names in a
   // settlement's title are one div each. A div after text ("Capital<div>and largest city</div>",
   // "Population<div> (2011)</div>") continues the line, after a space.
@@ -57,23 +57,33 @@ async function (args) {
     return found.filter((item) => item.parts.length).map((item) => ({ label: item.label, value: item.parts.join('; ') }))
   }
 
-  // The rows of the box; a box that fills a full-width cell (an infobox put into another one's
-  // module) is read in place, as the reader sees it: part of the outer box. (Small tables inside
-  // a cell, like the native names under a country's title, are that cell's text.)
-  const rows = []
-  const boxIn = (cells) => {
-    if (cells.length !== 1 || cells[0].tagName !== 'TD') return null
-    const inner = cells[0].querySelector('table.infobox, table.infobox-subbox')
-    return inner && valueOf(inner) === valueOf(cells[0]) ? inner : null
+  // A picture, not an icon (a speaker or an edit pencil is at most 50 pixels wide).
+  const isPicture = (img) => {
+    const width = img.getAttribute('width')
+    return !(width && Number(width) <= 50)
   }
-  const collect = (table) => {
+  // The rows of the box. A box put into a full-width cell of another (an infobox in another one's
+  // module, a child box) is read in place, as the reader sees it: part of the outer box; so is a
+  // plain table of label and value rows that fills such a cell (old boxes listed their members so).
+  // (Small tables inside a header cell, like the native names under a country's title, are that
+  // cell's text; a table of pictures, like a flag beside a coat of arms, is an image row.)
+  const rows = []
+  const tableIn = (cells) => {
+    if (cells.length !== 1 || cells[0].tagName !== 'TD' || cells[0].matches(NOISE)) return null
+    const box = cells[0].querySelector('table.infobox, table.infobox-subbox')
+    if (box) return box
+    const plain = cells[0].querySelector('table')
+    if (!plain || valueOf(plain) !== valueOf(cells[0]) || [...plain.querySelectorAll('img')].some(isPicture)) return null
+    return [...plain.rows].some((row) => row.cells.length === 2) ? plain : null
+  }
+  const collect = (table, depth) => {
     for (const row of table.rows) {
-      const inner = boxIn([...row.cells])
-      if (inner) collect(inner)
+      const inner = depth < 4 ? tableIn([...row.cells]) : null
+      if (inner) collect(inner, depth + 1)
       else rows.push(row)
     }
   }
-  collect(box)
+  collect(box, 0)
 
   const caption = box.querySelector(':scope > caption')
   let title = caption ? valueOf(caption) : ''
@@ -93,11 +103,11 @@ async function (args) {
     pendingHeader = null
     if (/^•/.test(label)) {
       if (parent === group) bulletsInGroup = true
-      entries.push({ label, value, group: parent })
+      entries.push({ group: parent, label, value })
       return
     }
     if (bulletsInGroup) { group = null; bulletsInGroup = false }
-    entries.push({ label, value, group })
+    entries.push({ group, label, value })
     parent = label
   }
   const setImage = (cell, img, rowIndex) => {
@@ -107,7 +117,8 @@ async function (args) {
   }
 
   for (const [rowIndex, row] of rows.entries()) {
-    const cells = [...row.cells]
+    // Cells that are page furniture (a portal bar, print-hidden links) are not the box's content.
+    const cells = [...row.cells].filter((cell) => !cell.matches(NOISE))
     const headers = cells.filter((cell) => cell.tagName === 'TH')
     const data = cells.filter((cell) => cell.tagName === 'TD')
     const header = headers[0]
@@ -137,13 +148,9 @@ async function (args) {
     // lines, or the caption row under an image (taxoboxes).
     const cell = data[0]
     const lines = linesOf(cell)
-    // A picture, not an icon (a speaker or an edit pencil is at most 50 pixels wide), makes its cell
-    // an image row, whatever its caption says ("Clockwise from top: ..."), unless a label comes
+    // A picture makes its cell an image row, whatever its caption says ("Clockwise from top: ..."), unless a label comes
     // before it ("Dual flag: Wiphala" above the flag, "Coat of arms:" above the arms).
-    const picture = [...cell.querySelectorAll('img')].find((img) => {
-      const width = img.getAttribute('width')
-      return !(width && Number(width) <= 50)
-    })
+    const picture = [...cell.querySelectorAll('img')].find(isPicture)
     if (picture && !cell.matches('.infobox-image') && LABELLED.test(linesOf(textBefore(cell, picture))[0] || '')) {
       for (const item of labelledLines(lines)) addLabelled(item.label, item.value)
       continue
@@ -158,11 +165,10 @@ async function (args) {
       for (const item of labelled) addLabelled(item.label, item.value)
       continue
     }
-    if (pendingHeader) { entries.push({ label: pendingHeader, value: lines.join('; '), group }); continue }
+    if (pendingHeader) { entries.push({ group, label: pendingHeader, value: lines.join('; ') }); continue }
     if (image && !image.caption && imageRow === rowIndex - 1) image.caption = lines.join('; ')
   }
 
-  const fields = {}
-  for (const { label, value } of entries) fields[label] = label in fields ? `${fields[label]} | ${value}` : value
-  return { title, image, entries, fields, count: entries.length, infoboxes: boxes.length }
+  // One row per entry, its group beside it (null outside a group); nothing said twice.
+  return { title, image, entries, infoboxes: boxes.length }
 }

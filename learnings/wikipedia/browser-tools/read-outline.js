@@ -21,23 +21,14 @@ export default async function readOutline(args) {
     if (text.length > 40) { lead = text; break }
   }
 
-  const namespace = pageConfig('wgCanonicalNamespace')
   const categories = [...document.querySelectorAll('#catlinks .mw-normal-catlinks li a')].map((a) => a.textContent.trim())
-  const base = location.href.split('#')[0]
+  // The section anchors are the `#id` parts of the page's URL; the page itself is the tab's.
   return {
     title: articleTitle(),
-    pageName: pageConfig('wgPageName') ??
-      (location.pathname.startsWith('/wiki/') ? decodeURIComponent(location.pathname.slice(6)) : new URLSearchParams(location.search).get('title')),
-    namespace: namespace === null ? null : namespace || 'Main',
-    lang: document.documentElement.lang || null,
-    url: base,
-    articleId: pageConfig('wgArticleId'),
     revisionId: pageConfig('wgRevisionId'),
     shortDescription: cleanText(root.querySelector('.shortdescription')) || null,
     lead,
-    sections: sections
-      .filter((h) => h.level <= maxLevel)
-      .map(({ level, id, text }) => ({ level, id, text, url: id ? `${base}#${encodeURIComponent(id)}` : null })),
+    sections: sections.filter((h) => h.level <= maxLevel).map(({ level, id, text }) => ({ level, id, text })),
     categories,
     hasInfobox: Boolean(root.querySelector('table.infobox')),
   }

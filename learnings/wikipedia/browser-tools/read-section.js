@@ -1,14 +1,17 @@
-import { ASIDE_SELECTOR, articleTitle, cleanText, contentRoot, headings, isCoordinates, listText } from './lib/article.js'
+import { ASIDE_SELECTOR, cleanText, contentRoot, headings, isCoordinates, listText } from './lib/article.js'
 
 const BLOCKS = 'p, ul, ol, dl, blockquote, pre'
 
 /**
- * The prose of one section of the current article (subsections included), or of the lead when
- * no heading is given. Tables, infoboxes, figures and navigation boxes are left out.
+ * The prose of one section of the current article (subsections included, as `#` heading lines),
+ * or of the lead when no heading is given, a part of about `maxChars` characters at a time
+ * (`offset` is the first block, `next` the block where the part stopped). Tables, infoboxes,
+ * figures and navigation boxes are left out.
  */
 export default async function readSection(args) {
   const wanted = String(args?.heading ?? '').trim()
-  const maxChars = Number.isInteger(args?.maxChars) ? Math.max(200, args.maxChars) : 8000
+  const maxChars = Number.isInteger(args?.maxChars) ? Math.max(200, args.maxChars) : 3000
+  const offset = Number.isInteger(args?.offset) ? Math.max(0, args.offset) : 0
   const root = contentRoot()
   if (!root) return { error: 'no article content on this page (#mw-content-text not found)' }
 
@@ -28,8 +31,6 @@ export default async function readSection(args) {
   const nodes = root.querySelectorAll(`h2, h3, h4, h5, h6, ${BLOCKS}`)
   const blocks = []
   let inside = !target
-  let length = 0
-  let truncated = false
   for (const node of nodes) {
     const h = headingSet.get(node)
     if (h) {
@@ -42,21 +43,23 @@ export default async function readSection(args) {
     if (node.closest(ASIDE_SELECTOR) || (node.matches('p') && isCoordinates(node))) continue
     if (node.parentElement?.closest(BLOCKS)) continue
     const text = node.matches('ul, ol') ? listText(node) : cleanText(node)
-    if (!text) continue
-    if (length + text.length > maxChars) {
-      blocks.push(text.slice(0, Math.max(0, maxChars - length)).trimEnd() + ' …')
-      truncated = true
-      break
-    }
-    blocks.push(text)
-    length += text.length
+    if (text) blocks.push(text)
   }
 
+  // A part: whole blocks from `offset`, at least one, up to about maxChars characters; a heading
+  // never ends a part.
+  const taken = []
+  let length = 0
+  let index = offset
+  for (; index < blocks.length; index++) {
+    const afterHeading = /^#/.test(taken[taken.length - 1] ?? '')
+    if (taken.length && !afterHeading && length + blocks[index].length > maxChars) break
+    taken.push(blocks[index])
+    length += blocks[index].length + 2
+  }
   return {
-    title: articleTitle(),
     section: target ? { level: target.level, id: target.id, text: target.text } : null,
-    blocks,
-    text: blocks.join('\n\n'),
-    truncated,
+    text: taken.join('\n\n'),
+    next: index < blocks.length ? index : null,
   }
 }

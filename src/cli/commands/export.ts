@@ -1,5 +1,5 @@
 import { join, resolve } from 'node:path'
-import { formatReport } from '../../compiler/diagnostics/report'
+import { createFramer, formatReport } from '../../compiler/diagnostics/report'
 import type { Diagnostic } from '../../compiler/diagnostics/catalog'
 import { planAgentSkills } from '../../export/plan'
 import { folderDrift } from '../../export/read'
@@ -9,7 +9,7 @@ import { type CliIO, UsageError, writeLine } from '../args'
 import { displayRoot } from '../roots'
 import type { Args } from '../registry'
 import { createStyle, formatDiagnostic, plural } from '../format'
-import { compileRoots } from '../session'
+import { checkSkillIds, compileRoots } from '../session'
 import { exportWebMcp } from './export-webmcp'
 
 const EXPORT_USAGE = 'site-skills export [SITE...] --agent-skills|--webmcp --out DIR [--check]'
@@ -35,10 +35,10 @@ export async function exportCommand(args: Args<'export'>, io: CliIO): Promise<nu
   const usage = usageOf(args)
   const out = resolve(io.cwd, usage.out)
   const result = await compileRoots(args, io, [], usage.format === 'webmcp')
-  const ids = [...new Set(result.records.map((r) => r.folder.id))]
-  const unknown = args.positionals.filter((id) => !ids.includes(id))
-  if (unknown.length)
-    throw new UsageError(`no skill ${unknown.map((id) => JSON.stringify(id)).join(', ')} (skills: ${ids.join(', ')})`)
+  checkSkillIds(
+    args.positionals,
+    result.records.map((r) => r.folder.id),
+  )
   // Only the chosen skills decide (as with `test SITE`): an unrelated broken skill does not stop the export.
   const chosen = (r: { id: string }) => !args.positionals.length || r.id === '' || args.positionals.includes(r.id)
   const reports = result.reports.filter(chosen)
@@ -86,5 +86,6 @@ export async function exportCommand(args: Args<'export'>, io: CliIO): Promise<nu
 /** The export's own findings (names), on stderr with their places. */
 function printFindings(diagnostics: readonly Diagnostic[], io: CliIO) {
   const style = createStyle(io.stderr as NodeJS.WriteStream)
-  for (const d of diagnostics) writeLine(io.stderr, formatDiagnostic(d, io.cwd, style))
+  const framer = createFramer()
+  for (const d of diagnostics) writeLine(io.stderr, formatDiagnostic(d, io.cwd, style, framer))
 }

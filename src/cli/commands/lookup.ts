@@ -2,7 +2,9 @@ import type { SkillMeta, VerificationSummary } from '../../../runtime/index'
 import type { SkillModel } from '../../compiler/model'
 import { current, loadLearnedContext, siteSkillsForUrl } from '../../nobuild/api'
 import { recordIsCurrent } from '../../verification/stale'
-import { type ContextTokens, contextTokens } from '../../tokens/count'
+import { resultTokens } from '../../../runtime/internal'
+import { recordedTokensOf } from '../../compiler/verification'
+import { type ContextTokens, type ExampleTokens, contextTokens } from '../../tokens/count'
 import { loadTokenizer } from '../../tokens/tokenizer'
 import { callExample } from '../example'
 import { type CliIO, UsageError, writeLine } from '../args'
@@ -38,7 +40,7 @@ export async function contextCommand(args: Args<'context'>, io: CliIO): Promise<
   const options = { roots: await existingRoots(args, io), compat: compatOf(args), watch: false }
   const context = await loadLearnedContext(url, options)
   const { api, models } = await current(options)
-  const tokens = tokenizer && (await contextTokens(api, url, tokenizer))
+  const tokens = tokenizer && (await contextTokens(api, url, tokenizer, exampleResults(models)))
   const verification = await verificationOf(api.siteSkillsForUrl(url), models)
   if (args.json) {
     const extra = {
@@ -70,6 +72,19 @@ export async function contextCommand(args: Args<'context'>, io: CliIO): Promise<
   return 0
 }
 
+/**
+ * A tool's examples' result tokens: as `test --record` recorded them, else their `expect` as compact
+ * text (a partial value), both the runtime's estimate.
+ */
+function exampleResults(models: ReadonlyMap<string, SkillModel>): ExampleTokens {
+  return (siteId, tool) => {
+    const model = models.get(siteId)
+    const examples = model?.tools.find((t) => t.name === tool)?.examples ?? []
+    const recorded = examples.flatMap((e) => recordedTokensOf(model?.recordedTokens, tool, e.name) ?? [])
+    return recorded.length ? recorded : examples.flatMap((e) => (e.expect ? [resultTokens(e.expect.value)] : []))
+  }
+}
+
 /** What `context` says of a skill's verification record: its summary, and whether the files still match it. */
 type Verified = VerificationSummary & { current: boolean }
 
@@ -95,18 +110,22 @@ function verifiedLine(id: string, v: Verified): string {
 
 const figure = (n: number) => n.toLocaleString('en-US')
 
+/** Beside a tool's definition tokens: its typical result's, from its examples. */
+const resultNote = (tokens: number | undefined) =>
+  tokens === undefined ? '' : `  (a typical result: ~${figure(tokens)})`
+
 /** `context --tokens` for people: one line per skill, tool and note, then the total. */
 function tokenLines(url: string, tokens: ContextTokens): string[] {
-  const rows: [string, number][] = []
+  const rows: [string, number, string?][] = []
   for (const skill of tokens.skills) {
     rows.push([skill.siteId, skill.total])
-    for (const tool of skill.tools) rows.push([`  tool ${tool.name}`, tool.tokens])
+    for (const tool of skill.tools) rows.push([`  tool ${tool.name}`, tool.tokens, resultNote(tool.result)])
     for (const note of skill.notes) rows.push([`  note ${note.file}`, note.tokens])
   }
   rows.push(['total', tokens.total])
   const width = Math.max(...rows.map(([label]) => label.length))
   const size = Math.max(...rows.map(([, n]) => figure(n).length))
   const head = `tokens of ${url} (${tokens.encoding}): tools ${figure(tokens.tools)}, notes ${figure(tokens.notes)}`
-  const body = rows.map(([label, n]) => `  ${label.padEnd(width)}  ${figure(n).padStart(size)}`)
+  const body = rows.map(([label, n, note]) => `  ${label.padEnd(width)}  ${figure(n).padStart(size)}${note ?? ''}`)
   return tokens.skills.length ? [head, ...body] : [`no site skill matches ${url}: 0 tokens`]
 }

@@ -2,18 +2,18 @@ import { realpath } from 'node:fs/promises'
 import { resolve } from 'node:path'
 import { isSiteToolError } from '../../../runtime/index'
 import { effectiveRoot } from '../../compiler/discover/roots'
+import { scanRoot } from '../../compiler/discover/skills'
 import { TOOLS_MODES, type ToolsMode } from '../../mcp/catalog'
 import { runMcp } from '../../mcp/index'
-import type { BrowserAddress } from '../../mcp/tabs'
+import type { SkillFilter } from '../../mcp/skills'
+import { resolveBrowser } from '../../cdp/endpoint'
 import { loadTokenizer } from '../../tokens/tokenizer'
 import { MissingPeerError } from '../../package/peers'
 import { type CliIO, UsageError, writeLine } from '../args'
-import { existingRoots } from '../session'
+import { cdpChoice } from '../cdp'
+import { checkSkillIds, existingRoots } from '../session'
 import { compatOf } from '../roots'
 import type { Args } from '../registry'
-
-const HOST_PORT_RE = /^(\[[^\]]+\]|[^:/\s]+):(\d+)$/
-const PAGE_PATH_RE = /^\/devtools\/page\/([^/]+)$/
 
 function portOf(text: string, flag: string, allowZero: boolean): number {
   const port = Number(text)
@@ -22,22 +22,21 @@ function portOf(text: string, flag: string, allowZero: boolean): number {
   return port
 }
 
-/** `--cdp HOST:PORT`, or a `ws://` URL of the browser or of one page (which becomes the active tab). */
-function browserAddress(cdp: string): BrowserAddress {
-  if (/^wss?:\/\//i.test(cdp)) {
-    let url: URL
-    try {
-      url = new URL(cdp)
-    } catch {
-      throw new UsageError(`--cdp is not a valid URL: ${JSON.stringify(cdp)}`)
-    }
-    const page = PAGE_PATH_RE.exec(url.pathname)?.[1]
-    const port = portOf(url.port || '80', '--cdp', false)
-    return { host: url.hostname, port, ...(page ? { page } : {}) }
+/** `--max-sessions` and `--session-idle`: whole numbers of at least 1. */
+function countOf(text: string | undefined, flag: string, fallback: number): number {
+  if (text === undefined) return fallback
+  const count = Number(text)
+  if (!/^\d+$/.test(text) || count < 1 || count > 1_000_000)
+    throw new UsageError(`${flag} needs a whole number from 1 to 1000000, not ${JSON.stringify(text)}`)
+  return count
+}
+
+/** The session limits of `--http`: 64 at once, closed after 30 idle minutes, unless told otherwise. */
+function sessionLimits(args: Args<'mcp'>) {
+  return {
+    max: countOf(args['max-sessions'], '--max-sessions', 64),
+    idleMs: countOf(args['session-idle'], '--session-idle', 1800) * 1000,
   }
-  const match = HOST_PORT_RE.exec(cdp)
-  if (!match) throw new UsageError(`--cdp must be ws://... or HOST:PORT, not ${JSON.stringify(cdp)}`)
-  return { host: match[1]!.replace(/^\[|\]$/g, ''), port: portOf(match[2]!, '--cdp', false) }
 }
 
 /** The tokenizer the default needs is named as `mcp`'s own peer. */
@@ -66,20 +65,36 @@ async function writableRoot(dir: string, roots: readonly string[], cwd: string) 
   return { dir: wanted, roots: all }
 }
 
+/**
+ * `--allow` and `--deny`, refused when they name a skill no root holds (a typo would serve nothing,
+ * silently) or leave nothing to serve. With `--allow-write` an allowed skill may be one still to write.
+ */
+async function skillFilter(args: Args<'mcp'>, roots: readonly string[]): Promise<SkillFilter> {
+  const filter = { allow: args.allow, deny: args.deny }
+  const known = (await Promise.all(roots.map(scanRoot))).flatMap((scan) => scan.folders.map((f) => f.id))
+  if (args['allow-write'] === undefined) checkSkillIds(filter.allow, known, '--allow')
+  checkSkillIds(filter.deny, known, '--deny')
+  if (filter.allow.length > 0 && filter.allow.every((id) => filter.deny.includes(id)))
+    throw new UsageError(`--deny takes every skill --allow gives (${filter.allow.join(', ')}): nothing would be served`)
+  return filter
+}
+
 /** `site-skills mcp`: serves the site tools to MCP clients until stdin closes or a signal. */
 export async function mcpCommand(args: Args<'mcp'>, io: CliIO): Promise<number> {
-  const browser = args.cdp === undefined ? undefined : browserAddress(args.cdp)
+  const choice = cdpChoice(args)
   const http = args.http === undefined ? undefined : portOf(args.http, '--http', true)
+  const sessions = sessionLimits(args)
   const mode = toolsMode(args.tools)
   // The default counts the tokens of its list: without the tokenizer it exits 2 before it starts anything.
   if (!mode) await loadTokenizer().catch(asMcpPeer)
   const roots = await existingRoots(args, io)
+  const filter = await skillFilter(args, roots)
   const allowWrite =
     args['allow-write'] === undefined ? undefined : await writableRoot(args['allow-write'], roots, io.cwd)
   const log = (line: string) => writeLine(io.stderr, `site-skills mcp: ${line}`)
   try {
-    const filter = { allow: args.allow, deny: args.deny }
-    const options = { roots, compat: compatOf(args), browser, http, mode, filter, log }
+    const browser = choice && (await resolveBrowser(choice))
+    const options = { roots, compat: compatOf(args), browser, http, sessions, mode, filter, log }
     await runMcp(allowWrite ? { ...options, allowWrite } : options)
     return 0
   } catch (error) {

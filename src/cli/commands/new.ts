@@ -1,10 +1,12 @@
 import { existsSync, lstatSync, mkdirSync, realpathSync } from 'node:fs'
 import { dirname, join, relative } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { modelName } from '../../compiler/validate/collisions'
 import { checkDomainPattern } from '../../compiler/validate/domains'
 import { toPosix } from '../../compiler/fs/paths'
 import { fsReason, isWriteFailure, writeFileInside } from '../../compiler/fs/write-inside'
 import { type CliIO, UsageError, writeLine } from '../args'
+import { shellWord } from '../example'
 import { displayRoot, rootsOf } from '../roots'
 import { CommandFailure, reportFailure } from '../failure'
 import type { Args } from '../registry'
@@ -122,9 +124,18 @@ function validateCommandFor(args: Args<'new'>, root: string, io: CliIO): string 
   return `site-skills validate --root ${shellWord(displayRoot(root, io.cwd))}`
 }
 
-/** A path as one POSIX shell word: bare when it is plain, else single-quoted. */
-function shellWord(text: string): string {
-  return /^[\w@%+=:,./-]+$/.test(text) ? text : `'${text.replaceAll("'", "'\\''")}'`
+/**
+ * An id so long that its model tool names (`<id>__<tool>`, cut to a provider's length) keep no
+ * character of the tool's name: every tool of the skill would get one name, a `tool-name-collision`.
+ */
+function checkToolNameRoom(id: string): void {
+  if (modelName(id, 'a') !== modelName(id, 'b')) return
+  const cut = modelName(id, 'a').length
+  throw new UsageError(
+    `skill id ${JSON.stringify(id.slice(0, 20))}... is ${id.length} characters: model tool names are <id>__<tool> ` +
+      `cut to ${cut} characters, so every tool of this skill would be named ${JSON.stringify(modelName(id, 'a').slice(0, 20))}... ` +
+      `(tool-name-collision); use at most ${cut - 3} characters`,
+  )
 }
 
 /** The checked id and domains of `new`, or a usage error. */
@@ -137,6 +148,7 @@ function parseNew(args: Args<'new'>): { id: string; domains: string[] } {
     const limit = long ? ', at most 128 characters' : ''
     throw new UsageError(`invalid skill id ${shown}: use lowercase letters, digits and dashes${limit} (e.g. "x-com")`)
   }
+  checkToolNameRoom(id)
   if (args.domain.length === 0) throw new UsageError('pass at least one --domain (e.g. --domain example.com)')
   const domains = args.domain.map((raw) => {
     const checked = checkDomainPattern(raw)

@@ -7,25 +7,17 @@ import { isInside } from '../../compiler/fs/paths'
 import type { SkillModel } from '../../compiler/model'
 import { skillFiles } from '../../pack/files'
 import { type PackFiles, type PackSkill, packFiles } from '../../pack/package'
-import { scanText } from '../../pack/secrets'
+import { scanFile } from '../../pack/secrets'
 import { outProblem, writePack } from '../../pack/write'
 import { type CliIO, UsageError, writeLine } from '../args'
 import { displayRoot } from '../roots'
 import type { Args } from '../registry'
 import { CommandFailure } from '../failure'
 import { createStyle, plural } from '../format'
-import { compileRoots } from '../session'
+import { checkSkillIds, compileRoots } from '../session'
 import { jsonReport, printReports } from './validate'
 
 const VERSION_RE = /^\d+\.\d+\.\d+(?:-[0-9A-Za-z.-]+)?(?:\+[0-9A-Za-z.-]+)?$/
-
-/** A usage error when an id names no skill of the roots. */
-function checkIds(result: CompileResult, ids: readonly string[]): void {
-  const known = new Set(result.records.map((r) => r.folder.id))
-  const unknown = ids.find((id) => !known.has(id))
-  if (unknown !== undefined)
-    throw new UsageError(`no skill ${JSON.stringify(unknown)} in the roots (known: ${[...known].join(', ')})`)
-}
 
 /** The chosen valid skills (all when no id is given). */
 function chosenSkills(result: CompileResult, ids: readonly string[]): SkillModel[] {
@@ -51,7 +43,7 @@ async function collect(models: readonly SkillModel[]): Promise<{ skills: PackSki
     for (const r of refused)
       findings.push(createDiagnostic(model, at(r.rel), { code: 'pack-file', data: { reason: r.reason } }))
     for (const file of files) {
-      for (const secret of await scanText(file.bytes.toString('utf8'), file.rel)) {
+      for (const secret of await scanFile(file.bytes, file.rel)) {
         const { line, column } = secret
         const data = { rule: secret.rule, what: secret.message }
         findings.push(createDiagnostic(model, at(file.rel), { code: 'secret-found', data, line, column }))
@@ -95,7 +87,10 @@ export async function packCommand(args: Args<'pack'>, io: CliIO): Promise<number
     throw new UsageError(`--package-version ${JSON.stringify(version)} is no semver version`)
   const result = await compileRoots(args, io)
   const ids = args.positionals
-  checkIds(result, ids)
+  checkSkillIds(
+    ids,
+    result.records.map((r) => r.folder.id),
+  )
   const counted = (d: Pick<Diagnostic, 'severity' | 'siteId'>) =>
     d.severity === 'error' && (ids.length === 0 || ids.includes(d.siteId) || !d.siteId)
   if (result.diagnostics.some(counted)) {

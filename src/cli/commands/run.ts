@@ -1,13 +1,28 @@
+import { existsSync } from 'node:fs'
+import { join } from 'node:path'
 import { type BrowserTarget, type CdpSendable, type ToolMeta, isSiteToolError } from '../../../runtime/index'
-import { command, isWsUrl, openTarget, parseHostPort, resultJson, targetProblem } from '../../../runtime/internal'
-import { type SkillsOptions, listSiteSkills, runBrowserSiteTool, runNodeSiteTool } from '../../nobuild/api'
+import {
+  type CallRef,
+  command,
+  compactText,
+  openTarget,
+  pageResult,
+  pagesResults,
+  resultJson,
+  siteToolError,
+  splitCursor,
+  targetProblem,
+} from '../../../runtime/internal'
+import { type SkillsOptions, current, runBrowserSiteTool, runNodeSiteTool } from '../../nobuild/api'
 import { type CliIO, UsageError, writeLine } from '../args'
-import { compatOf } from '../roots'
-import { existingRoots } from '../session'
+import { cdpChoice, runtimeTarget } from '../cdp'
+import { shellWord } from '../example'
+import { compatOf, displayRoot } from '../roots'
+import { checkSkillIds, existingRoots } from '../session'
 import type { Args } from '../registry'
 
 const RUN_USAGE =
-  'site-skills run SITE TOOL --args JSON [--cdp ws://...|HOST:PORT] [--target ID|URL-substring] [--url URL]'
+  'site-skills run SITE TOOL --args JSON [--cdp ws(s)://...|HOST:PORT [--cdp-header NAME:VALUE]...] [--target ID|URL-substring] [--url URL] [--format compact|json]'
 
 /** What a Node tool gets as `ctx` under `site-skills run` (docs/skills.md's table of hosts). */
 interface RunContext {
@@ -80,19 +95,14 @@ function parseToolArgs(text: string | undefined): Record<string, unknown> {
   return value as Record<string, unknown>
 }
 
-/** `--cdp ws://...` or `--cdp HOST:PORT` (with `--target ID|URL-substring`). */
+/** `--cdp` (a page's or a browser's URL, or HOST:PORT), its headers, and `--target ID|URL-substring`. */
 function targetOf(args: Args<'run'>): BrowserTarget | undefined {
-  if (!args.cdp) {
-    if (args.target) throw new UsageError('--target needs --cdp HOST:PORT')
+  const choice = cdpChoice(args)
+  if (!choice) {
+    if (args.target) throw new UsageError('--target needs --cdp (the browser whose tab it names)')
     return undefined
   }
-  if (isWsUrl(args.cdp)) {
-    if (args.target) throw new UsageError('--target applies to --cdp HOST:PORT, not to a ws:// URL')
-    return args.cdp
-  }
-  const address = parseHostPort(args.cdp)
-  if (!address) throw new UsageError(`--cdp must be ws://... or HOST:PORT, not ${JSON.stringify(args.cdp)}`)
-  return { ...address, target: args.target }
+  return runtimeTarget(choice, args.target)
 }
 
 /** `site-skills run SITE TOOL --args JSON [--cdp ...] [--target ...]`: runs a Node or browser tool. */
@@ -100,6 +110,8 @@ export async function runCommand(args: Args<'run'>, io: CliIO): Promise<number> 
   const [siteId, tool, ...rest] = args.positionals
   if (!siteId || !tool || rest.length) throw new UsageError(`run takes a skill id and a tool name: ${RUN_USAGE}`)
   const toolArgs = parseToolArgs(args.args)
+  if (args.json && args.format === 'compact')
+    throw new UsageError('--json prints JSON: give --json or --format compact, not both')
   urlOf(args)
   const target = targetOf(args)
   if (target && targetProblem(target)) throw new UsageError(`--cdp: ${targetProblem(target)}`)
@@ -110,21 +122,51 @@ export async function runCommand(args: Args<'run'>, io: CliIO): Promise<number> 
     const kind = meta?.kind
     if (kind === 'browser' && !target)
       throw new UsageError(`${siteId} -> ${tool} is a browser tool: pass --cdp ws://... or --cdp HOST:PORT`)
+    const { own, cursor } = meta ? splitCursor(meta, toolArgs) : { own: toolArgs, cursor: undefined }
     // A Node tool gets the page too, when one is given, so it can drive the browser.
     const result =
       kind === 'browser'
-        ? await runBrowserSiteTool(siteId, tool, toolArgs, target!, options)
-        : await runNode(siteId, tool, toolArgs, args, options)
-    writeLine(io.stdout, resultJson(result, { siteId, tool, file: meta?.file }, args.json ? undefined : 2))
+        ? await runBrowserSiteTool(siteId, tool, own, target!, options)
+        : await runNode(siteId, tool, own ?? {}, args, options)
+    const call = { siteId, tool, file: meta?.file, args: own ?? {} }
+    writeLine(io.stdout, printed(budgeted(result, { ...call, cursor }, meta), call, args))
     return 0
   } catch (error) {
     if (!isSiteToolError(error)) throw error
     writeLine(io.stderr, `site-skills: ${error.code}: ${error.message}`)
+    if (error.code === 'skill-invalid') writeLine(io.stderr, `site-skills: ${validateLine(siteId, options.roots, io)}`)
     return 1
   }
 }
 
+/** The result as agents get it (SPEC 12): a page when it is over the tool's budget or a cursor was given. */
+function budgeted(value: unknown, call: CallRef & { cursor: unknown }, meta: ToolMeta | undefined): unknown {
+  if (!meta || !pagesResults(meta)) return value
+  if (call.cursor !== undefined && typeof call.cursor !== 'string')
+    throw siteToolError('invalid-cursor', { reason: 'malformed' }, call)
+  return pageResult(value, { ...call, cursor: call.cursor as string | undefined, budget: meta.resultBudget }).value
+}
+
+/** The result as `--format` (or `--json`) asks: compact text, JSON, or JSON indented for people. */
+function printed(value: unknown, from: CallRef, args: Args<'run'>): string {
+  const json = resultJson(value, from, args.json || args.format === 'json' ? undefined : 2)
+  return args.format === 'compact' ? compactText(value) : json
+}
+
+/** Where to see every problem of an invalid skill: `site-skills validate` of its folder(s). */
+function validateLine(siteId: string, roots: readonly string[], io: CliIO): string {
+  const dirs = roots.map((root) => join(root, siteId)).filter((dir) => existsSync(join(dir, 'manifest.json')))
+  const shown = dirs.map((dir) => shellWord(displayRoot(dir, io.cwd))).join(' ')
+  return `every problem of ${JSON.stringify(siteId)}: site-skills validate ${shown}`
+}
+
+/** The tool's metadata (undefined when the skill is invalid or lacks it); an id no root holds is bad usage. */
 async function metaOf(siteId: string, tool: string, options: SkillsOptions): Promise<ToolMeta | undefined> {
-  const skill = (await listSiteSkills(options)).find((s) => s.id === siteId)
+  const { result, api } = await current(options)
+  checkSkillIds(
+    [siteId],
+    result.records.map((r) => r.folder.id),
+  )
+  const skill = api.skills.find((s) => s.id === siteId)
   return skill && Object.hasOwn(skill.tools, tool) ? skill.tools[tool] : undefined
 }

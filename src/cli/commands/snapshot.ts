@@ -1,64 +1,68 @@
 import { join, relative } from 'node:path'
 import { SiteToolError } from '../../../runtime/index'
-import { type TargetInfo, loadCri, urlMatchesDomains } from '../../../runtime/internal'
+import { type CdpSocket, openSocket, shownUrl, urlMatchesDomains } from '../../../runtime/internal'
+import { type BrowserEndpoint, resolveBrowser } from '../../cdp/endpoint'
 import { formatFixture } from '../../compiler/fixtures/header'
 import { toPosix } from '../../compiler/fs/paths'
 import { isWriteFailure, writeFileInside } from '../../compiler/fs/write-inside'
 import { current } from '../../nobuild/api'
 import { SNAPSHOT_CHANGES } from '../../examples/capture-page'
-import { type CapturedPage, capturePage, fixtureNameFromUrl } from '../../examples/fixture'
+import { capturePage, fixtureNameFromUrl } from '../../examples/fixture'
 import { type CliIO, UsageError, writeLine } from '../args'
+import { browserChoice, cdpChoice } from '../cdp'
 import { compatOf } from '../roots'
 import { CommandFailure, reportFailure } from '../failure'
-import { existingRoots } from '../session'
+import { checkSkillIds, existingRoots } from '../session'
 import type { Args } from '../registry'
 
-const USAGE = 'site-skills snapshot URL --site ID [--name NAME] --cdp HOST:PORT'
-const HOST_PORT_RE = /^(\[[^\]]+\]|[^:/\s]+):(\d+)$/
+const USAGE =
+  'site-skills snapshot URL --site ID [--name NAME] --cdp HOST:PORT|ws(s)://... [--cdp-header NAME:VALUE]...'
 const NAME_RE = /^[A-Za-z0-9][A-Za-z0-9._-]{0,79}$/
+
+interface PageTarget {
+  targetId: string
+  type: string
+  url: string
+}
 
 /**
  * The page tab on the skill's domains whose URL is `url`, else the first that starts with it, else
  * one that contains it (a tab on another site whose URL merely contains the text is never taken).
  */
-async function findTab(host: string, port: number, url: string, domains: readonly string[]): Promise<TargetInfo> {
-  const where = `${host}:${port}`
-  const response = await fetch(`http://${where}/json/list`).catch((cause: unknown) => {
-    throw new SiteToolError('disconnected', `cannot reach ${where}`, { cause })
-  })
-  const list = await response.json().catch(() => undefined)
-  if (!Array.isArray(list))
-    throw new SiteToolError('disconnected', `${where} is not a DevTools endpoint (no /json/list)`)
-  const all = (list as TargetInfo[]).filter((t) => t?.type === 'page' && typeof t.url === 'string')
+async function findTab(browser: CdpSocket, where: string, url: string, domains: readonly string[]) {
+  const { targetInfos } = (await browser.send('Target.getTargets')) as { targetInfos: PageTarget[] }
+  const all = targetInfos.filter((t) => t.type === 'page' && typeof t.url === 'string')
   const pages = all.filter((t) => urlMatchesDomains(t.url, domains))
   const found =
     pages.find((t) => t.url === url) ??
     pages.find((t) => t.url.startsWith(url)) ??
     pages.find((t) => t.url.includes(url))
-  if (found?.webSocketDebuggerUrl) return found
+  if (found) return found.targetId
   const open = all.map((t) => t.url).join(', ') || 'none'
   throw new SiteToolError('target-not-found', `no tab at ${url} in the browser at ${where} (open: ${open})`)
 }
 
-async function capture(tab: TargetInfo): Promise<CapturedPage> {
-  const client = await (await loadCri())({ target: tab.webSocketDebuggerUrl!, local: true })
+/** Reads the tab at `url` over one connection to the browser, closed afterwards. */
+async function capture(endpoint: BrowserEndpoint, where: string, url: string, domains: readonly string[]) {
+  const browser = await openSocket(endpoint.url, endpoint.headers ? { headers: endpoint.headers } : {})
   try {
-    return await capturePage(client)
+    return await capturePage(await browser.attach(await findTab(browser, where, url, domains)))
   } finally {
-    await client.close().catch(() => {})
+    await browser.close()
   }
 }
 
-function parseOptions(args: Args<'snapshot'>): { url: string; siteId: string; host: string; port: number } {
+function parseOptions(args: Args<'snapshot'>) {
   const [url, ...rest] = args.positionals
   if (!url || rest.length) throw new UsageError(`snapshot takes one URL: ${USAGE}`)
   if (!args.site) throw new UsageError(`snapshot needs --site ID: ${USAGE}`)
   if (args.name !== undefined && !NAME_RE.test(args.name))
     throw new UsageError(`--name must be letters, digits, ".", "_" or "-", not ${JSON.stringify(args.name)}`)
-  const hostPort = HOST_PORT_RE.exec(args.cdp ?? '')
-  if (!hostPort) throw new UsageError(`snapshot reads a tab of a running browser: pass --cdp HOST:PORT (${USAGE})`)
+  const choice = cdpChoice(args)
+  if (!choice) throw new UsageError(`snapshot reads a tab of a running browser: pass --cdp HOST:PORT (${USAGE})`)
   if (!URL.canParse(url) || !/^https?:/.test(url)) throw new UsageError(`not an http(s) URL: ${JSON.stringify(url)}`)
-  return { url, siteId: args.site, host: hostPort[1]!.replace(/^\[|\]$/g, ''), port: Number(hostPort[2]) }
+  const where = 'address' in choice ? `${choice.address.host}:${choice.address.port}` : shownUrl(choice.url)
+  return { url, siteId: args.site, browser: browserChoice(choice, USAGE), where }
 }
 
 /** Where the tab really was when read: on the skill's domains, or the capture is refused. */
@@ -75,15 +79,16 @@ function checkCaptured(page: { url: string }, siteId: string, patterns: readonly
  * tab at URL as `fixtures/NAME.html` of the skill and prints the example stanza to paste.
  */
 export async function snapshotCommand(args: Args<'snapshot'>, io: CliIO): Promise<number> {
-  const { url, siteId, host, port } = parseOptions(args)
+  const { url, siteId, browser, where } = parseOptions(args)
   try {
     const { result } = await current({ roots: await existingRoots(args, io), compat: compatOf(args), watch: false })
-    const record = result.records.find((r) => r.folder.id === siteId)
-    if (!record) throw new UsageError(`no skill ${JSON.stringify(siteId)} in the roots`)
+    const ids = result.records.map((r) => r.folder.id)
+    checkSkillIds([siteId], ids)
+    const record = result.records[ids.indexOf(siteId)]!
     const patterns = record.domainSites.map((s) => s.pattern)
     if (!urlMatchesDomains(url, patterns))
       throw new SiteToolError('domain-mismatch', `${url} does not match ${siteId}'s domains (${patterns.join(', ')})`)
-    const page = await capture(await findTab(host, port, url, patterns))
+    const page = await capture(await resolveBrowser(browser), where, url, patterns)
     checkCaptured(page, siteId, patterns)
     const name = args.name ?? fixtureNameFromUrl(page.url)
     const fixture = `fixtures/${name}.html`

@@ -24,7 +24,8 @@ export async function typesCommand(args: Args<'types'>, io: CliIO): Promise<numb
   }
   if (args.out === '-' || args.out === '/dev/stdout') {
     // Standard output may be a socket, which `/dev/stdout` cannot be opened as: write to the stream.
-    io.stdout.write(generateDts(result.skills))
+    // Said once written: a reader that closed the pipe ends the command first (see guardProcess).
+    await new Promise<void>((done) => io.stdout.write(generateDts(result.skills), (error) => error || done()))
     writeLine(io.stderr, `wrote standard output (${plural(result.skills.length, 'skill')})`)
     return 0
   }

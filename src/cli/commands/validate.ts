@@ -1,10 +1,12 @@
 import type { CompileResult } from '../../compiler/compile'
+import type { Diagnostic } from '../../compiler/diagnostics/catalog'
 import { type CliIO, writeLine } from '../args'
 import { displayRoot } from '../roots'
 import { createStyle, formatDiagnostic, plural } from '../format'
 import { compileRoots } from '../session'
 import type { Args } from '../registry'
 import { withVerification } from '../../verification/stale'
+import { createFramer } from '../../compiler/diagnostics/report'
 
 /** `site-skills validate [DIR...]`: exit 0 without errors, 1 with any. */
 export async function validateCommand(args: Args<'validate'>, io: CliIO): Promise<number> {
@@ -35,7 +37,8 @@ export function printReports(result: CompileResult, io: CliIO): void {
     const bad = report.diagnostics.some((d) => d.severity === 'error')
     const title = report.id ? `${style.bold(report.id)}${style.dim(`  ${shown}/${report.id}`)}` : style.bold('roots')
     writeLine(io.stdout, `${bad ? style.red('✖') : style.yellow('!')} ${title}`)
-    for (const d of report.diagnostics) writeLine(io.stdout, formatDiagnostic(d, io.cwd, style))
+    const framer = createFramer()
+    for (const d of report.diagnostics) writeLine(io.stdout, formatDiagnostic(d, io.cwd, style, framer))
     writeLine(io.stdout)
   }
 }
@@ -46,10 +49,13 @@ export function printReports(result: CompileResult, io: CliIO): void {
  * is what its code's message is made from (docs/codes.md), for programs to read instead of it.
  */
 export function jsonReport(result: CompileResult, cwd: string) {
-  const diagnostics = result.diagnostics.map((d) => {
-    const { code, severity, data, siteId, file, line, column, message, hint } = d
-    const root = displayRoot(d.root, cwd)
-    return { code, severity, siteId, root, file, line, column, message, ...(hint ? { hint } : {}), data }
-  })
+  const diagnostics = result.diagnostics.map((d) => jsonDiagnostic(d, cwd))
   return { ok: result.errors === 0, skills: result.records.length, diagnostics }
+}
+
+/** One diagnostic as `--json` prints it (see jsonReport). */
+export function jsonDiagnostic(d: Diagnostic, cwd: string) {
+  const { code, severity, data, siteId, file, line, column, message, hint } = d
+  const root = displayRoot(d.root, cwd)
+  return { code, severity, siteId, root, file, line, column, message, ...(hint ? { hint } : {}), data }
 }

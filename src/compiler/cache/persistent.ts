@@ -1,11 +1,12 @@
 import { createRequire } from 'node:module'
 import type { BrowserToolCode } from '../../../runtime/index'
 import { ownManifest } from '../../package/version'
+import type { Diagnostic } from '../diagnostics/catalog'
 import type { StampLog } from '../fs/stamp'
 import type { SkillFolder, SkillRecord } from '../model'
 import { type InputContext, type SkillInputs, type StoredInputs, sameInputs, takeInputs } from './inputs'
 import { type StoredSkill, restoreRecord, storeRecord } from './records'
-import { type CacheStore, createCacheStore } from './store'
+import { type CacheStore, cacheIgnored, createCacheStore } from './store'
 
 /** A skill as the compiler keeps it: its record, its compiled browser tools, and the digest of its inputs once known. */
 export interface CachedSkill {
@@ -34,6 +35,11 @@ export interface PersistentCache {
   save: (skills: readonly CachedSkill[], keyOf: (f: SkillFolder) => string, stamps: StampLog) => void
   /** Waits for the last save. */
   flush: () => Promise<void>
+  /**
+   * The warning `cache-ignored` when the file the lookup read failed the file guard's inspection
+   * (a FIFO, a symlink, another user's file), once: the compile that read it reports it.
+   */
+  takeFinding: () => Diagnostic | undefined
 }
 
 /** What the compiler's output depends on besides the skills' inputs. */
@@ -121,5 +127,11 @@ export function createPersistentCache(dir: string, key: string, project: string)
 
   const unchanged = (skill: CachedSkill) =>
     skill.inputs !== undefined && sameInputs(skill.inputs, inputsOf(skill.record), context())
-  return { store, key, lookup, unchanged, save, flush: () => pending }
+  let reported = false
+  function takeFinding(): Diagnostic | undefined {
+    if (reported || store.untrusted === undefined) return undefined
+    reported = true
+    return cacheIgnored(project, store.file, store.untrusted)
+  }
+  return { store, key, lookup, unchanged, save, flush: () => pending, takeFinding }
 }

@@ -1,10 +1,16 @@
-import { createHash, randomBytes } from 'node:crypto'
-import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs'
-import { join } from 'node:path'
+import { createHash } from 'node:crypto'
+import { mkdirSync } from 'node:fs'
+import { basename, join, relative } from 'node:path'
+import { type Diagnostic, createDiagnostic } from '../diagnostics/catalog'
+import { isReadFailure, readOwnFile } from '../fs/files'
+import { toPosix } from '../fs/paths'
+import { isWriteFailure, replaceFile } from '../fs/write-inside'
 import type { StoredSkill } from './records'
 
 /** The cache file's format: a change to what it holds changes this (old files are then ignored). */
 const FORMAT = 'site-skills-cache/1'
+/** The largest cache file read: far above what 10,000 skills write, far below what exhausts memory. */
+const CACHE_FILE_LIMIT = 512 * 1024 * 1024
 
 /** The first line of a cache file: what it is for, and how to know the rest is whole. */
 interface Header {
@@ -27,6 +33,17 @@ export interface CacheStore {
   write: (skills: readonly StoredSkill[]) => boolean
   /** Why the last read found nothing usable, for tests and debugging. */
   readonly miss: string | undefined
+  /**
+   * Why the file the last read found failed the file guard's inspection (a symlink, a FIFO, another
+   * user's file): it was ignored, and the next write replaces it. Worth a warning, unlike a miss.
+   */
+  readonly untrusted: string | undefined
+}
+
+/** The warning that a file of a build cache in `project` failed the file guard's inspection and was ignored. */
+export function cacheIgnored(project: string, path: string, reason: string): Diagnostic {
+  const file = toPosix(relative(project, path))
+  return createDiagnostic({ id: '', root: project }, file, { code: 'cache-ignored', data: { file, reason } })
 }
 
 const digestOf = (body: Buffer) => createHash('sha256').update(body).digest('base64')
@@ -40,17 +57,19 @@ export function createCacheStore(dir: string, key: string): CacheStore {
   const name = createHash('sha256').update(key).digest('hex').slice(0, 16)
   const file = join(dir, `skills-${name}.json`)
   let miss: string | undefined
+  let untrusted: string | undefined
 
   function read(): Map<string, StoredSkill> {
     const none = (why: string) => {
       miss = why
       return new Map<string, StoredSkill>()
     }
-    let bytes: Buffer
-    try {
-      bytes = readFileSync(file)
-    } catch (error) {
-      return none((error as NodeJS.ErrnoException).code === 'ENOENT' ? 'missing' : 'unreadable')
+    untrusted = undefined
+    const bytes = readOwnFile(file, CACHE_FILE_LIMIT)
+    if (bytes === 'missing') return none('missing')
+    if (isReadFailure(bytes)) {
+      untrusted = bytes.message
+      return none('untrusted')
     }
     const newline = bytes.indexOf(0x0a)
     if (newline < 0) return none('corrupt')
@@ -75,16 +94,14 @@ export function createCacheStore(dir: string, key: string): CacheStore {
   function write(skills: readonly StoredSkill[]): boolean {
     const body = Buffer.from(JSON.stringify(skills))
     const header: Header = { format: FORMAT, key, length: body.length, sha256: digestOf(body) }
-    const temp = `${file}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`
     try {
       mkdirSync(dir, { recursive: true })
-      writeFileSync(temp, Buffer.concat([Buffer.from(`${JSON.stringify(header)}\n`), body]))
-      renameSync(temp, file)
-      return true
     } catch {
-      rmSync(temp, { force: true })
       return false
     }
+    // Whatever is there (an untrusted file, a FIFO, a symlink) is replaced by a whole new file, never written through.
+    const data = Buffer.concat([Buffer.from(`${JSON.stringify(header)}\n`), body])
+    return !isWriteFailure(replaceFile(dir, basename(file), data, { anyKind: true }))
   }
 
   return {
@@ -93,6 +110,9 @@ export function createCacheStore(dir: string, key: string): CacheStore {
     write,
     get miss() {
       return miss
+    },
+    get untrusted() {
+      return untrusted
     },
   }
 }

@@ -23,6 +23,7 @@ import {
   fixtureHeaderHint,
   fixtureHeaderMessage,
 } from './example-messages'
+import { type SlowShape, slowHint, slowReason } from './url-messages'
 
 type Severity = 'error' | 'warning'
 
@@ -41,6 +42,9 @@ export interface CatalogEntry<D> {
 export type NoData = Record<string, never>
 
 const q = (value: unknown) => JSON.stringify(value)
+/** Up to five paths, quoted, and how many more. */
+const fileList = (files: readonly string[]) =>
+  files.length > 5 ? `${files.slice(0, 5).map(q).join(', ')} and ${files.length - 5} more` : files.map(q).join(', ')
 const entry = <D = NoData>(e: CatalogEntry<D>): CatalogEntry<D> => e
 const SYMLINK_OUT = 'resolves outside the skill folder (a symlink leads out of it)'
 const NOT_ONE_FUNCTION = 'must contain a single function expression'
@@ -48,8 +52,8 @@ const NODE_HINT = 'A Node tool is an ES module: export async function name(ctx, 
 const TOOL_PATH_WORDS = {
   empty: 'path must be a non-empty string',
   backslash: 'path must use forward slashes',
-  node: 'path must be tools/*.js or <product>/functions.js',
-  browser: 'path must be a relative browser-tools/*.js path',
+  node: 'path must be tools/*.js, tools/*.mjs or tools/*.ts (or <product>/functions.js, .mjs, .ts)',
+  browser: 'path must be browser-tools/*.js or browser-tools/*.ts',
 } as const
 
 type ToolNameData =
@@ -72,13 +76,18 @@ type PathEscapeData =
   | { via: 'tool-path'; tool: string }
   | { via: 'fixture'; example: string }
   | { via: 'import'; tool: string; file: string }
+  /** A skill folder of a skill package that is a symlink to outside the package. */
+  | { via: 'package-skill'; package: string }
 type UrlPatternData =
   | { at: string; problem: 'shape' }
   | { at: string; problem: 'slash' | 'invalid'; pattern: string; reason?: string }
+  | ({ at: string; problem: 'slow'; pattern: string } & SlowShape)
 
 function urlPatternMessage(d: UrlPatternData): string {
   if (d.problem === 'shape') return `${d.at} must be a non-empty list of non-empty strings`
   if (d.problem === 'slash') return `${d.at}: URL pattern ${q(d.pattern)} must start with "/" (it matches the pathname)`
+  if (d.problem === 'slow')
+    return `${d.at}: URL pattern ${q(d.pattern)} cannot be matched in time linear in the path: ${slowReason(d)}`
   return `${d.at}: invalid URL pattern ${q(d.pattern)}${d.reason ? ` (${d.reason})` : ''}`
 }
 type CompatData = { problem: 'bom' | 'symlink' } | { problem: 'extension' | 'module'; tool: string }
@@ -133,6 +142,8 @@ function pathEscapeMessage(d: PathEscapeData): string {
       return `${d.example}: fixture must stay inside the skill folder`
     case 'import':
       return `browser tool ${q(d.tool)} imports ${q(d.file)}, which is outside the skill folder`
+    case 'package-skill':
+      return `this skill folder of package ${q(d.package)} is a symlink to outside the package: it is not served`
   }
 }
 
@@ -518,11 +529,36 @@ export const DIAGNOSTIC_CATALOG = {
     hint: 'tokenBudget is a positive integer, or { "max": N, "fail": true } to make exceeding it an error.',
     message: (d) => `${d.at}: tokenBudget must be a positive integer or { "max": N, "fail"?: boolean }`,
   }),
+  'result-budget': entry<{ tool: string; example: string; tokens: number; budget: number; from: 'expect' | 'record' }>({
+    severity: 'warning',
+    title: 'Example result over its result budget',
+    hint:
+      'Return less per call (fewer fields, shorter text, a limit argument), or raise resultBudget; a result over it ' +
+      'reaches agents a page at a time. `site-skills test` prints each example result’s tokens.',
+    message: (d) =>
+      `${d.tool} example ${q(d.example)}: its ${d.from === 'expect' ? 'expected' : 'recorded'} result is about ` +
+      `${d.tokens.toLocaleString('en-US')} tokens, over the resultBudget of ${d.budget.toLocaleString('en-US')}`,
+  }),
+  'result-budget-invalid': entry<{ at: string }>({
+    severity: 'error',
+    title: 'Invalid result budget',
+    hint: 'resultBudget is a whole number of tokens from 100 to 1,000,000 (default 4,000).',
+    message: (d) => `${d.at}: resultBudget must be an integer from 100 to 1000000`,
+  }),
+  'cursor-arg': entry<{ tool: string }>({
+    severity: 'warning',
+    title: 'Tool declares its own cursor',
+    hint:
+      'The runtime adds a "cursor" argument to page results over their resultBudget; rename this one ' +
+      '(e.g. "after" or "page") so that the tool’s results can be paged.',
+    message: (d) => `${d.tool} declares an argument "cursor": its results are sent whole, never paged`,
+  }),
   'url-pattern': entry<UrlPatternData>({
     severity: 'error',
     title: 'Invalid URL pattern',
     hint: 'urls is a list of URLPattern pathname patterns starting with "/": "/:owner/:repo", "/:owner/:repo/issues/*".',
     message: urlPatternMessage,
+    hintFor: (d) => (d.problem === 'slow' ? slowHint(d) : undefined),
   }),
   'verification-stale': entry<{ file: string; change: 'changed' | 'added' | 'removed' }>({
     severity: 'warning',
@@ -532,9 +568,28 @@ export const DIAGNOSTIC_CATALOG = {
   }),
   'verification-invalid': entry<{ reason: string }>({
     severity: 'warning',
-    title: 'Unreadable verification record',
+    title: 'Unusable verification record',
     hint: 'verification.json is written by site-skills test --record; run it again rather than editing the file.',
-    message: (d) => `verification.json cannot be read: ${d.reason}`,
+    message: (d) => `verification.json cannot be used: ${d.reason}`,
+  }),
+  'cache-ignored': entry<{ file: string; reason: string }>({
+    severity: 'warning',
+    title: 'Build cache ignored',
+    hint:
+      'The plugin writes its cache for the user who runs the build, and replaces a file there it does not ' +
+      'trust; if something else writes into node_modules/.cache/site-skills, stop it, or set cache: false.',
+    message: (d) => `the build cache file ${q(d.file)} ${d.reason}: it was ignored, and is written again`,
+  }),
+  'verification-unwritten': entry<{ problem: 'changed'; files: string[] } | { problem: 'write'; reason: string }>({
+    severity: 'error',
+    title: 'Verification record not written',
+    hint:
+      "Run site-skills test --record again once nothing changes the skill's files while its examples run " +
+      '(a tool that writes into its own folder does), with verification.json a regular file or absent.',
+    message: (d) =>
+      d.problem === 'changed'
+        ? `${fileList(d.files)} changed while the examples ran: verification.json was not written`
+        : `verification.json was not written: ${d.reason}`,
   }),
   'agent-skill-name': entry<{ id: string; name: string }>({
     severity: 'warning',

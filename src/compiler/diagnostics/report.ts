@@ -24,7 +24,10 @@ export const linesOf = (text: string): string[] => stripBom(text).split(/\r?\n/)
  * Long lines (a minified manifest) show a window of FRAME_WIDTH characters that holds the column.
  */
 export function codeFrame(text: string, line: number, column: number, style: FrameStyle = PLAIN_FRAME): string {
-  const lines = linesOf(text)
+  return frameOfLines(linesOf(text), line, column, style)
+}
+
+function frameOfLines(lines: readonly string[], line: number, column: number, style: FrameStyle): string {
   if (line < 1 || line > lines.length) return ''
   const first = Math.max(1, line - 2)
   const last = Math.min(lines.length, line + 1)
@@ -72,10 +75,31 @@ export function readQuietly(path: string): string | undefined {
   return isReadFailure(read) ? undefined : read.toString('utf8')
 }
 
+/** Makes the code frame of a diagnostic, or '' when its file cannot be read (see createFramer). */
+export type Framer = (d: Diagnostic, style?: FrameStyle) => string
+
+/**
+ * The code frames of one report: a file is read and split into lines once for a run of findings
+ * in it (a report lists a file's findings together), not once a finding, so thousands of findings
+ * in one large file cost one read; only the last file's lines are kept.
+ */
+export function createFramer(): Framer {
+  let path: string | undefined
+  let lines: string[] | undefined
+  return (d, style = PLAIN_FRAME) => {
+    const file = fileOf(d)
+    if (file !== path) {
+      path = file
+      const text = readQuietly(file)
+      lines = text ? linesOf(text) : undefined
+    }
+    return lines ? frameOfLines(lines, d.line, d.column, style) : ''
+  }
+}
+
 /** A diagnostic's own block: `file:line:col  error code  message`, its code frame (file readable), its hint. */
-function formatDiagnosticBlock(d: Diagnostic, base: string): string {
-  const text = readQuietly(fileOf(d))
-  const frame = text ? codeFrame(text, d.line, d.column) : ''
+function formatDiagnosticBlock(d: Diagnostic, base: string, framer: Framer): string {
+  const frame = framer(d)
   const lines = [formatDiagnosticLine(d, base), frame && indent(frame, '  '), d.hint && `  hint: ${d.hint}`]
   return lines.filter(Boolean).join('\n')
 }
@@ -95,6 +119,7 @@ export function formatReport(diagnostics: readonly Diagnostic[], base: string): 
   const skills = new Set(errors.map((d) => d.siteId)).size
   const count = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`
   const head = `${LOG_PREFIX} ${count(errors.length, 'error')} in ${count(skills, 'skill')}:`
-  const blocks = errors.map((d) => formatDiagnosticBlock(d, base))
+  const framer = createFramer()
+  const blocks = errors.map((d) => formatDiagnosticBlock(d, base, framer))
   return [head, ...blocks].join('\n\n')
 }

@@ -37,7 +37,7 @@ export type PackageProblem =
  * folder, or for a problem the package's folder or where it was looked for): its name, and the
  * problem when it has one. Refreshed at every resolution.
  */
-const KNOWN = new Map<string, { name: string; problem?: PackageProblem }>()
+const KNOWN = new Map<string, { name: string; dir?: string; problem?: PackageProblem }>()
 
 /** The folder of package `name` as Node would find it from `from`, symlinks resolved; undefined when not installed. */
 function findPackageDir(name: string, from: string): string | undefined {
@@ -143,8 +143,14 @@ export function resolvePackageRoot(name: string, project: string): string {
     return dir
   }
   KNOWN.delete(dir)
-  KNOWN.set(found.root, { name })
+  KNOWN.set(found.root, { name, dir })
   return found.root
+}
+
+/** The package a root came from (its name and real folder), when it came from a package name and can be used. */
+export function packageOfRoot(root: string): { name: string; dir: string } | undefined {
+  const known = KNOWN.get(root)
+  return known?.dir === undefined ? undefined : { name: known.name, dir: known.dir }
 }
 
 /** The problem of a root that came from a package name and cannot be used, or undefined. */

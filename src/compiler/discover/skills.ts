@@ -1,9 +1,9 @@
 import type { SkillFolder } from '../model'
 import { readdir } from 'node:fs/promises'
 import { basename, dirname, join } from 'node:path'
-import { inspectPath, plainPathInside } from '../fs/paths'
+import { inspectPath, isInside, plainPathInside } from '../fs/paths'
 import { effectiveRoot } from './roots'
-import { type PackageProblem, packageProblemAt } from './packages'
+import { type PackageProblem, packageOfRoot, packageProblemAt } from './packages'
 
 export interface RootScan {
   root: string
@@ -18,6 +18,8 @@ export interface RootScan {
   /** A root named by a package that cannot be used (not installed, no valid `siteSkills.root`). */
   problem?: PackageProblem
   folders: SkillFolder[]
+  /** In a package root: skill folders that are symlinks to outside the package (never served), with the package's name. */
+  escapes?: { id: string; package: string }[]
 }
 
 const SKIPPED_RE = /^[_.]|^node_modules$/
@@ -61,6 +63,9 @@ export async function scanRoot(input: string): Promise<RootScan> {
     .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))
   // A folder that is no symlink lies in the root's real path: one resolve for the root, not one each.
   const realRoot = await inspectPath(root)
+  // A package's skills stay inside the package (SPEC 9): a symlinked skill folder may not lead out of it.
+  const pkg = packageOfRoot(input)
+  const escapes: { id: string; package: string }[] = []
   const found = await Promise.all(
     candidates.map(async (entry): Promise<SkillFolder | undefined> => {
       const dir = join(root, entry.name)
@@ -72,8 +77,13 @@ export async function scanRoot(input: string): Promise<RootScan> {
         return { id: entry.name, root, dir, realDir: plain, symlinked: false }
       const state = await inspectPath(dir)
       if (state.kind !== 'directory') return undefined
+      if (pkg && !isInside(pkg.dir, state.real)) {
+        escapes.push({ id: entry.name, package: pkg.name })
+        return undefined
+      }
       return { id: entry.name, root, dir, realDir: state.real, symlinked: entry.isSymbolicLink() }
     }),
   )
-  return { root, exists: true, folders: found.filter((f): f is SkillFolder => f !== undefined) }
+  const folders = found.filter((f): f is SkillFolder => f !== undefined)
+  return { root, exists: true, folders, ...(escapes.length ? { escapes } : {}) }
 }

@@ -1,21 +1,14 @@
-import { readdirSync } from 'node:fs'
 import { join } from 'node:path'
 import { createDiagnostic } from '../diagnostics/catalog'
+import { walkSkillTree } from '../fs/tree'
 import type { SkillFolder } from '../model'
 import { MANIFEST } from './skills'
 import type { SkillRecord } from '../model'
 
-/** Files of a broken folder watched for a fix; a bound, for a folder that holds a whole tree. */
-const MAX_LISTED = 10_000
-
+/** Files of a broken folder watched for a fix: the file guard's bounded walk (no loop, no link out), and what it refused. */
 function listFiles(dir: string): string[] {
-  try {
-    return readdirSync(dir, { recursive: true, encoding: 'utf8' })
-      .slice(0, MAX_LISTED)
-      .map((rel) => join(dir, rel))
-  } catch {
-    return []
-  }
+  const { files, refused } = walkSkillTree(dir)
+  return [...files.map((f) => f.real), ...refused.map((r) => join(dir, r.rel))]
 }
 
 /**

@@ -9,15 +9,18 @@ export const FILE_LIMITS = {
   tool: 4 * 1024 * 1024,
   /** A saved page or recording of `examples`: `site-skills test` serves it whole. */
   fixture: 16 * 1024 * 1024,
+  /** A skill's `verification.json`: a digest per file of the skill and a line per example. */
+  record: 4 * 1024 * 1024,
 } as const
 
 export type FileRole = keyof typeof FILE_LIMITS
 
-/** Why a file was not read. `size` is set for `too-large`. */
+/** Why a file was not read. `size` is set for `too-large`; `cause`, the system's own words, when it did not open. */
 export interface ReadFailure {
   problem: 'not-regular' | 'unreadable' | 'too-large'
   message: string
   size?: number
+  cause?: string
 }
 
 /** The diagnostic code of each way a read fails. */
@@ -38,7 +41,9 @@ const OPEN_FLAGS = constants.O_RDONLY | (constants.O_NONBLOCK ?? 0)
 const NO_FOLLOW = constants.O_NOFOLLOW ?? 0
 
 /** What a file that is no regular file is, in a message's words. */
-export function describeKind(info: BigIntStats): string {
+export function describeKind(
+  info: Pick<BigIntStats, 'isFIFO' | 'isCharacterDevice' | 'isBlockDevice' | 'isSocket' | 'isDirectory'>,
+): string {
   if (info.isFIFO()) return 'a named pipe (FIFO)'
   if (info.isCharacterDevice()) return 'a character device'
   if (info.isBlockDevice()) return 'a block device'
@@ -96,8 +101,9 @@ function readOpened(
 /** Why a file did not open, in a message's words. */
 function openFailure(error: unknown): ReadFailure {
   const code = (error as NodeJS.ErrnoException).code
-  const reason = code === 'EACCES' || code === 'EPERM' ? 'permission denied' : (error as Error).message
-  return { problem: 'unreadable', message: `cannot be read: ${reason}${code ? ` (${code})` : ''}` }
+  const cause = (error as Error).message
+  const reason = code === 'EACCES' || code === 'EPERM' ? 'permission denied' : cause
+  return { problem: 'unreadable', message: `cannot be read: ${reason}${code ? ` (${code})` : ''}`, cause }
 }
 
 /**
@@ -166,6 +172,39 @@ export function readPlainFile(
     return 'other'
   }
   return readOpened(fd, path, limit, stamps, info)
+}
+
+/**
+ * The one way a file this process wrote for itself (a build cache) is read back: as
+ * `readRegularFile` reads (a regular file within `limit`, a FIFO never waited on), never through a
+ * symlink, and only when it belongs to the user running this process: a file another user put
+ * there is not trusted. `missing` when there is none.
+ */
+export function readOwnFile(path: string, limit: number): Buffer | ReadFailure | 'missing' {
+  let fd: number
+  try {
+    fd = openSync(path, OPEN_FLAGS | NO_FOLLOW)
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code
+    if (code === 'ENOENT' || code === 'ENOTDIR') return 'missing'
+    return code === 'ELOOP'
+      ? { problem: 'not-regular', message: 'is a symlink, not a regular file' }
+      : openFailure(error)
+  }
+  let info: BigIntStats
+  try {
+    info = fstatSync(fd, { bigint: true })
+  } catch (error) {
+    closeSync(fd)
+    return openFailure(error)
+  }
+  // Branch: Windows has no user ids (getuid is undefined there), and no other user's files to fear in a project's cache.
+  const uid = process.getuid?.()
+  if (uid !== undefined && info.uid !== BigInt(uid)) {
+    closeSync(fd)
+    return { problem: 'unreadable', message: `belongs to another user (uid ${info.uid}), so it is not trusted` }
+  }
+  return readOpened(fd, path, limit, undefined, info)
 }
 
 /**

@@ -139,6 +139,11 @@ export function plainPathInside(realDir: string, rel: string, plainDirs?: Set<st
  * that may not be searched) throws, on either path, and its skill is reported unreadable.
  */
 export async function inspectInside(realDir: string, rel: string, plainDirs?: Set<string>): Promise<FileState> {
+  return inspectInsideNow(realDir, rel, plainDirs)
+}
+
+/** inspectInside's answer, synchronously (it does its work synchronously anyway). */
+export function inspectInsideNow(realDir: string, rel: string, plainDirs?: Set<string>): FileState {
   const path = plainPathInside(realDir, rel, plainDirs)
   if (path === undefined) return inspectReal(join(realDir, rel), true)
   if (path === 'missing') return { kind: 'missing' }

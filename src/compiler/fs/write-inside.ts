@@ -1,5 +1,20 @@
-import { closeSync, constants, lstatSync, mkdirSync, openSync, realpathSync, statSync, writeSync } from 'node:fs'
-import { join } from 'node:path'
+import { randomBytes } from 'node:crypto'
+import {
+  type Stats,
+  closeSync,
+  constants,
+  fchmodSync,
+  lstatSync,
+  mkdirSync,
+  openSync,
+  realpathSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeSync,
+} from 'node:fs'
+import { basename, dirname, join } from 'node:path'
+import { describeKind } from './files'
 import { isInside, unsafeRelativePath } from './paths'
 
 /** Why a file was not written: the codes reads report for the same findings, and `file-unwritable`. */
@@ -8,9 +23,8 @@ export interface WriteFailure {
   message: string
 }
 
-/** Opening never follows a symlink at the end, never waits on a FIFO, and (for a new file) never opens an existing one. */
-const WRITE_FLAGS =
-  constants.O_WRONLY | constants.O_CREAT | constants.O_TRUNC | (constants.O_NOFOLLOW ?? 0) | (constants.O_NONBLOCK ?? 0)
+/** A file written is first a new file beside its target: made here and now, never an existing one, never through a symlink. */
+const TEMP_FLAGS = constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | (constants.O_NOFOLLOW ?? 0)
 
 const escaped = (shown: string, why: string): WriteFailure => ({
   code: 'path-escape',
@@ -88,26 +102,77 @@ export function writeFileInside(
     const dir = folderFor(realDir, segments, shown)
     if (typeof dir !== 'string') return dir
     let target = join(dir, segments.at(-1)!)
-    const info = lstatSync(target, { throwIfNoEntry: false })
+    let info = lstatSync(target, { throwIfNoEntry: false })
     if (info?.isSymbolicLink()) {
       const real = resolveInside(realDir, target, shown(segments.length - 1), false)
       if (typeof real !== 'string') return real
       target = real
+      info = statSync(real, { throwIfNoEntry: false })
     } else if (info && !info.isFile())
       return { code: 'file-not-regular', message: `${shown(segments.length - 1)} is not a regular file` }
-    writeAll(target, typeof data === 'string' ? Buffer.from(data) : data, info === undefined)
+    writeReplacing(target, typeof data === 'string' ? Buffer.from(data) : data, info)
     return target
   } catch (error) {
     return unwritable(`${display}/${rel}`, error)
   }
 }
 
-function writeAll(path: string, bytes: Uint8Array, fresh: boolean): void {
-  const fd = openSync(path, WRITE_FLAGS | (fresh ? constants.O_EXCL : 0), 0o666)
+/**
+ * Writes `bytes` to a new file beside `path` (same folder, so the rename cannot cross devices), then
+ * renames it over `path`: a reader sees the old file or the new one, never a part, and the bytes
+ * never go through a symlink, a hard link or a FIFO at `path` (the rename replaces the name, not
+ * what it leads to). An existing file's permission bits are kept.
+ */
+function writeReplacing(path: string, bytes: Uint8Array, existing: Stats | undefined): void {
+  const temp = join(dirname(path), `.${basename(path)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`)
+  const fd = openSync(temp, TEMP_FLAGS, 0o666)
   try {
-    for (let done = 0; done < bytes.length; ) done += writeSync(fd, bytes, done, bytes.length - done)
-  } finally {
-    closeSync(fd)
+    try {
+      if (existing?.isFile()) fchmodSync(fd, existing.mode & 0o7777)
+      for (let done = 0; done < bytes.length; ) done += writeSync(fd, bytes, done, bytes.length - done)
+    } finally {
+      closeSync(fd)
+    }
+    renameSync(temp, path)
+  } catch (error) {
+    rmSync(temp, { force: true })
+    throw error
+  }
+}
+
+/**
+ * The one way a single file is written in a folder the caller owns (a verification record, a
+ * cache file): `name` in `dir` replaced whole (see writeReplacing). What is there must be nothing
+ * or a regular file: a symlink is never written through, even one that stays in the folder, and a
+ * FIFO, device or folder is left alone; with `anyKind` (a cache's own folder), a symlink, FIFO or
+ * device there is replaced by the new file instead (never written through either). `shown` names
+ * the file in messages. Returns the path written, or why not; never throws.
+ */
+export function replaceFile(
+  dir: string,
+  name: string,
+  data: string | Uint8Array,
+  options: { shown?: string; anyKind?: boolean } = {},
+): string | WriteFailure {
+  const path = join(dir, name)
+  const shown = options.shown ?? name
+  try {
+    const info = lstatSync(path, { throwIfNoEntry: false })
+    const replaced = options.anyKind && !info?.isDirectory()
+    if (info?.isSymbolicLink() && !replaced)
+      return {
+        code: 'file-not-regular',
+        message: `${shown} is a symlink: nothing was written (the file is replaced, never written through a link)`,
+      }
+    if (info && !info.isFile() && !replaced)
+      return {
+        code: 'file-not-regular',
+        message: `${shown} is ${describeKind(info)}, not a regular file: nothing was written`,
+      }
+    writeReplacing(path, typeof data === 'string' ? Buffer.from(data) : data, info)
+    return path
+  } catch (error) {
+    return unwritable(shown, error)
   }
 }
 

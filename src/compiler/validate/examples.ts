@@ -1,11 +1,19 @@
 import { loadUrlPattern, type ValueSchema } from '../../../runtime/index'
-import { type ArgsValidator, argsProblem, urlMatchesDomains, urlMatchesPaths } from '../../../runtime/internal'
+import {
+  type ArgsValidator,
+  DEFAULT_RESULT_BUDGET,
+  argsProblem,
+  urlMatchesDomains,
+  urlMatchesPaths,
+} from '../../../runtime/internal'
 import type { ExampleModel } from '../model'
 import type { JsonPath } from '../parse'
 import { unsafeRelativePath } from '../fs/paths'
 import { FILE_LIMITS, READ_FAILURE_CODES, inspectRegularFile } from '../fs/files'
 import { type FolderValidation, report, reportAt, resolveSkillFile } from './context'
 import { type FixtureUse, checkFixtureHeaders } from './fixture-headers'
+import type { RecordedTokens } from '../verification'
+import { checkExampleBudget, resultBudgetOf } from './result-budget'
 import { type SchemaFinding, TOOL_KINDS, type ToolMapKey } from './schema'
 
 type Json = Record<string, unknown>
@@ -28,7 +36,20 @@ interface ToolExamples {
   uses: FixtureUse[]
   /** The skill's and the tool's `urls` lists, as written: an example's url must match each. */
   scopes: string[][]
+  /** The tool's result budget; absent when the runtime does not page its results (its own `cursor`). */
+  budget?: number
+  /** The result tokens `test --record` recorded for the skill's examples. */
+  recorded?: RecordedTokens
 }
+
+/** A tool's result budget: its own, its skill's, else the runtime's default. */
+const budgetOf = (schema: Json, manifest: Json) =>
+  resultBudgetOf(schema.resultBudget).resultBudget ??
+  resultBudgetOf(manifest.resultBudget).resultBudget ??
+  DEFAULT_RESULT_BUDGET
+
+/** Whether the runtime pages the tool's results: not when it declares its own `cursor` argument. */
+const pagesResults = (schema: Json) => !isObject(schema.args) || !Object.hasOwn(schema.args, 'cursor')
 
 /** The example as messages name it: `browserTools.read.examples[0]`. */
 const labelOf = (tool: ToolExamples, at: JsonPath) => `${tool.mapKey}.${tool.name}.examples[${at.at(-1)}]`
@@ -135,6 +156,7 @@ async function checkExample(
   const urlOk = checkUrl(check, tool, at, example)
   const fixture = await checkFixture(check, tool, at, example)
   if (problem || !urlOk || !fixture.ok) return undefined
+  if (tool.budget !== undefined) checkExampleBudget(check, at, example, tool)
   if (fixture.fixture && typeof example.url === 'string')
     tool.uses.push({
       example: labelOf(tool, at),
@@ -189,10 +211,11 @@ async function checkToolExamples(check: FolderValidation, tool: ToolExamples): P
 export async function checkExamples(
   check: FolderValidation,
   manifest: Json,
-  domains: readonly string[],
+  skill: { domains: readonly string[]; recorded?: RecordedTokens },
   findings: readonly SchemaFinding[],
   badTools: ReadonlySet<string>,
 ): Promise<Map<string, ExampleModel[]>> {
+  const { domains } = skill
   // A finding at or below `path`.
   const broken = (path: JsonPath) => findings.some((f) => path.every((key, i) => String(f.path[i]) === String(key)))
   const out = new Map<string, ExampleModel[]>()
@@ -206,7 +229,17 @@ export async function checkExamples(
       if (!isObject(schema) || badTools.has(`${mapKey}\0${name}`)) continue
       const scopes = [skillUrls, urlsList(schema.urls)].filter((u): u is string[] => u !== undefined)
       if (scopes.length && !loaded) await loadUrlPattern().then(() => (loaded = true))
-      const examples = await checkToolExamples(check, { mapKey, name, schema, domains, broken, uses, scopes })
+      const budget = pagesResults(schema) ? { budget: budgetOf(schema, manifest), recorded: skill.recorded } : {}
+      const examples = await checkToolExamples(check, {
+        mapKey,
+        name,
+        schema,
+        domains,
+        broken,
+        uses,
+        scopes,
+        ...budget,
+      })
       if (examples.length) out.set(`${mapKey}\0${name}`, examples)
     }
   }

@@ -124,6 +124,8 @@ function toolFinding(kind: string, segments: string[], error: SchemaError, given
       return { code: 'tool-schema', data: { tool, field, detail: annotationsMessage(argName, error) } }
     case 'tokenBudget':
       return { code: 'token-budget-invalid', data: { at: `${tool}.tokenBudget` } }
+    case 'resultBudget':
+      return { code: 'result-budget-invalid', data: { at: `${tool}.resultBudget` } }
     case 'urls':
       return { code: 'url-pattern', data: { at: `${tool}.urls`, problem: 'shape' } }
     case 'webmcp':
@@ -163,6 +165,8 @@ function classify(segments: string[], error: SchemaError, given: () => unknown):
       return { code: 'note-path', data: {} }
     case 'tokenBudget':
       return { code: 'token-budget-invalid', data: { at: 'manifest' } }
+    case 'resultBudget':
+      return { code: 'result-budget-invalid', data: { at: 'manifest' } }
     case 'urls':
       return { code: 'url-pattern', data: { at: 'urls', problem: 'shape' } }
     case 'nodeTools':

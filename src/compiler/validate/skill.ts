@@ -3,11 +3,12 @@ import { type Diagnostic, type DiagnosticInit, type Finding, createDiagnostic } 
 import { MANIFEST } from '../discover/skills'
 import type { SkillFolder } from '../model'
 import { checkDomain } from './domains'
-import { FILE_LIMITS, type ReadFailure, isReadFailure, readPlainInside, readRegularFile } from '../fs/files'
+import { FILE_LIMITS, isReadFailure } from '../fs/files'
+import { readFileInside } from '../fs/inside'
 import { BOM, type JsonDocument, isJsonFailure, parseJsonDocument } from '../parse'
 import { manifestLocator } from '../locate'
 import type { NoteModel, SkillModel, SkillRecord, ToolModel } from '../model'
-import { RESERVED_PRODUCTS, inspectInside, isInside, unsafeRelativePath } from '../fs/paths'
+import { RESERVED_PRODUCTS, unsafeRelativePath } from '../fs/paths'
 import { wantsEgoLite } from '../compat'
 import type { StampLog } from '../fs/stamp'
 import { type FolderValidation, type ValidateOptions, readSkillText, reportAt, reportTempRefs } from './context'
@@ -15,6 +16,7 @@ import { blocksSkill, resolveSkillFile } from './context'
 import { checkNameCharacters } from './names'
 import { TOOL_KINDS, checkManifestSchema } from './schema'
 import { checkExamples } from './examples'
+import { resultBudgetOf } from './result-budget'
 import { checkTool, tokenBudgetOf } from './tools'
 import { checkUrls } from './urls'
 import { readVerificationSummary } from '../verification'
@@ -46,21 +48,10 @@ export async function readManifest(
 ): Promise<{ doc: JsonDocument; real: string; bom: boolean } | Diagnostic[]> {
   const problem = (init: DiagnosticInit) => [createDiagnostic(folder, `${folder.id}/${MANIFEST}`, init)]
   // A plain manifest is opened without an `lstat` first (see readPlainFile); anything else is inspected.
-  const direct = readPlainInside(folder.realDir, MANIFEST, MAX_MANIFEST_BYTES, { stamps })
-  if (direct === 'missing') return problem({ code: 'manifest-missing', data: { directory: false } })
-  let real: string
-  let bytes: Buffer | ReadFailure
-  if (direct?.read) {
-    real = direct.real
-    bytes = direct.read
-  } else {
-    const state = await inspectInside(folder.realDir, MANIFEST)
-    if (state.kind === 'missing' || state.kind === 'directory')
-      return problem({ code: 'manifest-missing', data: { directory: state.kind === 'directory' } })
-    if (!isInside(folder.realDir, state.real)) return problem({ code: 'path-escape', data: { via: 'manifest' } })
-    real = state.real
-    bytes = readRegularFile(real, MAX_MANIFEST_BYTES, stamps)
-  }
+  const found = readFileInside(folder.realDir, MANIFEST, MAX_MANIFEST_BYTES, stamps)
+  if ('missing' in found) return problem({ code: 'manifest-missing', data: { directory: found.directory } })
+  if ('escape' in found) return problem({ code: 'path-escape', data: { via: 'manifest' } })
+  const { real, read: bytes } = found
   if (isReadFailure(bytes)) {
     if (bytes.problem === 'too-large')
       return problem({ code: 'manifest-too-large', data: { size: bytes.size ?? 0, limit: MAX_MANIFEST_BYTES } })
@@ -232,18 +223,18 @@ export async function validateFolder(
   checkToolNamesUnique(check, manifest)
   const domainSites = checkDomains(check, manifest)
   const patterns = domainSites.map((s) => s.pattern)
+  const verification = readVerificationSummary(folder.realDir)
   const [urls, notes, tools, examples] = await Promise.all([
     checkUrls(check, ['urls'], manifest.urls, 'urls'),
     checkNotes(check, manifest),
     checkTools(check, manifest, badPaths),
-    checkExamples(check, manifest, patterns, findings, badPaths),
+    checkExamples(check, manifest, { domains: patterns, recorded: verification?.tokens }, findings, badPaths),
   ])
   for (const tool of tools) {
     const list = examples.get(`${tool.kind === 'node' ? 'nodeTools' : 'browserTools'}\0${tool.name}`)
     if (list) tool.examples = list
   }
   const diagnostics = check.diagnostics
-  const verification = readVerificationSummary(folder.realDir)
   if (verification) check.files.add(verification.path)
   const files = [...check.files].sort()
   const candidate: SkillModel = {
@@ -257,7 +248,8 @@ export async function validateFolder(
     notes,
     tools,
     ...tokenBudgetOf(manifest.tokenBudget),
-    ...(verification ? { verified: verification.summary } : {}),
+    ...resultBudgetOf(manifest.resultBudget),
+    ...(verification?.summary ? { verified: verification.summary, recordedTokens: verification.tokens } : {}),
   }
   const sources = check.sources
   return {

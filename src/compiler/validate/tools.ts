@@ -1,6 +1,7 @@
 import { dirname, join } from 'node:path'
 import type { ToolAnnotations, ToolKind, ValueSchema } from '../../../runtime/index'
 import { wantsEgoLite } from '../compat'
+import { checkCursorArg, resultBudgetOf } from './result-budget'
 import { checkUrls } from './urls'
 import type { TokenBudget, ToolModel } from '../model'
 import { RESERVED_PRODUCTS, inspectPath, isInside, unsafeRelativePath } from '../fs/paths'
@@ -208,6 +209,7 @@ export async function checkTool(
       ? { ok: await checkNodeToolFile(check, name, path, real, schema.callable), module: undefined }
       : await checkBrowserToolFile(check, name, path, real, text)
   const urls = await checkUrls(check, [mapKey, name, 'urls'], schema.urls, `${mapKey}.${name}.urls`)
+  checkCursorArg(check, [mapKey, name], schema.args)
   if (!shape.ok) return undefined
   return {
     name,
@@ -221,6 +223,7 @@ export async function checkTool(
     ...(typeof schema.timeoutMs === 'number' ? { timeoutMs: schema.timeoutMs } : {}),
     ...(schema.annotations ? { annotations: schema.annotations as ToolAnnotations } : {}),
     ...tokenBudgetOf(schema.tokenBudget),
+    ...resultBudgetOf(schema.resultBudget),
     ...(urls ? { urls } : {}),
     ...(kind === 'browser' && schema.webmcp === 'prefer' ? { webmcp: 'prefer' as const } : {}),
   }

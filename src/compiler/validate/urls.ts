@@ -1,7 +1,9 @@
 import { loadUrlPattern } from '../../../runtime/index'
 import { compilePathPattern } from '../../../runtime/internal'
 import type { JsonPath } from '../parse'
+import type { SlowShape } from '../diagnostics/url-messages'
 import { type FolderValidation, reportAt } from './context'
+import { slowShape } from './url-shapes'
 
 /** The text of URLPattern's error without its constructor's preamble. */
 function reasonOf(error: unknown): string {
@@ -11,7 +13,8 @@ function reasonOf(error: unknown): string {
 
 /**
  * Checks a `urls` list (of the skill at `['urls']`, or of a tool) pattern by pattern with
- * URLPattern itself, and returns it when every pattern compiles. Its shape (a non-empty list of
+ * URLPattern itself, then refuses a pattern it could not match in time linear in the path
+ * (`slowShape`), and returns the list when every pattern is fine. Its shape (a non-empty list of
  * non-empty strings) is the schema's check; such a list is only skipped here.
  */
 export async function checkUrls(
@@ -32,6 +35,10 @@ export async function checkUrls(
         data: { at, problem, pattern, ...(reason ? { reason } : {}) },
       })
     }
+    const refuse = (slow: SlowShape) => {
+      ok = false
+      reportAt(check, [...path, index], { code: 'url-pattern', data: { at, problem: 'slow', pattern, ...slow } })
+    }
     if (!pattern.startsWith('/')) {
       fail('slash')
       return
@@ -40,7 +47,10 @@ export async function checkUrls(
       compilePathPattern(pattern)
     } catch (error) {
       fail('invalid', reasonOf(error))
+      return
     }
+    const slow = slowShape(pattern)
+    if (slow) refuse(slow)
   })
   return ok ? [...value] : undefined
 }

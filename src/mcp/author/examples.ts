@@ -1,4 +1,5 @@
 import type { SiteSkills } from '../../../runtime/index'
+import { urlMatchesDomains } from '../../../runtime/internal'
 import type { TestBrowser } from '../../examples/browser'
 import { findDrift } from '../../examples/expect'
 import { callFailure, checkContract, judge } from '../../examples/judge'
@@ -31,14 +32,34 @@ export interface LiveTab {
 async function onFixture(c: ExampleCase, api: SiteSkills, browser: () => Promise<TestBrowser>): Promise<Outcome> {
   const outcome = c.tool.kind === 'node' ? await callNode(c, api) : await callOnFixture(c, api, await browser())
   if ('failure' in outcome) return outcome
-  const failure = judge(c, outcome.value)
+  const { failure } = judge(c, outcome.value)
   return failure ? { failure } : outcome
+}
+
+/**
+ * The `fetch` of a Node example on a tab: the skill's own site only (its domains), and no redirect
+ * followed (one could lead elsewhere); the tool sees the 3xx answer.
+ */
+function siteFetch(domains: readonly string[]): typeof fetch {
+  return (input, init) => {
+    const url = input instanceof Request ? input.url : String(input)
+    if (!urlMatchesDomains(url, domains))
+      return Promise.reject(
+        new TypeError(
+          `fetch failed: an example on a tab reaches only its skill's site (${domains.join(', ')}), not ${url}`,
+        ),
+      )
+    return fetch(input, { ...init, redirect: 'manual' })
+  }
 }
 
 async function onTab(c: ExampleCase, api: SiteSkills, live: LiveTab & { tab: TabInfo }): Promise<unknown> {
   const session = await live.tabs.session(live.tab.id)
   if (c.tool.kind === 'browser') return api.runBrowserTool(c.siteId, c.tool.name, c.example.args, session)
-  const ctx = nodeContext(live.tab, live.client.view(live.tab), session, live.signal)
+  const ctx = {
+    ...nodeContext(live.tab, live.client.view(live.tab), session, live.signal),
+    fetch: siteFetch(c.domains),
+  }
   return api.runTool(c.siteId, c.tool.name, c.example.args, ctx)
 }
 

@@ -1,16 +1,18 @@
 import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js'
 import { isSiteToolError } from '../../../runtime/index'
 import { messageOf } from '../../../runtime/internal'
+import type { BrowserEndpoint } from '../../cdp/endpoint'
 import type { Compat } from '../../compiler/compat'
 import { openTestBrowser, type TestBrowser } from '../../examples/browser'
 import type { WatchedSkills } from '../skills'
-import type { BrowserAddress, Tabs } from '../tabs'
+import type { Tabs } from '../tabs'
 import type { AuthorContext, Caller } from './context'
 import { AUTHOR, AUTHOR_TOOLS } from './defs'
 import { createLocks } from './lock'
 import { writeNote } from './note'
 import { Refusal, refusalResult } from './results'
 import { snapshot } from './snapshot'
+import { cleanStaleStages } from './stage-area'
 import { testSkill } from './test'
 import { writeTool } from './write-tool'
 
@@ -27,7 +29,8 @@ export interface AuthoringOptions {
   dir: string
   roots: readonly string[]
   compat?: Compat
-  address: BrowserAddress
+  /** The browser the server uses: its own test runs open tabs there, in contexts no client sees. */
+  endpoint: BrowserEndpoint
 }
 
 /** What the host gives the authoring tools. */
@@ -47,9 +50,10 @@ export function readOnlyResult(name: string): CallToolResult {
 }
 
 export function authoringFactory(options: AuthoringOptions): AuthoringFactory {
+  // What a server killed mid-write left in the stage folder goes before this one writes anything.
+  cleanStaleStages(options.dir)
   return (hooks) => {
     let browser: Promise<TestBrowser> | undefined
-    const host = options.address.host.includes(':') ? `[${options.address.host}]` : options.address.host
     const context: AuthorContext = {
       dir: options.dir,
       roots: options.roots,
@@ -59,7 +63,7 @@ export function authoringFactory(options: AuthoringOptions): AuthoringFactory {
       servedName: hooks.servedName,
       locked: createLocks(),
       browser: () => {
-        browser ??= openTestBrowser(`${host}:${options.address.port}`, {
+        browser ??= openTestBrowser(options.endpoint, {
           isolated: true,
           onContext: hooks.tabs.hideContext,
         })

@@ -10,6 +10,8 @@ const SITE_ID_RE = /^[a-z0-9][a-z0-9-]{0,127}$/
 export interface SkillPlace {
   siteId: string
   exists: boolean
+  /** The real path of its folder, when it exists. */
+  real?: string
 }
 
 /**
@@ -30,7 +32,7 @@ export function locateSkill(dir: string, roots: readonly string[], siteId: strin
         'path-escape',
         `${siteId} leads to ${real}, outside the writable root ${dir}: nothing was written`,
       )
-    return { siteId, exists: existsSync(join(real, 'manifest.json')) }
+    return existsSync(join(real, 'manifest.json')) ? { siteId, exists: true, real } : { siteId, exists: false }
   }
   const elsewhere = roots.find((root) => root !== dir && existsSync(join(root, siteId, 'manifest.json')))
   if (elsewhere)

@@ -1,10 +1,19 @@
-import { existsSync, readFileSync } from 'node:fs'
+import { existsSync } from 'node:fs'
 import { join } from 'node:path'
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js'
 import type { AuthorContext } from './context'
 import { locateSkill } from './locate'
 import { jsonResult, Refusal, shownDiagnostic, textArg } from './results'
+import { keepStaged } from './cross'
 import { commitChanges, stageSkill } from './stage'
+import { FILE_LIMITS, isReadFailure, readRegularFile } from '../../compiler/fs/files'
+
+/** A staged file's text through the file guard; a FIFO, device or huge file is a refusal, never a hang. */
+function guardedText(path: string, limit: number, shown: string): string {
+  const read = readRegularFile(path, limit)
+  if (isReadFailure(read)) throw new Refusal('file-unreadable', `${shown} ${read.message}`)
+  return read.toString('utf8')
+}
 
 /** `site_skills_write_note`: notes/FILE written or appended to, listed in the manifest, checked on a copy first. */
 export async function writeNote(
@@ -23,13 +32,18 @@ export async function writeNote(
     )
   const rel = `notes/${file}`
   return context.locked(siteId, async () => {
-    const stage = stageSkill(context.dir, siteId, true)
+    const stage = stageSkill(context.dir, siteId, place.real)
     try {
       const path = join(stage.skillDir, rel)
-      const before = args?.append === true && existsSync(path) ? readFileSync(path, 'utf8') : ''
+      const before =
+        args?.append === true && existsSync(path) ? guardedText(path, FILE_LIMITS.note, `${siteId}/${rel}`) : ''
       const body = text.endsWith('\n') ? text : `${text}\n`
       const note = before ? `${before}${before.endsWith('\n') ? '' : '\n'}\n${body}` : body
-      const manifest = JSON.parse(readFileSync(join(stage.skillDir, 'manifest.json'), 'utf8')) as { notes?: unknown }
+      const manifest = JSON.parse(
+        guardedText(join(stage.skillDir, 'manifest.json'), FILE_LIMITS.manifest, `${siteId}/manifest.json`),
+      ) as {
+        notes?: unknown
+      }
       const notes = Array.isArray(manifest.notes) ? manifest.notes : []
       const listed = notes.includes(rel)
       const changes = [
@@ -40,13 +54,18 @@ export async function writeNote(
       ]
       const refused = stage.apply(changes)
       if (refused) throw new Refusal(refused.code, refused.message)
-      const diagnostics = (await stage.compile(context.compat)).diagnostics.map(shownDiagnostic)
+      const compiled = await stage.compile(context.compat)
+      const diagnostics = compiled.diagnostics.map(shownDiagnostic)
+      const refuse = (why: string, all = diagnostics) => jsonResult({ kept: false, diagnostics: all, why }, true)
       if (diagnostics.some((d) => d.severity === 'error'))
-        return jsonResult({ kept: false, diagnostics, why: 'the skill does not validate: nothing was written' }, true)
-      const committed = commitChanges(context.dir, siteId, true, changes)
-      if (committed) throw new Refusal(committed.code, committed.message)
-      await context.skills.current()
-      return jsonResult({ kept: true, file: `${siteId}/${rel}`, characters: note.length, diagnostics })
+        return refuse('the skill does not validate: nothing was written')
+      const kept = await keepStaged(context, { records: compiled.result.records, siteId, real: place.real }, () => {
+        const committed = commitChanges(context.dir, siteId, true, changes)
+        if (committed) throw new Refusal(committed.code, committed.message)
+      })
+      const all = [...diagnostics, ...kept.findings]
+      if (!kept.kept) return refuse('the skills of every root together do not validate: nothing was written', all)
+      return jsonResult({ kept: true, file: `${siteId}/${rel}`, characters: note.length, diagnostics: all })
     } finally {
       stage.remove()
     }

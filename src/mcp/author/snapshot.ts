@@ -8,6 +8,7 @@ import { currentTab } from '../calls'
 import type { AuthorContext, Caller } from './context'
 import { locateSkill } from './locate'
 import { jsonResult, optionalText, Refusal, shownDiagnostic } from './results'
+import { keepStaged, refuseClaimed } from './cross'
 import { type Change, commitChanges, stageSkill } from './stage'
 
 const NAME_RE = /^[A-Za-z0-9][A-Za-z0-9._-]{0,79}$/
@@ -53,8 +54,10 @@ export async function snapshot(
   if (name !== undefined && !NAME_RE.test(name))
     throw new Refusal('invalid-args', `"name" must be letters, digits, ".", "_" or "-", not ${JSON.stringify(name)}`)
   const place = locateSkill(context.dir, context.roots, siteId)
+  if (!place.exists) await refuseClaimed(context, tab.url)
   return context.locked(siteId, async () => {
     const page = await capturePage(await context.tabs.session(tab.id))
+    if (!place.exists && page.url !== tab.url) await refuseClaimed(context, page.url)
     const fixture = `fixtures/${name ?? fixtureNameFromUrl(page.url)}.html`
     const text = formatFixture(
       { url: page.url, captured: new Date().toISOString(), changes: SNAPSHOT_CHANGES },
@@ -64,7 +67,7 @@ export async function snapshot(
       ...(place.exists ? [] : [{ rel: 'manifest.json', data: newManifest(siteId, new URL(page.url).hostname) }]),
       { rel: fixture, data: text },
     ]
-    const stage = stageSkill(context.dir, siteId, place.exists)
+    const stage = stageSkill(context.dir, siteId, place.real)
     try {
       const refused = stage.apply(changes)
       if (refused) throw new Refusal(refused.code, refused.message)
@@ -77,14 +80,15 @@ export async function snapshot(
           'domain-mismatch',
           `your tab is at ${page.url}, which does not match ${siteId}'s domains (${patterns.join(', ')}): nothing was written`,
         )
-      if (diagnostics.some((d) => d.severity === 'error'))
-        return jsonResult(
-          { kept: false, site: siteId, diagnostics, why: 'the skill does not validate: nothing was written' },
-          true,
-        )
-      const committed = commitChanges(context.dir, siteId, place.exists, changes)
-      if (committed) throw new Refusal(committed.code, committed.message)
-      await context.skills.current()
+      const refuse = (why: string, all = diagnostics) =>
+        jsonResult({ kept: false, site: siteId, diagnostics: all, why: `${why}: nothing was written` }, true)
+      if (diagnostics.some((d) => d.severity === 'error')) return refuse('the skill does not validate')
+      const kept = await keepStaged(context, { records: compiled.result.records, siteId, real: place.real }, () => {
+        const committed = commitChanges(context.dir, siteId, place.exists, changes)
+        if (committed) throw new Refusal(committed.code, committed.message)
+      })
+      if (!kept.kept)
+        return refuse('the skills of every root together do not validate', [...diagnostics, ...kept.findings])
       return jsonResult({
         kept: true,
         site: siteId,
@@ -93,7 +97,7 @@ export async function snapshot(
         url: page.url,
         characters: page.html.length,
         example: { name: fixture.slice('fixtures/'.length, -'.html'.length), args: {}, url: page.url, fixture },
-        diagnostics,
+        diagnostics: [...diagnostics, ...kept.findings],
       })
     } finally {
       stage.remove()

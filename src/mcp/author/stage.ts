@@ -1,6 +1,5 @@
 import { randomBytes } from 'node:crypto'
-import { cpSync, existsSync, mkdirSync, mkdtempSync, realpathSync, renameSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { existsSync, mkdirSync, realpathSync, renameSync, rmSync } from 'node:fs'
 import { basename, dirname, join } from 'node:path'
 import type { SiteSkills } from '../../../runtime/index'
 import type { Compat } from '../../compiler/compat'
@@ -10,6 +9,9 @@ import { isInside } from '../../compiler/fs/paths'
 import { isWriteFailure, type WriteFailure, writeFileInside } from '../../compiler/fs/write-inside'
 import { createSkillsApi } from '../../nobuild/session'
 import { checkTokenBudgets } from '../../tokens/budget'
+import { copySkill } from './copy'
+import { type Grants, sandboxedTools } from './sandbox/tools'
+import { newStageRoot, removeStage } from './stage-area'
 
 /** One file of a skill to write: its path inside the skill folder and its whole text. */
 export interface Change {
@@ -18,40 +20,56 @@ export interface Change {
 }
 
 /**
- * A temporary copy of one skill, in a root of its own outside the roots: changes are made and
- * checked there, and only a copy that passed is written to the real folder.
+ * A copy of one skill in a stage folder of the writable root (`.site-skills-stage/<pid>-<random>/`,
+ * a root of its own): changes are made and checked there, and only a copy that passed is written to
+ * the real folder. Its `.scratch` folder is the one place its examples may write.
  */
 export interface Stage {
   root: string
   skillDir: string
   /** Writes changes into the copy by the rules of writes to a skill; the first refusal, if any. */
   apply: (changes: readonly Change[]) => WriteFailure | undefined
+  /** Compiles the copy; its Node tools run sandboxed, from the copy. */
   compile: (compat?: Compat) => Promise<StagedCompile>
+  /** The grants of a sandboxed run of the copy's tools. */
+  grants: Grants
   /** A text of the copy with the copy's folder named as the real one. */
   unstage: (text: string) => string
   remove: () => void
 }
 
-interface StagedCompile {
+export interface StagedCompile {
   result: CompileResult
   api: SiteSkills
   /** The skill's findings, sorted (errors and warnings). */
   diagnostics: Diagnostic[]
 }
 
-/** Copies `dir/siteId` (when it exists) to a temporary root. */
-export function stageSkill(dir: string, siteId: string, exists: boolean): Stage {
-  const root = mkdtempSync(join(tmpdir(), 'site-skills-stage-'))
+/**
+ * Stages `siteId` below the writable root `dir` (its real path), copied from `from` (a skill's real
+ * folder) by the rules of copySkill, or empty for a new skill.
+ */
+export function stageSkill(dir: string, siteId: string, from: string | undefined): Stage {
+  const root = newStageRoot(dir)
   const skillDir = join(root, siteId)
-  if (exists) cpSync(join(dir, siteId), skillDir, { recursive: true, dereference: true })
-  else mkdirSync(skillDir)
-  const realRoot = realpathSync(root)
+  const scratch = join(root, '.scratch')
+  try {
+    mkdirSync(skillDir)
+    mkdirSync(scratch)
+    if (from) copySkill(from, skillDir)
+  } catch (error) {
+    removeStage(root)
+    throw error
+  }
+  const grants: Grants = { skillDir, root: dir, scratch }
+  const shown = from ?? join(dir, siteId)
   return {
     root,
     skillDir,
+    grants,
     apply(changes) {
       for (const change of changes) {
-        const written = writeFileInside(join(realRoot, siteId), change.rel, change.data, siteId)
+        const written = writeFileInside(skillDir, change.rel, change.data, siteId)
         if (isWriteFailure(written)) return written
       }
       return undefined
@@ -60,10 +78,11 @@ export function stageSkill(dir: string, siteId: string, exists: boolean): Stage 
       const compiler = createCompiler({ roots: [root], compat })
       const result = await checkTokenBudgets(await compiler.compile())
       const diagnostics = result.diagnostics.filter((d) => d.siteId === siteId)
-      return { result, api: createSkillsApi(compiler, result.skills), diagnostics }
+      const api = createSkillsApi(compiler, result.skills, { loadNodeTool: sandboxedTools(grants) })
+      return { result, api, diagnostics }
     },
-    unstage: (text) => text.split(realRoot).join(dir).split(root).join(dir),
-    remove: () => rmSync(root, { recursive: true, force: true }),
+    unstage: (text) => text.split(skillDir).join(shown).split(root).join(dir),
+    remove: () => removeStage(root),
   }
 }
 

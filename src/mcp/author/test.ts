@@ -3,6 +3,8 @@ import { runLive } from '../../examples/live'
 import { collectCases, resultOf, runOffline } from '../../examples/run'
 import type { ExampleResult } from '../../examples/types'
 import { AUTHOR } from './defs'
+import { sandboxedTools } from './sandbox/tools'
+import { stageSkill } from './stage'
 import type { AuthorContext } from './context'
 import { jsonResult, Refusal, shownDiagnostic, optionalText, textArg } from './results'
 
@@ -37,14 +39,23 @@ export async function testSkill(
   const cases = collectCases({ skills: [skill] }, [siteId]).filter((c) => tool === undefined || c.tool.name === tool)
   const results: (ExampleResult & { repair?: ReturnType<typeof repairOf> })[] = []
   const browser = cases.some((c) => c.tool.kind === 'browser') ? await context.browser() : undefined
-  for (const c of cases) {
-    const failure = live ? await runLive(c, state.api, browser!) : await runOffline(c, state.api, browser)
-    const result = resultOf(c, failure)
-    results.push(
-      result.kind === 'selector-drift'
-        ? { ...result, repair: repairOf(siteId, c.example.url, c.example.fixture) }
-        : result,
-    )
+  // Node tools run sandboxed, from a copy of the skill that holds no link out of it.
+  const stage = cases.some((c) => c.tool.kind === 'node')
+    ? stageSkill(context.dir, siteId, skill.model.realDir)
+    : undefined
+  try {
+    const api = stage ? context.skills.apiOf([skill], sandboxedTools(stage.grants, skill.model.realDir)) : state.api
+    for (const c of cases) {
+      const verdict = live ? await runLive(c, api, browser!) : await runOffline(c, api, browser)
+      const result = resultOf(c, verdict)
+      results.push(
+        result.kind === 'selector-drift'
+          ? { ...result, repair: repairOf(siteId, c.example.url, c.example.fixture) }
+          : result,
+      )
+    }
+  } finally {
+    stage?.remove()
   }
   const failed = results.filter((r) => r.status === 'fail').length
   const ok = failed === 0 && results.length > 0 && !state.kept.includes(siteId)

@@ -1,14 +1,17 @@
-import { readdirSync, readFileSync, statSync } from 'node:fs'
+import { readdirSync, statSync } from 'node:fs'
 import { join } from 'node:path'
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js'
 import { isFixtureHeaderProblem, parseFixtureHeader } from '../../compiler/fixtures/header'
+import { FILE_LIMITS, isReadFailure, readRegularFile } from '../../compiler/fs/files'
 import { collectCases } from '../../examples/run'
 import { currentTab } from '../calls'
 import type { AuthorContext, Caller } from './context'
 import { type ExampleRun, runExample } from './examples'
 import { locateSkill } from './locate'
 import { jsonResult, objectArg, Refusal, shownDiagnostic, optionalText, textArg } from './results'
-import { type Change, commitChanges, type Stage, stageSkill } from './stage'
+import { keepStaged } from './cross'
+import type { TabInfo } from '../tabs'
+import { type Change, commitChanges, type Stage, type StagedCompile, stageSkill } from './stage'
 
 const TOOL_RE = /^[A-Za-z][A-Za-z0-9_]{0,63}$/
 const KIND_MAPS = { browser: 'browserTools', node: 'nodeTools' } as const
@@ -67,10 +70,10 @@ function newestFixture(skillDir: string): { fixture: string; url?: string } | un
 
 function fixtureOf(skillDir: string, fixture: string): { fixture: string; url?: string } {
   let url: string | undefined
-  try {
-    const header = parseFixtureHeader(readFileSync(join(skillDir, fixture), 'utf8'))
-    if (!isFixtureHeaderProblem(header)) url = header.header.url
-  } catch {}
+  // Through the file guard: a fixture that is a FIFO or a link to /dev/zero is read as no fixture.
+  const read = readRegularFile(join(skillDir, fixture), FILE_LIMITS.fixture)
+  const header = isReadFailure(read) ? undefined : parseFixtureHeader(read.toString('utf8'))
+  if (header && !isFixtureHeaderProblem(header)) url = header.header.url
   return { fixture, ...(url ? { url } : {}) }
 }
 
@@ -87,8 +90,10 @@ function exampleEntry(stage: Stage, input: WriteToolInput): Record<string, unkno
 /** The tool file and the manifest with the tool's entry (the entry's other keys, like annotations, kept). */
 function changesFor(stage: Stage, input: WriteToolInput): { changes: Change[]; file: string } {
   let manifest: Record<string, Record<string, Record<string, unknown>> | unknown>
+  const read = readRegularFile(join(stage.skillDir, 'manifest.json'), FILE_LIMITS.manifest)
+  if (isReadFailure(read)) throw new Refusal('manifest-unreadable', `${input.site}/manifest.json ${read.message}`)
   try {
-    manifest = JSON.parse(readFileSync(join(stage.skillDir, 'manifest.json'), 'utf8'))
+    manifest = JSON.parse(read.toString('utf8'))
   } catch (error) {
     throw new Refusal(
       'manifest-unreadable',
@@ -127,6 +132,25 @@ function changesFor(stage: Stage, input: WriteToolInput): { changes: Change[]; f
   }
 }
 
+/** The example runs of the written tool on the staged copy: on its fixture, then on the caller's tab. */
+async function runExamples(
+  context: AuthorContext,
+  caller: Caller & { tab: TabInfo | undefined },
+  stage: Stage,
+  compiled: StagedCompile,
+  input: WriteToolInput,
+) {
+  const { tab } = caller
+  const cases = collectCases(compiled.result, [input.site]).filter((c) => c.tool.name === input.tool)
+  const live = { tab, client: caller.client, tabs: context.tabs, signal: caller.signal }
+  const runs: ExampleRun[] = []
+  for (const c of cases) runs.push(...(await runExample(c, compiled.api, context.browser, live)))
+  const shown = runs.map((r) => (r.message ? { ...r, message: stage.unstage(r.message) } : r))
+  const failed = shown.filter((r) => r.status === 'fail').length
+  const why = cases.length === 0 ? 'the example did not run (see diagnostics)' : failed ? `${failed} run(s) failed` : ''
+  return { runs: shown, why }
+}
+
 /** `site_skills_write_tool`: the change is checked on a copy and written only when all of it passed. */
 export async function writeTool(
   context: AuthorContext,
@@ -143,7 +167,7 @@ export async function writeTool(
   const tab = await currentTab(caller.client, context.tabs, input.tab)
   return context.locked(input.site, async () => {
     const started = performance.now()
-    const stage = stageSkill(context.dir, input.site, true)
+    const stage = stageSkill(context.dir, input.site, place.real)
     try {
       const { changes } = changesFor(stage, input)
       const refused = stage.apply(changes)
@@ -152,34 +176,26 @@ export async function writeTool(
       const diagnostics = compiled.diagnostics.map(shownDiagnostic)
       const files = changes.map((c) => `${input.site}/${c.rel}`)
       const errors = diagnostics.filter((d) => d.severity === 'error')
-      if (errors.length)
-        return jsonResult(
-          { kept: false, files, diagnostics, runs: [], why: `${errors.length} error(s): nothing was written` },
-          true,
-        )
-      const cases = collectCases(compiled.result, [input.site]).filter((c) => c.tool.name === input.tool)
-      const live = { tab, client: caller.client, tabs: context.tabs, signal: caller.signal }
-      const runs: ExampleRun[] = []
-      for (const c of cases) runs.push(...(await runExample(c, compiled.api, context.browser, live)))
-      const shownRuns = runs.map((r) => (r.message ? { ...r, message: stage.unstage(r.message) } : r))
-      const failed = shownRuns.filter((r) => r.status === 'fail')
-      if (failed.length || cases.length === 0) {
-        const why = cases.length === 0 ? 'the example did not run (see diagnostics)' : `${failed.length} run(s) failed`
-        return jsonResult(
-          { kept: false, files, diagnostics, runs: shownRuns, why: `${why}: nothing was written` },
-          true,
-        )
-      }
-      const committed = commitChanges(context.dir, input.site, true, changes)
-      if (committed) throw new Refusal(committed.code, committed.message)
+      const refuse = (why: string, runs: unknown[] = [], more = diagnostics) =>
+        jsonResult({ kept: false, files, diagnostics: more, runs, why: `${why}: nothing was written` }, true)
+      if (errors.length) return refuse(`${errors.length} error(s)`)
+      const { runs, why } = await runExamples(context, { ...caller, tab }, stage, compiled, input)
+      if (why) return refuse(why, runs)
+      const records = compiled.result.records
+      const kept = await keepStaged(context, { records, siteId: input.site, real: place.real }, () => {
+        const committed = commitChanges(context.dir, input.site, true, changes)
+        if (committed) throw new Refusal(committed.code, committed.message)
+      })
+      const all = [...diagnostics, ...kept.findings]
+      if (!kept.kept) return refuse(`${kept.errors} error(s) in the skills of every root together`, runs, all)
       const served = await context.servedName(input.site, input.tool)
       return jsonResult({
         kept: true,
         files,
         tool: served ?? null,
         ...(served ? {} : { note: `${input.site} is not served by this server (--allow/--deny)` }),
-        diagnostics,
-        runs: shownRuns,
+        diagnostics: all,
+        runs,
         ms: Math.round(performance.now() - started),
       })
     } finally {
