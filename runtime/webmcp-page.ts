@@ -4,7 +4,8 @@
  * extension), it registers the in-scope browser tools with `document.modelContext.registerTool`,
  * keeps the registrations in step with the page's URL, and runs each call as `runBrowserTool` does:
  * the argument checks, the page's path against `urls`, then DOMAIN_GUARD (host and path in the step
- * that calls the tool), the timeout, the result check and the result's JSON text.
+ * that calls the tool), the timeout, the result check, and the result as compact text within the
+ * tool's budget, paged with a cursor past it (webmcp-result.ts), as over `site-skills mcp`.
  *
  * Not imported by the runtime: `npm run gen:webmcp-page` bundles it with what it imports into
  * webmcp-page.generated.ts, a string, so no bundler of a user's build can change it. An isolated
@@ -14,10 +15,10 @@
 import { copyArgs } from './args'
 import { errorMessage } from './error-catalog'
 import { isSiteToolError, messageOf, type SiteToolError, siteToolError, useMessages } from './errors'
-import { resultJson } from './result-json'
 import { createResultCheck, type ValidateReturns } from './results'
 import type { ValueSchema } from './types'
 import { argsProblem, isValueSchema, resultProblem } from './value-problems'
+import { resultText, cursorOf } from './webmcp-result'
 
 /** One tool as the page registers it (see webmcp-script.ts, which makes it). */
 export interface PageTool {
@@ -35,6 +36,10 @@ export interface PageTool {
   urls: string[][]
   timeoutMs: number
   file: string
+  /** The tool's `resultBudget`, when it or its skill sets one. */
+  budget?: number
+  /** Whether its results are paged (a `cursor` argument): not when it declares a `cursor` of its own. */
+  paged: boolean
 }
 
 export interface PageSkill {
@@ -154,7 +159,7 @@ export function register(guard: Guard, config: PageConfig, fns: ToolFunction[]):
     const id = `${++calls}.${tool.timeoutMs}`
     try {
       // As runBrowserTool's: argument errors name the site and tool, not the file.
-      const args = copyArgs(input, { siteId: at.siteId, tool: at.tool })
+      const { own: args, cursor } = cursorOf(tool, copyArgs(input, { siteId: at.siteId, tool: at.tool }))
       const problem = argsProblem(tool.args, args)
       if (problem) throw siteToolError('invalid-args', { problem }, { siteId: at.siteId, tool: at.tool })
       const path = pagePath()
@@ -175,7 +180,7 @@ export function register(guard: Guard, config: PageConfig, fns: ToolFunction[]):
         throw threw(error, at)
       })
       const validator = isValueSchema(tool.returns) ? (v: unknown) => resultProblem(tool.returns, v) : undefined
-      return resultJson(await resultCheck(value, validator, at), at)
+      return resultText(tool, args, cursor, await resultCheck(value, validator, at))
     } catch (error) {
       return errorText(error)
     } finally {

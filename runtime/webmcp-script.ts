@@ -4,6 +4,7 @@
  * functions. Pure: the same skills, sources and options give the same text (the extension export
  * writes it as is; exposeWebMcpTools adds it to a target's new documents).
  */
+import { pagesResults } from './registry'
 import type { ValidateReturns } from './results'
 import { assignToolNames, createToolDefinitions, DOMAIN_GUARD } from './shared'
 import type { SkillMeta, ToolMeta } from './types'
@@ -67,6 +68,8 @@ function pageTool(skill: SkillMeta, tool: string, name: string): PageTool {
     urls: [skill.urls, meta.urls].filter((list): list is string[] => list !== undefined),
     timeoutMs: meta.timeoutMs ?? DEFAULT_TIMEOUT_MS,
     file: meta.file,
+    ...(meta.resultBudget !== undefined && { budget: meta.resultBudget }),
+    paged: pagesResults(meta),
   }
 }
 

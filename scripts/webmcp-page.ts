@@ -6,16 +6,29 @@
  * test/runtime/webmcp-page.test.ts fails when it differs from what the sources give.
  */
 import { writeFileSync } from 'node:fs'
+import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { buildSync } from 'esbuild'
+import { build, type Plugin } from 'esbuild'
 
 export const WEBMCP_PAGE_PATH = fileURLToPath(new URL('../runtime/webmcp-page.generated.ts', import.meta.url))
 const ENTRY = fileURLToPath(new URL('../runtime/webmcp-page.ts', import.meta.url))
 
 const GLOBAL = '__siteSkillsWebMcp'
 
-export function generateWebMcpPage(): string {
-  const { outputFiles } = buildSync({
+/**
+ * The runtime's modules as free of side effects at load (they are: declarations only), so a module
+ * the page code reaches through shared.ts but uses nothing of (page-code.ts's DOMAIN_GUARD, made
+ * with a call esbuild cannot know is pure) is left out of the bundle.
+ */
+const pureModules: Plugin = {
+  name: 'pure-runtime-modules',
+  setup(build) {
+    build.onResolve({ filter: /^\.\// }, (args) => ({ path: `${join(args.resolveDir, args.path)}.ts`, sideEffects: false }))
+  },
+}
+
+export async function generateWebMcpPage(): Promise<string> {
+  const { outputFiles } = await build({
     entryPoints: [ENTRY],
     bundle: true,
     write: false,
@@ -25,6 +38,7 @@ export function generateWebMcpPage(): string {
     target: 'chrome120',
     legalComments: 'none',
     charset: 'utf8',
+    plugins: [pureModules],
   })
   const code = outputFiles[0]!.text.trim()
   const prefix = `"use strict";var ${GLOBAL}=`
@@ -40,4 +54,4 @@ export function generateWebMcpPage(): string {
   ].join('\n')
 }
 
-if (process.argv[1] === fileURLToPath(import.meta.url)) writeFileSync(WEBMCP_PAGE_PATH, generateWebMcpPage())
+if (process.argv[1] === fileURLToPath(import.meta.url)) writeFileSync(WEBMCP_PAGE_PATH, await generateWebMcpPage())

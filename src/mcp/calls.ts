@@ -130,7 +130,8 @@ export async function callSiteTool(call: SiteCall): Promise<CallToolResult> {
   const { own: args, cursor } = splitCursor(tool.meta, given)
   const tab = await currentTab(client, tabs, handle)
   if (!tab || !catalog.forUrl(tab.url).includes(tool)) throw notHere(catalog, tool, tab)
-  const preferred = pages && (await preferredCall(pages, tab, tool, args ?? {}, signal))
+  const finish = (value: unknown) => toolResult(tool, budgeted(tool, args ?? {}, cursor, value))
+  const preferred = pages && (await preferredCall(pages, tab, tool, args ?? {}, signal, finish))
   if (preferred) return preferred
   const { api, skills } = catalog.state
   const { siteId, tool: name } = tool.ref
@@ -143,8 +144,7 @@ export async function callSiteTool(call: SiteCall): Promise<CallToolResult> {
         : api.runTool(siteId, name, args, nodeContext(tab, client.view(tab), session, signal))
     // A browser tool's synchronous work is stopped; what it awaits ends with its tab or its timeout.
     const stop = () => void session.send('Runtime.terminateExecution').catch(() => undefined)
-    const value = await abortable(work, signal, tool.meta.kind === 'browser' ? stop : () => {})
-    return toolResult(tool, budgeted(tool, args ?? {}, cursor, value))
+    return finish(await abortable(work, signal, tool.meta.kind === 'browser' ? stop : () => {}))
   } catch (error) {
     return errorResult(error, model?.kind === 'node' ? model.absPath : undefined)
   }

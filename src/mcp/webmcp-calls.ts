@@ -3,9 +3,10 @@ import { SiteToolError } from '../../runtime/index'
 import type { Catalog } from './catalog'
 import type { SiteTool } from './listing'
 import type { TabInfo } from './tabs'
-import { errorResult, toolResult } from './tools'
+import { CURSOR_ARG } from '../../runtime/internal'
+import { errorResult } from './tools'
 import type { PageTools } from './webmcp'
-import { pageToolResult, WEBMCP_PREFIX } from './webmcp-tools'
+import { pagesPageTool, pageToolResult, readOutput, WEBMCP_PREFIX } from './webmcp-tools'
 
 /**
  * Where the server's listing and calling meet a page's own WebMCP tools (webmcp.ts): the few
@@ -35,7 +36,11 @@ export function pageToolsOf(pages: PageTools, catalog: Catalog, tab: TabInfo | u
 export const isPageCall = (catalog: Catalog, name: string) =>
   catalog.mode !== 'all' && name.startsWith(WEBMCP_PREFIX) && !catalog.byName.has(name)
 
-/** Runs a page's own tool (`webmcp__<name>`) in the tab, with the call's arguments as they are. */
+/**
+ * Runs a page's own tool (`webmcp__<name>`) in the tab with the call's arguments, less the
+ * `cursor` the server added to a paged tool's schema: its output is budgeted and encoded as a site
+ * tool's (pageToolResult).
+ */
 export async function callPageTool(
   pages: PageTools,
   catalog: Catalog,
@@ -46,12 +51,22 @@ export async function callPageTool(
 ): Promise<CallToolResult> {
   const name = listedName.slice(WEBMCP_PREFIX.length)
   try {
-    if (!tab || takenNames(catalog, tab.url).has(name))
+    const announced = tab && !takenNames(catalog, tab.url).has(name) ? await pages.announced(tab, name) : undefined
+    if (!tab || !announced)
       throw new SiteToolError(
         'tool-not-found',
         `no page tool is named ${JSON.stringify(listedName)} on ${tab ? tab.url : 'no tab'}`,
       )
-    return pageToolResult(listedName, await pages.call(tab, name, args ?? {}, signal))
+    const paged = pagesPageTool(announced)
+    const { [CURSOR_ARG]: cursor, ...own } = args ?? {}
+    const input = paged ? own : (args ?? {})
+    if (paged && cursor !== undefined && typeof cursor !== 'string')
+      throw new SiteToolError('invalid-cursor', 'argument "cursor" must be a string (pageInfo.cursor)')
+    const output = await pages.call(tab, name, input, signal)
+    return pageToolResult(
+      { name: listedName, args: input, cursor: paged ? (cursor as string) : undefined, paged },
+      output,
+    )
   } catch (error) {
     return errorResult(error)
   }
@@ -59,8 +74,8 @@ export async function callPageTool(
 
 /**
  * A `"webmcp": "prefer"` tool's call, sent to the page's tool of the tool's name when the tab
- * holds one: its output goes through the site tool's result check and encoding. Undefined when
- * the page holds none (the site tool runs).
+ * holds one (with the call's own arguments): `finish` makes its result, with the site tool's
+ * result check, budget and encoding. Undefined when the page holds none (the site tool runs).
  */
 export async function preferredCall(
   pages: PageTools,
@@ -68,10 +83,14 @@ export async function preferredCall(
   tool: SiteTool,
   args: Record<string, unknown>,
   signal: AbortSignal,
+  finish: (value: unknown) => CallToolResult,
 ): Promise<CallToolResult | undefined> {
-  if (tool.meta.webmcp !== 'prefer' || !(await pages.holds(tab, tool.ref.tool))) return undefined
+  if (tool.meta.webmcp !== 'prefer' || !(await pages.announced(tab, tool.ref.tool))) return undefined
   try {
-    return toolResult(tool, { value: await pages.call(tab, tool.ref.tool, args, signal), paged: false })
+    const read = readOutput(await pages.call(tab, tool.ref.tool, args, signal))
+    if ('failed' in read)
+      throw new SiteToolError('tool-threw', `the page's tool ${tool.ref.tool} failed: ${read.failed}`, tool.ref)
+    return finish(read.value)
   } catch (error) {
     return errorResult(error)
   }

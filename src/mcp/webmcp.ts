@@ -15,8 +15,8 @@ import { type AnnouncedTool, listableName, listedPageTool, PAGE_TOOL_LIMITS, WEB
 export interface PageTools {
   /** The tab's own tools now, as listed, by name (less those named in `except`); starts following the tab. */
   listed: (tab: TabInfo, except?: ReadonlySet<string>) => Promise<Tool[]>
-  /** Whether the tab's top frame holds a tool of that (page) name. */
-  holds: (tab: TabInfo, name: string) => Promise<boolean>
+  /** The tool of that (page) name the tab's top frame holds, as announced. */
+  announced: (tab: TabInfo, name: string) => Promise<AnnouncedTool | undefined>
   /** Calls a page tool by its page name; resolves with its output, or throws a SiteToolError. */
   call: (tab: TabInfo, name: string, input: Record<string, unknown>, signal: AbortSignal) => Promise<unknown>
   /** Called when a followed tab's tools change. */
@@ -142,7 +142,7 @@ export function createPageTools(tabs: Tabs): PageTools {
       const tools = [...(await toolsOf(tab)).values()].filter((t) => !except.has(t.name))
       return tools.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0)).map(listedPageTool)
     },
-    holds: async (tab, name) => (await toolsOf(tab)).has(name),
+    announced: async (tab, name) => (await toolsOf(tab)).get(name),
     async call(tab, name, input, signal) {
       const state = await stateOf(tab)
       if (!state.tools.has(name))

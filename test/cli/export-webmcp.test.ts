@@ -113,7 +113,8 @@ describe('site-skills export --webmcp', () => {
     await expect.poll(() => tools.names()).toEqual(['shop__cart', 'shop__echo', 'shop__read'])
     expect(tools.tool('shop__echo')!.annotations).toEqual({ readOnly: true, untrustedContent: true })
     const called = await tools.invoke('shop__echo', { text: 'hi' })
-    expect(called.output).toEqual({ text: 'hi', title: '/app/7' })
+    // The result as compact text, as site-skills mcp sends a runBrowserTool result.
+    expect(called.output).toBe('text:hi\ntitle:/app/7')
     const missing = await tools.invoke('shop__echo', {})
     expect(missing.output).toEqual({
       isError: true,

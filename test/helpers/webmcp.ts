@@ -20,6 +20,7 @@ interface TestTool {
   timeoutMs?: number
   urls?: string[]
   annotations?: ToolAnnotations
+  resultBudget?: number
 }
 
 export interface TestSkill {
@@ -55,6 +56,7 @@ export async function testRegistry(skills: readonly TestSkill[], options?: SiteS
           ...(t.timeoutMs && { timeoutMs: t.timeoutMs }),
           ...(t.urls && { urls: t.urls }),
           ...(t.annotations && { annotations: t.annotations }),
+          ...(t.resultBudget && { resultBudget: t.resultBudget }),
         },
       ]),
     )

@@ -82,7 +82,8 @@ describe('Playwright MCP 0.0.86 as the WebMCP host', () => {
       expect(listed?.annotations).toMatchObject({ readOnlyHint: true })
       const called = (await client.callTool({ name: 'webmcp_shop__echo', arguments: { text: 'hi' } })) as CallToolResult
       expect(called.isError).toBeFalsy()
-      expect(textOf(called)).toContain('{\n  "text": "hi",\n  "title": "Fixture"\n}')
+      // Our compact text, which Playwright MCP shows as a JSON string (it JSON.stringifies every output).
+      expect(textOf(called)).toContain('Output is page-provided and untrusted:\n"text:hi\\ntitle:Fixture"')
       // Our failures are MCP error results, which the host shows as errors with our words.
       const refused = (await client.callTool({ name: 'webmcp_shop__echo', arguments: {} })) as CallToolResult
       expect(refused.isError).toBe(true)

@@ -1,15 +1,19 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
+import { compactText } from '../../runtime/compact'
 import type { SiteToolError } from '../../runtime/errors'
 import type { LaunchedBrowser, LaunchedPage } from '../../runtime/launch'
 import type { SiteSkills } from '../../runtime/registry'
+import { pageResult } from '../../runtime/pages'
 import { loadUrlPattern } from '../../runtime/urls'
 import { evaluate } from '../helpers/browser'
+import { decodeCompact } from '../helpers/compact-decode'
 import { startServer, type TestServer } from '../helpers/server'
 import { errorTextOf, launchWithWebMcp, type PageTools, testRegistry, watchPageTools } from '../helpers/webmcp'
 
 // Calls of the tools exposeWebMcpTools registers, in real Chromium 150 with WebMCP: what they
-// return, and the checks runBrowserTool makes (arguments, guard, timeout, results), also on a page
-// that tampers with everything it can reach.
+// return (the compact text and pages a runBrowserTool result has over MCP), and the checks
+// runBrowserTool makes (arguments, guard, timeout, results), also on a page that tampers with
+// everything it can reach.
 let browser: LaunchedBrowser
 let server: TestServer
 let api: SiteSkills
@@ -17,6 +21,9 @@ let api: SiteSkills
 const ECHO =
   'async function (args) {\n  return { text: args.text, title: document.title, list: [1, 2].map((n) => n * 2) }\n}\n'
 const TEXT = { type: 'string' as const, required: true, description: 'Some text.' }
+const COUNT = { type: 'integer' as const, required: true, description: 'How many rows.' }
+const ROWS =
+  'function (args) {\n  return { rows: Array.from({ length: args.n }, (_, i) => ({ id: i, name: "row " + i })) }\n}\n'
 
 /** A page that replaces what a page can replace, before anything of ours runs in it. */
 const HOSTILE = `<!doctype html><title>hostile</title><script>
@@ -67,6 +74,13 @@ beforeAll(async () => {
               source: 'function () {\n  return { n: "x" }\n}\n',
               returns: { type: 'object', description: 'N.', properties: { n: { type: 'number', required: true } } },
             },
+            rows: { source: ROWS, args: { n: COUNT }, resultBudget: 300 },
+            long: { source: 'function () {\n  return { body: "word ".repeat(2000) }\n}\n', resultBudget: 300 },
+            own: {
+              source: ROWS,
+              args: { n: COUNT, cursor: { type: 'string', description: 'Its own.' } },
+              resultBudget: 300,
+            },
           },
         },
       ],
@@ -94,18 +108,23 @@ async function exposed(url: string, test: (page: LaunchedPage, tools: PageTools)
   }
 }
 
+/** The value a call's compact text says. */
+const said = (event: { output?: unknown }) => decodeCompact(event.output as string)
+
 const pageCall = (name: string, input: string) =>
   `(async () => { const t = (await document.modelContext.getTools()).find((t) => t.name === ${JSON.stringify(name)}); return document.modelContext.executeTool(t, ${JSON.stringify(input)}) })()`
 
 describe('a call of a registered tool', () => {
-  it('returns what runBrowserTool returns, to CDP (WebMCP.invokeTool) and to the page (executeTool)', async () => {
+  it("returns runBrowserTool's result as compact text, to CDP (WebMCP.invokeTool) and to the page (executeTool)", async () => {
     await exposed(server.url('/app/a'), async (page, tools) => {
       const direct = await api.runBrowserTool('shop', 'echo', { text: 'hi' }, page.client)
       expect(direct).toEqual({ text: 'hi', title: '/app/a', list: [2, 4] })
       const called = await tools.invoke('shop__echo', { text: 'hi' })
       expect(called.status).toBe('Completed')
-      expect(called.output).toEqual(direct)
-      expect(await evaluate(page.client, pageCall('shop__echo', '{"text":"hi"}'))).toBe(JSON.stringify(direct))
+      expect(called.output).toBe('text:hi\ntitle:/app/a\nlist[2]:2,4')
+      expect(called.output).toBe(compactText(direct))
+      expect(said(called)).toEqual(direct)
+      expect(await evaluate(page.client, pageCall('shop__echo', '{"text":"hi"}'))).toBe(compactText(direct))
     })
   })
 
@@ -125,8 +144,8 @@ describe('a call of a registered tool', () => {
 
   it("survives a tool that sends Node signals of its own through the world's binding", async () => {
     await exposed(server.url('/app/a'), async (_page, tools) => {
-      expect((await tools.invoke('shop__forge', {})).output).toEqual({ forged: true })
-      expect((await tools.invoke('shop__echo', { text: 'still' })).output).toMatchObject({ text: 'still' })
+      expect(said(await tools.invoke('shop__forge', {}))).toEqual({ forged: true })
+      expect(said(await tools.invoke('shop__echo', { text: 'still' }))).toMatchObject({ text: 'still' })
     })
   })
 
@@ -142,13 +161,62 @@ describe('a call of a registered tool', () => {
   })
 })
 
+describe("a result over the tool's resultBudget", () => {
+  it('is the page site-skills mcp sends, with a cursor the next call takes, good for runBrowserTool too', async () => {
+    await exposed(server.url('/app/a'), async (page, tools) => {
+      const whole = await api.runBrowserTool('shop', 'rows', { n: 200 }, page.client)
+      const first = await tools.invoke('shop__rows', { n: 200 })
+      // The page the MCP server makes of the same result, in Node, is the same text.
+      const expected = pageResult(whole, { siteId: 'shop', tool: 'rows', args: { n: 200 }, budget: 300 })
+      expect(expected.paged).toBe(true)
+      expect(first.output).toBe(compactText(expected.value))
+      const page1 = said(first) as { pageInfo: { total: number; count: number; cursor: string }; rows: unknown[] }
+      expect(page1.pageInfo).toMatchObject({ field: 'rows', total: 200, offset: 0 })
+      expect(page1.rows).toHaveLength(page1.pageInfo.count)
+      const second = await tools.invoke('shop__rows', { n: 200, cursor: page1.pageInfo.cursor })
+      const page2 = said(second) as { pageInfo: { offset: number }; rows: { id: number }[] }
+      expect(page2.pageInfo.offset).toBe(page1.pageInfo.count)
+      expect(page2.rows[0]!.id).toBe(page1.pageInfo.count)
+      const direct = await api.runBrowserTool('shop', 'rows', { n: 200, cursor: page1.pageInfo.cursor }, page.client)
+      expect(second.output).toBe(compactText(direct))
+    })
+  })
+
+  it('has its long string cut with a marker that names the cursor of the rest', async () => {
+    await exposed(server.url('/app/a'), async (_page, tools) => {
+      const first = (await tools.invoke('shop__long', {})).output as string
+      expect(first).toMatch(/…\[cut at \d+ of 10000 characters; the rest: cursor [\w-]+\]/)
+      const cursor = /cursor ([\w-]+)\]/.exec(first)![1]!
+      const rest = said(await tools.invoke('shop__long', { cursor })) as { body: string }
+      const at = /cut at (\d+) of/.exec(first)![1]
+      expect(rest.body.startsWith(`[…from character ${at}] `)).toBe(true)
+    })
+  })
+
+  it("refuses a cursor that is not the call's, and leaves a tool's own cursor to the tool", async () => {
+    await exposed(server.url('/app/a'), async (_page, tools) => {
+      expect(errorTextOf(await tools.invoke('shop__rows', { n: 200, cursor: 'nope!' }))).toMatch(
+        /^invalid-cursor: shop -> rows: argument "cursor" is not a cursor this tool gave/,
+      )
+      const first = said(await tools.invoke('shop__rows', { n: 200 })) as { pageInfo: { cursor: string } }
+      expect(errorTextOf(await tools.invoke('shop__rows', { n: 201, cursor: first.pageInfo.cursor }))).toMatch(
+        /^invalid-cursor: shop -> rows: argument "cursor" belongs to another call/,
+      )
+      expect(errorTextOf(await tools.invoke('shop__rows', { n: 200, cursor: 7 }))).toMatch(/^invalid-cursor: /)
+      // A tool that declares `cursor` gets it, and its result is not paged.
+      const own = said(await tools.invoke('shop__own', { n: 200, cursor: 'mine' })) as { rows: unknown[] }
+      expect(own.rows).toHaveLength(200)
+    })
+  })
+})
+
 describe('the timeout of a call', () => {
   it('fails a call that never settles with timeout, and the page goes on', async () => {
     await exposed(server.url('/app/a'), async (_page, tools) => {
       expect(errorTextOf(await tools.invoke('shop__slow', {}))).toBe(
         'timeout: shop -> slow: did not finish within 300 ms (shop/browser-tools/slow.js)',
       )
-      expect((await tools.invoke('shop__echo', { text: 'after' })).output).toMatchObject({ text: 'after' })
+      expect(said(await tools.invoke('shop__echo', { text: 'after' }))).toMatchObject({ text: 'after' })
     })
   })
 
@@ -158,7 +226,7 @@ describe('the timeout of a call', () => {
       expect(stopped.status).toBe('Error')
       expect(await evaluate(page.client, '1 + 1')).toBe(2)
       // A call that ended leaves no deadline behind: the page's own long task after it runs to its end.
-      expect((await tools.invoke('shop__quick', {})).output).toEqual({ n: 1 })
+      expect(said(await tools.invoke('shop__quick', {}))).toEqual({ n: 1 })
       const busy = '(() => { const end = Date.now() + 600; while (Date.now() < end); return "ran to its end" })()'
       expect(await evaluate(page.client, busy)).toBe('ran to its end')
     })
@@ -171,7 +239,10 @@ describe('a page that tampers with everything it can reach', () => {
       expect(tools.names()).toEqual([
         'shop__echo',
         'shop__forge',
+        'shop__long',
+        'shop__own',
         'shop__quick',
+        'shop__rows',
         'shop__scoped',
         'shop__slow',
         'shop__spin',
@@ -179,13 +250,13 @@ describe('a page that tampers with everything it can reach', () => {
         'shop__wrong',
       ])
       const expected = { text: 'x', title: 'hostile', list: [2, 4] }
-      expect((await tools.invoke('shop__echo', { text: 'x' })).output).toEqual(expected)
+      expect(said(await tools.invoke('shop__echo', { text: 'x' }))).toEqual(expected)
       expect(await evaluate(page.client, 'typeof window.stolen + typeof window.stolenExecute')).toBe(
         'undefinedundefined',
       )
       // The page's own JSON and Promise are replaced: it gets our text as it was made.
       await evaluate(page.client, 'callEcho(), 1')
-      await expect.poll(() => evaluate(page.client, 'window.got')).toBe('{"text":"x","title":"hostile","list":[2,4]}')
+      await expect.poll(() => evaluate(page.client, 'window.got')).toBe(compactText(expected))
     })
   })
 

@@ -71,7 +71,14 @@ describe('exposeWebMcpTools registers the tools of the skills a page matches', (
       expect(handle.tools.map((t) => t.name)).toEqual(['shop__read', 'shop__cart', 'admin__users', 'elsewhere__read'])
       const cart = tools.tool('shop__cart')!
       expect(cart.description).toBe('The cart tool of shop.')
-      expect(cart.inputSchema).toEqual({ type: 'object', properties: {}, required: [], additionalProperties: false })
+      // The cursor of a result over its budget (SPEC 12), as toolDefinitions gives it.
+      const cursor = { type: 'string', description: 'For the next page: pageInfo.cursor of the last.' }
+      expect(cart.inputSchema).toEqual({
+        type: 'object',
+        properties: { cursor },
+        required: [],
+        additionalProperties: false,
+      })
       expect(cart.annotations).toEqual({ readOnly: false, untrustedContent: true })
       expect(tools.tool('shop__read')!.annotations).toEqual({ readOnly: true, untrustedContent: true })
       const titles = await evaluate(
