@@ -110,6 +110,9 @@ export const CURSOR_SCHEMA: ValueSchema = {
   description: 'For the next page: pageInfo.cursor of the last.',
 }
 
+/** Whether the runtime pages a tool's results: not when the tool's own `args` have a `cursor` (validate warns). */
+export const pagesResults = (m: Pick<ToolMeta, 'args'>): boolean => !Object.hasOwn(m.args, CURSOR_ARG)
+
 /** A tool's arguments as models see them: its own, and `cursor` when its results are paged. */
 const modelArgs = (args: Record<string, ValueSchema>) =>
   Object.hasOwn(args, CURSOR_ARG) ? args : { ...args, [CURSOR_ARG]: CURSOR_SCHEMA }

@@ -21,6 +21,7 @@ export {
   assignToolNames,
   createToolDefinitions,
   isWholeObject,
+  pagesResults,
   type ToolRef,
 } from './definitions'
 export { type CdpSocket, openSocket } from './socket'
@@ -29,7 +30,7 @@ export { shownUrl } from './upgrade'
 export { compactText } from './compact'
 export type { CallRef } from './cursor'
 export { DEFAULT_RESULT_BUDGET, estimateTokens, pageResult, resultTokens } from './pages'
-export { pagesResults, splitCursor } from './registry'
+export { splitCursor } from './registry'
 export { messageOf, siteToolError } from './errors'
 export { type LaunchedBrowser, launchBrowser } from './launch'
 export {

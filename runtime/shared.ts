@@ -8,7 +8,7 @@
  */
 export { copyArgs } from './args'
 export { command, heldSession, isSendable, listen } from './cdp'
-export { assignToolNames, createToolDefinitions } from './definitions'
+export { assignToolNames, createToolDefinitions, pagesResults } from './definitions'
 export { completed, messageOf, SiteToolError, type SiteToolErrorInit, siteToolError, withMessages } from './errors'
 export { urlHost, urlMatchesDomains } from './match'
 export { notFoundMessage } from './not-found'

@@ -4,9 +4,8 @@
  * functions. Pure: the same skills, sources and options give the same text (the extension export
  * writes it as is; exposeWebMcpTools adds it to a target's new documents).
  */
-import { pagesResults } from './registry'
 import type { ValidateReturns } from './results'
-import { assignToolNames, createToolDefinitions, DOMAIN_GUARD } from './shared'
+import { assignToolNames, createToolDefinitions, DOMAIN_GUARD, pagesResults } from './shared'
 import type { SkillMeta, ToolMeta } from './types'
 import type { PageConfig, PageSkill, PageTool } from './webmcp-page'
 import { WEBMCP_PAGE } from './webmcp-page.generated'
