@@ -4,7 +4,7 @@
  */
 import type { BrowserTarget } from './cdp'
 import { withMessages } from './shared'
-import type { WebMcpHandle, WebMcpOptions } from './webmcp'
+import type { ToolCode, WebMcpHandle, WebMcpOptions } from './webmcp'
 
 export type { WebMcpHandle, WebMcpOptions, WebMcpToolRef } from './webmcp'
 
@@ -18,3 +18,9 @@ export const exposeWebMcpTools: (target: BrowserTarget, options: WebMcpOptions) 
   async (target: BrowserTarget, options: WebMcpOptions) =>
     (await import('./webmcp')).exposeWebMcpTools(target, options),
 )
+
+/** The same, for a registry's own method: with the tools' source maps, so a throw names the tool's line. */
+export const exposeWithCode: (target: BrowserTarget, options: WebMcpOptions, code: ToolCode) => Promise<WebMcpHandle> =
+  withMessages(async (target: BrowserTarget, options: WebMcpOptions, code: ToolCode) =>
+    (await import('./webmcp')).exposeWebMcpTools(target, options, code),
+  )

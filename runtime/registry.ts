@@ -2,7 +2,7 @@ import { type BrowserTarget, callBrowserTool } from './browser'
 import { CURSOR_ARG, type ToolDefinitions, assignToolNames, createToolDefinitions, pagesResults } from './definitions'
 import type { RegistryCore } from './for-models'
 import { type DomainTableData, createDomainTable, lookupHost } from './match'
-import { exposeWebMcpTools } from './expose'
+import { exposeWithCode } from './expose'
 import { callNodeTool } from './node-call'
 import type { ResultCheck, ValidateReturns } from './results'
 import { copyArgs, siteToolError, urlHost, withMessages } from './shared'
@@ -378,7 +378,11 @@ export function createSiteSkills(
     ),
     sites: strictRecord(sites, (siteId) => meta(siteId, '')),
     exposeWebMcpTools: (target, more = {}) =>
-      exposeWebMcpTools(target, { validateReturns: options.validateReturns, ...more, siteSkills: api }),
+      exposeWithCode(
+        target,
+        { validateReturns: options.validateReturns, ...more, siteSkills: api },
+        async (siteId, tool) => codeOf(await load(siteId), tool),
+      ),
   }
   return api
 }

@@ -18,7 +18,8 @@ import { isSiteToolError, messageOf, type SiteToolError, siteToolError, useMessa
 import { createResultCheck, type ValidateReturns } from './results'
 import type { ValueSchema } from './types'
 import { argsProblem, isValueSchema, resultProblem } from './value-problems'
-import { resultText, cursorOf } from './webmcp-result'
+import { cursorOf, resultText } from './webmcp-result'
+import { throwSite } from './webmcp-where'
 
 /** One tool as the page registers it (see webmcp-script.ts, which makes it). */
 export interface PageTool {
@@ -40,6 +41,10 @@ export interface PageTool {
   budget?: number
   /** Whether its results are paged (a `cursor` argument): not when it declares a `cursor` of its own. */
   paged: boolean
+  /** The 0-based line of the script its source starts at (see webmcp-script.ts). */
+  line: number
+  /** The source map of its compiled source, when known: a throw's frame becomes the tool's file and line. */
+  map?: { sources: string[]; mappings: string }
 }
 
 export interface PageSkill {
@@ -121,12 +126,13 @@ function within(value: unknown, ms: number, at: { siteId: string; tool: string; 
   return Promise.race([Promise.resolve(value), late]).finally(() => clearTimeout(timer))
 }
 
-/** What a tool threw, as `tool-threw` (the tool's file; lines are not mapped in the page). */
-function threw(error: unknown, at: { siteId: string; tool: string; file: string }): SiteToolError {
+/** What a tool threw, as `tool-threw`: the tool's file and line when its stack and source map tell (throwSite). */
+function threw(error: unknown, tool: PageTool): SiteToolError {
   if (isSiteToolError(error)) return error
+  const at = { siteId: tool.siteId, tool: tool.tool, file: tool.file }
   const thrown =
     error instanceof Error ? `${error.name}: ${error.message}` : typeof error === 'string' ? error : messageOf(error)
-  return siteToolError('tool-threw', { thrown }, { ...at, cause: error })
+  return siteToolError('tool-threw', { thrown }, { ...at, ...throwSite(error, tool), cause: error })
 }
 
 /** Registers the in-scope tools of `config` now and after every same-document navigation. */
@@ -173,11 +179,11 @@ export function register(guard: Guard, config: PageConfig, fns: ToolFunction[]):
           entry.fn,
         )
       } catch (error) {
-        throw threw(error, at)
+        throw threw(error, tool)
       }
       if (out && typeof out === 'object' && Object.hasOwn(out, nonce)) throw refusal(entry, at)
       const value = await within(out, tool.timeoutMs || DEFAULT_TIMEOUT_MS, at).catch((error) => {
-        throw threw(error, at)
+        throw threw(error, tool)
       })
       const validator = isValueSchema(tool.returns) ? (v: unknown) => resultProblem(tool.returns, v) : undefined
       return resultText(tool, args, cursor, await resultCheck(value, validator, at))

@@ -6,17 +6,18 @@
  */
 import type { ValidateReturns } from './results'
 import { assignToolNames, createToolDefinitions, DOMAIN_GUARD, pagesResults } from './shared'
-import type { SkillMeta, ToolMeta } from './types'
+import type { BrowserToolCode, SkillMeta, ToolMeta } from './types'
 import type { PageConfig, PageSkill, PageTool } from './webmcp-page'
 import { WEBMCP_PAGE } from './webmcp-page.generated'
+import { WEBMCP_SCRIPT_URL } from './webmcp-where'
 
 /** The default limit of a browser tool's call (as runBrowserTool's). */
 const DEFAULT_TIMEOUT_MS = 30_000
 
-/** A skill to register: its metadata and its browser tools' compiled sources, by tool name. */
+/** A skill to register: its metadata and its browser tools' compiled code (a source map when known), by tool name. */
 export interface WebMcpSkill {
   skill: SkillMeta
-  sources: ReadonlyMap<string, string>
+  sources: ReadonlyMap<string, BrowserToolCode>
 }
 
 /** One registered tool: its WebMCP name and the site tool it runs. */
@@ -51,7 +52,7 @@ function pageAnnotations(meta: ToolMeta): PageTool['annotations'] {
   return { readOnlyHint: hints.readOnlyHint ?? hints.destructiveHint !== true, untrustedContentHint: true }
 }
 
-function pageTool(skill: SkillMeta, tool: string, name: string): PageTool {
+function pageTool(skill: SkillMeta, tool: string, name: string, code: BrowserToolCode): PageTool {
   const meta = skill.tools[tool]!
   const [definition] = createToolDefinitions([{ siteId: skill.id, tool, name, meta }]).mcp
   return {
@@ -69,6 +70,8 @@ function pageTool(skill: SkillMeta, tool: string, name: string): PageTool {
     file: meta.file,
     ...(meta.resultBudget !== undefined && { budget: meta.resultBudget }),
     paged: pagesResults(meta),
+    line: 0,
+    ...(code.map && { map: { sources: code.map.sources, mappings: code.map.mappings } }),
   }
 }
 
@@ -77,24 +80,28 @@ function pageSkills(skills: readonly WebMcpSkill[], names: ReadonlyMap<string, s
   const sources: string[] = []
   const refs: WebMcpToolRef[] = []
   const config: PageSkill[] = []
-  for (const { skill, sources: code } of skills) {
+  for (const { skill, sources: codes } of skills) {
     const tools: PageTool[] = []
     for (const [tool, meta] of Object.entries(skill.tools)) {
-      const source = code.get(tool)
-      if (meta.kind !== 'browser' || source === undefined) continue
+      const code = codes.get(tool)
+      if (meta.kind !== 'browser' || code === undefined) continue
       const name = names.get(`${skill.id}\0${tool}`)!
-      tools.push(pageTool(skill, tool, name))
+      tools.push(pageTool(skill, tool, name, code))
       refs.push({ name, siteId: skill.id, tool })
-      sources.push(source)
+      sources.push(code.source)
     }
     if (tools.length) config.push({ domains: skill.domains, tools })
   }
   return { config, sources, refs }
 }
 
+const lines = (text: string) => text.split('\n').length - 1
+
 /**
  * The script and the tools it registers. Each tool's source is its own parenthesized expression on
- * lines of its own (a trailing line comment cannot reach the next one).
+ * lines of its own (a trailing line comment cannot reach the next one); the config says the line
+ * each source starts at (0-based, in the script: the config itself is one line of JSON), and the
+ * script ends with its sourceURL, WEBMCP_SCRIPT_URL.
  */
 export function webMcpScript(
   skills: readonly WebMcpSkill[],
@@ -108,6 +115,15 @@ export function webMcpScript(
     binding: options.binding ?? '',
     handle: options.handle ?? '',
   }
+  const head = `${WEBMCP_PAGE}.register(${DOMAIN_GUARD},`
+  let line = lines(head) + 1
+  const tools = config.flatMap((s) => s.tools)
+  sources.forEach((source, i) => {
+    // `(` on a line of its own, the source, then `)` and `,` on the next.
+    tools[i]!.line = line + 1
+    line += lines(source) + 3
+  })
   const fns = sources.map((source) => `(\n${source}\n)`).join(',\n')
-  return { script: `${WEBMCP_PAGE}.register(${DOMAIN_GUARD},${JSON.stringify(page)},[\n${fns}\n]);\n`, tools: refs }
+  const script = `${head}${JSON.stringify(page)},[\n${fns}\n]);\n//# sourceURL=${WEBMCP_SCRIPT_URL}\n`
+  return { script, tools: refs }
 }

@@ -9,6 +9,7 @@
  */
 import type { BrowserTarget, CdpSendable } from './cdp'
 import type { SiteSkills } from './registry'
+import type { BrowserToolCode } from './types'
 import type { ValidateReturns } from './results'
 import { command, heldSession, isSendable, LOG_PREFIX, listen, type SiteToolError, siteToolError } from './shared'
 import { type WebMcpSkill, type WebMcpToolRef, webMcpNames, webMcpScript } from './webmcp-script'
@@ -54,8 +55,11 @@ async function sessionOf(target: BrowserTarget): Promise<{ session: CdpSendable;
   return { session: opened.session, close: async () => opened.close?.() }
 }
 
-/** The skills chosen, with their browser tools' sources. */
-async function chosenSkills(options: WebMcpOptions): Promise<WebMcpSkill[]> {
+/** A browser tool's compiled code: its source map too when the registry hands it (see exposeWebMcpTools). */
+export type ToolCode = (siteId: string, tool: string) => Promise<BrowserToolCode>
+
+/** The skills chosen, with their browser tools' code. */
+async function chosenSkills(options: WebMcpOptions, code: ToolCode): Promise<WebMcpSkill[]> {
   const { skills } = options.siteSkills
   const known = skills.map((s) => s.id)
   for (const id of options.skills ?? [])
@@ -64,7 +68,7 @@ async function chosenSkills(options: WebMcpOptions): Promise<WebMcpSkill[]> {
   return Promise.all(
     chosen.map(async (skill) => {
       const browser = Object.keys(skill.tools).filter((tool) => skill.tools[tool]!.kind === 'browser')
-      const sources = await Promise.all(browser.map((tool) => options.siteSkills.browserToolSource(skill.id, tool)))
+      const sources = await Promise.all(browser.map((tool) => code(skill.id, tool)))
       return { skill, sources: new Map(browser.map((tool, i) => [tool, sources[i]!])) }
     }),
   )
@@ -150,8 +154,12 @@ const warn = (error: SiteToolError) => console.warn(`${LOG_PREFIX} ${error.messa
  * page that leaves the scope loses them. Fails with `webmcp-unavailable` when the current page has
  * no WebMCP (Chromium needs `--enable-features=WebMCP`).
  */
-export async function exposeWebMcpTools(target: BrowserTarget, options: WebMcpOptions): Promise<WebMcpHandle> {
-  const skills = await chosenSkills(options)
+export async function exposeWebMcpTools(
+  target: BrowserTarget,
+  options: WebMcpOptions,
+  code: ToolCode = async (siteId, tool) => ({ source: await options.siteSkills.browserToolSource(siteId, tool) }),
+): Promise<WebMcpHandle> {
+  const skills = await chosenSkills(options, code)
   const binding = `__siteSkillsWebMcp${token()}`
   const handle = `__siteSkillsWebMcpClose${token()}`
   const names = webMcpNames(options.siteSkills.skills)

@@ -65,7 +65,7 @@ export function planWebMcpExtension(
   const files = scriptNames(chosen.map(([{ model }]) => model.id))
   const out: WebMcpExtension = { folder: { name: '', id: '', files: [] }, skills: [], nodeTools: [], empty: [] }
   for (const [compiled, skill] of chosen) {
-    const sources = new Map(Object.entries(compiled.browser).map(([tool, code]) => [tool, code.source]))
+    const sources = new Map(Object.entries(compiled.browser))
     for (const tool of compiled.model.tools) if (tool.kind === 'node') out.nodeTools.push(`${skill.id}/${tool.name}`)
     const { script, tools } = webMcpScript([{ skill, sources }], names)
     if (!tools.length) {

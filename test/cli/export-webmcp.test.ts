@@ -37,7 +37,8 @@ const SKILLS = {
     },
   },
   'shop/browser-tools/read.js': READ,
-  'shop/browser-tools/echo.js': 'async function (args) {\n  return { text: args.text, title: document.title }\n}\n',
+  'shop/browser-tools/echo.js':
+    'async function (args) {\n  if (args.text === "boom") throw new Error("boom")\n  return { text: args.text, title: document.title }\n}\n',
   'shop/tools/double.js': 'export function double(ctx, args) {\n  return args.n * 2\n}\n',
   'docs/manifest.json': { id: 'docs', name: 'Docs', domains: ['*.docs.test'], urls: ['/guide/*'], nodeTools: {} },
 }
@@ -119,6 +120,16 @@ describe('site-skills export --webmcp', () => {
     expect(missing.output).toEqual({
       isError: true,
       content: [{ type: 'text', text: 'invalid-args: shop -> echo: missing required argument "text"' }],
+    })
+    // A throw names the tool's file and line: the script carries the tools' source maps.
+    expect((await tools.invoke('shop__echo', { text: 'boom' })).output).toMatchObject({
+      content: [
+        {
+          text: expect.stringMatching(
+            /^tool-threw: shop -> echo: threw Error: boom \(shop\/browser-tools\/echo\.js:2:\d+\)$/,
+          ),
+        },
+      ],
     })
     // The match pattern takes every path of the host; the page code keeps cart to /app and /app/:id.
     await page.client.send('Page.navigate', { url: server.url('/checkout') })

@@ -70,6 +70,10 @@ beforeAll(async () => {
             },
             quick: { source: 'function () {\n  return { n: 1 }\n}\n', timeoutMs: 200 },
             throws: { source: 'function () {\n  throw new Error("boom")\n}\n' },
+            late: {
+              source:
+                'async function () {\n  await null\n  const fail = () => {\n    throw new TypeError("no")\n  }\n  return fail()\n}\n',
+            },
             wrong: {
               source: 'function () {\n  return { n: "x" }\n}\n',
               returns: { type: 'object', description: 'N.', properties: { n: { type: 'number', required: true } } },
@@ -149,11 +153,14 @@ describe('a call of a registered tool', () => {
     })
   })
 
-  it("reports the tool's throw with its file, and a result that breaks its returns", async () => {
-    await exposed(server.url('/app/a'), async (_page, tools) => {
+  it("reports the tool's throw at its file and line as runBrowserTool does, and a result that breaks its returns", async () => {
+    await exposed(server.url('/app/a'), async (page, tools) => {
       expect(errorTextOf(await tools.invoke('shop__throws', {}))).toBe(
-        'tool-threw: shop -> throws: threw Error: boom (shop/browser-tools/throws.js)',
+        'tool-threw: shop -> throws: threw Error: boom (shop/browser-tools/throws.js:2:9)',
       )
+      const direct = await api.runBrowserTool('shop', 'late', {}, page.client).catch((e: Error) => e.message)
+      expect(direct).toBe('shop -> late: threw TypeError: no (shop/browser-tools/late.js:4:11)')
+      expect(errorTextOf(await tools.invoke('shop__late', {}))).toBe(`tool-threw: ${direct}`)
       expect(errorTextOf(await tools.invoke('shop__wrong', {}))).toMatch(
         /^invalid-result: shop -> wrong: result does not match the manifest's returns: result\.n must be a number \(got "x"\)/,
       )
@@ -239,6 +246,7 @@ describe('a page that tampers with everything it can reach', () => {
       expect(tools.names()).toEqual([
         'shop__echo',
         'shop__forge',
+        'shop__late',
         'shop__long',
         'shop__own',
         'shop__quick',
