@@ -36,6 +36,7 @@ const UNIT = [
   'test/runtime/results.test.ts',
   'test/runtime/socket.test.ts',
   'test/runtime/sourcemap.test.ts',
+  'test/runtime/webmcp-where.test.ts',
   'test/runtime/validator-fuzz.test.ts',
   'test/tokens/pieces.test.ts',
   'test/validate/compiler.test.ts',
