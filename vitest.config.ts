@@ -16,6 +16,7 @@ const UNIT = [
   'test/codegen/value-type.test.ts',
   'test/examples/schedule.test.ts',
   'test/mcp/pages.test.ts',
+  'test/mcp/tab-pool.test.ts',
   'test/mcp/tools.test.ts',
   'test/nobuild/api.test.ts',
   'test/nobuild/barrier.test.ts',

@@ -1,5 +1,5 @@
 /**
- * `npm run bench [-- --quick] [-- --only lookup,build,cached,small,rebuild,idle,cdp,size,types,memory,branches,validate,hostile,examples,tokens,webmcp]`: runs the
+ * `npm run bench [-- --quick] [-- --only lookup,build,cached,small,rebuild,idle,cdp,size,types,memory,branches,validate,hostile,examples,tokens,eras,webmcp]`: runs the
  * benchmarks, prints one table and writes bench/results.json. Every figure is a ratio against a
  * baseline measured in the same run (median of the runs, with min and max).
  */
@@ -12,6 +12,7 @@ import { runBranchesBench } from './branches'
 import { runBuildBench } from './build'
 import { runCachedBench } from './cached'
 import { runCdpBench } from './cdp'
+import { runErasBench } from './eras'
 import { HOSTILE_FULL, runHostileBench } from './hostile'
 import { runExamplesBench } from './examples'
 import { runIdleBench } from './idle'
@@ -42,6 +43,7 @@ const BENCHES = [
   'hostile',
   'examples',
   'tokens',
+  'eras',
   'webmcp',
 ] as const
 type BenchName = (typeof BENCHES)[number]
@@ -61,6 +63,7 @@ const FULL = {
   hostile: HOSTILE_FULL,
   examples: { runs: 3 },
   tokens: { runs: 5 },
+  eras: { runs: 7, calls: 30 },
   webmcp: { runs: 7, calls: 30 },
 }
 
@@ -79,6 +82,7 @@ const QUICK: typeof FULL = {
   hostile: { ...HOSTILE_FULL, runs: 2 },
   examples: { runs: 1 },
   tokens: { runs: 2 },
+  eras: { runs: 3, calls: 10 },
   webmcp: { runs: 3, calls: 10 },
 }
 
@@ -147,6 +151,7 @@ async function main(): Promise<void> {
     hostile: () => runHostileBench(config.hostile),
     examples: () => runExamplesBench(config.examples),
     tokens: () => runTokensBench(config.tokens),
+    eras: () => runErasBench(config.eras),
     webmcp: () => runWebMcpBench(config.webmcp),
   }
   console.log(

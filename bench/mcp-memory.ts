@@ -6,9 +6,8 @@
  * and that heap is this process's too. Prints `{ calls, heapMb: { [calls]: MB } }` as JSON, the heap measured after a
  * full GC. Run with `node --expose-gc --import tsx bench/mcp-memory.ts [CALLS]`.
  */
-import { Client } from '@modelcontextprotocol/sdk/client/index.js'
-import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js'
-import { ListToolsResultSchema } from '@modelcontextprotocol/sdk/types.js'
+import { Client } from '@modelcontextprotocol/client'
+import { InMemoryTransport } from '@modelcontextprotocol/server'
 import { createHost } from '../src/mcp/host'
 import { createMcpServer } from '../src/mcp/server'
 import { createWatchedSkills } from '../src/mcp/skills'
@@ -45,7 +44,7 @@ const ROUND: (() => Promise<unknown>)[] = [
   () => call('alpha__read_title', { prefix: 3 }),
   () => call('site_skills_tabs'),
   // As a request: the SDK client's listTools() compiles the output schemas with a new ajv entry each time.
-  () => client.request({ method: 'tools/list', params: {} }, ListToolsResultSchema),
+  () => client.request({ method: 'tools/list', params: {} }),
 ]
 const heap: Record<number, number> = {}
 for (let i = 1; i <= calls; i++) {

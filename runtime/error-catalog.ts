@@ -185,6 +185,11 @@ export const SITE_TOOL_ERRORS = {
           ? `did not finish within ${d.within} ms`
           : `timed out after ${d.after} ms`,
   }),
+  'navigation-timeout': entry<{ url: string; ms: number }>({
+    title: 'The page did not load',
+    hint: 'Check that the page loads in a browser; SITE_SKILLS_NAVIGATION_TIMEOUT_MS sets how long site-skills mcp waits (30 s).',
+    message: (d) => `${clip(d.url)} did not load within ${d.ms} ms`,
+  }),
   'never-settled': entry<object>({
     title: 'Never settled',
     hint: 'Settle every promise the tool returns, and set its "timeoutMs".',

@@ -157,7 +157,9 @@ export const COMMANDS = {
   },
   mcp: {
     summary: "an MCP server of the skills' tools, run in browser tabs",
-    details: ['Needs npm i -D @modelcontextprotocol/sdk gpt-tokenizer. Speaks MCP on stdout (stdio) unless --http.'],
+    details: [
+      'Needs npm i -D @modelcontextprotocol/server @modelcontextprotocol/node gpt-tokenizer. Speaks MCP on stdout (stdio) unless --http.',
+    ],
     options: {
       ...ROOT,
       ...COMPAT,

@@ -26,3 +26,25 @@ export function agentSkillName(id: string): string {
   const hyphenated = folded.replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '')
   return hyphenated.slice(0, AGENT_SKILL_NAME_MAX).replace(/-+$/, '')
 }
+
+/**
+ * The Agent Skills name of each id that can have one: an id that is a valid name keeps it, then each
+ * other id gets its mapped name unless that is empty or taken (`My_Site` never takes the name of a
+ * skill `my-site`; of two ids that map alike, the first keeps it).
+ */
+export function agentSkillNames(ids: readonly string[]): Map<string, string> {
+  const names = new Map<string, string>()
+  const taken = new Set<string>()
+  for (const id of ids)
+    if (agentSkillName(id) === id) {
+      names.set(id, id)
+      taken.add(id)
+    }
+  for (const id of ids) {
+    const name = agentSkillName(id)
+    if (names.has(id) || !name || taken.has(name)) continue
+    names.set(id, name)
+    taken.add(name)
+  }
+  return names
+}

@@ -7,7 +7,7 @@ import { pathBelow, toPosix } from '../compiler/fs/paths'
 import { walkSkillTree } from '../compiler/fs/tree'
 import { type AgentSkillFolder, type SourceFile, generateAgentSkill } from './agent-skill'
 import { checkAgentSkill } from './rules'
-import { agentSkillName } from './name'
+import { agentSkillName, agentSkillNames } from './name'
 
 /** What an export would write, and the findings that stop it (errors) or go with it (warnings). */
 export interface ExportPlan {
@@ -57,33 +57,27 @@ function sourcesOf(record: SkillRecord): SourceFile[] {
 }
 
 /**
- * Names of the chosen skills, with a warning for each mapped id and an error for each that cannot
- * have one. An id that is a valid name keeps it; a mapped id comes second (`My_Site` never takes
- * the name of a skill `my-site`).
+ * Names of the chosen skills (agentSkillNames), with a warning for each mapped id and an error for
+ * each that cannot have one.
  */
 function nameSkills(chosen: readonly { model: SkillModel; record: SkillRecord }[]) {
+  const byId = agentSkillNames(chosen.map(({ model }) => model.id))
+  const owners = new Map([...byId].map(([id, name]) => [name, id]))
   const names = new Map<SkillModel, string>()
-  const owners = new Map<string, string>()
   const diagnostics: Diagnostic[] = []
-  const exact = chosen.filter(({ model }) => agentSkillName(model.id) === model.id)
-  for (const { model } of exact) {
-    owners.set(model.id, model.id)
-    names.set(model, model.id)
-  }
   for (const { model, record } of chosen) {
-    if (names.has(model)) continue
-    const name = agentSkillName(model.id)
+    const name = byId.get(model.id)
+    if (name !== undefined) names.set(model, name)
+    if (name === model.id) continue
     const at = record.locate?.(['id'])
     const file = `${model.id}/${MANIFEST}`
-    const owner = owners.get(name)
-    if (!name || owner !== undefined) {
-      const data = { id: model.id, name, ...(owner === undefined ? {} : { owner }) }
+    if (name === undefined) {
+      const mapped = agentSkillName(model.id)
+      const owner = owners.get(mapped)
+      const data = { id: model.id, name: mapped, ...(owner === undefined ? {} : { owner }) }
       diagnostics.push(createDiagnostic(model, file, { code: 'agent-skill-name-invalid', data, ...at }))
-      continue
-    }
-    diagnostics.push(createDiagnostic(model, file, { code: 'agent-skill-name', data: { id: model.id, name }, ...at }))
-    owners.set(name, model.id)
-    names.set(model, name)
+    } else
+      diagnostics.push(createDiagnostic(model, file, { code: 'agent-skill-name', data: { id: model.id, name }, ...at }))
   }
   return { names, diagnostics }
 }

@@ -1,4 +1,4 @@
-import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js'
+import type { CallToolResult, Tool } from '@modelcontextprotocol/server'
 import { SiteToolError } from '../../runtime/index'
 import { pageResult, pagesResults, splitCursor, urlMatchesDomains } from '../../runtime/internal'
 import type { Catalog } from './catalog'

@@ -1,4 +1,4 @@
-import type { Icon, Tool } from '@modelcontextprotocol/sdk/types.js'
+import type { Icon, Tool } from '@modelcontextprotocol/server'
 import { urlMatchesPaths } from '../../runtime/internal'
 import { isReadFailure } from '../compiler/fs/files'
 import { readFileInside } from '../compiler/fs/inside'

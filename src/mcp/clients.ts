@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto'
 import { SiteToolError } from '../../runtime/index'
 import { pickPage } from '../../runtime/internal'
+import { createTabPool } from './tab-pool'
 import type { TabInfo, Tabs } from './tabs'
 
 /** A tab as a client sees it: `id` is a handle minted for that client, never the browser's target id. */
@@ -26,8 +27,8 @@ export interface ClientTabs {
   visible: () => TabInfo[]
   /** Makes a tab (by handle, else by URL: see pickPage) the active one, and takes it. */
   select: (choice: { tab?: string; url?: string }) => TabInfo
-  /** Opens `url` in the given or the active tab; a client without one gets a new tab. */
-  navigate: (url: string, handle?: string) => Promise<TabInfo>
+  /** Opens `url` in the given or the active tab; a client without one gets a new tab. `signal` stops it. */
+  navigate: (url: string, handle?: string, signal?: AbortSignal) => Promise<TabInfo>
   /** Whether the server opened this tab for the client (it is closed when the client goes). */
   opened: (targetId: string) => boolean
   /** Called when the client's active tab, or its URL, changes. */
@@ -48,6 +49,18 @@ export interface ClientOptions {
    * shared with another client or the user's tabs, and every tab its pages open is its own.
    */
   isolated?: boolean
+  /**
+   * The 2026-07-28 revision: no request changes what another runs against. A navigation without
+   * `tab` opens a new tab (its handle comes back) and nothing sets an active tab.
+   */
+  stateless?: boolean
+  /**
+   * Many clients behind this one (HTTP under 2026-07-28, whose requests carry no identity): a tab
+   * opened for one of them is reached only by its handle, never listed.
+   */
+  shared?: boolean
+  /** A shared client's tab that no call named for this long is closed (when another opens). Default: half an hour. */
+  idleMs?: number
 }
 
 export interface Clients {
@@ -61,6 +74,7 @@ const mintHandle = () => `tab-${randomBytes(9).toString('base64url')}`
  * without end has each one past this closed as it opens.
  */
 const MAX_CLIENT_TABS = 32
+const SHARED_IDLE_MS = 30 * 60_000
 
 /** The clients of one browser: who holds which tab. */
 export function createClients(tabs: Tabs): Clients {
@@ -82,7 +96,7 @@ export function createClients(tabs: Tabs): Clients {
     if (!owner) return
     // In the client's own browser context its pages' popups count; the user's browser is the user's.
     if (contextOwner && heldBy(owner) >= MAX_CLIENT_TABS) {
-      void tabs.closeTab(targetId)
+      tabs.closeTab(targetId).catch(() => undefined)
       return
     }
     holders.set(targetId, owner)
@@ -98,6 +112,7 @@ export function createClients(tabs: Tabs): Clients {
     const targets = new Map<string, string>()
     const openedHere = new Set<string>()
     const listeners: (() => void)[] = []
+    const pool = options.shared ? createTabPool(MAX_CLIENT_TABS, options.idleMs ?? SHARED_IDLE_MS) : undefined
     /** The client's browser context (isolated clients), made with its first tab. */
     let context: Promise<string> | undefined
     const ownContext = () => {
@@ -120,7 +135,7 @@ export function createClients(tabs: Tabs): Clients {
     const take = (targetId: string) => {
       if (usable(targetId)) holders.set(targetId, me)
     }
-    const visible = () => tabs.list().filter((t) => usable(t.id))
+    const visible = () => tabs.list().filter((t) => (options.shared ? !holders.has(t.id) : usable(t.id)))
 
     function active(): TabInfo | undefined {
       const pick = (id: string | undefined) => (id && usable(id) ? tabs.get(id) : undefined)
@@ -141,6 +156,7 @@ export function createClients(tabs: Tabs): Clients {
         if (handle) handles.delete(handle)
         targets.delete(targetId)
         openedHere.delete(targetId)
+        pool?.forget(targetId)
         if (chosen === targetId) chosen = undefined
       }
       // A tab opened after the server started becomes the active one of a client that follows.
@@ -160,6 +176,11 @@ export function createClients(tabs: Tabs): Clients {
     }
 
     function tab(handle?: string): TabInfo | undefined {
+      if (handle === undefined && options.shared)
+        throw new SiteToolError(
+          'target-not-found',
+          'no tab is active under MCP 2026-07-28: pass `tab`, an id from site_skills_tabs or site_skills_navigate',
+        )
       if (handle === undefined) return active()
       const targetId = handles.get(handle)
       const found = targetId && usable(targetId) ? tabs.get(targetId) : undefined
@@ -168,10 +189,16 @@ export function createClients(tabs: Tabs): Clients {
           'target-not-found',
           `no tab of yours has the id ${JSON.stringify(handle)}: list them with site_skills_tabs`,
         )
+      if (openedHere.has(found.id)) pool?.touch(found.id)
       return found
     }
 
     function select(choice: { tab?: string; url?: string }): TabInfo {
+      if (options.stateless)
+        throw new SiteToolError(
+          'invalid-args',
+          'under MCP 2026-07-28 no tab is active: pass `tab` (an id from site_skills_tabs) to each call',
+        )
       const part = choice.url
       const found = choice.tab !== undefined ? tab(choice.tab) : part ? pickPage(visible(), part) : undefined
       if (!found) throw new SiteToolError('target-not-found', `no open tab of yours matches ${JSON.stringify(part)}`)
@@ -181,18 +208,20 @@ export function createClients(tabs: Tabs): Clients {
       return found
     }
 
-    async function navigate(url: string, handle?: string): Promise<TabInfo> {
-      const target = tab(handle)
+    async function navigate(url: string, handle?: string, signal?: AbortSignal): Promise<TabInfo> {
+      const target = handle === undefined && options.stateless ? undefined : tab(handle)
       let done: TabInfo
       if (target) {
         take(target.id)
-        done = await tabs.navigate(target.id, url)
+        done = await tabs.navigate(target.id, url, signal)
       } else {
-        done = await tabs.open(url, options.isolated ? await ownContext() : undefined)
+        for (const old of pool?.makeRoom(Date.now()) ?? []) await tabs.closeTab(old)
+        done = await tabs.open(url, options.isolated ? await ownContext() : undefined, signal)
+        pool?.touch(done.id)
         openedHere.add(done.id)
         take(done.id)
       }
-      if (handle === undefined) chosen = done.id
+      if (handle === undefined && !options.stateless) chosen = done.id
       notify()
       return done
     }

@@ -1,15 +1,10 @@
-import type {
-  GetPromptResult,
-  Prompt,
-  ReadResourceResult,
-  Resource,
-  ResourceLink,
-} from '@modelcontextprotocol/sdk/types.js'
+import type { GetPromptResult, Prompt, ReadResourceResult, Resource, ResourceLink } from '@modelcontextprotocol/server'
 import type { LearnedContext, SkillMeta } from '../../runtime/index'
 import { SiteToolError } from '../../runtime/index'
 import { CURSOR_ARG } from '../../runtime/internal'
 import { VERIFICATION_FILE, readRecordFile } from '../compiler/verification'
 import { recordIsCurrent } from '../verification/stale'
+import type { AgentSkills } from './agent-skills/serve'
 import type { WatchedSkills } from './skills'
 
 /** Notes as resources, the problems of the skills, and the prompt with the learned context. */
@@ -27,6 +22,8 @@ export interface SiteContext {
 
 export interface ContextOptions {
   skills: WatchedSkills
+  /** The skills as Agent Skills (`skill://`): the SKILL.md of each listed skill follows its notes. */
+  agentSkills?: Pick<AgentSkills, 'listResources'>
 }
 
 const SCHEME = 'site-skills://'
@@ -102,13 +99,14 @@ export function noteLinks(skills: readonly SkillMeta[]): ResourceLink[] {
   return skills.flatMap((s) => noteResources(s).map((r) => ({ type: 'resource_link' as const, ...r })))
 }
 
-export function createContext({ skills }: ContextOptions): SiteContext {
+export function createContext({ skills, agentSkills }: ContextOptions): SiteContext {
   async function listResources(url: string | null | undefined, every: boolean): Promise<Resource[]> {
     const state = await skills.current()
     const matching = every ? state.api.skills : url ? state.api.siteSkillsForUrl(url) : []
     const notes = matching.flatMap(noteResources)
     const problems = { uri: PROBLEMS_URI, name: 'problems', title: 'Invalid skills', mimeType: 'application/json' }
-    return [...notes, problems]
+    const manuals = (await agentSkills?.listResources(matching.map((s) => s.id))) ?? []
+    return [...notes, problems, ...manuals]
   }
 
   async function readResource(uri: string): Promise<ReadResourceResult> {

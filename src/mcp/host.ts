@@ -1,18 +1,19 @@
 import {
   type CallToolResult,
-  ErrorCode,
-  McpError,
   type GetPromptResult,
   type Prompt,
+  ProtocolError,
+  ProtocolErrorCode,
   type ReadResourceResult,
   type Resource,
   type Tool,
-} from '@modelcontextprotocol/sdk/types.js'
+} from '@modelcontextprotocol/server'
 import { SiteToolError } from '../../runtime/index'
 import { compactText } from '../../runtime/internal'
 import type { Tokenizer } from '../tokens/tokenizer'
 import { callSiteTool, currentTab, findTools } from './calls'
 import { type Catalog, createCatalogs, type ToolsMode } from './catalog'
+import type { AgentSkills } from './agent-skills/serve'
 import { AUTHOR_NAMES, type AuthoringFactory, readOnlyResult } from './author/index'
 import { type ClientOptions, type ClientTabs, createClients } from './clients'
 import { createContext, noteLinks } from './context'
@@ -45,8 +46,8 @@ export interface McpClient {
   readResource: (uri: string) => Promise<ReadResourceResult>
   prompts: Prompt[]
   getPrompt: (name: string, args?: Record<string, string>) => Promise<GetPromptResult>
-  /** Called when this client's list of tools or resources changed. */
-  onChange: (listener: (changes: Changes) => void) => void
+  /** Calls `listener` when this client's list of tools or resources changed; returns what stops it. */
+  onChange: (listener: (changes: Changes) => void) => () => void
   /** The client is gone: its calls are cancelled, the tabs opened for it closed. */
   close: () => Promise<void>
 }
@@ -65,6 +66,8 @@ export interface HostOptions {
   log: (line: string) => void
   /** `--allow-write DIR`: the authoring tools (absent: read-only, none listed, calls refused). */
   authoring?: AuthoringFactory
+  /** The skills as Agent Skills (`skill://` resources). */
+  agentSkills?: AgentSkills
 }
 
 /** An own tool's result: compact text for the model (SPEC 12), the value as structured content. */
@@ -92,8 +95,10 @@ function optionalString(args: Record<string, unknown> | undefined, name: string)
  * The tools a client lists: the mode's own tools, the authoring tools (with `--allow-write`), then
  * the site tools of every skill or of its tab.
  */
-function listedFor(catalog: Catalog, tab: TabInfo | undefined, authoring: readonly Tool[]): Tool[] {
-  const own = [...ownTools(catalog.mode), ...authoring]
+function listedFor(catalog: Catalog, tab: TabInfo | undefined, authoring: readonly Tool[], stateless: boolean): Tool[] {
+  // Under 2026-07-28 no tab is active: there is nothing to switch.
+  const mine = ownTools(catalog.mode).filter((t) => !stateless || t.name !== OWN.switchTab)
+  const own = [...mine, ...authoring]
   if (catalog.mode === 'search') return [...own]
   const site = catalog.mode === 'all' ? catalog.tools : catalog.forUrl(tab?.url)
   return [...own, ...site.map((t) => t.def)]
@@ -132,7 +137,7 @@ function tabsList(catalog: Catalog, client: ClientTabs) {
 
 export function createHost(skills: WatchedSkills, tabs: Tabs, options: HostOptions): McpHost {
   const clients = createClients(tabs)
-  const context = createContext({ skills })
+  const context = createContext(options.agentSkills ? { skills, agentSkills: options.agentSkills } : { skills })
   const catalogs = createCatalogs({
     mode: options.mode,
     budget: options.budget,
@@ -180,9 +185,10 @@ export function createHost(skills: WatchedSkills, tabs: Tabs, options: HostOptio
       const tab = currentTab(client, tabs).catch(() => undefined)
       const catalog = await current()
       sayMode(catalog)
-      if (catalog.mode !== 'page') return listedFor(catalog, undefined, authoringTools)
-      const here = await tab
-      return [...listedFor(catalog, here, authoringTools), ...(await pageToolsOf(pages, catalog, here))]
+      const page = catalog.mode === 'page' ? await tab : undefined
+      const listed = listedFor(catalog, page, authoringTools, clientOptions.stateless === true)
+      // The tab's own WebMCP tools after the site tools (page mode only: no tab, none).
+      return [...listed, ...(await pageToolsOf(pages, catalog, page))]
     }
     const listResources = async () => {
       const url = client.active()?.url
@@ -235,8 +241,9 @@ export function createHost(skills: WatchedSkills, tabs: Tabs, options: HostOptio
             'give the tab to switch to: "tab" (an id) or "url" (a part of its URL)',
           )
         tab = client.select(choice)
-      } else if (name === OWN.navigate) tab = await client.navigate(urlArg(args), optionalString(args, 'tab'))
-      const now = tab ? await tabs.refresh(tab.id) : await currentTab(client, tabs)
+      } else if (name === OWN.navigate) tab = await client.navigate(urlArg(args), optionalString(args, 'tab'), signal)
+      const here = tab ?? client.active()
+      const now = here && (await tabs.refresh(here.id))
       const { value, links } = tabState(catalog, client, now)
       return stateResult(value, links)
     }
@@ -245,8 +252,8 @@ export function createHost(skills: WatchedSkills, tabs: Tabs, options: HostOptio
       listTools,
       async callTool(name, args, signal) {
         if (aborts.size >= MAX_CALLS)
-          throw new McpError(
-            ErrorCode.InvalidRequest,
+          throw new ProtocolError(
+            ProtocolErrorCode.InvalidRequest,
             `too many calls at once: ${aborts.size} of yours are running, the most this server runs for one client; wait for one to end`,
           )
         const abort = new AbortController()
@@ -277,7 +284,13 @@ export function createHost(skills: WatchedSkills, tabs: Tabs, options: HostOptio
         const tab = await currentTab(client, tabs, args?.tab)
         return context.getPrompt(name, tab?.url)
       },
-      onChange: (listener) => void listeners.push(listener),
+      onChange(listener) {
+        listeners.push(listener)
+        return () => {
+          const at = listeners.indexOf(listener)
+          if (at >= 0) listeners.splice(at, 1)
+        }
+      },
       async close() {
         open.delete(recheck)
         listeners.length = 0

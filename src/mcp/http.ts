@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto'
 import { createServer, type IncomingMessage, type Server as HttpServer, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
-import type { Server } from '@modelcontextprotocol/sdk/server/index.js'
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js'
-import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js'
+import { NodeStreamableHTTPServerTransport as StreamableHTTPServerTransport } from '@modelcontextprotocol/node'
+import { isInitializeRequest, type Server } from '@modelcontextprotocol/server'
 import { type BodyRead, discardRest, readBody, requestIds } from './http-body'
+import type { ModernEndpoint } from './modern'
 
 /** The Streamable HTTP endpoint (`http://127.0.0.1:PORT/mcp`), one MCP session per client. */
 export interface HttpEndpoint {
@@ -26,9 +26,6 @@ const PATH = '/mcp'
  * time is gone: its session closes (and with it the tabs opened for it).
  */
 const ABANDON_MS = 2000
-
-/** The most messages of one JSON-RPC batch: each starts a request of its own at once. */
-const MAX_BATCH = 64
 
 interface Session {
   transport: StreamableHTTPServerTransport
@@ -98,11 +95,16 @@ function refuseBody(req: IncomingMessage, res: ServerResponse, read: Exclude<Bod
 }
 
 /**
- * Serves MCP over Streamable HTTP on 127.0.0.1; `connect` makes the server of each new session.
- * At most `limits.max` sessions live at once (counted from their `initialize`), and each ends
- * after `limits.idleMs` without a request open.
+ * Serves MCP over Streamable HTTP on 127.0.0.1: 2026-07-28 requests to `modern` (stateless), 2025-era
+ * ones to sessions (`connect` makes the server of each new one). At most `limits.max` sessions live
+ * at once (counted from their `initialize`), and each ends after `limits.idleMs` without a request open.
  */
-export async function serveHttp(port: number, connect: () => Server, limits: SessionLimits): Promise<HttpEndpoint> {
+export async function serveHttp(
+  port: number,
+  connect: () => Server,
+  limits: SessionLimits,
+  modern: ModernEndpoint,
+): Promise<HttpEndpoint> {
   /** Every live session, initialized or on its way. */
   const live = new Set<Session>()
   const sessions = new Map<string, Session>()
@@ -134,17 +136,24 @@ export async function serveHttp(port: number, connect: () => Server, limits: Ses
     const read = req.method === 'POST' ? await readBody(req) : { json: undefined }
     if (!('json' in read)) return refuseBody(req, res, read)
     const body = read.json
-    if (Array.isArray(body) && body.length > MAX_BATCH)
-      return reply(res, 400, `a batch of ${body.length} messages: send at most ${MAX_BATCH} at once`, -32600)
+    if (Array.isArray(body))
+      return reply(
+        res,
+        400,
+        'JSON-RPC batches are not accepted (MCP removed them in 2025-06-18): send one message per request',
+        -32600,
+      )
+    if (modern.claims(req, body)) return modern.handle(req, res, body)
     if (existing) {
       follow(existing, res, body, limits)
       return existing.transport.handleRequest(req, res, body)
     }
     // A session that ended (closed by its client, idle, or the server restarted): the client starts a new one.
     if (typeof id === 'string')
-      return reply(res, 404, 'no session has this mcp-session-id (it ended): initialize a new one', -32001)
+      return reply(res, 404, 'no session has this mcp-session-id (it ended): initialize a new one', -32001, idOf(body))
     if (req.method !== 'POST') return reply(res, 400, 'no valid mcp-session-id')
-    if (!isInitializeRequest(body)) return reply(res, 400, 'no valid mcp-session-id (or not an initialize request)')
+    if (!isInitializeRequest(body))
+      return reply(res, 400, 'no valid mcp-session-id (or not an initialize request)', -32000, idOf(body))
     if (live.size >= limits.max)
       return reply(
         res,

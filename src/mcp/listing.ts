@@ -1,4 +1,4 @@
-import type { Icon, Tool } from '@modelcontextprotocol/sdk/types.js'
+import type { Icon, Tool } from '@modelcontextprotocol/server'
 import type { SkillMeta, ToolMeta } from '../../runtime/index'
 import { type ToolRef, assignToolNames, createToolDefinitions } from '../../runtime/internal'
 

@@ -1,4 +1,4 @@
-import type { Tool } from '@modelcontextprotocol/sdk/types.js'
+import type { Tool } from '@modelcontextprotocol/server'
 import type { ToolsMode } from './catalog'
 
 /** The server's own tools (their names never contain `__`, so they cannot meet a site tool's name). */

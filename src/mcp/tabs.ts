@@ -38,10 +38,13 @@ export interface Tabs {
   refresh: (targetId: string) => Promise<TabInfo | undefined>
   /** A CDP session to one page (opened once, kept until the page or the server goes). */
   session: (targetId: string) => Promise<CdpClient>
-  /** Navigates a tab to an http(s) URL and resolves once the page has loaded. */
-  navigate: (targetId: string, url: string) => Promise<TabInfo>
-  /** Opens a new tab on an http(s) URL (in the given browser context) and resolves once it has loaded. */
-  open: (url: string, context?: string) => Promise<TabInfo>
+  /**
+   * Navigates a tab to an http(s) URL and resolves once the page has loaded; rejects with
+   * `navigation-timeout` past the deadline, and stops the navigation when `signal` aborts.
+   */
+  navigate: (targetId: string, url: string, signal?: AbortSignal) => Promise<TabInfo>
+  /** Opens a new tab on an http(s) URL (in the given browser context) as `navigate` does; closes it if that fails. */
+  open: (url: string, context?: string, signal?: AbortSignal) => Promise<TabInfo>
   /** A new browser context: no cookies, storage or cache shared with another. */
   createContext: () => Promise<string>
   /** Closes a browser context and every tab in it. */
@@ -64,7 +67,26 @@ interface TargetInfo {
   title: string
 }
 
+/** Tabs remembered as closing (see `leaving` in connectTabs). */
+const LEAVING_MAX = 1024
+
+/** How long a navigation may take to fire its load event, unless SITE_SKILLS_NAVIGATION_TIMEOUT_MS says otherwise. */
 const NAVIGATE_TIMEOUT_MS = 30_000
+const NAVIGATE_TIMEOUT_VAR = 'SITE_SKILLS_NAVIGATION_TIMEOUT_MS'
+const NAVIGATE_TIMEOUT_MAX = 10 * 60_000
+
+/** The navigation deadline: `SITE_SKILLS_NAVIGATION_TIMEOUT_MS` (a whole number of ms up to ten minutes), else 30 s. */
+function navigationDeadline(env: NodeJS.ProcessEnv = process.env): number {
+  const text = env[NAVIGATE_TIMEOUT_VAR]
+  if (text === undefined || text === '') return NAVIGATE_TIMEOUT_MS
+  const ms = Number(text)
+  if (!/^\d+$/.test(text) || ms < 1 || ms > NAVIGATE_TIMEOUT_MAX)
+    throw new SiteToolError(
+      'invalid-args',
+      `${NAVIGATE_TIMEOUT_VAR} must be a whole number of milliseconds from 1 to ${NAVIGATE_TIMEOUT_MAX}, not ${JSON.stringify(text)}`,
+    )
+  return ms
+}
 
 /**
  * Only web pages are opened: file:, chrome:, data:, javascript: and other schemes would hand the
@@ -106,13 +128,34 @@ function toTab(info: TargetInfo, contextOf: (browserContextId: string) => string
  * `beforeunload` handler) is left: the client asked for the navigation, and the question would
  * hold it until the timeout.
  */
-async function loadedAfter(client: CdpClient, url: string, start: () => Promise<void>): Promise<void> {
+async function loadedAfter(
+  client: CdpClient,
+  url: string,
+  start: () => Promise<void>,
+  wait: { ms: number; signal?: AbortSignal },
+): Promise<void> {
+  const cancelled = () => new SiteToolError('disconnected', `the call was cancelled while ${url} loaded`)
+  if (wait.signal?.aborted) throw cancelled()
   await client.send('Page.enable')
-  let timer: ReturnType<typeof setTimeout> | undefined
+  // Every timer and listener of the wait is the navigation's own, and gone when it ends (whatever ends it).
+  let fail: (error: Error) => void = () => {}
+  let onLoad: () => void = () => {}
   const loaded = new Promise<void>((resolve, reject) => {
-    client.once('Page.loadEventFired', () => resolve())
-    timer = setTimeout(() => reject(new SiteToolError('timeout', `${url} did not load`)), NAVIGATE_TIMEOUT_MS)
+    onLoad = resolve
+    fail = reject
   })
+  const offLoad = listen(client, 'Page.loadEventFired', () => onLoad())
+  // A navigation that ends unloaded (past its deadline, or cancelled) stops loading the page too.
+  const give = (error: Error) => {
+    client.send('Page.stopLoading').catch(() => undefined)
+    fail(error)
+  }
+  const timer = setTimeout(
+    () => give(new SiteToolError('navigation-timeout', `${url} did not load within ${wait.ms} ms`)),
+    wait.ms,
+  )
+  const stop = () => give(cancelled())
+  wait.signal?.addEventListener('abort', stop, { once: true })
   const leave = listen(client, 'Page.javascriptDialogOpening', ({ type }) => {
     if (type === 'beforeunload') client.send('Page.handleJavaScriptDialog', { accept: true }).catch(() => undefined)
   })
@@ -120,7 +163,9 @@ async function loadedAfter(client: CdpClient, url: string, start: () => Promise<
     await Promise.all([start(), loaded])
   } finally {
     clearTimeout(timer)
+    offLoad()
     leave()
+    wait.signal?.removeEventListener('abort', stop)
     loaded.catch(() => undefined)
   }
 }
@@ -147,6 +192,7 @@ export function closeOnce(client: CdpClient): Promise<void> {
  * closed for the clients, and sessions are opened again on demand.
  */
 export async function connectTabs(endpoint: BrowserEndpoint, log?: (line: string) => void): Promise<Tabs> {
+  const deadline = navigationDeadline()
   const tabs = new Map<string, TabInfo>()
   const sessions = new Map<string, Promise<CdpClient>>()
   const listeners = new Set<(targetId: string, event: TabEvent) => void>()
@@ -159,8 +205,14 @@ export async function connectTabs(endpoint: BrowserEndpoint, log?: (line: string
   const contexts = createContextTable(browser)
   const tabOf = (info: TargetInfo) => toTab(info, contexts.idOf)
   const hidden = new Set<string>()
+  /**
+   * Tabs closed here whose last events may still be on their way: one of them (a title change as it
+   * closes) never brings the tab back. Kept until its targetDestroyed, at most LEAVING_MAX.
+   */
+  const leaving = new Set<string>()
   const update = (info: TargetInfo, created: boolean) => {
-    if (info.type !== 'page' || (info.browserContextId && hidden.has(info.browserContextId))) return
+    if (info.type !== 'page' || leaving.has(info.targetId)) return
+    if (info.browserContextId && hidden.has(info.browserContextId)) return
     const before = tabs.get(info.targetId)
     const now = tabOf(info)
     tabs.set(info.targetId, now)
@@ -205,7 +257,10 @@ export async function connectTabs(endpoint: BrowserEndpoint, log?: (line: string
     first = false
     listen(browser, 'Target.targetCreated', (p) => update(p.targetInfo as TargetInfo, true))
     listen(browser, 'Target.targetInfoChanged', (p) => update(p.targetInfo as TargetInfo, false))
-    listen(browser, 'Target.targetDestroyed', (p) => forget(p.targetId))
+    listen(browser, 'Target.targetDestroyed', (p) => {
+      forget(p.targetId)
+      leaving.delete(p.targetId)
+    })
     await browser.send('Target.setDiscoverTargets', { discover: true })
   }
   link = await connectLink(endpoint, { setup, onLost: gone, ...(log ? { log } : {}) })
@@ -231,27 +286,41 @@ export async function connectTabs(endpoint: BrowserEndpoint, log?: (line: string
     return tabs.get(targetId)
   }
 
-  async function navigate(targetId: string, url: string): Promise<TabInfo> {
+  async function navigate(targetId: string, url: string, signal?: AbortSignal): Promise<TabInfo> {
     check()
     checkWebUrl(url)
     const client = await session(targetId)
-    await loadedAfter(client, url, async () => {
+    const start = async () => {
       const { errorText } = (await client.send('Page.navigate', { url })) as { errorText?: string }
       if (errorText) throw new SiteToolError('cdp-error', `cannot open ${url}: ${errorText}`)
-    })
+    }
+    await loadedAfter(client, url, start, signal ? { ms: deadline, signal } : { ms: deadline })
     const tab = await refresh(targetId)
     if (!tab) throw new SiteToolError('target-not-found', `the tab closed while it opened ${url}`)
     return tab
   }
 
-  async function open(url: string, context?: string): Promise<TabInfo> {
+  async function closeTab(targetId: string): Promise<void> {
+    leaving.add(targetId)
+    if (leaving.size > LEAVING_MAX) leaving.delete(leaving.values().next().value!)
+    await browser()
+      .then((b) => b.send('Target.closeTarget', { targetId }))
+      .catch(() => undefined)
+    forget(targetId)
+  }
+
+  async function open(url: string, context?: string, signal?: AbortSignal): Promise<TabInfo> {
     check()
     checkWebUrl(url)
     const params = { url: 'about:blank', ...(context ? { browserContextId: await contexts.current(context) } : {}) }
     const created = await (await browser()).send('Target.createTarget', params)
     const { targetId } = created as { targetId: string }
     await refresh(targetId)
-    return navigate(targetId, url)
+    // A tab whose page did not load is nobody's: nobody got its id.
+    return navigate(targetId, url, signal).catch(async (error: unknown) => {
+      await closeTab(targetId)
+      throw error
+    })
   }
 
   return {
@@ -263,12 +332,7 @@ export async function connectTabs(endpoint: BrowserEndpoint, log?: (line: string
     navigate,
     open,
     check,
-    async closeTab(targetId) {
-      await browser()
-        .then((b) => b.send('Target.closeTarget', { targetId }))
-        .catch(() => undefined)
-      forget(targetId)
-    },
+    closeTab,
     createContext: () => contexts.create(),
     async disposeContext(context) {
       await contexts.dispose(context)

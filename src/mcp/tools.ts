@@ -1,6 +1,5 @@
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js'
-import type { JsonSchemaType, JsonSchemaValidator } from '@modelcontextprotocol/sdk/validation'
-import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv'
+import type { CallToolResult, JsonSchemaType, JsonSchemaValidator } from '@modelcontextprotocol/server'
+import { AjvJsonSchemaValidator } from '@modelcontextprotocol/server/validators/ajv'
 import { isSiteToolError, SiteToolError } from '../../runtime/index'
 import { compactText, isWholeObject, messageOf, resultJson } from '../../runtime/internal'
 import type { SiteTool } from './listing'

@@ -1,4 +1,4 @@
-import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js'
+import type { CallToolResult, Tool } from '@modelcontextprotocol/server'
 import {
   CURSOR_ARG,
   CURSOR_SCHEMA,
@@ -74,7 +74,7 @@ export function listedPageTool(tool: AnnouncedTool): Tool {
   const readOnly = tool.annotations?.readOnly === true
   const title = `Page tool ${tool.name}`
   const schema = inputSchema(tool.inputSchema)
-  const cursor = { type: 'string', description: CURSOR_SCHEMA.description }
+  const cursor = { type: 'string', description: CURSOR_SCHEMA.description ?? '' }
   return {
     name: `${WEBMCP_PREFIX}${tool.name}`,
     title,

@@ -1,4 +1,4 @@
-import type { Tool } from '@modelcontextprotocol/sdk/types.js'
+import type { Tool } from '@modelcontextprotocol/server'
 import { SiteToolError } from '../../runtime/index'
 import { type CdpClient, command, listen } from '../../runtime/internal'
 import type { TabInfo, Tabs } from './tabs'

@@ -7,8 +7,8 @@ import { ownManifest } from './version'
 
 /** The packages each command (or feature) loads beyond the package's own dependencies. */
 export const COMMAND_PEERS = {
-  // zod is the SDK's own required peer: npm installs it with the SDK, other clients may not.
-  mcp: ['@modelcontextprotocol/sdk', 'zod'],
+  // The MCP SDK (v2): the server, and its Node.js HTTP adapter; installed together.
+  mcp: ['@modelcontextprotocol/server', '@modelcontextprotocol/node'],
   // Token counts: `context --tokens`, `tokenBudget`, and the MCP server's default mode.
   tokens: ['gpt-tokenizer'],
   // The secret scan of `site-skills pack`: secretlint and its recommended rules, installed together.
@@ -18,7 +18,7 @@ export const COMMAND_PEERS = {
 type PeerCommand = keyof typeof COMMAND_PEERS
 
 /** Commands whose peers are installed as one set: the npm i line names them all. */
-const TOGETHER: Record<string, readonly string[]> = { pack: COMMAND_PEERS.pack }
+const TOGETHER: Record<string, readonly string[]> = { mcp: COMMAND_PEERS.mcp, pack: COMMAND_PEERS.pack }
 
 /** How the error names what needs the peer (a command by its name). */
 const NEEDS: Record<string, string> = { tokens: 'token counts need' }

@@ -3,6 +3,7 @@ import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { TMP } from '../../bench/generate'
 import { runCachedBench } from '../../bench/cached'
+import { runErasBench } from '../../bench/eras'
 import { runHostileBench } from '../../bench/hostile'
 import { runIdleBench } from '../../bench/idle'
 import { runMemoryBench } from '../../bench/memory'
@@ -132,4 +133,13 @@ describe('benchmark rows', () => {
     // Playwright's snapshot of the same page is a real one: many times the page's own text.
     expect(figures[1]!.baseline!.value.median).toBeGreaterThan(perPage!.baseline!.value.median)
   }, 180_000)
+
+  it('eras: the same browser tool call in a 2025 session and as a 2026-07-28 request, on one server', async () => {
+    const figures = await runErasBench({ runs: 1, calls: 2 })
+    expect(figures.map((f) => f.name)).toEqual([
+      'MCP tools/call of a browser tool (demo-shop__read_products) over HTTP: 2026-07-28 request vs 2025 session',
+    ])
+    expectMeasured(figures)
+    expect(figures[0]!.goal?.text).toBe('within 1.1x of the same call in a 2025 session')
+  })
 })

@@ -321,20 +321,25 @@ describe('site-skills run', () => {
     expect(JSON.parse(run.stdout)).toMatchObject({ title: 'Demo Shop', query: 'lamp' })
   })
 
-  it('a tool error exits 1 with its code: bad args, unknown skill/tool/tab, unreachable browser', async () => {
+  it('a tool error exits 1 with its code: bad args, unknown tool/tab, unreachable browser', async () => {
     const cdp = `127.0.0.1:${browser.port}`
     const runs = await spawnEach([
       ['run', 'demo-shop', 'price_summary', '--args', '{"items":"x"}'],
-      ['run', 'no-such-skill', 'price_summary'],
       ['run', 'demo-shop', 'no_such_tool'],
       ['run', 'demo-shop', 'page_info', '--cdp', cdp, '--target', 'no-such-tab'],
       ['run', 'demo-shop', 'page_info', '--cdp', '127.0.0.1:1'],
     ])
-    const codes = ['invalid-args', 'skill-not-found', 'tool-not-found', 'target-not-found', 'disconnected']
+    const codes = ['invalid-args', 'tool-not-found', 'target-not-found', 'disconnected']
     runs.forEach((run, i) => {
       expectExit(run, 1)
       expect(run.stderr).toMatch(new RegExp(`^site-skills: ${codes[i]}: `))
     })
+  })
+
+  it('an unknown skill is bad usage, as in test, snapshot, pack and export (issue 40.5): exit 2', async () => {
+    const [run] = await spawnEach([['run', 'no-such-skill', 'price_summary']])
+    expectExit(run!, 2)
+    expect(run!.stderr).toMatch(/^site-skills: no skill "no-such-skill" in the roots \(known: demo-shop, /)
   })
 
   it('bad run usage exits 2: a browser tool without --cdp, --args not JSON or not an object, a bad --cdp', async () => {

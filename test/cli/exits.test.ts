@@ -82,10 +82,7 @@ describe('one-shot commands exit on their own', () => {
     expect(ts.stdout.trim()).toBe('15')
   })
 
-  it('run failures exit 1: unknown site, unknown tool, invalid args, a tool that throws', async () => {
-    const site = await bin('run', 'nope', 'double', '--args', '{"n":1}')
-    expectExit(site, 1)
-    expect(site.stderr).toContain('skill-not-found')
+  it('run failures exit 1: unknown tool, invalid args, a tool that throws', async () => {
     const unknownTool = await bin('run', 'shop', 'nope')
     expectExit(unknownTool, 1)
     expect(unknownTool.stderr).toContain('tool-not-found')
@@ -97,7 +94,10 @@ describe('one-shot commands exit on their own', () => {
     expect(thrown.stderr).toContain('no stock')
   })
 
-  it('bad usage exits 2: malformed --args, a browser tool without --cdp, match without a URL', async () => {
+  it('bad usage exits 2: an unknown site, malformed --args, a browser tool without --cdp, match without a URL', async () => {
+    const site = await bin('run', 'nope', 'double', '--args', '{"n":1}')
+    expectExit(site, 2)
+    expect(site.stderr).toContain('no skill "nope" in the roots (known: shop)')
     const json = await bin('run', 'shop', 'double', '--args', '{oops')
     expectExit(json, 2)
     expect(json.stderr).toContain('--args is not valid JSON')

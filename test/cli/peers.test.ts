@@ -16,8 +16,8 @@ const notFound = (message: string) => Object.assign(new Error(message), { code: 
 describe('optional peers of a command', () => {
   it('reads the missing package from Node errors: a scope and name, without the subpath', () => {
     const from = 'imported from /p/node_modules/unplugin-site-skills/dist/mcp-x.js'
-    expect(missingPackage(notFound(`Cannot find package '@modelcontextprotocol/sdk' ${from}`))).toBe(
-      '@modelcontextprotocol/sdk',
+    expect(missingPackage(notFound(`Cannot find package '@modelcontextprotocol/server' ${from}`))).toBe(
+      '@modelcontextprotocol/server',
     )
     expect(missingPackage(notFound(`Cannot find package 'zod' ${from}`))).toBe('zod')
     expect(missingPackage(notFound(`Cannot find module '/p/dist/gone.js' ${from}`))).toBeUndefined()
@@ -26,21 +26,21 @@ describe('optional peers of a command', () => {
   })
 
   it('reads the package that is too old from Node errors: a subpath its exports lack, a name a module does not export', () => {
-    const sdk = '/p/node_modules/a/node_modules/@modelcontextprotocol/sdk/package.json'
+    const sdk = '/p/node_modules/a/node_modules/@modelcontextprotocol/server/package.json'
     const noSubpath = Object.assign(
-      new Error(`Package subpath './validation/ajv' is not defined by "exports" in ${sdk} imported from /p/x.js`),
+      new Error(`Package subpath './ext/skills' is not defined by "exports" in ${sdk} imported from /p/x.js`),
       { code: 'ERR_PACKAGE_PATH_NOT_EXPORTED' },
     )
-    expect(outdatedPackage(noSubpath)).toBe('@modelcontextprotocol/sdk')
+    expect(outdatedPackage(noSubpath)).toBe('@modelcontextprotocol/server')
     const noFile = notFound(
-      "Cannot find module '/p/node_modules/@modelcontextprotocol/sdk/dist/esm/validation/ajv' imported from /p/x.js",
+      "Cannot find module '/p/node_modules/@modelcontextprotocol/server/dist/stdio.mjs' imported from /p/x.js",
     )
-    expect(outdatedPackage(noFile)).toBe('@modelcontextprotocol/sdk')
+    expect(outdatedPackage(noFile)).toBe('@modelcontextprotocol/server')
     expect(missingPackage(noFile)).toBeUndefined()
     const noExport = new SyntaxError(
-      "The requested module '@modelcontextprotocol/sdk/types.js' does not provide an export named 'isInitializeRequest'",
+      "The requested module '@modelcontextprotocol/server' does not provide an export named 'createMcpHandler'",
     )
-    expect(outdatedPackage(noExport)).toBe('@modelcontextprotocol/sdk')
+    expect(outdatedPackage(noExport)).toBe('@modelcontextprotocol/server')
     expect(outdatedPackage(new Error(noExport.message))).toBeUndefined()
     expect(outdatedPackage(notFound("Cannot find package 'zod' imported from /x.js"))).toBeUndefined()
   })
@@ -48,20 +48,24 @@ describe('optional peers of a command', () => {
   it('turns a missing peer of the command into MissingPeerError with its npm i -D line; anything else passes through', async () => {
     const missing = (name: string) => () =>
       Promise.reject(notFound(`Cannot find package '${name}' imported from /x.js`))
-    const error = await loadWithPeers('mcp', missing('@modelcontextprotocol/sdk')).catch((e: unknown) => e)
+    const error = await loadWithPeers('mcp', missing('@modelcontextprotocol/node')).catch((e: unknown) => e)
     expect(error).toBeInstanceOf(MissingPeerError)
+    // The server and its HTTP adapter are installed together: the line names both.
     expect((error as MissingPeerError).message).toBe(
-      'mcp needs @modelcontextprotocol/sdk, which is not installed: run npm i -D @modelcontextprotocol/sdk',
+      'mcp needs @modelcontextprotocol/node, which is not installed: ' +
+        'run npm i -D @modelcontextprotocol/server @modelcontextprotocol/node',
     )
     const old = () =>
-      Promise.reject(new SyntaxError("The requested module 'zod/v4' does not provide an export named 'z'"))
+      Promise.reject(
+        new SyntaxError("The requested module '@modelcontextprotocol/server' does not provide an export named 'x'"),
+      )
     expect(((await loadWithPeers('mcp', old).catch((e: unknown) => e)) as Error).message).toBe(
-      'mcp needs a newer zod than the one installed: run npm i -D zod',
+      'mcp needs a newer @modelcontextprotocol/server than the one installed: run npm i -D @modelcontextprotocol/server@^2.4.0',
     )
     const other = await loadWithPeers('mcp', missing('left-pad')).catch((e: unknown) => e)
     expect(other).not.toBeInstanceOf(MissingPeerError)
     expect(await loadWithPeers('mcp', async () => 42)).toBe(42)
-    expect(COMMAND_PEERS.mcp).toContain('@modelcontextprotocol/sdk')
+    expect(COMMAND_PEERS.mcp).toEqual(['@modelcontextprotocol/server', '@modelcontextprotocol/node'])
     const tokens = await loadWithPeers('tokens', missing('gpt-tokenizer')).catch((e: unknown) => e)
     expect((tokens as Error).message).toBe(
       'token counts need gpt-tokenizer, which is not installed: run npm i -D gpt-tokenizer',

@@ -197,17 +197,17 @@ describe('site-skills mcp --http keeps a bounded number of sessions', () => {
     await cleanup()
   })
 
-  it('refuses a JSON-RPC batch of more than 64 messages, which would start as many requests at once', async () => {
+  it('refuses a JSON-RPC batch, of any size (MCP removed batches in 2025-06-18): each would start a request', async () => {
     const session = await vi.waitFor(rawSession, { timeout: 15_000, interval: 200 })
     const pings = (n: number) => Array.from({ length: n }, (_, i) => ({ jsonrpc: '2.0', id: i + 10, method: 'ping' }))
-    const refused = await post(pings(65), session)
-    expect(refused.status).toBe(400)
-    expect(refused.answers[0]).toMatchObject({
-      error: { code: -32600, message: expect.stringContaining('at most 64') },
-    })
-    const answered = await post(pings(64), session)
-    expect(answered.status).toBe(200)
-    expect(answered.answers).toHaveLength(64)
+    for (const n of [65, 2]) {
+      const refused = await post(pings(n), session)
+      expect(refused.status).toBe(400)
+      expect(refused.answers[0]).toMatchObject({
+        error: { code: -32600, message: expect.stringContaining('batches are not accepted') },
+      })
+    }
+    expect((await post({ jsonrpc: '2.0', id: 9, method: 'ping' }, session)).status).toBe(200)
   })
 
   it('exits 2 with one line on a limit that is not a whole number from 1', async () => {

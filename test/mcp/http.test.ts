@@ -1,25 +1,12 @@
-import { type ChildProcess, execFile, spawn } from 'node:child_process'
+import { type ChildProcess, spawn } from 'node:child_process'
 import { existsSync } from 'node:fs'
 import { join } from 'node:path'
-import { promisify } from 'node:util'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js'
 import { afterAll, assert, beforeAll, describe, expect, it, vi } from 'vitest'
 import { BIN, cleanEnv, type Exited, waitForExit } from '../helpers/spawn'
-import { makeTempDir, REPO_ROOT } from '../helpers/tmp'
+import { makeTempDir } from '../helpers/tmp'
 import { connectClient, createWorld, type Watched, type World, worldArgs } from './harness'
-
-const CONFORMANCE = join(REPO_ROOT, 'node_modules/@modelcontextprotocol/conformance/dist/index.js')
-/** The suite's server scenarios that apply to a server of tools, resources and prompts it names itself. */
-const SCENARIOS = [
-  'server-initialize',
-  'ping',
-  'tools-list',
-  'resources-list',
-  'prompts-list',
-  'logging-set-level',
-  'dns-rebinding-protection',
-]
 
 let world: World
 let child: ChildProcess
@@ -140,20 +127,6 @@ describe('site-skills mcp --http: a client per MCP session, each on its own tabs
       .poll(pageUrls, { timeout: 15_000, message: 'the tab opened for the client to close' })
       .not.toContain(mine)
     await cleanup()
-  })
-
-  it('passes the MCP conformance suite for the scenarios that apply', async () => {
-    for (const scenario of SCENARIOS) {
-      const run = await promisify(execFile)(
-        process.execPath,
-        [CONFORMANCE, 'server', '--url', url, '--scenario', scenario],
-        {
-          env: cleanEnv(),
-          timeout: 60_000,
-        },
-      )
-      expect(run.stdout, scenario).toMatch(/Passed: (\d+)\/\1, 0 failed/)
-    }
   })
 
   it('refuses a request from a page of another site (Origin), as DNS rebinding protection', async () => {

@@ -1,6 +1,6 @@
-import { McpError } from '@modelcontextprotocol/sdk/types.js'
+import { ProtocolError } from '@modelcontextprotocol/server'
 import { describe, expect, it } from 'vitest'
-import { PAGE_SIZE, pageOf } from '../../src/mcp/server'
+import { PAGE_SIZE, pageOf } from '../../src/mcp/page'
 
 describe('paged lists (tools/list, resources/list)', () => {
   const items = Array.from({ length: PAGE_SIZE * 2 + 5 }, (_, i) => ({ name: `tool_${i}` }))
@@ -23,8 +23,8 @@ describe('paged lists (tools/list, resources/list)', () => {
   it('refuses a cursor of a list that changed since, and one it never gave', () => {
     const { nextCursor } = pageOf(items, undefined)
     const changed = [...items.slice(0, 10), { name: 'new' }, ...items.slice(10)]
-    expect(() => pageOf(changed, nextCursor)).toThrow(McpError)
+    expect(() => pageOf(changed, nextCursor)).toThrow(ProtocolError)
     expect(() => pageOf(changed, nextCursor)).toThrow(/the list changed since this cursor was given/)
-    expect(() => pageOf(items, 'bm9wZQ')).toThrow(McpError)
+    expect(() => pageOf(items, 'bm9wZQ')).toThrow(ProtocolError)
   })
 })

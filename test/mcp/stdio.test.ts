@@ -98,9 +98,13 @@ describe('site-skills mcp --tools page over stdio', () => {
     expect(errorOf(await call('gamma__secret')).code).toBe('tool-not-found')
   })
 
-  it('offers the notes as resources and the learned context as a prompt', async () => {
+  it('offers the notes and the skill as an Agent Skill as resources, and the learned context as a prompt', async () => {
     const { resources } = await mcp.client.listResources()
-    expect(resources.map((r) => r.uri)).toEqual(['site-skills://alpha/notes/guide.md', 'site-skills://problems'])
+    expect(resources.map((r) => r.uri)).toEqual([
+      'site-skills://alpha/notes/guide.md',
+      'site-skills://problems',
+      'skill://alpha/SKILL.md',
+    ])
     const note = await mcp.client.readResource({ uri: 'site-skills://alpha/notes/guide.md' })
     expect(note.contents[0]).toMatchObject({ mimeType: 'text/markdown', text: expect.stringContaining('Alpha guide') })
     const prompt = await mcp.client.getPrompt({ name: 'site_context' })

@@ -84,6 +84,6 @@ describe('what the built package imports (dist/, as the tarball ships it)', () =
     const optional = (name: string) => name in pkg.peerDependencies && pkg.peerDependenciesMeta[name]?.optional
     expect([...all].filter((name) => !(name in pkg.dependencies) && !optional(name))).toEqual([])
     // It sees what it checks: the MCP server's chunk imports the SDK, an optional peer.
-    expect(all).toContain('@modelcontextprotocol/sdk')
+    expect(all).toContain('@modelcontextprotocol/server')
   })
 })

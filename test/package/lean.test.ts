@@ -18,7 +18,18 @@ const OURS = 'unplugin-site-skills'
 /** SPEC section 9: what the plugin, compiler, runtime and one-shot commands need, this package included. */
 const MOST_PACKAGES = 22
 /** What a lean install never brings: the MCP SDK, HTTP frameworks, zod, ajv, a browser launcher. */
-const HEAVY = ['@modelcontextprotocol/sdk', 'express', 'hono', '@hono/node-server', 'zod', 'ajv', 'chrome-launcher']
+const HEAVY = [
+  '@modelcontextprotocol/server',
+  '@modelcontextprotocol/node',
+  '@modelcontextprotocol/core',
+  '@modelcontextprotocol/sdk',
+  'express',
+  'hono',
+  '@hono/node-server',
+  'zod',
+  'ajv',
+  'chrome-launcher',
+]
 const FLAGS = ['--prefer-offline', '--no-audit', '--no-fund']
 
 function expectSuccess(result: Finished, what: string): void {
@@ -131,9 +142,10 @@ describe('a lean install: the packed tarball with --omit=dev into an empty proje
     expect(mcp.stdout).toBe('')
     const lines = mcp.stderr.trim().split('\n')
     expect(lines).toEqual([
-      'site-skills: mcp needs @modelcontextprotocol/sdk, which is not installed: run npm i -D @modelcontextprotocol/sdk',
+      'site-skills: mcp needs @modelcontextprotocol/server, which is not installed: ' +
+        'run npm i -D @modelcontextprotocol/server @modelcontextprotocol/node',
     ])
-    expect(readmeSays('npm i -D @modelcontextprotocol/sdk')).toBe(true)
+    expect(readmeSays('npm i -D @modelcontextprotocol/server @modelcontextprotocol/node')).toBe(true)
     // Token counts: the tokenizer is a peer of its own, loaded before anything is read.
     const bin = join(project, 'node_modules/.bin/site-skills')
     const tokens = await run(bin, ['context', 'https://demo-shop.test/', '--tokens'], project, 20_000)
@@ -159,7 +171,7 @@ describe('a lean install: the packed tarball with --omit=dev into an empty proje
     expect(snippets.length).toBeGreaterThanOrEqual(3)
     for (const packages of snippets) expect(packages).toEqual(snippets[0])
     const peers = snippets[0]!.filter((name) => name !== OURS)
-    expect(peers).toContain('@modelcontextprotocol/sdk')
+    expect(peers).toEqual(expect.arrayContaining(['@modelcontextprotocol/server', '@modelcontextprotocol/node']))
     const specs = peers.map((name) => `${name}@${installed(name)}`)
     expectSuccess(await run('npm', ['i', '-D', ...specs, ...FLAGS], project, 240_000), `npm i -D ${specs.join(' ')}`)
     const all = await run('npm', ['ls', '--all', '--parseable'], project, 60_000)
@@ -167,29 +179,31 @@ describe('a lean install: the packed tarball with --omit=dev into an empty proje
     console.log(`with vite and ${peers.join(', ')}: ${count} packages, ${await sizeMb()} MB of node_modules`)
 
     const bin = join(project, 'node_modules/.bin/site-skills')
-    // The SDK's own required peer, which npm installs with it and other package managers may not.
-    const zod = join(project, 'node_modules/zod')
-    await rename(zod, `${zod}-away`)
-    const withoutZod = await run(bin, ['mcp'], project, 20_000)
-    await rename(`${zod}-away`, zod)
-    expect({ code: withoutZod.code, stderr: withoutZod.stderr }).toEqual({
+    // The HTTP adapter, a peer of its own: without it the command names both to install.
+    const adapter = join(project, 'node_modules/@modelcontextprotocol/node')
+    await rename(adapter, `${adapter}-away`)
+    const withoutAdapter = await run(bin, ['mcp'], project, 20_000)
+    await rename(`${adapter}-away`, adapter)
+    expect({ code: withoutAdapter.code, stderr: withoutAdapter.stderr }).toEqual({
       code: 2,
-      stderr: 'site-skills: mcp needs zod, which is not installed: run npm i -D zod\n',
+      stderr:
+        'site-skills: mcp needs @modelcontextprotocol/node, which is not installed: ' +
+        'run npm i -D @modelcontextprotocol/server @modelcontextprotocol/node\n',
     })
-    // An older SDK, without ./validation/ajv (its "./*" export then maps the import to a file that is not there).
-    const sdkManifest = join(project, 'node_modules/@modelcontextprotocol/sdk/package.json')
+    // An older SDK, without ./ext/skills (the Skills extension's constants).
+    const sdkManifest = join(project, 'node_modules/@modelcontextprotocol/server/package.json')
     const original = await readFile(sdkManifest, 'utf8')
     const older = JSON.parse(original) as { exports: Record<string, unknown> }
-    delete older.exports['./validation/ajv']
+    delete older.exports['./ext/skills']
     await writeFile(sdkManifest, JSON.stringify(older))
     const withOlder = await run(bin, ['mcp'], project, 20_000)
     await writeFile(sdkManifest, original)
     const range = (JSON.parse(readFileSync(join(REPO_ROOT, 'package.json'), 'utf8')) as Manifest).peerDependencies[
-      '@modelcontextprotocol/sdk'
+      '@modelcontextprotocol/server'
     ]
     expect({ code: withOlder.code, stderr: withOlder.stderr }).toEqual({
       code: 2,
-      stderr: `site-skills: mcp needs a newer @modelcontextprotocol/sdk than the one installed: run npm i -D @modelcontextprotocol/sdk@${range}\n`,
+      stderr: `site-skills: mcp needs a newer @modelcontextprotocol/server than the one installed: run npm i -D @modelcontextprotocol/server@${range}\n`,
     })
 
     const site = join(REPO_ROOT, 'learnings/demo-shop/site')

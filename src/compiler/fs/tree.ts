@@ -111,6 +111,11 @@ export function walkSkillTree(realDir: string, leave?: (rel: string) => boolean)
 /** A file's digest (`sha256:<hex>`), or why it was not hashed (`unhashed:<problem>`). */
 export type FileDigest = `sha256:${string}` | `unhashed:${string}`
 
+/** The digest of a file's bytes, as verification records and the MCP server's skill:// entries (SEP-2640) hold it. */
+export function fileDigest(bytes: Uint8Array): `sha256:${string}` {
+  return `sha256:${createHash('sha256').update(bytes).digest('hex')}`
+}
+
 /**
  * The digest of every entry of a skill folder as `walkSkillTree` finds it, by path: each regular
  * file read by the file guard (at most FILE_LIMITS.fixture bytes each, TREE_LIMITS.hashed in all)
@@ -126,7 +131,7 @@ export function digestSkillTree(realDir: string, leave?: (rel: string) => boolea
     const read = readRegularFile(real, limit)
     if (!isReadFailure(read)) {
       budget -= read.length
-      out.set(rel, `sha256:${createHash('sha256').update(read).digest('hex')}`)
+      out.set(rel, fileDigest(read))
     } else if (read.problem === 'too-large' && limit < FILE_LIMITS.fixture) out.set(rel, 'unhashed:over-budget')
     else out.set(rel, `unhashed:${read.problem}`)
   }

@@ -1,4 +1,4 @@
-import type { Tool } from '@modelcontextprotocol/sdk/types.js'
+import type { Tool } from '@modelcontextprotocol/server'
 
 /** The authoring tools (SPEC 11): listed and callable only under `--allow-write DIR`. */
 export const AUTHOR = {

@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs'
 import { join } from 'node:path'
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js'
+import type { CallToolResult } from '@modelcontextprotocol/server'
 import type { AuthorContext } from './context'
 import { locateSkill } from './locate'
 import { jsonResult, Refusal, shownDiagnostic, textArg } from './results'

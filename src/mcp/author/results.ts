@@ -1,4 +1,4 @@
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js'
+import type { CallToolResult } from '@modelcontextprotocol/server'
 import type { Diagnostic } from '../../compiler/diagnostics/catalog'
 
 /** The key under `_meta` of an error result, as the site tools' errors carry it. */

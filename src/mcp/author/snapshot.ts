@@ -1,4 +1,4 @@
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js'
+import type { CallToolResult } from '@modelcontextprotocol/server'
 import { urlMatchesDomains } from '../../../runtime/internal'
 import { formatFixture } from '../../compiler/fixtures/header'
 import { isInside } from '../../compiler/fs/paths'

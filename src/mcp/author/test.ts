@@ -1,4 +1,4 @@
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js'
+import type { CallToolResult } from '@modelcontextprotocol/server'
 import { runLive } from '../../examples/live'
 import { collectCases, resultOf, runOffline } from '../../examples/run'
 import type { ExampleResult } from '../../examples/types'

@@ -1,6 +1,6 @@
 import { readdirSync, statSync } from 'node:fs'
 import { join } from 'node:path'
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js'
+import type { CallToolResult } from '@modelcontextprotocol/server'
 import { isFixtureHeaderProblem, parseFixtureHeader } from '../../compiler/fixtures/header'
 import { FILE_LIMITS, isReadFailure, readRegularFile } from '../../compiler/fs/files'
 import { collectCases } from '../../examples/run'
