@@ -45,6 +45,8 @@ declare module 'virtual:site-skills' {
   export const dispatchToolCall: Api['dispatchToolCall']
   /** Site id -> tool name -> a typed stub that runs the tool; each carries the manifest's documentation. */
   export const sites: Record<never, never> extends SiteSkillSites ? Api['sites'] : SiteSkillSites
+  /** Registers the browser tools as WebMCP tools in a CDP target's pages, where their skills apply. */
+  export const exposeWebMcpTools: Api['exposeWebMcpTools']
   const api: Api
   export default api
 }

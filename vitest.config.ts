@@ -9,6 +9,7 @@ import { defineConfig } from 'vitest/config'
 const UNIT = [
   'test/cdp/link.test.ts',
   'test/cli/drift.test.ts',
+  'test/cli/match-patterns.test.ts',
   'test/cli/peers.test.ts',
   'test/codegen/codegen.test.ts',
   'test/codegen/nullable-dts.test.ts',
@@ -39,6 +40,7 @@ const UNIT = [
   'test/runtime/results.test.ts',
   'test/runtime/socket.test.ts',
   'test/runtime/sourcemap.test.ts',
+  'test/runtime/webmcp-where.test.ts',
   'test/runtime/validator-fuzz.test.ts',
   'test/tokens/pieces.test.ts',
   'test/validate/compiler.test.ts',

@@ -1,5 +1,5 @@
 /**
- * `npm run bench [-- --quick] [-- --only lookup,build,cached,small,rebuild,idle,cdp,size,types,memory,branches,validate,hostile,examples,tokens,eras]`: runs the
+ * `npm run bench [-- --quick] [-- --only lookup,build,cached,small,rebuild,idle,cdp,size,types,memory,branches,validate,hostile,examples,tokens,eras,webmcp]`: runs the
  * benchmarks, prints one table and writes bench/results.json. Every figure is a ratio against a
  * baseline measured in the same run (median of the runs, with min and max).
  */
@@ -24,6 +24,7 @@ import { runSmallBench } from './small'
 import { runTypesBench } from './types'
 import { runTokensBench } from './tokens'
 import { runValidateBench } from './validate'
+import { runWebMcpBench } from './webmcp'
 import { type Figure, errorSummary, renderTable } from './table'
 
 const BENCHES = [
@@ -43,6 +44,7 @@ const BENCHES = [
   'examples',
   'tokens',
   'eras',
+  'webmcp',
 ] as const
 type BenchName = (typeof BENCHES)[number]
 
@@ -62,6 +64,7 @@ const FULL = {
   examples: { runs: 3 },
   tokens: { runs: 5 },
   eras: { runs: 7, calls: 30 },
+  webmcp: { runs: 7, calls: 30 },
 }
 
 const QUICK: typeof FULL = {
@@ -80,6 +83,7 @@ const QUICK: typeof FULL = {
   examples: { runs: 1 },
   tokens: { runs: 2 },
   eras: { runs: 3, calls: 10 },
+  webmcp: { runs: 3, calls: 10 },
 }
 
 function options() {
@@ -148,6 +152,7 @@ async function main(): Promise<void> {
     examples: () => runExamplesBench(config.examples),
     tokens: () => runTokensBench(config.tokens),
     eras: () => runErasBench(config.eras),
+    webmcp: () => runWebMcpBench(config.webmcp),
   }
   console.log(
     `site-skills benchmarks (${info.mode}): ${info.cpu}, ${info.cores} cores, Node ${info.node}, load ${info.loadAverageAtStart.join(' ')}`,

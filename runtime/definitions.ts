@@ -105,7 +105,13 @@ function outputSchema(returns: ValueSchema | undefined): JsonSchema {
  * have one of that name (then its results are not paged; validate warns `cursor-arg`).
  */
 export const CURSOR_ARG = 'cursor'
-const CURSOR_SCHEMA: ValueSchema = { type: 'string', description: 'For the next page: pageInfo.cursor of the last.' }
+export const CURSOR_SCHEMA: ValueSchema = {
+  type: 'string',
+  description: 'For the next page: pageInfo.cursor of the last.',
+}
+
+/** Whether the runtime pages a tool's results: not when the tool's own `args` have a `cursor` (validate warns). */
+export const pagesResults = (m: Pick<ToolMeta, 'args'>): boolean => !Object.hasOwn(m.args, CURSOR_ARG)
 
 /** A tool's arguments as models see them: its own, and `cursor` when its results are paged. */
 const modelArgs = (args: Record<string, ValueSchema>) =>

@@ -271,6 +271,17 @@ export const SITE_TOOL_ERRORS = {
     hint: 'Install what the message names, or call the tool where it can run.',
     message: unavailableMessage,
   }),
+  'webmcp-unavailable': entry<{ url: string }>({
+    title: 'WebMCP is off in this browser',
+    hint: 'Start Chromium 150 or later with --enable-features=WebMCP (pages need https or localhost).',
+    message: (d) =>
+      `${clip(d.url)} has no document.modelContext: this browser does not offer WebMCP (start it with --enable-features=WebMCP)`,
+  }),
+  'webmcp-conflict': entry<{ name: string; reason: string }>({
+    title: 'The page holds a WebMCP tool of that name',
+    hint: 'The page registered a tool of the same name first; reload it (new documents register ours first).',
+    message: (d) => `cannot register the WebMCP tool ${q(d.name)}: ${clip(d.reason)}`,
+  }),
   'cdp-error': entry<Cdp>({
     title: 'CDP command failed',
     hint: 'The browser refused a command; the cause holds its own error.',

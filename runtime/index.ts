@@ -11,6 +11,7 @@ export type {
   ToolDefinitions,
 } from './definitions'
 export { SiteToolError, isSiteToolError, type SiteToolErrorCode } from './errors'
+export { exposeWebMcpTools, type WebMcpHandle, type WebMcpOptions, type WebMcpToolRef } from './expose'
 export type { DomainTableData } from './match'
 export { loadUrlPattern } from './urls'
 export {

@@ -15,14 +15,22 @@ useMessages(errorMessage)
 export { argsProblem, resultProblem } from './value-problems'
 export { type CdpClient, command, listen } from './cdp'
 export { browserUrl, isWsUrl, loadCri, openTarget, parseHostPort, targetProblem } from './connect'
-export { CURSOR_ARG, assignToolNames, createToolDefinitions, isWholeObject, type ToolRef } from './definitions'
+export {
+  CURSOR_ARG,
+  CURSOR_SCHEMA,
+  assignToolNames,
+  createToolDefinitions,
+  isWholeObject,
+  pagesResults,
+  type ToolRef,
+} from './definitions'
 export { type CdpSocket, openSocket } from './socket'
 export { typeOf } from './text'
 export { shownUrl } from './upgrade'
 export { compactText } from './compact'
 export type { CallRef } from './cursor'
-export { DEFAULT_RESULT_BUDGET, pageResult, resultTokens } from './pages'
-export { pagesResults, splitCursor } from './registry'
+export { DEFAULT_RESULT_BUDGET, estimateTokens, pageResult, resultTokens } from './pages'
+export { splitCursor } from './registry'
 export { messageOf, siteToolError } from './errors'
 export { type LaunchedBrowser, launchBrowser } from './launch'
 export {
@@ -38,3 +46,4 @@ export { LOG_PREFIX } from './results'
 export { resultJson } from './result-json'
 export type { ArgsValidator } from './types'
 export { compilePathPattern, urlMatchesPaths } from './urls'
+export { webMcpNames, webMcpScript } from './webmcp-script'

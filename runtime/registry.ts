@@ -1,12 +1,14 @@
 import { type BrowserTarget, callBrowserTool } from './browser'
-import { CURSOR_ARG, type ToolDefinitions, assignToolNames, createToolDefinitions } from './definitions'
+import { CURSOR_ARG, type ToolDefinitions, assignToolNames, createToolDefinitions, pagesResults } from './definitions'
 import type { RegistryCore } from './for-models'
 import { type DomainTableData, createDomainTable, lookupHost } from './match'
+import { exposeWithCode } from './expose'
 import { callNodeTool } from './node-call'
 import type { ResultCheck, ValidateReturns } from './results'
 import { copyArgs, siteToolError, urlHost, withMessages } from './shared'
 import type { BrowserToolCode, KnowledgeNote, SkillChunk, SkillMeta, ToolMeta } from './types'
 import { pathTestOf, urlPathname } from './urls'
+import type { WebMcpHandle, WebMcpOptions } from './webmcp'
 
 /** The data a generated module (or the no-build API) hands to the runtime. */
 export interface RegistryData {
@@ -79,6 +81,11 @@ export interface SiteSkills {
   /** Runs a model's tool call by its name; `args` may be the JSON text of OpenAI's `function.arguments`. */
   dispatchToolCall: (name: string, args: ModelArgs, ctxOrTarget?: unknown) => Promise<unknown>
   sites: Record<string, Record<string, ToolStub>>
+  /**
+   * Registers the skills' browser tools as WebMCP tools in the target's page and the pages it
+   * navigates to (see docs/webmcp.md); the registry's `validateReturns` applies.
+   */
+  exposeWebMcpTools: (target: BrowserTarget, options?: Omit<WebMcpOptions, 'siteSkills'>) => Promise<WebMcpHandle>
 }
 
 const API_NAMES = [
@@ -92,6 +99,7 @@ const API_NAMES = [
   'toolDefinitions',
   'dispatchToolCall',
   'sites',
+  'exposeWebMcpTools',
 ] as const satisfies readonly (keyof SiteSkills)[]
 
 /** `L`, when it names every member of SiteSkills; else `never`, so the assignment below fails to compile. */
@@ -113,9 +121,6 @@ const forModels = () => import('./for-models')
 
 /** Paging of results over their budget: loaded with the first call that has a cursor or comes from a model. */
 const paging = () => import('./lazy-pages')
-
-/** Whether the runtime pages a tool's results: not when the tool's own `args` have a `cursor` (validate warns). */
-export const pagesResults = (m: ToolMeta): boolean => !Object.hasOwn(m.args, CURSOR_ARG)
 
 /**
  * A call's own arguments and its cursor (kept in the arguments of a tool that declares its own).
@@ -350,7 +355,7 @@ export function createSiteSkills(
     sites[skill.id] = strictRecord(stubs, (tool) => meta(skill.id, tool))
   }
 
-  return {
+  const api: SiteSkills = {
     skills: data.skills,
     siteSkillsForUrl,
     loadLearnedContext: withMessages(async (url: string | URL) => (await forModels()).learnedContext(core, url)),
@@ -372,5 +377,12 @@ export function createSiteSkills(
       (await forModels()).dispatchToolCall(core, name, args, ctx),
     ),
     sites: strictRecord(sites, (siteId) => meta(siteId, '')),
+    exposeWebMcpTools: (target, more = {}) =>
+      exposeWithCode(
+        target,
+        { validateReturns: options.validateReturns, ...more, siteSkills: api },
+        async (siteId, tool) => codeOf(await load(siteId), tool),
+      ),
   }
+  return api
 }

@@ -1,8 +1,7 @@
-import { completed, messageOf, type SiteToolErrorInit, siteToolError } from './shared'
+import { completed, LOG_PREFIX, messageOf, type SiteToolErrorInit, siteToolError } from './shared'
 import type { ReturnsValidator } from './types'
 
-/** The prefix of everything the package logs. */
-export const LOG_PREFIX = '[site-skills]'
+export { LOG_PREFIX }
 
 /**
  * What a tool's result that does not match its manifest's `returns` does: `'throw'` an

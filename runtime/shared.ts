@@ -7,10 +7,11 @@
  * same set, so they make one shared chunk, not one chunk per set.
  */
 export { copyArgs } from './args'
-export { command, heldSession, isSendable } from './cdp'
+export { command, heldSession, isSendable, listen } from './cdp'
+export { assignToolNames, createToolDefinitions, pagesResults } from './definitions'
 export { completed, messageOf, SiteToolError, type SiteToolErrorInit, siteToolError, withMessages } from './errors'
 export { urlHost, urlMatchesDomains } from './match'
 export { notFoundMessage } from './not-found'
-export { LINE0_SHIFT } from './page-code'
-export { clip, cycleAt, q, typeOf } from './text'
+export { DOMAIN_GUARD, LINE0_SHIFT } from './page-code'
+export { clip, cycleAt, LOG_PREFIX, q, typeOf } from './text'
 export { urlMatchesPaths } from './urls'

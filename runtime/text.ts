@@ -1,5 +1,8 @@
 /** Small text helpers the runtime's core and its error catalog share. */
 
+/** The prefix of everything the package logs. */
+export const LOG_PREFIX = '[site-skills]'
+
 /** The most characters of a value (a target, a URL, a list of ids) that a message shows. */
 const SHOWN_MAX = 200
 

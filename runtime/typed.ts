@@ -172,6 +172,8 @@ export interface TypedSiteSkills<R, H = unknown> {
   sites: {
     [S in keyof R]: { [T in keyof R[S]]: (...rest: ToolParams<Spec<R, S, T>, H>) => Promise<Spec<R, S, T>['returns']> }
   }
+  /** Registers the skills' browser tools as WebMCP tools in the target's pages (see docs/webmcp.md). */
+  exposeWebMcpTools: SiteSkills['exposeWebMcpTools']
 }
 
 /** Before the first build (empty registry) everything is loosely typed. */

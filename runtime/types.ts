@@ -63,6 +63,8 @@ export interface ToolMeta {
   file: string
   /** Pathname patterns (URLPattern syntax) of the pages the tool is for, when the manifest scopes it. */
   urls?: string[]
+  /** `site-skills mcp` calls the page's own WebMCP tool of this tool's name instead, when the page has one. */
+  webmcp?: 'prefer'
 }
 
 /** Metadata of one skill, as exported by `virtual:site-skills` (`skills`). */

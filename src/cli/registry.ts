@@ -143,11 +143,15 @@ export const COMMANDS = {
   },
   export: {
     operands: '[SITE...]',
-    summary: 'one Agent Skills folder (SKILL.md, scripts/) per skill in DIR',
+    summary: 'one Agent Skills folder per skill in DIR, or a WebMCP browser extension',
     options: {
       ...SKILLS,
-      'agent-skills': option({ type: 'boolean', required: true, help: 'the format to export (the only one)' }),
-      out: option({ type: 'string', value: 'DIR', required: true, help: 'the folder to write the skills into' }),
+      'agent-skills': option({ type: 'boolean', help: 'Agent Skills folders (SKILL.md, scripts/), one per skill' }),
+      webmcp: option({
+        type: 'boolean',
+        help: "a Chrome extension (Manifest V3) in DIR that registers the browser tools as WebMCP tools on the skills' pages",
+      }),
+      out: option({ type: 'string', value: 'DIR', required: true, help: 'the folder to write into' }),
       check: option({ type: 'boolean', help: 'write nothing; exit 1 when DIR differs from what export writes' }),
     },
   },

@@ -28,12 +28,19 @@ export async function existingRoots(args: RootArgs, io: CliIO, extra: string[] =
   return roots
 }
 
-/** Compiles the command's roots; a root that does not exist is a usage error. */
-export async function compileRoots(args: RootArgs, io: CliIO, extra: string[] = []): Promise<CompileResult> {
+/**
+ * Compiles the command's roots; a root that does not exist is a usage error. Browser tools are
+ * compiled to shippable code only with `code` (validate and types need diagnostics and metadata).
+ */
+export async function compileRoots(
+  args: RootArgs,
+  io: CliIO,
+  extra: string[] = [],
+  code = false,
+): Promise<CompileResult> {
   const roots = await existingRoots(args, io, extra)
   const compat = compatOf(args)
-  // validate and types need diagnostics and metadata, not shippable code.
-  return checkTokenBudgets(await createCompiler({ roots, compat, checkOnly: true }).compile())
+  return checkTokenBudgets(await createCompiler({ roots, compat, checkOnly: !code }).compile())
 }
 
 /** The most ids a "no skill" message lists: a root may hold thousands. */

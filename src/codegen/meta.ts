@@ -27,6 +27,7 @@ function toolMeta(skill: CompiledSkill['model'], tool: ToolModel): ToolMeta {
     ...(tool.annotations ? { annotations: tool.annotations } : {}),
     file: toolFile(skill, tool),
     ...(tool.urls ? { urls: tool.urls } : {}),
+    ...(tool.webmcp ? { webmcp: tool.webmcp } : {}),
   }
 }
 

@@ -40,6 +40,8 @@ export interface ManifestTool {
   resultBudget?: number
   /** URLPattern pathname patterns of the pages it is for (every one compiled). */
   urls?: string[]
+  /** Browser tools: call the page's own WebMCP tool of this name when the page has one. */
+  webmcp?: 'prefer'
 }
 
 /** A checked tool: its declaration, name, kind and real file. */

@@ -1,4 +1,4 @@
-import type { CallToolResult } from '@modelcontextprotocol/server'
+import type { CallToolResult, Tool } from '@modelcontextprotocol/server'
 import { SiteToolError } from '../../runtime/index'
 import { pageResult, pagesResults, splitCursor, urlMatchesDomains } from '../../runtime/internal'
 import type { Catalog } from './catalog'
@@ -7,6 +7,8 @@ import { noteLinks } from './context'
 import { type SiteTool, TAB_ARG, takesTab } from './listing'
 import type { TabInfo, Tabs } from './tabs'
 import { type CallValue, errorResult, toolResult } from './tools'
+import type { PageTools } from './webmcp'
+import { callPageTool, isPageCall, pageToolsOf, preferredCall } from './webmcp-calls'
 
 /**
  * What a Node tool gets as `ctx` under `site-skills mcp`: the tab it runs against, a CDP session
@@ -34,6 +36,8 @@ export interface SiteCall {
   /** `site_skills_call`'s own `tab`, which wins over one in the arguments. */
   tab?: string
   signal: AbortSignal
+  /** The pages' own WebMCP tools (webmcp.ts). */
+  pages?: PageTools
 }
 
 function findTool(catalog: Catalog, name: string): SiteTool {
@@ -118,12 +122,17 @@ function budgeted(tool: SiteTool, args: Record<string, unknown>, cursor: unknown
 
 /** Runs a site tool in its tab through the runtime (argument checks, domain guard, timeouts). */
 export async function callSiteTool(call: SiteCall): Promise<CallToolResult> {
-  const { catalog, client, tabs, signal } = call
+  const { catalog, client, tabs, signal, pages } = call
+  if (pages && isPageCall(catalog, call.name))
+    return callPageTool(pages, catalog, await currentTab(client, tabs, call.tab), call.name, call.args, signal)
   const tool = findTool(catalog, call.name)
   const { args: given, handle } = splitTab(tool, call)
   const { own: args, cursor } = splitCursor(tool.meta, given)
   const tab = await currentTab(client, tabs, handle)
   if (!tab || !catalog.forUrl(tab.url).includes(tool)) throw notHere(catalog, tool, tab)
+  const finish = (value: unknown) => toolResult(tool, budgeted(tool, args ?? {}, cursor, value), catalog.checker)
+  const preferred = pages && (await preferredCall(pages, tab, tool, args ?? {}, signal, finish))
+  if (preferred) return preferred
   const { api, skills } = catalog.state
   const { siteId, tool: name } = tool.ref
   const model = skills.find((s) => s.model.id === siteId)?.model.tools.find((t) => t.name === name)
@@ -135,8 +144,7 @@ export async function callSiteTool(call: SiteCall): Promise<CallToolResult> {
         : api.runTool(siteId, name, args, nodeContext(tab, client.view(tab), session, signal))
     // A browser tool's synchronous work is stopped; what it awaits ends with its tab or its timeout.
     const stop = () => void session.send('Runtime.terminateExecution').catch(() => undefined)
-    const value = await abortable(work, signal, tool.meta.kind === 'browser' ? stop : () => {})
-    return toolResult(tool, budgeted(tool, args ?? {}, cursor, value), catalog.checker)
+    return finish(await abortable(work, signal, tool.meta.kind === 'browser' ? stop : () => {}))
   } catch (error) {
     return errorResult(error, model?.kind === 'node' ? model.absPath : undefined)
   }
@@ -148,16 +156,18 @@ export async function findTools(
   client: ClientTabs,
   tabs: Tabs,
   args: Record<string, unknown> | undefined,
+  pages?: PageTools,
 ): Promise<CallToolResult> {
   const handle = typeof args?.tab === 'string' ? args.tab : undefined
   const tab = await currentTab(client, tabs, handle)
   const words = typeof args?.query === 'string' ? args.query.toLowerCase().split(/\s+/).filter(Boolean) : []
-  const holds = (t: SiteTool) => {
-    const text = `${t.def.name} ${t.def.title ?? ''} ${t.def.description ?? ''}`.toLowerCase()
+  const holds = (def: Tool) => {
+    const text = `${def.name} ${def.title ?? ''} ${def.description ?? ''}`.toLowerCase()
     return words.every((w) => text.includes(w))
   }
-  const tools = catalog.forUrl(tab?.url).filter(holds)
-  const value = { tab: tab ? client.view(tab) : null, tools: tools.map((t) => t.def) }
+  const own = pages ? await pageToolsOf(pages, catalog, tab) : []
+  const tools = [...catalog.forUrl(tab?.url).map((t) => t.def), ...own].filter(holds)
+  const value = { tab: tab ? client.view(tab) : null, tools }
   const skills = tab ? catalog.state.api.siteSkillsForUrl(tab.url) : []
   return {
     // Tool definitions as a model knows them: JSON (no indentation).

@@ -24,6 +24,8 @@ import { tablesLine } from './tables'
 import type { TabInfo, Tabs } from './tabs'
 import { createWatch } from './watch'
 import { errorResult } from './tools'
+import { createPageTools } from './webmcp'
+import { pageToolsOf } from './webmcp-calls'
 
 /**
  * The most calls one client has running at once: each holds a promise, an abort controller and the
@@ -160,9 +162,12 @@ export function createHost(skills: WatchedSkills, tabs: Tabs, options: HostOptio
     },
   })
   const authoringTools = authoring?.tools ?? []
-  skills.onChange(() => {
+  const pages = createPageTools(tabs)
+  const recheckAll = () => {
     for (const recheck of open) recheck()
-  })
+  }
+  skills.onChange(recheckAll)
+  pages.onChange(recheckAll)
   let said = ''
   const sayMode = (catalog: Catalog) => {
     if (catalog.tokens === undefined) return
@@ -188,7 +193,9 @@ export function createHost(skills: WatchedSkills, tabs: Tabs, options: HostOptio
       const catalog = await current()
       sayMode(catalog)
       const page = catalog.mode === 'page' ? await tab : undefined
-      return listedFor(catalog, page, authoringTools, clientOptions.stateless === true)
+      const listed = listedFor(catalog, page, authoringTools, clientOptions.stateless === true)
+      // The tab's own WebMCP tools after the site tools (page mode only: no tab, none).
+      return [...listed, ...(await pageToolsOf(pages, catalog, page))]
     }
     const listResources = async () => {
       const url = client.active()?.url
@@ -222,14 +229,14 @@ export function createHost(skills: WatchedSkills, tabs: Tabs, options: HostOptio
     async function ownCall(name: string, args: Record<string, unknown> | undefined, signal: AbortSignal) {
       const catalog = await current()
       if (name === OWN.tabs) return stateResult(tabsList(catalog, client))
-      if (name === OWN.findTools) return findTools(catalog, client, tabs, args)
+      if (name === OWN.findTools) return findTools(catalog, client, tabs, args, pages)
       if (name === OWN.call) {
         const { name: tool, arguments: toolArgs } = args ?? {}
         if (typeof tool !== 'string') throw new SiteToolError('invalid-args', 'argument "name" must be a string')
         if (toolArgs !== undefined && (typeof toolArgs !== 'object' || toolArgs === null || Array.isArray(toolArgs)))
           throw new SiteToolError('invalid-args', 'argument "arguments" must be an object')
         const tab = optionalString(args, 'tab')
-        const call = { catalog, client, tabs, name: tool, signal, args: toolArgs as Record<string, unknown> }
+        const call = { catalog, client, tabs, pages, name: tool, signal, args: toolArgs as Record<string, unknown> }
         return callSiteTool(tab === undefined ? call : { ...call, tab })
       }
       let tab: TabInfo | undefined
@@ -269,7 +276,7 @@ export function createHost(skills: WatchedSkills, tabs: Tabs, options: HostOptio
             for (const recheck of open) recheck()
             return result
           }
-          return await callSiteTool({ catalog: await current(), client, tabs, name, args, signal: abort.signal })
+          return await callSiteTool({ catalog: await current(), client, tabs, pages, name, args, signal: abort.signal })
         } catch (error) {
           return errorResult(error)
         } finally {

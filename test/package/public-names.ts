@@ -66,7 +66,7 @@ export const PUBLIC_NAMES: Readonly<Record<string, PublicEntry>> = {
   './webpack': plugin(),
   './runtime': {
     docs: ['docs/runtime.md'],
-    values: ['SiteToolError', 'createSiteSkills', 'isSiteToolError', 'loadUrlPattern'],
+    values: ['SiteToolError', 'createSiteSkills', 'exposeWebMcpTools', 'isSiteToolError', 'loadUrlPattern'],
     types: [
       'AnthropicToolDefinition',
       'BrowserRunOptions',
@@ -114,6 +114,9 @@ export const PUBLIC_NAMES: Readonly<Record<string, PublicEntry>> = {
       'ValueSchema',
       'ValueType',
       'VerificationSummary',
+      'WebMcpHandle',
+      'WebMcpOptions',
+      'WebMcpToolRef',
     ],
   },
   './launch': {

@@ -19,6 +19,8 @@ const LAZY = [
   'pages.ts',
   'compact.ts',
   'cursor.ts',
+  'webmcp.ts',
+  'webmcp-page.generated.ts',
 ]
 
 let outputs: Metafile['outputs']

@@ -10,24 +10,31 @@ import { displayRoot } from '../roots'
 import type { Args } from '../registry'
 import { createStyle, formatDiagnostic, plural } from '../format'
 import { checkSkillIds, compileRoots } from '../session'
+import { exportWebMcp } from './export-webmcp'
 
-const EXPORT_USAGE = 'site-skills export [SITE...] --agent-skills --out DIR [--check]'
+const EXPORT_USAGE = 'site-skills export [SITE...] --agent-skills|--webmcp --out DIR [--check]'
 
-function usageOf(args: Args<'export'>): string {
-  if (!args['agent-skills'])
-    throw new UsageError(`export needs a format, --agent-skills (the only one): ${EXPORT_USAGE}`)
-  if (!args.out) throw new UsageError(`export --agent-skills needs --out DIR: ${EXPORT_USAGE}`)
-  return args.out
+function usageOf(args: Args<'export'>): { format: 'agent-skills' | 'webmcp'; out: string } {
+  if (args['agent-skills'] && args.webmcp)
+    throw new UsageError(`export writes one format, --agent-skills or --webmcp: ${EXPORT_USAGE}`)
+  if (!args['agent-skills'] && !args.webmcp)
+    throw new UsageError(`export needs a format, --agent-skills or --webmcp: ${EXPORT_USAGE}`)
+  const format = args.webmcp ? 'webmcp' : 'agent-skills'
+  if (!args.out) throw new UsageError(`export --${format} needs --out DIR: ${EXPORT_USAGE}`)
+  if (args.check && args.webmcp) throw new UsageError(`--check is for --agent-skills: ${EXPORT_USAGE}`)
+  return { format, out: args.out }
 }
 
 /**
  * `site-skills export [SITE...] --agent-skills --out DIR`: one Agent Skills folder per skill in DIR
  * (every valid skill, or the SITEs named). `--check` writes nothing: exit 1 when DIR's folders differ
- * from what the export writes (for CI, like `types` before `tsc`).
+ * from what the export writes (for CI, like `types` before `tsc`). `--webmcp`: a browser extension
+ * in DIR (export-webmcp.ts).
  */
 export async function exportCommand(args: Args<'export'>, io: CliIO): Promise<number> {
-  const out = resolve(io.cwd, usageOf(args))
-  const result = await compileRoots(args, io)
+  const usage = usageOf(args)
+  const out = resolve(io.cwd, usage.out)
+  const result = await compileRoots(args, io, [], usage.format === 'webmcp')
   checkSkillIds(
     args.positionals,
     result.records.map((r) => r.folder.id),
@@ -46,6 +53,7 @@ export async function exportCommand(args: Args<'export'>, io: CliIO): Promise<nu
     )
     return 1
   }
+  if (usage.format === 'webmcp') return exportWebMcp(result, out, args, io)
   const plan = await planAgentSkills(result, packageVersion(), args.positionals)
   printFindings(plan.diagnostics, io)
   if (plan.diagnostics.some((d) => d.severity === 'error')) return 1

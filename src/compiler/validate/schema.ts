@@ -128,6 +128,8 @@ function toolFinding(kind: string, segments: string[], error: SchemaError, given
       return { code: 'result-budget-invalid', data: { at: `${tool}.resultBudget` } }
     case 'urls':
       return { code: 'url-pattern', data: { at: `${tool}.urls`, problem: 'shape' } }
+    case 'webmcp':
+      return { code: 'tool-schema', data: { tool, field, detail: 'webmcp must be "prefer" (or left out)' } }
     case 'args':
       if (argName !== undefined)
         return { code: 'arg-schema', data: valueFinding(`${tool}.args.${argName}`, 'arg', rest, error, given) }

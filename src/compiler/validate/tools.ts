@@ -225,5 +225,6 @@ export async function checkTool(
     ...tokenBudgetOf(schema.tokenBudget),
     ...resultBudgetOf(schema.resultBudget),
     ...(urls ? { urls } : {}),
+    ...(kind === 'browser' && schema.webmcp === 'prefer' ? { webmcp: 'prefer' as const } : {}),
   }
 }
