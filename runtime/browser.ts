@@ -11,7 +11,7 @@ import {
 } from './cdp'
 import { CACHED_LINE0_SHIFT, CALL_CACHED, toolUrl, wrapToolSource } from './page-code'
 import { copyArgs, LINE0_SHIFT, SiteToolError, siteToolError, withMessages } from './shared'
-import type { BrowserToolCode } from './types'
+import type { BrowserToolCode } from './skill-data'
 
 export type { BrowserTarget } from './cdp'
 

@@ -1,4 +1,4 @@
-import type { ToolMeta, ValueSchema } from './types'
+import type { ToolMeta, ValueSchema } from './skill-data'
 
 /** Which site tool a model-facing tool name stands for. */
 export interface ToolRef {

@@ -6,7 +6,7 @@
 import type { ToolDefinitions } from './definitions'
 import type { LearnedContext, ModelArgs } from './registry'
 import { copyArgs, siteToolError, urlHost } from './shared'
-import type { SkillChunk, SkillMeta, ToolMeta } from './types'
+import type { SkillChunk, SkillMeta, ToolMeta } from './skill-data'
 
 /** What these functions use of the registry that calls them. */
 export interface RegistryCore {

@@ -39,7 +39,7 @@ export type {
   ValueSchema,
   ValueType,
   VerificationSummary,
-} from './types'
+} from './skill-data'
 export type {
   LooseSiteSkills,
   PageArgs,
@@ -55,4 +55,4 @@ export type {
   ToolRegistry,
   ToolSpec,
   TypedSiteSkills,
-} from './typed'
+} from './typed-skills'

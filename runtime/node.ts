@@ -1,5 +1,5 @@
 import { completed, copyArgs, messageOf, SiteToolError, siteToolError, withMessages } from './shared'
-import type { NodeToolFunction } from './types'
+import type { NodeToolFunction } from './skill-data'
 
 export interface NodeCall {
   siteId: string

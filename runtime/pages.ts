@@ -13,7 +13,7 @@ import { compactText } from './compact'
 import { type CallRef, type CursorState, type ValuePath, callDigest, encodeCursor, readCursor } from './cursor'
 import { resultJson } from './result-json'
 import { siteToolError } from './shared'
-import type { ResultPageInfo } from './typed'
+import type { ResultPageInfo } from './typed-skills'
 
 /** Where neither the tool nor its skill sets `resultBudget`. */
 export const DEFAULT_RESULT_BUDGET = 4000

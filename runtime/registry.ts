@@ -6,7 +6,7 @@ import { exposeWithCode } from './expose'
 import { callNodeTool } from './node-call'
 import type { ResultCheck, ValidateReturns } from './results'
 import { copyArgs, siteToolError, urlHost, withMessages } from './shared'
-import type { BrowserToolCode, KnowledgeNote, SkillChunk, SkillMeta, ToolMeta } from './types'
+import type { BrowserToolCode, KnowledgeNote, SkillChunk, SkillMeta, ToolMeta } from './skill-data'
 import { pathTestOf, urlPathname } from './urls'
 import type { WebMcpHandle, WebMcpOptions } from './webmcp'
 

@@ -1,5 +1,5 @@
 import { completed, LOG_PREFIX, messageOf, type SiteToolErrorInit, siteToolError } from './shared'
-import type { ReturnsValidator } from './types'
+import type { ReturnsValidator } from './skill-data'
 
 export { LOG_PREFIX }
 

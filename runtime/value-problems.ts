@@ -1,4 +1,4 @@
-import type { ValueSchema, ValueType } from './types'
+import type { ValueSchema, ValueType } from './skill-data'
 
 /** `[path, expected, actual]`, or `[name, 'absent']` for an undeclared argument (see ArgsValidator). */
 type Problem = [path: string, expected: string, actual?: unknown]

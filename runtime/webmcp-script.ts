@@ -6,7 +6,7 @@
  */
 import type { ValidateReturns } from './results'
 import { assignToolNames, createToolDefinitions, DOMAIN_GUARD, pagesResults } from './shared'
-import type { BrowserToolCode, SkillMeta, ToolMeta } from './types'
+import type { BrowserToolCode, SkillMeta, ToolMeta } from './skill-data'
 import type { PageConfig, PageSkill, PageTool } from './webmcp-page'
 import { WEBMCP_PAGE } from './webmcp-page.generated'
 import { WEBMCP_SCRIPT_URL } from './webmcp-where'

@@ -9,7 +9,7 @@
  */
 import type { BrowserTarget, CdpSendable } from './cdp'
 import type { SiteSkills } from './registry'
-import type { BrowserToolCode } from './types'
+import type { BrowserToolCode } from './skill-data'
 import type { ValidateReturns } from './results'
 import { command, heldSession, isSendable, LOG_PREFIX, listen, type SiteToolError, siteToolError } from './shared'
 import { type WebMcpSkill, type WebMcpToolRef, webMcpNames, webMcpScript } from './webmcp-script'

@@ -101,7 +101,7 @@ function stubMember(skill: CompiledSkill['model'], tool: ToolModel, doc: string,
   return `${doc}      ${q(tool.name)}(...rest: ToolParams<${entry(skill, tool)}, H>): Promise<${result}>`
 }
 
-/** The documented overload of `runTool` for one tool (see `ToolOverload` in runtime/typed.ts). */
+/** The documented overload of `runTool` for one tool (see `ToolOverload` in runtime/typed-skills.ts). */
 function runToolOverload(skill: CompiledSkill['model'], tool: ToolModel, doc: string, result: string): string {
   const pair = `${q(skill.id)}, ${q(tool.name)}`
   return `${doc}    <S extends string, T extends string>(siteId: S, tool: T, ...rest: ToolOverload<R, H, S, T, ${pair}>): Promise<${result}>`

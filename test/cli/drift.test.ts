@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import type { ValueSchema } from '../../runtime/types'
+import type { ValueSchema } from '../../runtime/skill-data'
 import { findDrift } from '../../src/examples/expect'
 
 // `test --live`: which differences between the fixture's result and the live one are selector drift.

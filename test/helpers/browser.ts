@@ -2,7 +2,7 @@ import { expect, vi } from 'vitest'
 import { join } from 'node:path'
 import { type CdpClient, command } from '../../runtime/cdp'
 import { isSiteToolError, type SiteToolError, type SiteToolErrorCode } from '../../runtime/errors'
-import type { BrowserToolCode } from '../../runtime/types'
+import type { BrowserToolCode } from '../../runtime/skill-data'
 import { createBrowserBundler } from '../../src/compiler/bundle/browser-tools'
 import { makeTempDir, writeTree } from './tmp'
 

@@ -2,7 +2,7 @@ import type { Protocol } from 'devtools-protocol'
 import { type CdpClient, command } from '../../runtime/cdp'
 import { createDomainTableData } from '../../runtime/match'
 import { createSiteSkills, type SiteSkills, type SiteSkillsOptions, type SkillLoaders } from '../../runtime/registry'
-import type { SkillMeta, ToolAnnotations, ValueSchema } from '../../runtime/types'
+import type { SkillMeta, ToolAnnotations, ValueSchema } from '../../runtime/skill-data'
 import { type LaunchedBrowser, launchBrowser } from '../../runtime/launch'
 import { compileTools } from './browser'
 

@@ -12,7 +12,7 @@ let server: ViteDevServer
 let root: string
 let compiles: () => number
 
-type Module = import('../../runtime/typed').LooseSiteSkills
+type Module = import('../../runtime/typed-skills').LooseSiteSkills
 
 const MANIFEST = (returns: string) =>
   JSON.stringify({

@@ -14,7 +14,7 @@ let lastResult: () => CompileResult | undefined
 let compiles: () => number
 const sent: HotPayload[] = []
 
-type Module = import('../../runtime/typed').LooseSiteSkills
+type Module = import('../../runtime/typed-skills').LooseSiteSkills
 
 /** What `read` gives once `ok` holds of it (a read that throws is "not yet"); fails after `timeoutMs`. */
 function until<T>(read: () => Promise<T>, ok: (value: T) => boolean, what: string, timeoutMs = 10_000): Promise<T> {

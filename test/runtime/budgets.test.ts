@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest'
 import { isSiteToolError } from '../../runtime/errors'
 import { createDomainTableData } from '../../runtime/match'
 import { createSiteSkills } from '../../runtime/registry'
-import type { SkillChunk, SkillMeta } from '../../runtime/types'
+import type { SkillChunk, SkillMeta } from '../../runtime/skill-data'
 import { readAllPages } from '../helpers/pages'
 
 const item = { type: 'object', properties: { id: { type: 'integer' }, title: { type: 'string' } } } as const

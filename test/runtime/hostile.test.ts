@@ -7,7 +7,7 @@ import { type LaunchedBrowser, type LaunchedPage, launchBrowser } from '../../ru
 import { createDomainTableData } from '../../runtime/match'
 import { callNodeTool } from '../../runtime/node'
 import { createSiteSkills } from '../../runtime/registry'
-import type { SkillMeta } from '../../runtime/types'
+import type { SkillMeta } from '../../runtime/skill-data'
 import { type CompiledTool, compileTools, evaluate, navigate, waitForTitle } from '../helpers/browser'
 import { startServer, type TestServer } from '../helpers/server'
 import { REPO_ROOT } from '../helpers/tmp'

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest'
 import { createDomainTableData } from '../../runtime/match'
 import { createSiteSkills } from '../../runtime/registry'
 import { isSiteToolError } from '../../runtime/errors'
-import type { SkillChunk, SkillMeta } from '../../runtime/types'
+import type { SkillChunk, SkillMeta } from '../../runtime/skill-data'
 
 const META: SkillMeta[] = [
   {

@@ -3,7 +3,7 @@ import { isSiteToolError } from '../../runtime/errors'
 import { createToolDefinitions } from '../../runtime/definitions'
 import { createDomainTableData } from '../../runtime/match'
 import { createSiteSkills, type SiteSkillsOptions } from '../../runtime/registry'
-import type { SkillMeta, ValueSchema } from '../../runtime/types'
+import type { SkillMeta, ValueSchema } from '../../runtime/skill-data'
 
 const LIST: ValueSchema = {
   type: 'array',

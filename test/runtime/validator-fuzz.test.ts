@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest'
 import { isSiteToolError } from '../../runtime/errors'
 import { createDomainTableData } from '../../runtime/match'
 import { createSiteSkills } from '../../runtime/registry'
-import type { Literal, SkillMeta, ValueSchema, ValueType } from '../../runtime/types'
+import type { Literal, SkillMeta, ValueSchema, ValueType } from '../../runtime/skill-data'
 
 /** mulberry32: a small seeded generator, so that a failure can be replayed by its seed. */
 function random(seed: number): () => number {

@@ -1,7 +1,7 @@
 import type { BrowserTarget } from './browser'
 import type { ToolDefinitions } from './definitions'
 import type { BrowserRunOptions, LearnedContext, ModelArgs, SiteSkills } from './registry'
-import type { KnowledgeNote, SkillMeta } from './types'
+import type { KnowledgeNote, SkillMeta } from './skill-data'
 
 /** One tool in a generated registry: its kind, argument and return types. */
 export interface ToolSpec {
