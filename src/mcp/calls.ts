@@ -4,7 +4,7 @@ import { pageResult, pagesResults, splitCursor, urlMatchesDomains } from '../../
 import type { Catalog } from './catalog'
 import type { ClientTabs, TabView } from './clients'
 import { noteLinks } from './context'
-import { type SiteTool, TAB_ARG, takesTab } from './listing'
+import { type SiteTool, TAB_ARG, takesTab } from '../listing/site-tool'
 import type { TabInfo, Tabs } from './tabs'
 import { type CallValue, errorResult, toolResult } from './tools'
 import type { PageTools } from './webmcp'

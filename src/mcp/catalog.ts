@@ -3,7 +3,7 @@ import { urlMatchesPaths } from '../../runtime/internal'
 import { isReadFailure } from '../compiler/fs/files'
 import { readFileInside } from '../compiler/fs/inside'
 import type { Tokenizer } from '../tokens/tokenizer'
-import { listedTools, modelText, type SiteTool } from './listing'
+import { listedTools, modelText, type SiteTool } from '../listing/site-tool'
 import type { WatchedState } from './skills'
 import { type ResultChecker, createResultChecker } from './tools'
 

@@ -2,7 +2,7 @@ import type { CallToolResult, JsonSchemaType, JsonSchemaValidator } from '@model
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/server/validators/ajv'
 import { isSiteToolError, SiteToolError } from '../../runtime/index'
 import { compactText, isWholeObject, messageOf, resultJson } from '../../runtime/internal'
-import type { SiteTool } from './listing'
+import type { SiteTool } from '../listing/site-tool'
 import { nodeThrowLocation } from './where'
 
 /** The key under `_meta` of an error result: `{ code, siteId?, tool?, file?, line?, column? }`. */
@@ -95,4 +95,4 @@ export function errorResult(error: unknown, absPath?: string): CallToolResult {
   )
   return { isError: true, content: [{ type: 'text', text: `${code}: ${message}` }], _meta: { [ERROR_META]: detail } }
 }
-export type { SiteTool } from './listing'
+export type { SiteTool } from '../listing/site-tool'

@@ -1,7 +1,7 @@
 import type { CallToolResult, Tool } from '@modelcontextprotocol/server'
 import { SiteToolError } from '../../runtime/index'
 import type { Catalog } from './catalog'
-import type { SiteTool } from './listing'
+import type { SiteTool } from '../listing/site-tool'
 import type { TabInfo } from './tabs'
 import { CURSOR_ARG } from '../../runtime/internal'
 import { errorResult } from './tools'

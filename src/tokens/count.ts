@@ -1,5 +1,5 @@
 import type { SiteSkills, SkillMeta } from '../../runtime/index'
-import { listedTool, modelText } from '../mcp/listing'
+import { listedTool, modelText } from '../listing/site-tool'
 import type { Tokenizer } from './tokenizer'
 
 /** The tokens of one tool's definition, as `site-skills mcp` lists it (icons left out). */

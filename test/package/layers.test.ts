@@ -49,6 +49,8 @@ function layerProblems(files: ReadonlyMap<string, string>): string[] {
         problems.push(`${file} imports ${to}: import it through runtime/index.ts or runtime/internal.ts`)
       if (file.startsWith('runtime/') && relative && !to.startsWith('runtime/'))
         problems.push(`${file} imports ${to}: the runtime never imports from outside runtime/`)
+      if (file.startsWith('src/tokens/') && relative && to.startsWith('src/mcp/'))
+        problems.push(`${file} imports ${to}: token counts sit below the MCP server (src/listing/ lists a tool)`)
       if (file.startsWith('runtime/') && !relative && !RUNTIME_PACKAGES_RE.test(specifier))
         problems.push(`${file} imports the package ${specifier}: the runtime never loads the compiler's packages`)
     }
@@ -59,7 +61,7 @@ function layerProblems(files: ReadonlyMap<string, string>): string[] {
 describe('layers', () => {
   const tree = readTree(['src', 'runtime'])
 
-  it('src/ imports the runtime only through runtime/index.ts and runtime/internal.ts; the runtime imports nothing of src/', () => {
+  it('src/ imports the runtime only through its two doors, the runtime nothing of src/, token counts nothing of mcp/', () => {
     expect(layerProblems(tree)).toEqual([])
   })
 
@@ -72,18 +74,20 @@ describe('layers', () => {
     expect(importsOf(tree.get('runtime/cdp.ts')!)).toContain('devtools-protocol/types/protocol-mapping')
   })
 
-  it('reports a deep runtime import, an upward import and a compiler package in the runtime', () => {
+  it('reports a deep runtime import, an upward import, token counts on the server and a compiler package in the runtime', () => {
     const broken = new Map([
       [
         'src/cli/commands/x.ts',
         "import { command } from '../../../runtime/cdp'\nimport type { A } from '../../../runtime/index'",
       ],
       ['src/mcp/y.ts', "export { launchBrowser } from '../../runtime/launch'"],
+      ['src/tokens/w.ts', "import { listedTool } from '../mcp/listing'"],
       ['runtime/z.ts', "import type { CompileResult } from '../src/compiler/compile'\nconst m = import('esbuild')"],
     ])
     expect(layerProblems(broken)).toEqual([
       'src/cli/commands/x.ts imports runtime/cdp.ts: import it through runtime/index.ts or runtime/internal.ts',
       'src/mcp/y.ts imports runtime/launch.ts: import it through runtime/index.ts or runtime/internal.ts',
+      'src/tokens/w.ts imports src/mcp/listing.ts: token counts sit below the MCP server (src/listing/ lists a tool)',
       'runtime/z.ts imports src/compiler/compile.ts: the runtime never imports from outside runtime/',
       "runtime/z.ts imports the package esbuild: the runtime never loads the compiler's packages",
     ])
