@@ -8,17 +8,17 @@ import {
   type Resource,
   type Tool,
 } from '@modelcontextprotocol/server'
-import { SiteToolError } from '../../runtime/index'
-import { compactText } from '../../runtime/internal'
+import { AjvJsonSchemaValidator } from '@modelcontextprotocol/server/validators/ajv'
 import type { Tokenizer } from '../tokens/tokenizer'
 import { DEBUG_RE } from '../ids'
-import { callSiteTool, currentTab, findTools } from './calls'
+import { callSiteTool, currentTab } from './calls'
 import { type Catalog, createCatalogs, type ToolsMode } from './catalog'
 import type { AgentSkills } from './agent-skills/serve'
 import { AUTHOR_NAMES, type AuthoringFactory, readOnlyResult } from './author/index'
-import { type ClientOptions, type ClientTabs, createClients } from './clients'
-import { createContext, noteLinks } from './context'
-import { OWN, OWN_NAMES, ownTools } from './own-tools'
+import { type ClientOptions, createClients } from './clients'
+import { createContext } from './context'
+import { type ArgsCheck, argsCheck } from './own-args'
+import { OWN_TOOLS, type OwnTool, SWITCH_TAB_NAME, ownTools } from './own-tools'
 import type { WatchedSkills } from './skills'
 import { tablesLine } from './tables'
 import type { TabInfo, Tabs } from './tabs'
@@ -72,68 +72,33 @@ export interface HostOptions {
   agentSkills?: AgentSkills
 }
 
-/** An own tool's result: compact text for the model (SPEC 12), the value as structured content. */
-function stateResult(value: object, links: CallToolResult['content'] = []): CallToolResult {
-  return {
-    content: [{ type: 'text', text: compactText(value) }, ...links],
-    structuredContent: value as Record<string, unknown>,
-  }
-}
-
-function urlArg(args: Record<string, unknown> | undefined): string {
-  const url = args?.url
-  if (typeof url !== 'string' || !url) throw new SiteToolError('invalid-args', 'argument "url" must be a string')
-  return url
-}
-
-function optionalString(args: Record<string, unknown> | undefined, name: string): string | undefined {
-  const value = args?.[name]
-  if (value === undefined) return undefined
-  if (typeof value !== 'string') throw new SiteToolError('invalid-args', `argument "${name}" must be a string`)
-  return value
-}
-
 /**
  * The tools a client lists: the mode's own tools, the authoring tools (with `--allow-write`), then
  * the site tools of every skill or of its tab.
  */
 function listedFor(catalog: Catalog, tab: TabInfo | undefined, authoring: readonly Tool[], stateless: boolean): Tool[] {
   // Under 2026-07-28 no tab is active: there is nothing to switch.
-  const mine = ownTools(catalog.mode).filter((t) => !stateless || t.name !== OWN.switchTab)
+  const mine = ownTools(catalog.mode).filter((t) => !stateless || t.name !== SWITCH_TAB_NAME)
   const own = [...mine, ...authoring]
   if (catalog.mode === 'search') return [...own]
   const site = catalog.mode === 'all' ? catalog.tools : catalog.forUrl(tab?.url)
   return [...own, ...site.map((t) => t.def)]
 }
 
-/** A client's tab, the tabs it may use, and the skills of the tab, as the own tools return them. */
-function tabState(catalog: Catalog, client: ClientTabs, tab: TabInfo | undefined) {
-  const skills = tab ? catalog.state.api.siteSkillsForUrl(tab.url) : []
-  const tools = catalog.forUrl(tab?.url)
-  return {
-    value: {
-      tab: tab ? client.view(tab) : null,
-      tabs: client.visible().map(client.view),
-      skills: skills.map((s) => ({
-        id: s.id,
-        name: s.name,
-        tools: tools.filter((t) => t.ref.siteId === s.id).map((t) => t.def.name),
-      })),
-    },
-    links: noteLinks(skills),
-  }
-}
+const OWN_BY_NAME: ReadonlyMap<string, OwnTool> = new Map(OWN_TOOLS.map((t) => [t.def.name, t]))
 
-function tabsList(catalog: Catalog, client: ClientTabs) {
-  const active = client.active()
-  return {
-    active: active ? client.view(active).id : null,
-    tabs: client.visible().map((tab) => ({
-      ...client.view(tab),
-      active: tab.id === active?.id,
-      opened: client.opened(tab.id),
-      skills: catalog.state.api.siteSkillsForUrl(tab.url).map((s) => s.id),
-    })),
+/** Each own tool's argument check, compiled on its first call (one Ajv per server). */
+function ownArgsChecks(): (tool: OwnTool) => ArgsCheck | undefined {
+  const validator = new AjvJsonSchemaValidator()
+  const checks = new Map<OwnTool, ArgsCheck>()
+  return (tool) => {
+    if (tool.check === false) return undefined
+    let check = checks.get(tool)
+    if (!check) {
+      check = argsCheck(tool.def.inputSchema, tool.check, validator)
+      checks.set(tool, check)
+    }
+    return check
   }
 }
 
@@ -163,6 +128,7 @@ export function createHost(skills: WatchedSkills, tabs: Tabs, options: HostOptio
   })
   const authoringTools = authoring?.tools ?? []
   const pages = createPageTools(tabs)
+  const checkOf = ownArgsChecks()
   const recheckAll = () => {
     for (const recheck of open) recheck()
   }
@@ -226,33 +192,11 @@ export function createHost(skills: WatchedSkills, tabs: Tabs, options: HostOptio
     )
     recheck()
 
-    async function ownCall(name: string, args: Record<string, unknown> | undefined, signal: AbortSignal) {
+    async function ownCall(tool: OwnTool, args: Record<string, unknown> | undefined, signal: AbortSignal) {
       const catalog = await current()
-      if (name === OWN.tabs) return stateResult(tabsList(catalog, client))
-      if (name === OWN.findTools) return findTools(catalog, client, tabs, args, pages)
-      if (name === OWN.call) {
-        const { name: tool, arguments: toolArgs } = args ?? {}
-        if (typeof tool !== 'string') throw new SiteToolError('invalid-args', 'argument "name" must be a string')
-        if (toolArgs !== undefined && (typeof toolArgs !== 'object' || toolArgs === null || Array.isArray(toolArgs)))
-          throw new SiteToolError('invalid-args', 'argument "arguments" must be an object')
-        const tab = optionalString(args, 'tab')
-        const call = { catalog, client, tabs, pages, name: tool, signal, args: toolArgs as Record<string, unknown> }
-        return callSiteTool(tab === undefined ? call : { ...call, tab })
-      }
-      let tab: TabInfo | undefined
-      if (name === OWN.switchTab) {
-        const choice = { tab: optionalString(args, 'tab'), url: optionalString(args, 'url') }
-        if (choice.tab === undefined && !choice.url)
-          throw new SiteToolError(
-            'invalid-args',
-            'give the tab to switch to: "tab" (an id) or "url" (a part of its URL)',
-          )
-        tab = client.select(choice)
-      } else if (name === OWN.navigate) tab = await client.navigate(urlArg(args), optionalString(args, 'tab'), signal)
-      const here = tab ?? client.active()
-      const now = here && (await tabs.refresh(here.id))
-      const { value, links } = tabState(catalog, client, now)
-      return stateResult(value, links)
+      const given = args ?? {}
+      checkOf(tool)?.(given)
+      return tool.run(given, { catalog, client, tabs, pages, signal })
     }
 
     return {
@@ -268,7 +212,8 @@ export function createHost(skills: WatchedSkills, tabs: Tabs, options: HostOptio
         signal?.addEventListener('abort', cancel, { once: true })
         aborts.add(abort)
         try {
-          if (OWN_NAMES.has(name)) return await ownCall(name, args, abort.signal)
+          const own = OWN_BY_NAME.get(name)
+          if (own) return await ownCall(own, args, abort.signal)
           if (AUTHOR_NAMES.has(name)) {
             if (!authoring) return readOnlyResult(name)
             const result = await authoring.call(name, args, { client, signal: abort.signal })

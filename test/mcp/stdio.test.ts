@@ -98,6 +98,30 @@ describe('site-skills mcp --tools page over stdio', () => {
     expect(errorOf(await call('gamma__secret')).code).toBe('tool-not-found')
   })
 
+  it("checks its own tools' arguments against their schemas, in the schema's order, naming the bad one", async () => {
+    const cases: [string, Record<string, unknown>, string][] = [
+      ['site_skills_navigate', {}, 'argument "url" must be a string'],
+      ['site_skills_navigate', { url: '' }, 'argument "url" must be a string'],
+      ['site_skills_navigate', { url: '', tab: 3 }, 'argument "url" must be a string'],
+      ['site_skills_navigate', { url: 'x', tab: 3 }, 'argument "tab" must be a string'],
+      ['site_skills_switch_tab', { tab: 1, url: 2 }, 'argument "tab" must be a string'],
+      ['site_skills_switch_tab', { url: 2 }, 'argument "url" must be a string'],
+      ['site_skills_switch_tab', { url: '' }, 'give the tab to switch to: "tab" (an id) or "url" (a part of its URL)'],
+      ['site_skills_call', { arguments: 3 }, 'argument "name" must be a string'],
+      ['site_skills_call', { name: 'x', arguments: [] }, 'argument "arguments" must be an object'],
+      ['site_skills_call', { name: 'x', arguments: null }, 'argument "arguments" must be an object'],
+      ['site_skills_call', { name: 'x', tab: 4 }, 'argument "tab" must be a string'],
+    ]
+    for (const [name, args, message] of cases) {
+      const result = await call(name, args)
+      expect(errorOf(result), `${name} ${JSON.stringify(args)}`).toEqual({ code: 'invalid-args' })
+      expect((result.content[0] as { text: string }).text).toBe(`invalid-args: ${message}`)
+    }
+    // What a schema does not name is let through; site_skills_find_tools reads a bad `tab` as none.
+    expect((await call('site_skills_tabs', { extra: 1 })).isError).toBeFalsy()
+    expect((await call('site_skills_find_tools', { tab: 5, query: 7 })).isError).toBeFalsy()
+  })
+
   it('offers the notes and the skill as an Agent Skill as resources, and the learned context as a prompt', async () => {
     const { resources } = await mcp.client.listResources()
     expect(resources.map((r) => r.uri)).toEqual([
