@@ -1,4 +1,25 @@
 import { defineConfig } from 'tsdown'
+import type { Plugin } from 'rolldown'
+
+const FACADE = '\0facade:'
+
+/**
+ * Each module the runtime imports with `import()` is loaded through a facade of its own
+ * (`export * from` it). Without one, a module that host-side code also imports statically sits in a
+ * shared chunk whose exports have short names, and rolldown hands it out through its runtime
+ * helpers' chunk, which imports `node:module`: a browser build of the runtime could not load that.
+ */
+const runtimeFacades: Plugin = {
+  name: 'runtime-facades',
+  async resolveId(source, importer, extra) {
+    if (extra.kind !== 'dynamic-import' || !importer?.includes('/runtime/') || !source.startsWith('./')) return null
+    const resolved = await this.resolve(source, importer, { skipSelf: true })
+    return resolved && `${FACADE}${resolved.id}`
+  },
+  load(id) {
+    return id.startsWith(FACADE) ? `export * from ${JSON.stringify(id.slice(FACADE.length))}` : null
+  },
+}
 
 const library = defineConfig({
   entry: {
@@ -37,6 +58,7 @@ const library = defineConfig({
     ],
   },
   checks: { pluginTimings: false },
+  plugins: [runtimeFacades],
 })
 
 // tsserver loads a language service plugin with `require` and wants its factory as `module.exports`.

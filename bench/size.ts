@@ -11,7 +11,7 @@ import { summarize } from './stats'
 import { type Figure, formatValue } from './table'
 
 const REPO = join(import.meta.dirname, '..')
-const RUNTIME_BUDGET = 6 * 1024
+const RUNTIME_BUDGET = 8 * 1024
 /** Packages the runtime must never pull in: they belong to the build-time half. */
 const COMPILER_DEPS_RE =
   /node_modules\/(?:esbuild|ajv|unplugin|acorn|jsonc-parser|tldts|vite|rollup|rolldown|webpack)\//
@@ -96,9 +96,9 @@ function firstLoad(outputs: Metafile['outputs'], entry: string, seen = new Set<s
 
 /**
  * The runtime as an agent's bundler ships it: esbuild with code splitting, so the parts it imports
- * with `import()` (the error catalog, the failure decoder, connecting by address, the Node tool
- * runner, the argument and result checks, the learned context and model tool calls, the page URL
- * checks) are chunks of their own, loaded when first needed. The figure is what importing the
+ * with `import()` (the browser tool call, the error catalog, the failure decoder, connecting by
+ * address, the Node tool runner, the argument and result checks, the learned context and model tool
+ * calls, paging, the page URL checks, WebMCP) are chunks of their own, loaded when first needed. The figure is what importing the
  * runtime loads: the entry and every chunk it imports statically, each gzipped on its own.
  */
 async function runtimeFigure(): Promise<Figure> {
@@ -151,13 +151,13 @@ async function runtimeFigure(): Promise<Figure> {
   const leaked = inputs.filter((f) => COMPILER_DEPS_RE.test(f))
   return {
     bench: 'size',
-    name: 'runtime (runtime/index.ts) as imported, min+gzip vs 6 KiB budget',
+    name: 'runtime (runtime/index.ts) as imported, min+gzip vs 8 KiB budget',
     subject: { label: 'min+gz', unit: 'bytes', value: one(gzip) },
     baseline: { label: 'budget', unit: 'bytes', value: one(RUNTIME_BUDGET) },
     ratio: one(gzip / RUNTIME_BUDGET),
     ratioText: 'the budget',
     goal: {
-      text: 'under 6 KiB min+gzip, without chrome-remote-interface',
+      text: 'under 8 KiB min+gzip, without chrome-remote-interface',
       met: gzip < RUNTIME_BUDGET && leaked.length === 0,
     },
     notes: [

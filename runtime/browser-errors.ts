@@ -2,7 +2,9 @@
  * How a failed call becomes a SiteToolError. Loaded on the first failure (browser.ts imports it
  * then): a call that succeeds never needs it, nor the source-map decoder it uses.
  */
-import { cycleAt, LINE0_SHIFT, SiteToolError, siteToolError } from './shared'
+import { SiteToolError, siteToolError } from './errors'
+import { LINE0_SHIFT } from './page-code'
+import { cycleAt } from './text'
 import { originalPosition, type OriginalPosition, type SourceMapLike } from './sourcemap'
 
 /** Who a call is for, as error messages and fields name it. */

@@ -10,7 +10,8 @@ import {
   type OpenedTarget,
 } from './cdp'
 import { CACHED_LINE0_SHIFT, CALL_CACHED, toolUrl, wrapToolSource } from './page-code'
-import { copyArgs, LINE0_SHIFT, SiteToolError, siteToolError, withMessages } from './shared'
+import { SiteToolError, siteToolError } from './errors'
+import { LINE0_SHIFT } from './page-code'
 import type { BrowserToolCode } from './skill-data'
 
 export type { BrowserTarget } from './cdp'
@@ -20,7 +21,7 @@ export interface BrowserCall {
   siteId: string
   tool: string
   code: BrowserToolCode
-  /** Passed to the tool as a value (never pasted into its source). */
+  /** Passed to the tool as a value (never pasted into its source); the caller's copy, not changed after the call. */
   args: Record<string, unknown>
   /** The skill's normalized patterns (`host`, `*.host`): the page's URL must match one before the tool runs. */
   domains: readonly string[]
@@ -415,11 +416,10 @@ async function race(
  * `args`. Connections opened here (address, URL) are closed afterwards; a given session is not.
  * Fails with a SiteToolError: `domain-mismatch`, `url-mismatch` (see `urls`), `tool-threw` (with the tool's file and line),
  * `timeout`, `context-lost`, `disconnected`, `dialog-blocking`, `page-crashed`, `target-not-found`, ...
+ * `args` is the registry's copy (see copyArgs), and the registry's public functions give the errors
+ * their catalog messages (withMessages): both once per call, there.
  */
-export const callBrowserTool: (target: BrowserTarget, call: BrowserCall) => Promise<unknown> = withMessages(callTool)
-
-async function callTool(target: BrowserTarget, call: BrowserCall): Promise<unknown> {
-  call = { ...call, args: copyArgs(call.args, { siteId: call.siteId, tool: call.tool }) }
+export async function callBrowserTool(target: BrowserTarget, call: BrowserCall): Promise<unknown> {
   const deadline = Date.now() + (call.timeoutMs ?? DEFAULT_TIMEOUT_MS)
   const { siteId, tool, file, code } = call
   const url = toolUrl(siteId, tool)
@@ -429,7 +429,7 @@ async function callTool(target: BrowserTarget, call: BrowserCall): Promise<unkno
   if (held) return race(run, { session: held }, deadline, noop)
   let opened: OpenedTarget | undefined
   // Connecting by address is loaded when first needed (chrome-remote-interface, the target checks).
-  const opening = import('./lazy-connect').then((c) => c.openTarget(target)).then((o) => (opened = o))
+  const opening = import('./connect').then((c) => c.openTarget(target)).then((o) => (opened = o))
   // A connection opened here is closed once the page is no longer watched: with the answer, or after it.
   let closing: Promise<unknown> | undefined
   const close = () => {

@@ -7,7 +7,8 @@
 import type { BrowserTarget, CdpAddress, CdpEndpoint, Cri, OpenedTarget } from './cdp'
 import { importOptional } from './optional'
 import { pickPage } from './pick-page'
-import { heldSession, isSendable, SiteToolError, siteToolError } from './shared'
+import { heldSession, isSendable } from './cdp'
+import { SiteToolError, siteToolError } from './errors'
 import { type CdpSocket, openSocket } from './socket'
 import { shownUrl } from './upgrade'
 

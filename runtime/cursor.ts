@@ -3,7 +3,7 @@
  * says where the next page starts and which call it continues (a digest of the site, the tool and
  * its arguments). A cursor of another tool or other arguments, or one that was edited, is refused.
  */
-import { siteToolError } from './shared'
+import { siteToolError } from './errors'
 
 /** A path inside a result: keys and array indexes. */
 export type ValuePath = (string | number)[]

@@ -63,7 +63,7 @@ export function useMessages(messages: Format): void {
 }
 
 function loadMessages(): Promise<unknown> {
-  loading ??= import('./lazy-catalog').then(
+  loading ??= import('./error-catalog').then(
     (m) => useMessages(m.errorMessage as Format),
     () => {
       // Not loadable here (offline, a broken bundle): errors keep their short messages; try again later.

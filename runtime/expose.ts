@@ -3,7 +3,7 @@
  * registers) is loaded with the first call, so an agent that never exposes tools never loads it.
  */
 import type { BrowserTarget } from './cdp'
-import { withMessages } from './shared'
+import { withMessages } from './errors'
 import type { ToolCode, WebMcpHandle, WebMcpOptions } from './webmcp'
 
 export type { WebMcpHandle, WebMcpOptions, WebMcpToolRef } from './webmcp'

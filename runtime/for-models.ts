@@ -4,9 +4,35 @@
  * imports it then): an agent that calls its tools by site and name never loads it.
  */
 import type { ToolDefinitions } from './definitions'
-import type { LearnedContext, ModelArgs } from './registry'
-import { copyArgs, siteToolError, urlHost } from './shared'
-import type { SkillChunk, SkillMeta, ToolMeta } from './skill-data'
+import { copyArgs } from './args'
+import { siteToolError } from './errors'
+import { urlHost } from './match'
+import type { KnowledgeNote, SkillChunk, SkillMeta, ToolMeta } from './skill-data'
+
+/** The original's LearnedToolSignature. */
+export interface LearnedToolSignature {
+  siteId: string
+  toolName: string
+  toolType: 'node' | 'browser'
+  description: string
+  args: ToolMeta['args']
+  returns: ToolMeta['returns'] | null
+  example: string
+}
+
+/** The original's LearnedContext, plus the matched tools as model tool definitions. */
+export interface LearnedContext {
+  exists: boolean
+  siteId: string | null
+  siteName: string | null
+  domain: string
+  knowledge: KnowledgeNote[]
+  tools: LearnedToolSignature[]
+  toolDefinitions: ToolDefinitions
+}
+
+/** A model's tool call arguments: an object, or the JSON text of one. */
+export type ModelArgs = Record<string, unknown> | string | null | undefined
 
 /** What these functions use of the registry that calls them. */
 export interface RegistryCore {

@@ -25,6 +25,7 @@ export {
   type SkillLoaders,
   type ToolStub,
 } from './registry'
+export type { ResultPageInfo } from './pages'
 export type { ValidateReturns } from './results'
 export type {
   BrowserToolCode,
@@ -44,7 +45,6 @@ export type {
   LooseSiteSkills,
   PageArgs,
   ResultPage,
-  ResultPageInfo,
   RunToolRest,
   RunToolSignature,
   RunToolSite,

@@ -1,4 +1,4 @@
-import { completed, copyArgs, messageOf, SiteToolError, siteToolError, withMessages } from './shared'
+import { completed, messageOf, SiteToolError, siteToolError } from './errors'
 import type { NodeToolFunction } from './skill-data'
 
 export interface NodeCall {
@@ -44,14 +44,14 @@ function withLimit<T>(work: Promise<T>, ms: number | undefined, fail: (late: boo
 }
 
 /**
- * Calls a Node tool as `fn(ctx, args)` with a copy of `args`; failures become SiteToolErrors naming
+ * Calls a Node tool as `fn(ctx, args)` (`args` the registry's copy); failures become SiteToolErrors naming
  * the site and tool. A tool that overruns `timeoutMs` is a `timeout`, even a synchronous one that
  * finished late; one whose promise can never settle (the process has nothing left to run) is `never-settled`.
  */
-export const callNodeTool = withMessages(async (call: NodeCall): Promise<unknown> => {
+export async function callNodeTool(call: NodeCall): Promise<unknown> {
   const { siteId, tool, file, timeoutMs } = call
   const at = { siteId, tool, file }
-  const args = copyArgs(call.args, at)
+  const { args } = call
   const late = () => siteToolError('timeout', { after: timeoutMs ?? 0 }, at)
   const fail = (timed: boolean) => (timed ? late() : siteToolError('never-settled', {}, at))
   const started = Date.now()
@@ -64,4 +64,4 @@ export const callNodeTool = withMessages(async (call: NodeCall): Promise<unknown
     // A SiteToolError of a call the tool made itself: its message, as the catalog words it.
     throw siteToolError('tool-threw', { message: messageOf(await completed(error)) }, { ...at, cause: error })
   }
-})
+}

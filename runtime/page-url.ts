@@ -3,14 +3,17 @@
  * before the call, and the guard's refusal after it. Loaded with the first call of a scoped tool,
  * or the first refusal (browser.ts imports it then): the calls of other tools never need it.
  */
-import type { BrowserCall } from './browser'
 import type { CallInfo } from './browser-errors'
 import type { CdpSendable } from './cdp'
-import { command, type SiteToolError, siteToolError, urlMatchesDomains, urlMatchesPaths } from './shared'
+import { command } from './cdp'
+import { type SiteToolError, siteToolError } from './errors'
+import { urlMatchesDomains } from './match'
+import { urlMatchesPaths } from './urls'
 
 /** What is read of a call here; `pathname` is set to the path checked (see checkPath). */
 interface PageCall extends CallInfo {
-  call: Pick<BrowserCall, 'domains' | 'urls'>
+  /** The skill's domains, and the path patterns of the skill and the tool (see BrowserCall). */
+  call: { domains: readonly string[]; urls?: readonly (readonly string[])[] }
   pathname?: string
 }
 

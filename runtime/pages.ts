@@ -12,8 +12,19 @@
 import { compactText } from './compact'
 import { type CallRef, type CursorState, type ValuePath, callDigest, encodeCursor, readCursor } from './cursor'
 import { resultJson } from './result-json'
-import { siteToolError } from './shared'
-import type { ResultPageInfo } from './typed-skills'
+import { siteToolError } from './errors'
+
+/** What a page of a result says of itself (SPEC 12; docs/skills.md, "Result budgets"). */
+export interface ResultPageInfo {
+  /** The member of the result that is paged (absent when the result itself is the list). */
+  field?: string
+  /** How many items the list has; the first item of this page, and how many it holds. */
+  total?: number
+  offset?: number
+  count?: number
+  /** The next page: pass it as `cursor`. Absent on the last page. */
+  cursor?: string
+}
 
 /** Where neither the tool nor its skill sets `resultBudget`. */
 export const DEFAULT_RESULT_BUDGET = 4000

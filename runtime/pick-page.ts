@@ -2,7 +2,7 @@
  * Which open page a URL names: the one place that answers it for `--target`, the runtime's
  * `{ host, port, target }` and the MCP server's `site_skills_switch_tab { url }`.
  */
-import { siteToolError } from './shared'
+import { siteToolError } from './errors'
 
 /** The most candidates an ambiguous choice lists (a browser may hold hundreds of tabs). */
 const CANDIDATES_MAX = 10

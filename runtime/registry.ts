@@ -1,14 +1,16 @@
-import { type BrowserTarget, callBrowserTool } from './browser'
+import type { BrowserTarget } from './browser'
 import { CURSOR_ARG, type ToolDefinitions, assignToolNames, createToolDefinitions, pagesResults } from './definitions'
-import type { RegistryCore } from './for-models'
-import { type DomainTableData, createDomainTable, lookupHost } from './match'
+import type { LearnedContext, ModelArgs, RegistryCore } from './for-models'
+import { type DomainTableData, createDomainTable, lookupHost, urlHost } from './match'
 import { exposeWithCode } from './expose'
-import { callNodeTool } from './node-call'
 import type { ResultCheck, ValidateReturns } from './results'
-import { copyArgs, siteToolError, urlHost, withMessages } from './shared'
+import { copyArgs } from './args'
+import { siteToolError, withMessages } from './errors'
 import type { BrowserToolCode, KnowledgeNote, SkillChunk, SkillMeta, ToolMeta } from './skill-data'
 import { pathTestOf, urlPathname } from './urls'
 import type { WebMcpHandle, WebMcpOptions } from './webmcp'
+
+export type { LearnedContext, LearnedToolSignature, ModelArgs } from './for-models'
 
 /** The data a generated module (or the no-build API) hands to the runtime. */
 export interface RegistryData {
@@ -29,36 +31,11 @@ export interface SiteSkillsOptions {
   warned?: Set<string>
 }
 
-/** The original's LearnedToolSignature. */
-export interface LearnedToolSignature {
-  siteId: string
-  toolName: string
-  toolType: 'node' | 'browser'
-  description: string
-  args: ToolMeta['args']
-  returns: ToolMeta['returns'] | null
-  example: string
-}
-
-/** The original's LearnedContext, plus the matched tools as model tool definitions. */
-export interface LearnedContext {
-  exists: boolean
-  siteId: string | null
-  siteName: string | null
-  domain: string
-  knowledge: KnowledgeNote[]
-  tools: LearnedToolSignature[]
-  toolDefinitions: ToolDefinitions
-}
-
 export interface BrowserRunOptions {
   /** Run in an isolated world (shares the DOM, not the page's globals). */
   isolatedWorld?: boolean
   timeoutMs?: number
 }
-
-/** A model's tool call arguments: an object, or the JSON text of one. */
-export type ModelArgs = Record<string, unknown> | string | null | undefined
 
 export type ToolStub = (args?: Record<string, unknown>, ctxOrTarget?: unknown) => Promise<unknown>
 
@@ -113,14 +90,18 @@ type EveryMember<L extends readonly PropertyKey[]> = Exclude<keyof SiteSkills, L
 export const SITE_SKILLS_EXPORTS: EveryMember<typeof API_NAMES> = API_NAMES
 
 /** The argument and result checks (see results.ts): loaded with the first tool call, beside the skill's chunk. */
-const valueChecks = () => import('./lazy-checks')
+const valueChecks = async () => {
+  const [results, problems] = await Promise.all([import('./results'), import('./value-problems')])
+  const { argsProblem, isValueSchema, resultProblem } = problems
+  return { createResultCheck: results.createResultCheck, argsProblem, isValueSchema, resultProblem }
+}
 type Checks = Awaited<ReturnType<typeof valueChecks>>
 
 /** The learned context and model tool calls: loaded with the first of them (see for-models.ts). */
 const forModels = () => import('./for-models')
 
 /** Paging of results over their budget: loaded with the first call that has a cursor or comes from a model. */
-const paging = () => import('./lazy-pages')
+const paging = () => import('./pages')
 
 /**
  * A call's own arguments and its cursor (kept in the arguments of a tool that declares its own).
@@ -291,6 +272,8 @@ export function createSiteSkills(
     const code = await codeOf(chunk, tool)
     const skill = byId.get(siteId)!
     const urls = [skill.urls, m.urls].filter((u): u is string[] => u !== undefined)
+    // The CDP call and the page code are loaded with the first browser tool call, as Node tools' runner is.
+    const { callBrowserTool } = await import('./browser')
     const result = await callBrowserTool(target, {
       siteId,
       tool,
@@ -317,6 +300,8 @@ export function createSiteSkills(
     const loadFn = Object.hasOwn(chunk.nodeTools, tool) ? chunk.nodeTools[tool] : undefined
     if (!loadFn) throw siteToolError('unavailable', { missing: 'node-tools' }, { siteId, tool })
     const fn = await loadFn()
+    // The runner is loaded with the first Node tool call: a browser build has no Node tools.
+    const { callNodeTool } = await import('./node')
     const result = await callNodeTool({ siteId, tool, fn, ctx, args: value, timeoutMs: m.timeoutMs, file: m.file })
     return checkResult(checks, result, m, { siteId, tool })
   }

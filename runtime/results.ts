@@ -1,4 +1,5 @@
-import { completed, LOG_PREFIX, messageOf, type SiteToolErrorInit, siteToolError } from './shared'
+import { completed, messageOf, type SiteToolErrorInit, siteToolError } from './errors'
+import { LOG_PREFIX } from './text'
 import type { ReturnsValidator } from './skill-data'
 
 export { LOG_PREFIX }

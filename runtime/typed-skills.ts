@@ -1,6 +1,7 @@
 import type { BrowserTarget } from './browser'
 import type { ToolDefinitions } from './definitions'
 import type { BrowserRunOptions, LearnedContext, ModelArgs, SiteSkills } from './registry'
+import type { ResultPageInfo } from './pages'
 import type { KnowledgeNote, SkillMeta } from './skill-data'
 
 /** One tool in a generated registry: its kind, argument and return types. */
@@ -24,18 +25,6 @@ type Spec<R, S extends keyof R, T extends keyof R[S]> = R[S][T] extends ToolSpec
 type BrowserToolName<R, S extends keyof R> = {
   [K in keyof R[S]]: R[S][K] extends { kind: 'browser' } ? K : never
 }[keyof R[S]]
-/** What a page of a result says of itself (SPEC 12; docs/skills.md, "Result budgets"). */
-export interface ResultPageInfo {
-  /** The member of the result that is paged (absent when the result itself is the list). */
-  field?: string
-  /** How many items the list has; the first item of this page, and how many it holds. */
-  total?: number
-  offset?: number
-  count?: number
-  /** The next page: pass it as `cursor`. Absent on the last page. */
-  cursor?: string
-}
-
 /** A page of a result `T`: `pageInfo`, then the result's members (an object) or `result` (anything else). */
 export type ResultPage<T> = { pageInfo: ResultPageInfo } & (T extends object
   ? T extends readonly unknown[]

@@ -8,7 +8,7 @@
 import type { IncomingMessage } from 'node:http'
 import type WebSocket from 'ws'
 import { importOptional } from './optional'
-import { siteToolError } from './shared'
+import { siteToolError } from './errors'
 
 /** What opening a socket needs besides its URL. */
 export interface UpgradeOptions {

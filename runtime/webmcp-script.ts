@@ -5,7 +5,8 @@
  * writes it as is; exposeWebMcpTools adds it to a target's new documents).
  */
 import type { ValidateReturns } from './results'
-import { assignToolNames, createToolDefinitions, DOMAIN_GUARD, pagesResults } from './shared'
+import { assignToolNames, createToolDefinitions, pagesResults } from './definitions'
+import { DOMAIN_GUARD } from './page-code'
 import type { BrowserToolCode, SkillMeta, ToolMeta } from './skill-data'
 import type { PageConfig, PageSkill, PageTool } from './webmcp-page'
 import { WEBMCP_PAGE } from './webmcp-page.generated'

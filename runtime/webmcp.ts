@@ -8,10 +8,11 @@
  * first call (expose.ts).
  */
 import type { BrowserTarget, CdpSendable } from './cdp'
-import type { SiteSkills } from './registry'
-import type { BrowserToolCode } from './skill-data'
+import type { BrowserToolCode, SkillMeta } from './skill-data'
 import type { ValidateReturns } from './results'
-import { command, heldSession, isSendable, LOG_PREFIX, listen, type SiteToolError, siteToolError } from './shared'
+import { command, heldSession, isSendable, listen } from './cdp'
+import { type SiteToolError, siteToolError } from './errors'
+import { LOG_PREFIX } from './text'
 import { type WebMcpSkill, type WebMcpToolRef, webMcpNames, webMcpScript } from './webmcp-script'
 
 export type { WebMcpToolRef } from './webmcp-script'
@@ -19,7 +20,7 @@ export type { WebMcpToolRef } from './webmcp-script'
 /** How `exposeWebMcpTools` registers. */
 export interface WebMcpOptions {
   /** The skills: the default export of `virtual:site-skills`, or a registry of `createSiteSkills`. */
-  siteSkills: Pick<SiteSkills, 'skills' | 'browserToolSource'>
+  siteSkills: { skills: readonly SkillMeta[]; browserToolSource: (siteId: string, tool: string) => Promise<string> }
   /** Only these skills (ids). @default every skill with browser tools */
   skills?: readonly string[]
   /** What a result that does not fit its `returns` does (see ValidateReturns). @default 'warn' */
@@ -51,7 +52,7 @@ const token = () => Math.random().toString(36).slice(2, 12)
 async function sessionOf(target: BrowserTarget): Promise<{ session: CdpSendable; close: () => Promise<unknown> }> {
   const held = isSendable(target) ? target : heldSession(target)
   if (held) return { session: held, close: async () => {} }
-  const opened = await (await import('./lazy-connect')).openTarget(target)
+  const opened = await (await import('./connect')).openTarget(target)
   return { session: opened.session, close: async () => opened.close?.() }
 }
 

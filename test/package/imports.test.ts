@@ -56,6 +56,20 @@ function staticPackages(entry: string): Set<string> {
   return packages
 }
 
+/** Every dist/ file that importing `entry` may load, statically or with `import()`, and the builtins each imports. */
+function builtinsReached(entry: string): Map<string, string[]> {
+  const reached = new Map<string, string[]>()
+  const visit = (file: string) => {
+    if (reached.has(file)) return
+    const [found] = parse(readFileSync(join(DIST, file), 'utf8'), file)
+    const builtins = found.flatMap(({ n }) => (n && isBuiltin(n) ? [n] : []))
+    reached.set(file, builtins)
+    for (const { n } of found) if (n?.startsWith('.')) visit(posix.normalize(posix.join(posix.dirname(file), n)))
+  }
+  visit(entry)
+  return reached
+}
+
 /** The built entry points: every JavaScript export of package.json, and the binary's `dist/cli.js`. */
 function entries(): string[] {
   const targets = Object.values(pkg.exports).map((target) => (typeof target === 'string' ? target : target.default))
@@ -85,5 +99,13 @@ describe('what the built package imports (dist/, as the tarball ships it)', () =
     expect([...all].filter((name) => !(name in pkg.dependencies) && !optional(name))).toEqual([])
     // It sees what it checks: the MCP server's chunk imports the SDK, an optional peer.
     expect(all).toContain('@modelcontextprotocol/server')
+  })
+
+  it('loads no node: module from the runtime, statically or with import(): a browser build of it needs none', () => {
+    const reached = builtinsReached('runtime.js')
+    // It sees what it checks: the runtime's lazy parts (the error catalog, connecting by address) are reached.
+    expect([...reached.keys()].filter((f) => /^(?:error-catalog|connect)-/.test(f)).length).toBeGreaterThanOrEqual(2)
+    expect([...reached].filter(([, builtins]) => builtins.length)).toEqual([])
+    expect([...builtinsReached('launch.js').values()].flat()).toContain('node:child_process')
   })
 })

@@ -276,7 +276,7 @@ describe('deeply nested and huge arguments (issue 11.5)', () => {
       const error = await failure(deep, 'invalid-args')
       expect(error.message).toContain('64')
       expect(Date.now() - started).toBeLessThan(1000)
-      await failure(call(page.client, 'echo', { v: nested(depth) }, { timeoutMs: 20_000 }), 'invalid-args')
+      // The registry copies a call's arguments once, for both kinds (browser.ts and node.ts take its copy).
       await failure(api.runTool(SITE, 'keep', { v: nested(depth) }), 'invalid-args')
     }
     expect(await api.runBrowserTool(SITE, 'echo', { v: nested(60) }, page.client)).toEqual({ v: nested(60) })
@@ -307,7 +307,8 @@ describe('Node tools (issue 11.6)', () => {
     const args = { list: ['mine'] }
     expect(await registry().runTool(SITE, 'keep', args)).toEqual({ list: ['mine', 'added by the tool'] })
     expect(args).toEqual({ list: ['mine'] })
-    await fn((_c, a) => (a as { list: string[] }).list.push('x'), args)
+    // Twice: the copy is made per call, not once per object.
+    expect(await registry().runTool(SITE, 'keep', args)).toEqual({ list: ['mine', 'added by the tool'] })
     expect(args).toEqual({ list: ['mine'] })
   })
 
@@ -332,21 +333,11 @@ describe('Node tools (issue 11.6)', () => {
     for (const args of [getter, trap, revocable.proxy, [], [1, 2], 5, 'text', true]) {
       const error = await failure(api.runTool(SITE, 'keep', args as never), 'invalid-args')
       expect(error).toBeInstanceOf(SiteToolError)
-      await failure(
-        fn(() => 'ran', args),
-        'invalid-args',
-      )
     }
     const array = await failure(api.runTool(SITE, 'none', [] as never), 'invalid-args')
     expect(array.message).toContain('args must be an object (got array)')
-    expect(
-      (
-        await failure(
-          fn(() => 'ran', 5),
-          'invalid-args',
-        )
-      ).message,
-    ).toContain('args must be an object (got number)')
+    const number = await failure(api.runTool(SITE, 'keep', 5 as never), 'invalid-args')
+    expect(number.message).toContain('args must be an object (got number)')
   })
 
   it('a thrown plain object keeps what it says', async () => {

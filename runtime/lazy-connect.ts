@@ -1,2 +1,0 @@
-/** What browser.ts imports to connect by address (see lazy-catalog.ts for why a module of its own). */
-export { openTarget } from './connect'
