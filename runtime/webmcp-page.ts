@@ -15,51 +15,11 @@
 import { copyArgs } from './args'
 import { errorMessage } from './error-catalog'
 import { isSiteToolError, messageOf, type SiteToolError, siteToolError, useMessages } from './errors'
-import { createResultCheck, type ValidateReturns } from './results'
-import type { ValueSchema } from './skill-data'
+import { createResultCheck } from './results'
 import { argsProblem, isValueSchema, resultProblem } from './value-problems'
 import { cursorOf, resultText } from './webmcp-result'
+import type { PageConfig, PageSkill, PageTool } from './webmcp-script'
 import { throwSite } from './webmcp-where'
-
-/** One tool as the page registers it (see webmcp-script.ts, which makes it). */
-export interface PageTool {
-  /** Its WebMCP name: the model-facing name `toolDefinitions` gives it. */
-  name: string
-  siteId: string
-  tool: string
-  title: string
-  description: string
-  inputSchema: Record<string, unknown>
-  annotations: { readOnlyHint: boolean; untrustedContentHint: boolean }
-  args: Record<string, ValueSchema>
-  returns: ValueSchema
-  /** The skill's and the tool's `urls`, each list present only when declared. */
-  urls: string[][]
-  timeoutMs: number
-  file: string
-  /** The tool's `resultBudget`, when it or its skill sets one. */
-  budget?: number
-  /** Whether its results are paged (a `cursor` argument): not when it declares a `cursor` of its own. */
-  paged: boolean
-  /** The 0-based line of the script its source starts at (see webmcp-script.ts). */
-  line: number
-  /** The source map of its compiled source, when known: a throw's frame becomes the tool's file and line. */
-  map?: { sources: string[]; mappings: string }
-}
-
-export interface PageSkill {
-  domains: string[]
-  tools: PageTool[]
-}
-
-export interface PageConfig {
-  skills: PageSkill[]
-  validateReturns: ValidateReturns
-  /** The Node binding of this world (exposeWebMcpTools), else ''. */
-  binding: string
-  /** The global name of the function that unregisters everything (exposeWebMcpTools), else ''. */
-  handle: string
-}
 
 /** DOMAIN_GUARD (page-code.ts): `(args, global, tool)`. */
 type Guard = (a: unknown[], g: object, t: (args: unknown) => unknown) => unknown

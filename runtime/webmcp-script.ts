@@ -7,8 +7,7 @@
 import type { ValidateReturns } from './results'
 import { assignToolNames, createToolDefinitions, pagesResults } from './definitions'
 import { DOMAIN_GUARD } from './page-code'
-import type { BrowserToolCode, SkillMeta, ToolMeta } from './skill-data'
-import type { PageConfig, PageSkill, PageTool } from './webmcp-page'
+import type { BrowserToolCode, SkillMeta, ToolMeta, ValueSchema } from './skill-data'
 import { WEBMCP_PAGE } from './webmcp-page.generated'
 import { WEBMCP_SCRIPT_URL } from './webmcp-where'
 
@@ -16,6 +15,46 @@ import { WEBMCP_SCRIPT_URL } from './webmcp-where'
 const DEFAULT_TIMEOUT_MS = 30_000
 
 /** A skill to register: its metadata and its browser tools' compiled code (a source map when known), by tool name. */
+/** One tool as the page registers it (see webMcpScript, which makes it; webmcp-page.ts runs it). */
+export interface PageTool {
+  /** Its WebMCP name: the model-facing name `toolDefinitions` gives it. */
+  name: string
+  siteId: string
+  tool: string
+  title: string
+  description: string
+  inputSchema: Record<string, unknown>
+  annotations: { readOnlyHint: boolean; untrustedContentHint: boolean }
+  args: Record<string, ValueSchema>
+  returns: ValueSchema
+  /** The skill's and the tool's `urls`, each list present only when declared. */
+  urls: string[][]
+  timeoutMs: number
+  file: string
+  /** The tool's `resultBudget`, when it or its skill sets one. */
+  budget?: number
+  /** Whether its results are paged (a `cursor` argument): not when it declares a `cursor` of its own. */
+  paged: boolean
+  /** The 0-based line of the script its source starts at (see webmcp-script.ts). */
+  line: number
+  /** The source map of its compiled source, when known: a throw's frame becomes the tool's file and line. */
+  map?: { sources: string[]; mappings: string }
+}
+
+export interface PageSkill {
+  domains: string[]
+  tools: PageTool[]
+}
+
+export interface PageConfig {
+  skills: PageSkill[]
+  validateReturns: ValidateReturns
+  /** The Node binding of this world (exposeWebMcpTools), else ''. */
+  binding: string
+  /** The global name of the function that unregisters everything (exposeWebMcpTools), else ''. */
+  handle: string
+}
+
 export interface WebMcpSkill {
   skill: SkillMeta
   sources: ReadonlyMap<string, BrowserToolCode>

@@ -17,7 +17,7 @@ const GLOBAL = '__siteSkillsWebMcp'
 
 /**
  * The runtime's modules as free of side effects at load (they are: declarations only), so a module
- * the page code reaches through shared.ts but uses nothing of (page-code.ts's DOMAIN_GUARD, made
+ * the page code reaches but uses nothing of (page-code.ts's DOMAIN_GUARD, made
  * with a call esbuild cannot know is pure) is left out of the bundle.
  */
 const pureModules: Plugin = {
