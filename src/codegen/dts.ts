@@ -73,9 +73,16 @@ function toolTags(tool: ToolModel): string[] {
       // docLine keeps a name or description that holds `*/` inside the comment.
       ...fields.map(([name, f]) => docLine(`- ${code(name)}${f.description ? `: ${f.description}` : ''}`)),
     )
-  if (tool.returns.description) tags.push(`@returns ${docLine(tool.returns.description)}`)
+  if (tool.returns.description) tags.push(`@returns ${returnsText(docLine(tool.returns.description))}`)
   return tags
 }
+
+/**
+ * A `@returns` text as editors show it: one that starts with `{` (`{ text, next }`) would be read as
+ * the tag's JSDoc type up to its first `}` or comma and vanish from the hover (TypeScript 5 to 7), so
+ * it comes after an explicit type, `{*}`, which editors do not show.
+ */
+const returnsText = (line: string) => (line.startsWith('{') ? `{*} ${line}` : line)
 
 /** The paragraph naming the paths a skill or tool is scoped to (`urls`), when it is. */
 const pagesLine = ({ urls }: { urls?: string[] }) => (urls ? [`Pages: ${urls.map(code).join(', ')}`] : [])

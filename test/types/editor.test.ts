@@ -41,7 +41,8 @@ const ODD = {
         path: 'tools/look.js',
         callable: 'lookUp',
         args: { 'odd-name': { type: 'string', required: true, description: 'Ends a comment */ here.' } },
-        returns: { type: 'object', description: 'What it found.' },
+        // A description that starts as a JSDoc type would (`@returns {...}`).
+        returns: { type: 'object', description: '{ echo }: what it found.' },
       },
     },
   },
@@ -227,10 +228,10 @@ describe.each([
     expect(editor.signature('use.ts', at('stubArgs'))?.count).toBe(1)
   })
 
-  it('texts that could end a comment stay inside it', () => {
+  it('texts that could end a comment stay inside it; a result that starts with { is shown whole', () => {
     expect(editor.tags('use.ts', at('oddTool'))).toEqual([
       '@param args - `odd-name`: Ends a comment *\\/ here.',
-      '@returns What it found.',
+      '@returns { echo }: what it found.',
     ])
     const site = editor.details('use.ts', at('siteKey'), 'odd-site')
     expect(site?.documentation).toBe('Odd *\\/ site\n\nDomains: `odd.example`')
