@@ -15,14 +15,21 @@ useMessages(errorMessage)
 export { argsProblem, resultProblem } from './value-problems'
 export { type CdpClient, command, listen } from './cdp'
 export { browserUrl, isWsUrl, loadCri, openTarget, parseHostPort, targetProblem } from './connect'
-export { CURSOR_ARG, assignToolNames, createToolDefinitions, isWholeObject, type ToolRef } from './definitions'
+export {
+  CURSOR_ARG,
+  assignToolNames,
+  createToolDefinitions,
+  isWholeObject,
+  pagesResults,
+  type ToolRef,
+} from './definitions'
 export { type CdpSocket, openSocket } from './socket'
 export { typeOf } from './text'
 export { shownUrl } from './upgrade'
 export { compactText } from './compact'
 export type { CallRef } from './cursor'
 export { DEFAULT_RESULT_BUDGET, pageResult, resultTokens } from './pages'
-export { pagesResults, splitCursor } from './registry'
+export { splitCursor } from './registry'
 export { messageOf, siteToolError } from './errors'
 export { type LaunchedBrowser, launchBrowser } from './launch'
 export {

@@ -1,5 +1,5 @@
 import { type BrowserTarget, callBrowserTool } from './browser'
-import { CURSOR_ARG, type ToolDefinitions, assignToolNames, createToolDefinitions } from './definitions'
+import { CURSOR_ARG, type ToolDefinitions, assignToolNames, createToolDefinitions, pagesResults } from './definitions'
 import type { RegistryCore } from './for-models'
 import { type DomainTableData, createDomainTable, lookupHost } from './match'
 import { callNodeTool } from './node-call'
@@ -113,9 +113,6 @@ const forModels = () => import('./for-models')
 
 /** Paging of results over their budget: loaded with the first call that has a cursor or comes from a model. */
 const paging = () => import('./lazy-pages')
-
-/** Whether the runtime pages a tool's results: not when the tool's own `args` have a `cursor` (validate warns). */
-export const pagesResults = (m: ToolMeta): boolean => !Object.hasOwn(m.args, CURSOR_ARG)
 
 /**
  * A call's own arguments and its cursor (kept in the arguments of a tool that declares its own).
