@@ -112,7 +112,7 @@ function outputSchema(returns: ValueSchema | undefined, paged: boolean): JsonSch
  * have one of that name (then its results are not paged; validate warns `cursor-arg`).
  */
 export const CURSOR_ARG = 'cursor'
-const CURSOR_SCHEMA: ValueSchema = { type: 'string', description: 'For the next page: pageInfo.cursor of the last.' }
+const CURSOR_SCHEMA: ValueSchema = { type: 'string', description: 'pageInfo.cursor of the last page.' }
 
 /** Whether the runtime pages a tool's results: not when the tool's own `args` have a `cursor` (validate warns). */
 export const pagesResults = (m: Pick<ToolMeta, 'args'>): boolean => !Object.hasOwn(m.args, CURSOR_ARG)
