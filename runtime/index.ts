@@ -42,6 +42,7 @@ export type {
 export type {
   LooseSiteSkills,
   PageArgs,
+  ResultOrPage,
   ResultPage,
   ResultPageInfo,
   RunToolRest,

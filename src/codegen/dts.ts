@@ -103,9 +103,12 @@ const entry = (skill: CompiledSkill['model'], tool: ToolModel) => `R[${q(skill.i
  * The documented stub of `sites[site][tool]`: a method, so that its one comment documents the member
  * (hover, completion) and its signature (signature help). Its result type is written out: an editor
  * prints a declared return type as the d.ts spells it, and `R["site"]["tool"]["returns"]` tells nothing.
+ * `C` is the cursor a call passes, inferred from its arguments: with one, the call returns a page of
+ * the result (`ResultOrPage`); without, `undefined`, the result.
  */
 function stubMember(skill: CompiledSkill['model'], tool: ToolModel, doc: string, result: string): string {
-  return `${doc}      ${q(tool.name)}(...rest: ToolParams<${entry(skill, tool)}, H>): Promise<${result}>`
+  const params = `...rest: ToolParams<${entry(skill, tool)}, H, C>`
+  return `${doc}      ${q(tool.name)}<C extends string | undefined = undefined>(${params}): Promise<ResultOrPage<C, ${result}>>`
 }
 
 /** The documented overload of `runTool` for one tool (see `ToolOverload` in runtime/typed.ts). */
@@ -167,7 +170,7 @@ export function generateDts(skills: readonly Pick<CompiledSkill, 'model'>[], dts
     '/// <reference types="unplugin-site-skills/client" />',
     "declare module 'virtual:site-skills' {",
     "  import type { SiteSkillsHost } from 'unplugin-site-skills/tool'",
-    "  import type { RunToolRest, RunToolSignature, RunToolSite, RunToolTool, ToolOverload, ToolParams } from 'unplugin-site-skills/runtime'",
+    "  import type { ResultOrPage, RunToolRest, RunToolSignature, RunToolSite, RunToolTool, ToolOverload, ToolParams } from 'unplugin-site-skills/runtime'",
     '  type R = SiteSkillRegistry',
     '  type H = SiteSkillsHost',
     '  export interface SiteSkillRegistry {',

@@ -193,7 +193,10 @@ describe.each([
     const expected = `${getItem.description}\n\nNode tool: [\`hacker-news/${getItem.path}\`](${link})`
     const details = editor.details('use.ts', at('toolMember'), 'get_item')
     expect(details?.documentation).toBe(expected)
-    expect(details?.text).toMatch(/^\(method\) "get_item"\(args: \{\n\s+id: number;/)
+    // Generic in the cursor a call passes: with one, the call returns a page of the result.
+    expect(details?.text).toMatch(
+      /^\(method\) "get_item"<C extends string \| undefined = undefined>\(args: \{\n\s+id: number;[^]*\} & PageArgs<C>, ctx\?: SiteSkillsHost \| undefined\): Promise<ResultOrPage<C, \{/,
+    )
     expect(editor.hover('use.ts', at('toolMember'))?.documentation).toBe(expected)
     const read = HN.browserTools!.read_stories!
     expect(editor.details('use.ts', at('toolMember'), 'read_stories')?.documentation).toBe(
@@ -237,8 +240,9 @@ describe.each([
     expect(site?.documentation).toBe('Odd *\\/ site\n\nDomains: `odd.example`')
     expect(editor.hover('use.ts', at('oddTool'))).toEqual({
       text:
-        // The tool's own arguments, and the runtime's `cursor` of a paged result (PageArgs).
-        '(method) "look_up"(args: {\n    "odd-name": string;\n} & PageArgs, ctx?: SiteSkillsHost | undefined): ' +
+        // The tool's own arguments, and the runtime's `cursor` of a paged result (PageArgs): none is passed, so the
+        // call returns the result, not a page.
+        '(method) "look_up"<undefined>(args: {\n    "odd-name": string;\n} & PageArgs<undefined>, ctx?: SiteSkillsHost | undefined): ' +
         'Promise<Record<string, unknown>>',
       documentation:
         'Finds `things` *\\/ and more. Second line.\n\nNode tool: [`odd-site/tools/look.js`](./odd/odd-site/tools/look.js)',
@@ -285,7 +289,7 @@ describe('an editor with the plugin unplugin-site-skills/ts-plugin', () => {
     const hover = plugged.hover('use.ts', at('toolArg') + 2)
     expect(hover?.documentation).toBe(getItemDoc())
     expect(hover?.text).toMatch(
-      /^\(tool\) "get_item": \(args: \{ id: number; depth\?: number; maxComments\?: number; \} & PageArgs, ctx\?: SiteSkillsHost/,
+      /^\(tool\) "get_item": <C extends string \| undefined = undefined>\(args: \{ id: number; depth\?: number; maxComments\?: number; \} & PageArgs<C>, ctx\?: SiteSkillsHost/,
     )
     expect(plugged.hover('use.ts', at('siteArg') + 2)?.text).toBe('(site) "hacker-news"')
   })
