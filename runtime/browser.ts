@@ -11,6 +11,7 @@ import {
 } from './cdp'
 import { CACHED_LINE0_SHIFT, CALL_CACHED, toolUrl, wrapToolSource } from './page-code'
 import { SiteToolError, siteToolError } from './errors'
+import { urlMatchesDomains } from './match'
 import { LINE0_SHIFT } from './page-code'
 import type { BrowserToolCode } from './skill-data'
 
@@ -429,7 +430,9 @@ export async function callBrowserTool(target: BrowserTarget, call: BrowserCall):
   if (held) return race(run, { session: held }, deadline, noop)
   let opened: OpenedTarget | undefined
   // Connecting by address is loaded when first needed (chrome-remote-interface, the target checks).
-  const opening = import('./connect').then((c) => c.openTarget(target)).then((o) => (opened = o))
+  // Without a tab named, a page of the skill's domains is the one meant.
+  const ofSkill = (page: string) => urlMatchesDomains(page, call.domains)
+  const opening = import('./connect').then((c) => c.openTarget(target, ofSkill)).then((o) => (opened = o))
   // A connection opened here is closed once the page is no longer watched: with the answer, or after it.
   let closing: Promise<unknown> | undefined
   const close = () => {

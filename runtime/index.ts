@@ -44,6 +44,7 @@ export type {
 export type {
   LooseSiteSkills,
   PageArgs,
+  ResultOrPage,
   ResultPage,
   RunToolRest,
   RunToolSignature,

@@ -1,5 +1,6 @@
 import type { CallToolResult, Tool } from '@modelcontextprotocol/server'
 import { SiteToolError } from '../../runtime/index'
+import { TAB_PROPERTY } from '../listing/site-tool'
 import { callSiteTool, findTools } from './calls'
 import type { Catalog, ToolsMode } from './catalog'
 import type { ClientTabs } from './clients'
@@ -37,7 +38,7 @@ export interface OwnTool {
 // No outputSchema: they would triple what the own tools cost in every prompt (about 1,600 tokens
 // for the six instead of 700); the results say their shape in their descriptions' words and carry
 // structuredContent all the same.
-const tabArg = { type: 'string', description: 'A tab id from site_skills_tabs. Default: your active tab.' }
+const tabArg = TAB_PROPERTY
 const noArgs: Tool['inputSchema'] = { type: 'object', properties: {}, additionalProperties: false }
 
 /** The state of the tab a call moved to, else of the active tab, as the browser reports it now. */
