@@ -6,8 +6,7 @@
  * through internal.ts, loads it up front), so an agent that never fails never downloads it.
  */
 
-import { notFoundMessage } from './not-found'
-import { clip, q, typeOf } from './text'
+import { clip, notFoundMessage, q, typeOf } from './text'
 
 /** One code's entry. */
 export interface ErrorEntry<D> {

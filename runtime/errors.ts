@@ -1,6 +1,5 @@
 import type { SiteToolErrorCode, SiteToolErrorData } from './error-catalog'
-import { notFoundMessage } from './not-found'
-import { clip } from './text'
+import { clip, notFoundMessage } from './text'
 
 export type { SiteToolErrorCode } from './error-catalog'
 

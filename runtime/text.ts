@@ -18,7 +18,20 @@ export const typeOf = (v: unknown) => (v === null ? 'null' : Array.isArray(v) ? 
 export const cycleAt = (path: string) => `${path} refers back to an object that contains it (a cycle)`
 
 /** A list of known ids as messages show it. */
-export const listed = (known: readonly string[]) => `(known: ${clip(known.join(', ')) || 'none'})`
+const listed = (known: readonly string[]) => `(known: ${clip(known.join(', ')) || 'none'})`
 
 /** A value as JSON text (clipped), or its string form when JSON has none. */
 export const q = (value: unknown) => clip(JSON.stringify(value) ?? String(value))
+
+/**
+ * The messages of the codes a synchronous getter throws (`sites.typo`): part of the first load,
+ * so that they are whole without waiting for the catalog.
+ */
+export function notFoundMessage(
+  code: 'skill-not-found' | 'tool-not-found',
+  d: { known?: readonly string[] } | { name: string },
+): string {
+  if ('name' in d) return `no site tool is named ${q(d.name)}`
+  const known = d.known ? ` ${listed(d.known)}` : ''
+  return code === 'skill-not-found' ? `no such site skill${known}` : `no such tool${known}`
+}
