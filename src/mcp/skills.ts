@@ -2,7 +2,8 @@ import type { SiteSkills } from '../../runtime/index'
 import type { CompileResult, CompiledSkill } from '../compiler/compile'
 import type { Diagnostic } from '../compiler/diagnostics/catalog'
 import type { SkillRecord } from '../compiler/model'
-import { createSession, createSkillsApi, type NodeToolLoader } from '../nobuild/session'
+import { invalidSkill } from '../nobuild/invalid'
+import { createSession, createSkillsApi, type NodeToolLoader } from '../session/session'
 import { checkTokenBudgets } from '../tokens/budget'
 
 /** Which skills the server may offer: `allow` (when not empty) and never `deny`. */
@@ -82,6 +83,7 @@ export function createWatchedSkills(options: WatchOptions): WatchedSkills {
   let reported = new Set<string>()
 
   const session = createSession(options.roots, {
+    invalidSkill,
     compat: options.compat,
     watch: true,
     onChange() {
@@ -108,7 +110,7 @@ export function createWatchedSkills(options: WatchOptions): WatchedSkills {
     const present = new Set(result.reports.map((r) => r.id))
     for (const id of good.keys()) if (!present.has(id)) good.delete(id)
     const errors = result.diagnostics.filter((d) => d.severity === 'error')
-    const api = createSkillsApi(session.compiler, skills)
+    const api = createSkillsApi(session.compiler, skills, { invalidSkill })
     const state: WatchedState = { api, skills, kept, errors, records: result.records }
     last = { compiled, state }
     report(state)
@@ -127,7 +129,7 @@ export function createWatchedSkills(options: WatchOptions): WatchedSkills {
   return {
     current,
     onChange: (listener) => void listeners.push(listener),
-    apiOf: (skills, loadNodeTool) => createSkillsApi(session.compiler, skills, { loadNodeTool }),
+    apiOf: (skills, loadNodeTool) => createSkillsApi(session.compiler, skills, { invalidSkill, loadNodeTool }),
     kept: () => good.size,
     close() {
       clearTimeout(timer)

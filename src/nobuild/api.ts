@@ -18,7 +18,7 @@ import type { ManifestTool, SkillModel } from '../compiler/model'
 import { resolveRoots, workspaceRoot } from '../compiler/discover/roots'
 import { type ToolRef, invalidSkill } from './invalid'
 import { originalReportErrors } from './original-messages'
-import { type Session, type SessionState, createSession } from './session'
+import { type Session, type SessionState, createSession } from '../session/session'
 
 /** Where to read skills from: the original's `root` / `agentWorkspace`, or several `roots`. */
 export interface SkillsOptions {
@@ -91,7 +91,7 @@ function sessionFor(input: SkillsInput | undefined, checkOnly: boolean): Session
   const key = JSON.stringify([roots, compat ?? null, watch, checkOnly, validateReturns ?? 'warn'])
   const known = sessions.get(key)
   if (known) return known
-  const session = createSession(roots, { compat, watch, checkOnly, validateReturns })
+  const session = createSession(roots, { invalidSkill, compat, watch, checkOnly, validateReturns })
   sessions.set(key, session)
   return session
 }

@@ -72,15 +72,15 @@ const ALLOWED: Record<string, { uses: string; why: string }> = {
     uses: 'readdirSync statSync',
     why: 'the newest fixture by name and time; the fixture is read by readRegularFile',
   },
-  'src/nobuild/barrier.ts': {
+  'src/session/barrier.ts': {
     uses: 'mkdtempSync rmSync unlinkSync watch writeFileSync',
     why: 'empty marker files in a private folder it made (mkdtemp): an event barrier for watchers',
   },
-  'src/nobuild/node-tools.ts': {
+  'src/session/node-tools.ts': {
     uses: 'lstatSync mkdirSync mkdtempSync rename writeFile',
     why: "compiled Node tools, written 'wx' into a private 0700 folder of this user, then renamed",
   },
-  'src/nobuild/watch.ts': { uses: 'statSync watch', why: 'watches folders for changes; reads no file' },
+  'src/session/watch.ts': { uses: 'statSync watch', why: 'watches folders for changes; reads no file' },
   'src/pack/write.ts': {
     uses: 'chmodSync existsSync lstatSync mkdirSync mkdtempSync readdirSync renameSync rmSync writeFileSync',
     why: "writes a pack's files 'wx' into a folder it just made (mkdtemp), then renames it into place",

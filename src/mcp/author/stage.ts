@@ -7,7 +7,8 @@ import { type CompileResult, createCompiler } from '../../compiler/compile'
 import type { Diagnostic } from '../../compiler/diagnostics/catalog'
 import { isInside } from '../../compiler/fs/paths'
 import { isWriteFailure, type WriteFailure, writeFileInside } from '../../compiler/fs/write-inside'
-import { createSkillsApi } from '../../nobuild/session'
+import { invalidSkill } from '../../nobuild/invalid'
+import { createSkillsApi } from '../../session/session'
 import { checkTokenBudgets } from '../../tokens/budget'
 import { copySkill } from './copy'
 import { type Grants, sandboxedTools } from './sandbox/tools'
@@ -78,7 +79,7 @@ export function stageSkill(dir: string, siteId: string, from: string | undefined
       const compiler = createCompiler({ roots: [root], compat })
       const result = await checkTokenBudgets(await compiler.compile())
       const diagnostics = result.diagnostics.filter((d) => d.siteId === siteId)
-      const api = createSkillsApi(compiler, result.skills, { loadNodeTool: sandboxedTools(grants) })
+      const api = createSkillsApi(compiler, result.skills, { invalidSkill, loadNodeTool: sandboxedTools(grants) })
       return { result, api, diagnostics }
     },
     unstage: (text) => text.split(skillDir).join(shown).split(root).join(dir),
