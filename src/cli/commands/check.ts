@@ -16,7 +16,7 @@ import { DEFAULT_DTS } from '../../ids'
 import { type CliIO, writeLine } from '../args'
 import { displayRoot } from '../roots'
 import { type Style, createStyle, plural } from '../format'
-import { existingRoots } from '../session'
+import { existingRoots } from '../compile-roots'
 import { jsonReport, printReports } from './validate'
 import type { Args } from '../registry'
 

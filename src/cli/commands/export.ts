@@ -9,7 +9,7 @@ import { type CliIO, UsageError, writeLine } from '../args'
 import { displayRoot } from '../roots'
 import type { Args } from '../registry'
 import { createStyle, formatDiagnostic, plural } from '../format'
-import { checkSkillIds, compileRoots } from '../session'
+import { checkSkillIds, compileRoots } from '../compile-roots'
 import { exportWebMcp } from './export-webmcp'
 
 const EXPORT_USAGE = 'site-skills export [SITE...] --agent-skills|--webmcp --out DIR [--check]'

@@ -9,7 +9,7 @@ import { loadTokenizer } from '../../tokens/tokenizer'
 import { callExample } from '../example'
 import { type CliIO, UsageError, writeLine } from '../args'
 import { compatOf } from '../roots'
-import { existingRoots } from '../session'
+import { existingRoots } from '../compile-roots'
 import type { Args } from '../registry'
 
 /** `site-skills match URL...`: the skills of each URL, in directory-name order. */

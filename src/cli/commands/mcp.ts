@@ -11,7 +11,7 @@ import { loadTokenizer } from '../../tokens/tokenizer'
 import { MissingPeerError } from '../../package/peers'
 import { type CliIO, UsageError, writeLine } from '../args'
 import { cdpChoice } from '../cdp'
-import { checkSkillIds, existingRoots } from '../session'
+import { checkSkillIds, existingRoots } from '../compile-roots'
 import { compatOf } from '../roots'
 import type { Args } from '../registry'
 

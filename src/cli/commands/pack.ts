@@ -14,7 +14,7 @@ import { displayRoot } from '../roots'
 import type { Args } from '../registry'
 import { CommandFailure } from '../failure'
 import { createStyle, plural } from '../format'
-import { checkSkillIds, compileRoots } from '../session'
+import { checkSkillIds, compileRoots } from '../compile-roots'
 import { jsonReport, printReports } from './validate'
 
 const VERSION_RE = /^\d+\.\d+\.\d+(?:-[0-9A-Za-z.-]+)?(?:\+[0-9A-Za-z.-]+)?$/

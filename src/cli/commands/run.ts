@@ -18,7 +18,7 @@ import { type CliIO, UsageError, writeLine } from '../args'
 import { cdpChoice, runtimeTarget } from '../cdp'
 import { shellWord } from '../example'
 import { compatOf, displayRoot } from '../roots'
-import { checkSkillIds, existingRoots } from '../session'
+import { checkSkillIds, existingRoots } from '../compile-roots'
 import type { Args } from '../registry'
 
 const RUN_USAGE =

@@ -12,7 +12,7 @@ import { type CliIO, UsageError, writeLine } from '../args'
 import { browserChoice, cdpChoice } from '../cdp'
 import { compatOf } from '../roots'
 import { CommandFailure, reportFailure } from '../failure'
-import { checkSkillIds, existingRoots } from '../session'
+import { checkSkillIds, existingRoots } from '../compile-roots'
 import type { Args } from '../registry'
 
 const USAGE =

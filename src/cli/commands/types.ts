@@ -8,7 +8,7 @@ import { CommandFailure, reportFailure } from '../failure'
 import { type CliIO, writeLine } from '../args'
 import { displayRoot } from '../roots'
 import { plural } from '../format'
-import { compileRoots } from '../session'
+import { compileRoots } from '../compile-roots'
 import type { Args } from '../registry'
 
 /** `site-skills types [--out FILE]`: the d.ts of virtual:site-skills, without a bundler. */
