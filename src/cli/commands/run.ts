@@ -16,7 +16,7 @@ import {
 import { type SkillsOptions, current, runBrowserSiteTool, runNodeSiteTool } from '../../nobuild/api'
 import { type CliIO, UsageError, writeLine } from '../args'
 import { cdpChoice, runtimeTarget } from '../cdp'
-import { shellWord } from '../example'
+import { shellWord } from '../call-example'
 import { compatOf, displayRoot } from '../roots'
 import { checkSkillIds, existingRoots } from '../compile-roots'
 import type { Args } from '../registry'
