@@ -1,7 +1,7 @@
 import { parseArgs } from 'node:util'
 import { type CliIO, UsageError, writeLine } from './args'
 import { reportFailure } from './failure'
-import { guardProcess } from './guard'
+import { guardProcess } from './process-guard'
 import { type CommandSpec, JSON_OUTPUT, ROOT, commandHelp, optionRows, parseCommand, synopsis } from './options'
 import { type Args, COMMANDS, type CommandName, KNOWN_OPTIONS } from './registry'
 import { MissingPeerError, loadWithPeers } from '../package/peers'
