@@ -23,7 +23,7 @@ const ALLOWED: Record<string, { uses: string; why: string }> = {
     why: 'probes for the schema and an existing folder; makes the new folder (its files go through writeFileInside)',
   },
   'src/cli/commands/run.ts': { uses: 'existsSync', why: 'names the skill folders of the hint line; reads nothing' },
-  'src/compiler/bundle/guard.ts': {
+  'src/compiler/bundle/bundle-guard.ts': {
     uses: 'existsSync lstatSync readdirSync realpathSync statSync',
     why: 'the guard of what esbuild reads: inspects each file before esbuild opens it, reads none',
   },
