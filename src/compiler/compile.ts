@@ -13,7 +13,7 @@ import type { Focus } from './focus'
 import { toPosix } from './fs/paths'
 import { type StampLog, stampFiles } from './fs/stamp'
 import { unreadableSkill } from './discover/unreadable'
-import { blocksSkill, type ValidateOptions } from './validate/context'
+import { blocksSkill, type ValidateOptions } from './validate/folder-validation'
 import type { FolderFindings } from './validate/skill'
 
 export interface CompilerOptions extends ValidateOptions {

@@ -4,7 +4,7 @@ import type { ParsedFixtureHeader } from '../fixtures/header'
 import { readFileHead } from '../fs/files'
 import { type ParsedRecording, RECORDING_LIMIT, parseRecording } from '../fixtures/recording'
 import type { Position } from '../parse'
-import { type FolderValidation, report } from './context'
+import { type FolderValidation, report } from './folder-validation'
 
 /** An example whose fixture is a file of the skill. */
 export interface FixtureUse {
