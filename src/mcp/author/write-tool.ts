@@ -5,7 +5,7 @@ import { isFixtureHeaderProblem, parseFixtureHeader } from '../../compiler/fixtu
 import { FILE_LIMITS, isReadFailure, readRegularFile } from '../../compiler/fs/files'
 import { collectCases } from '../../examples/run'
 import { currentTab } from '../calls'
-import type { AuthorContext, Caller } from './context'
+import type { AuthorContext, Caller } from './author-context'
 import { type ExampleRun, runExample } from './examples'
 import { locateSkill } from './locate'
 import { jsonResult, objectArg, Refusal, shownDiagnostic, optionalText, textArg } from './results'
