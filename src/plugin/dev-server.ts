@@ -1,7 +1,7 @@
 import type { ViteDevServer } from 'vite'
 import { LOG_PREFIX, PLUGIN_NAME } from '../ids'
 import type { BuildError } from './build-error'
-import type { RootContext } from './context'
+import type { RootContext } from './root-context'
 
 /** Changes closer together than this make one compile. */
 const DEBOUNCE_MS = 30

@@ -7,8 +7,8 @@ import { linesOf, readQuietly } from '../../compiler/diagnostics/report'
 import { toPosix } from '../../compiler/fs/paths'
 import { CHUNK_ID_RE, LOG_PREFIX, MAIN_ID_RE, PLUGIN_NAME, RESOLVED_ID, RUNTIME_ID, RUNTIME_ID_RE } from '../../ids'
 import type { BuildError } from '../build-error'
-import { type BuildWarning, type RootContext, UNAVAILABLE } from '../context'
-import type { PluginContexts } from '../contexts'
+import { type BuildWarning, type RootContext, UNAVAILABLE } from '../root-context'
+import type { PluginContexts } from '../plugin-contexts'
 
 /**
  * esbuild: the root is `absWorkingDir`, Node tools are left out of `platform: 'browser'`. The

@@ -3,7 +3,7 @@ import type { UnpluginOptions } from 'unplugin'
 import type { ViteBuilder } from 'vite'
 import { GENERATED_ID_RE } from '../../ids'
 import { type BuildError, isBuildError } from '../build-error'
-import type { PluginContexts } from '../contexts'
+import type { PluginContexts } from '../plugin-contexts'
 import { type AttachedDevServer, attachDevServer } from '../dev-server'
 import { type RollupHookContext, compileInHook } from './rollup'
 

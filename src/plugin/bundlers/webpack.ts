@@ -1,8 +1,8 @@
 import type { UnpluginBuildContext, UnpluginOptions } from 'unplugin'
 import type { Compilation, Compiler } from 'webpack'
 import { PLUGIN_NAME, VIRTUAL_ID_RE } from '../../ids'
-import type { RootContext } from '../context'
-import type { PluginContexts } from '../contexts'
+import type { RootContext } from '../root-context'
+import type { PluginContexts } from '../plugin-contexts'
 import { typeScriptTransform } from '../typescript'
 
 /**
