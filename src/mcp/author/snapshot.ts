@@ -1,6 +1,6 @@
 import type { CallToolResult } from '@modelcontextprotocol/server'
 import { urlMatchesDomains } from '../../../runtime/internal'
-import { formatFixture } from '../../compiler/fixtures/header'
+import { formatFixture } from '../../compiler/fixture-format/header'
 import { isInside } from '../../compiler/fs/paths'
 import { SNAPSHOT_CHANGES } from '../../examples/capture-page'
 import { capturePage, fixtureNameFromUrl } from '../../examples/fixture'

@@ -1,7 +1,7 @@
 import { readdirSync, statSync } from 'node:fs'
 import { join } from 'node:path'
 import type { CallToolResult } from '@modelcontextprotocol/server'
-import { isFixtureHeaderProblem, parseFixtureHeader } from '../../compiler/fixtures/header'
+import { isFixtureHeaderProblem, parseFixtureHeader } from '../../compiler/fixture-format/header'
 import { FILE_LIMITS, isReadFailure, readRegularFile } from '../../compiler/fs/files'
 import { collectCases } from '../../examples/run'
 import { currentTab } from '../calls'
