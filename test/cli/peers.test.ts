@@ -8,7 +8,7 @@ import {
   loadWithPeers,
   missingPackage,
   outdatedPackage,
-} from '../../src/package/peers'
+} from '../../src/own/peers'
 
 /** An error shaped as Node's ESM loader throws it for an import it cannot resolve. */
 const notFound = (message: string) => Object.assign(new Error(message), { code: 'ERR_MODULE_NOT_FOUND' })
