@@ -1,5 +1,5 @@
 import { stat } from 'node:fs/promises'
-import { type PackageProblem, packageDiagnostic, packageProblemAt } from '../compiler/discover/packages'
+import { type PackageProblem, packageDiagnostic, packageProblemAt } from '../compiler/discover/skill-packages'
 import { displayFile } from '../compiler/diagnostics/report'
 import { type CompileResult, createCompiler } from '../compiler/compile'
 import { checkTokenBudgets } from '../tokens/budget'

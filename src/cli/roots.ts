@@ -1,6 +1,6 @@
 import { isAbsolute, relative } from 'node:path'
 import { type Compat, parseCompat } from '../compiler/compat'
-import { packagePath } from '../compiler/discover/packages'
+import { packagePath } from '../compiler/discover/skill-packages'
 import { resolveRoots } from '../compiler/discover/roots'
 import { toPosix } from '../compiler/fs/paths'
 import type { CliIO } from './args'

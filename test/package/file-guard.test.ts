@@ -35,7 +35,7 @@ const ALLOWED: Record<string, { uses: string; why: string }> = {
     uses: 'mkdirSync',
     why: 'makes the cache folder; the file goes through replaceFile',
   },
-  'src/compiler/discover/packages.ts': {
+  'src/compiler/discover/skill-packages.ts': {
     uses: 'realpathSync statSync',
     why: "finds a skill package's folder; its files are read by the compiler through the guard",
   },

@@ -4,7 +4,7 @@ import type { Diagnostic } from './catalog'
 import { FILE_LIMITS, isReadFailure, readRegularFile } from '../fs/files'
 import { stripBom } from '../bom'
 import { toPosix } from '../fs/paths'
-import { packagePath } from '../discover/packages'
+import { packagePath } from '../discover/skill-packages'
 
 export interface FrameStyle {
   red: (s: string) => string

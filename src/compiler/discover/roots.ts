@@ -3,7 +3,7 @@ import { DEFAULT_ROOT } from '../../ids'
 import { inspectPath, resolveUserPath } from '../fs/paths'
 import { existsSync } from 'node:fs'
 import { stat } from 'node:fs/promises'
-import { isPackageName, resolvePackageRoot } from './packages'
+import { isPackageName, resolvePackageRoot } from './skill-packages'
 
 /** The environment variables that name the roots when none is given. */
 export interface RootEnv {

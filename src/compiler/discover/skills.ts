@@ -3,7 +3,7 @@ import { readdir } from 'node:fs/promises'
 import { basename, dirname, join } from 'node:path'
 import { inspectPath, isInside, plainPathInside } from '../fs/paths'
 import { effectiveRoot } from './roots'
-import { type PackageProblem, packageOfRoot, packageProblemAt } from './packages'
+import { type PackageProblem, packageOfRoot, packageProblemAt } from './skill-packages'
 
 export interface RootScan {
   root: string
