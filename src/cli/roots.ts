@@ -1,7 +1,8 @@
 import { isAbsolute, relative } from 'node:path'
 import { type Compat, parseCompat } from '../compiler/compat'
+import type { CompileResult } from '../compiler/compile'
 import { packagePath } from '../compiler/discover/skill-packages'
-import { resolveRoots } from '../compiler/discover/roots'
+import { type Root, resolveRoots } from '../compiler/discover/roots'
 import { toPosix } from '../compiler/fs/paths'
 import type { CliIO } from './args'
 
@@ -18,17 +19,24 @@ export interface RootArgs {
 }
 
 /** The roots of a command: `--root` (and extra positional dirs), else the environment's default. */
-export function rootsOf(args: Pick<RootArgs, 'root'>, io: CliIO, extra: string[] = []): readonly string[] {
+export function rootsOf(args: Pick<RootArgs, 'root'>, io: CliIO, extra: string[] = []): readonly Root[] {
   return resolveRoots([...args.root, ...extra], io.cwd, io.env)
 }
 
-/** How a root (or a path) is shown: by its package's name in a package root, else relative to the working directory when inside it. */
-export function displayRoot(root: string, cwd: string): string {
-  const named = packagePath(root)
+/**
+ * How a root (or a path) is shown: by its package's name in a package root of `roots`, else
+ * relative to the working directory when inside it.
+ */
+export function displayRoot(root: string, cwd: string, roots: readonly Root[]): string {
+  const named = packagePath(root, roots)
   if (named !== undefined) return named
   const rel = relative(cwd, root)
   return rel === '' ? '.' : rel.startsWith('..') || isAbsolute(rel) ? toPosix(root) : toPosix(rel)
 }
+
+/** The roots a compile read, as given (a package root with its package): how its files are shown. */
+export const givenRoots = (result: Pick<CompileResult, 'roots'>): readonly Root[] =>
+  result.roots.map((scan) => scan.from)
 
 /** The compat mode the command was given (checked when parsed). */
 export function compatOf(args: Pick<RootArgs, 'compat'>): Compat | undefined {

@@ -5,6 +5,7 @@ import type { BrowserBundler, BundleRequest, BundleResult } from './bundle/brows
 import { addFinding, checkCollisions } from './validate/collisions'
 import { compareDiagnostics, countBySeverity, createDiagnostic, type Diagnostic } from './diagnostics/catalog'
 import { packageDiagnostic } from './discover/skill-packages'
+import { type RootInput, rootPath } from './discover/roots'
 import { MANIFEST, type RootScan, scanRoot } from './discover/skills'
 import type { SkillFolder, SkillModel, SkillRecord, ToolModel } from './model'
 import { chunk } from './bundle/limit'
@@ -17,8 +18,8 @@ import { blocksSkill, type ValidateOptions } from './validate/folder-validation'
 import type { FolderFindings } from './validate/skill'
 
 export interface CompilerOptions extends ValidateOptions {
-  /** Absolute roots, in priority order. */
-  roots: readonly string[]
+  /** Absolute roots (resolved, or plain folders), in priority order. */
+  roots: readonly RootInput[]
   /** Minify browser tools. @default true */
   minify?: boolean
   /**
@@ -306,7 +307,10 @@ export function createCompiler(options: CompilerOptions): Compiler {
   }
 
   async function compile(focus?: Focus): Promise<CompileResult> {
-    const roots = await Promise.all([...new Set(options.roots)].map(scanRoot))
+    // A root given twice is read once (the first).
+    const once = new Map<string, RootInput>()
+    for (const root of options.roots) if (!once.has(rootPath(root))) once.set(rootPath(root), root)
+    const roots = await Promise.all([...once.values()].map(scanRoot))
     const all = roots.flatMap((r) => r.folders)
     const folders = focus ? await (await import('./focus')).focusFolders(all, focus) : all
     const hits = await Promise.all(folders.map(reuse))

@@ -2,6 +2,7 @@ import type { Server } from '@modelcontextprotocol/server'
 import { serveStdio } from '@modelcontextprotocol/server/stdio'
 import { type LaunchedBrowser, launchBrowser } from '../../runtime/internal'
 import type { BrowserEndpoint } from '../cdp/endpoint'
+import type { RootInput } from '../compiler/discover/roots'
 import { packageVersion } from '../own/version'
 import { loadTokenizer } from '../tokens/tokenizer'
 import { createAgentSkills } from './agent-skills/serve'
@@ -20,7 +21,7 @@ const DEFAULT_TOOLS_BUDGET = 4000
 
 /** How `site-skills mcp` runs. */
 export interface McpOptions {
-  roots: readonly string[]
+  roots: readonly RootInput[]
   compat?: 'ego-lite'
   /** The browser to follow (`--cdp`); a headless one is launched when absent. */
   browser?: BrowserEndpoint

@@ -2,6 +2,7 @@ import type { SiteSkills } from '../../runtime/index'
 import type { CompileResult, CompiledSkill } from '../compiler/compile'
 import type { Diagnostic } from '../compiler/diagnostics/catalog'
 import type { SkillRecord } from '../compiler/model'
+import type { RootInput } from '../compiler/discover/roots'
 import { invalidSkill } from '../nobuild/invalid'
 import { createSession, createSkillsApi, type NodeToolLoader } from '../session/session'
 import { checkTokenBudgets } from '../tokens/budget'
@@ -36,7 +37,7 @@ export interface WatchedSkills {
 }
 
 export interface WatchOptions {
-  roots: readonly string[]
+  roots: readonly RootInput[]
   compat?: 'ego-lite'
   filter: SkillFilter
   /** Where problems are reported (the server's stderr). */

@@ -15,7 +15,7 @@ import type { CompileResult } from '../compiler/compile'
 import type { Focus } from '../compiler/focus'
 import { FILE_LIMITS, isReadFailure, readRegularFile } from '../compiler/fs/files'
 import type { ManifestTool, SkillModel } from '../compiler/model'
-import { resolveRoots, workspaceRoot } from '../compiler/discover/roots'
+import { type Root, resolveRoots, rootPath, workspaceRoot } from '../compiler/discover/roots'
 import { type ToolRef, invalidSkill } from './invalid'
 import { originalReportErrors } from './original-messages'
 import { type Session, type SessionState, createSession } from '../session/session'
@@ -66,19 +66,35 @@ const sessions = new Map<string, Session>()
 
 /** The original's siteSkillsRoot: `<workspace>/learnings`, defaulting from the environment. */
 export function siteSkillsRoot(agentWorkspace?: string): string {
-  return rootsOf({ agentWorkspace })[0]!
+  return rootsOf({ agentWorkspace })[0]!.path
+}
+
+/** Where options made by `withResolvedRoots` carry their roots as values. */
+const RESOLVED_ROOTS = Symbol('resolved roots')
+
+/**
+ * Options over roots resolved already (the CLI's): handed on with their values (a package root
+ * keeps its package), never resolved again. `roots` shows their folders. @internal
+ */
+export function withResolvedRoots(
+  roots: readonly Root[],
+  options: Omit<SkillsOptions, 'roots' | 'root'>,
+): SkillsOptions {
+  return { ...options, roots: roots.map(rootPath), [RESOLVED_ROOTS]: roots } as SkillsOptions
 }
 
 /**
  * The absolute roots an options object names (for the original's other functions); roots the CLI
  * already resolved are taken as they are. @internal
  */
-export function rootsOf(input?: SkillsInput): readonly string[] {
+export function rootsOf(input?: SkillsInput): readonly Root[] {
   const options = optionsOf(input)
+  const resolved = (options as { [RESOLVED_ROOTS]?: readonly Root[] })[RESOLVED_ROOTS]
+  if (resolved) return resolved
   const cwd = process.cwd()
   if (options.roots?.length) return resolveRoots(options.roots, cwd)
   if (options.root) return resolveRoots(options.root, cwd)
-  if (options.agentWorkspace) return [workspaceRoot(options.agentWorkspace, cwd)]
+  if (options.agentWorkspace) return [{ path: workspaceRoot(options.agentWorkspace, cwd) }]
   return resolveRoots(undefined, cwd)
 }
 
@@ -196,12 +212,7 @@ export async function dispatchToolCall(
 }
 
 /** Says why a skill id is not usable: missing, or invalid (with its first error). @internal */
-export function notFound(
-  result: CompileResult,
-  siteId: string,
-  roots: readonly string[],
-  tool?: ToolRef,
-): SiteToolError {
+export function notFound(result: CompileResult, siteId: string, roots: readonly Root[], tool?: ToolRef): SiteToolError {
   const report = result.reports.find((r) => r.id === siteId)
   if (report?.diagnostics.some((d) => d.severity === 'error')) return invalidSkill(report.diagnostics, siteId, tool)
   const env = process.env.EGO_BROWSER_AGENT_WORKSPACE
@@ -209,7 +220,7 @@ export function notFound(
     'skill-not-found',
     [
       `site skill not found: ${JSON.stringify(siteId)}`,
-      `  searched: ${roots.join(', ')}`,
+      `  searched: ${roots.map(rootPath).join(', ')}`,
       `  EGO_BROWSER_AGENT_WORKSPACE: ${env ?? 'unset'}`,
       '  hint: ensure your write path begins with the searched root above',
     ].join('\n'),

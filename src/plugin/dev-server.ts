@@ -2,6 +2,7 @@ import type { ViteDevServer } from 'vite'
 import { LOG_PREFIX, PLUGIN_NAME } from '../ids'
 import type { BuildError } from './build-error'
 import type { RootContext } from './root-context'
+import { rootPath } from '../compiler/discover/roots'
 
 /** Changes closer together than this make one compile. */
 const DEBOUNCE_MS = 30
@@ -33,7 +34,8 @@ export interface AttachedDevServer {
 export function attachDevServer(server: ViteDevServer, ctx: RootContext): AttachedDevServer {
   const { roots, dts } = ctx.options
   const { logger } = server.config
-  server.watcher.add(dts ? [...roots, dts] : roots)
+  const dirs = roots.map(rootPath)
+  server.watcher.add(dts ? [...dirs, dts] : dirs)
   let debounce: ReturnType<typeof setTimeout> | undefined
   let recheck: ReturnType<typeof setTimeout> | undefined
   let running = Promise.resolve()

@@ -2,7 +2,7 @@ import type { ValidateReturns } from '../../runtime/index'
 import { type Compat, parseCompat } from '../compiler/compat'
 import { DEFAULT_DTS, DEFAULT_ROOT, LOG_PREFIX } from '../ids'
 import { resolveUserPath } from '../compiler/fs/paths'
-import { resolveRoots } from '../compiler/discover/roots'
+import { type Root, resolveRoots } from '../compiler/discover/roots'
 import type { TokenBudgetOption } from '../tokens/budget'
 
 /** Options of the plugin (all bundlers). */
@@ -61,7 +61,7 @@ export interface Options {
 export interface ResolvedOptions {
   /** The bundler's root, which relative paths were resolved against. */
   root: string
-  roots: readonly string[]
+  roots: readonly Root[]
   dts: string | false
   compat?: Compat
   minify: boolean

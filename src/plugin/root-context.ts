@@ -3,6 +3,7 @@ import type { CompileResult, Compiler } from '../compiler/compile'
 import { checkTokenBudgets } from '../tokens/budget'
 import type { Diagnostic } from '../compiler/diagnostics/catalog'
 import { fileOf, formatDiagnosticLine } from '../compiler/diagnostics/report'
+import { type Root, rootPath } from '../compiler/discover/roots'
 import { isInside } from '../compiler/fs/paths'
 import {
   DEBUG_RE,
@@ -139,7 +140,7 @@ export function createRootContext(options: ResolvedOptions, host: Host): RootCon
         ...(options.cache ? { cacheDir: options.cache } : {}),
       }),
     ))
-  const newWarnings = createWarningFilter(options.root)
+  const newWarnings = createWarningFilter(options.root, options.roots)
   // The dev server serves a module per skill, each regenerated on an edit: only builds keep theirs.
   const outputs = options.cache && !host.devServer ? createOutputCache(options.cache, options.root) : undefined
   /** What the generated code depends on besides the skills. */
@@ -172,7 +173,7 @@ export function createRootContext(options: ResolvedOptions, host: Host): RootCon
     compiles++
     const compiler = await compilerOf()
     const result = await checkTokenBudgets(await compiler.compile(), options.tokenBudget)
-    const error = result.errors > 0 ? createBuildError(result, options.root, host.devServer) : undefined
+    const error = result.errors > 0 ? createBuildError(result, options.root, options.roots, host.devServer) : undefined
     // Vite's dev server also shows a failed module load in the overlay, naming the plugin only when
     // the error does: whichever report reaches the page last, it reads the same.
     if (error && host.devServer) error.plugin = PLUGIN_NAME
@@ -290,11 +291,11 @@ export function createRootContext(options: ResolvedOptions, host: Host): RootCon
       return text
     },
     isWatched(file) {
-      return state?.readFiles.has(file) === true || roots.some((root) => isInside(root, file))
+      return state?.readFiles.has(file) === true || roots.some((root) => isInside(root.path, file))
     },
     watchFiles: () => [...(state?.readFiles ?? [])].sort(),
     filesOf: (ids) => (state?.result.records ?? []).filter((r) => ids.includes(r.folder.id)).flatMap((r) => r.files),
-    watchDirs: () => [...roots, ...(state?.result.records.map((r) => r.folder.dir) ?? [])].sort(),
+    watchDirs: () => [...roots.map(rootPath), ...(state?.result.records.map((r) => r.folder.dir) ?? [])].sort(),
     moduleIds: {
       main: RESOLVED_ID,
       skills: (ids) => [...new Set(ids.map((id) => chunkIdOf(state?.served.groups, id)))],
@@ -318,13 +319,16 @@ function chunkIdOf(groups: ReadonlyMap<string, number> | undefined, id: string):
 }
 
 /** The warnings of a compile not seen before by this filter (a watch rebuild repeats none). */
-function createWarningFilter(base: string): (diagnostics: readonly Diagnostic[]) => BuildWarning[] {
+function createWarningFilter(
+  base: string,
+  roots: readonly Root[],
+): (diagnostics: readonly Diagnostic[]) => BuildWarning[] {
   const seen = new Set<string>()
   return (diagnostics) => {
     const fresh: BuildWarning[] = []
     for (const d of diagnostics) {
       if (d.severity !== 'warning') continue
-      const message = `${LOG_PREFIX} ${formatDiagnosticLine(d, base)}`
+      const message = `${LOG_PREFIX} ${formatDiagnosticLine(d, base, roots)}`
       if (seen.has(message)) continue
       seen.add(message)
       fresh.push({ message, diagnostic: d, file: fileOf(d) })

@@ -13,6 +13,7 @@ import { createRegistryData } from '../codegen/meta'
 import { type CompileResult, type CompiledSkill, type Compiler, createCompiler } from '../compiler/compile'
 import type { Focus } from '../compiler/focus'
 import type { Compat } from '../compiler/compat'
+import type { RootInput } from '../compiler/discover/roots'
 import type { Diagnostic } from '../compiler/diagnostics/catalog'
 import type { SkillModel, ToolModel } from '../compiler/model'
 import { compileNodeTool, fileVersion } from './node-tools'
@@ -182,7 +183,7 @@ export interface SessionOptions {
   platform?: NodeJS.Platform
 }
 
-export function createSession(roots: readonly string[], options: SessionOptions): Session {
+export function createSession(roots: readonly RootInput[], options: SessionOptions): Session {
   const { compat, checkOnly = false } = options
   const compiler = createCompiler({
     roots,

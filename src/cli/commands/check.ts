@@ -14,15 +14,16 @@ import { checkTokenBudgets } from '../../tokens/budget'
 import { foldersOf } from '../../session/watch'
 import { DEFAULT_DTS } from '../../ids'
 import { type CliIO, writeLine } from '../args'
-import { displayRoot } from '../roots'
+import { displayRoot, givenRoots } from '../roots'
+import { type Root, rootPath } from '../../compiler/discover/roots'
 import { type Style, createStyle, plural } from '../format'
 import { existingRoots } from '../compile-roots'
 import { jsonReport, printReports } from './validate'
 import type { Args } from '../registry'
 
-function printProblem(p: TypeProblem, io: CliIO, style: Style): void {
+function printProblem(p: TypeProblem, io: CliIO, style: Style, roots: readonly Root[]): void {
   const [first = '', ...rest] = p.message.split('\n')
-  const where = p.file ? `${displayRoot(p.file, io.cwd)}:${p.line}:${p.column}` : 'typescript'
+  const where = p.file ? `${displayRoot(p.file, io.cwd, roots)}:${p.line}:${p.column}` : 'typescript'
   writeLine(io.stdout, `  ${style.red('error')} ${style.dim(p.code)}  ${style.cyan(where)}`)
   writeLine(io.stdout, `    ${first}`)
   for (const line of rest) writeLine(io.stdout, `    ${line}`)
@@ -46,12 +47,13 @@ function printProblems(result: CompileResult, problems: readonly TypeProblem[], 
     if (group) group.push(p)
     else groups.set(model, [p])
   }
+  const roots = givenRoots(result)
   for (const [model, list] of groups) {
     const title = model
-      ? `${style.bold(model.id)}${style.dim(`  ${displayRoot(model.root, io.cwd)}/${model.id}`)}`
+      ? `${style.bold(model.id)}${style.dim(`  ${displayRoot(model.root, io.cwd, roots)}/${model.id}`)}`
       : style.bold('types')
     writeLine(io.stdout, `${style.red('✖')} ${title}`)
-    for (const p of list) printProblem(p, io, style)
+    for (const p of list) printProblem(p, io, style, roots)
     writeLine(io.stdout)
   }
 }
@@ -71,7 +73,10 @@ function printHuman(result: CompileResult, typed: TypeCheck | undefined, dts: st
 
 function printJson(result: CompileResult, typed: TypeCheck | undefined, dts: string, io: CliIO): void {
   const report = jsonReport(result, io.cwd)
-  const typeErrors = (typed?.problems ?? []).map((p) => ({ ...p, file: p.file && displayRoot(p.file, io.cwd) }))
+  const typeErrors = (typed?.problems ?? []).map((p) => ({
+    ...p,
+    file: p.file && displayRoot(p.file, io.cwd, givenRoots(result)),
+  }))
   const ok = report.ok && typeErrors.length === 0
   writeLine(io.stdout, JSON.stringify({ ...report, ok, dts, typeErrors }, null, 2))
 }
@@ -109,7 +114,7 @@ function setupFailure(error: unknown, io: CliIO): number {
 
 async function checkWith(
   compiler: CompilerBackend,
-  roots: readonly string[],
+  roots: readonly Root[],
   args: Args<'check'>,
   io: CliIO,
 ): Promise<number> {
@@ -120,7 +125,7 @@ async function checkWith(
   })
   const checker = createToolTypeChecker(compiler)
   const out = resolve(io.cwd, args.out ?? DEFAULT_DTS)
-  const dts = displayRoot(out, io.cwd)
+  const dts = displayRoot(out, io.cwd, roots)
 
   async function run(): Promise<WatchedRun> {
     const result = await checkTokenBudgets(await skills.compile())
@@ -144,7 +149,7 @@ async function checkWith(
 
   if (!args.watch) return (await run()).code
   // A TypeScript that fails is said in one line; the watch goes on (it may be reinstalled meanwhile).
-  let dirs: Iterable<string> = roots
+  let dirs: Iterable<string> = roots.map(rootPath)
   const watched = async (): Promise<WatchedRun> => {
     try {
       const outcome = await run()

@@ -6,7 +6,7 @@ import { packageVersion } from '../../own/version'
 import { type CliIO, writeLine } from '../args'
 import { plural } from '../format'
 import type { Args } from '../registry'
-import { displayRoot } from '../roots'
+import { displayRoot, givenRoots } from '../roots'
 
 /**
  * `site-skills export [SITE...] --webmcp --out DIR`: the extension of export/webmcp.ts written as
@@ -20,7 +20,7 @@ export async function exportWebMcp(
   io: CliIO,
 ): Promise<number> {
   const plan = planWebMcpExtension(result, packageVersion(), args.positionals)
-  const shown = displayRoot(out, io.cwd)
+  const shown = displayRoot(out, io.cwd, givenRoots(result))
   if (!plan.skills.length) {
     writeLine(io.stderr, 'site-skills: no browser tools to export: WebMCP tools run in the page, Node tools cannot')
     return 1

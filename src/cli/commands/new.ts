@@ -8,6 +8,7 @@ import { fsReason, isWriteFailure, writeFileInside } from '../../compiler/fs/wri
 import { type CliIO, UsageError, writeLine } from '../args'
 import { shellWord } from '../call-example'
 import { displayRoot, rootsOf } from '../roots'
+import type { Root } from '../../compiler/discover/roots'
 import { CommandFailure, reportFailure } from '../failure'
 import type { Args } from '../registry'
 
@@ -119,9 +120,9 @@ function files(id: string, domains: string[], schema: string): Record<string, st
 }
 
 /** The validate command that checks the new skill: with `--root` when the root was given as one. */
-function validateCommandFor(args: Args<'new'>, root: string, io: CliIO): string {
+function validateCommandFor(args: Args<'new'>, root: Root, io: CliIO): string {
   if (args.root.length === 0) return 'site-skills validate'
-  return `site-skills validate --root ${shellWord(displayRoot(root, io.cwd))}`
+  return `site-skills validate --root ${shellWord(displayRoot(root.path, io.cwd, [root]))}`
 }
 
 /**
@@ -183,15 +184,16 @@ function makeSkillFolder(dir: string, shown: string): string {
 export async function newCommand(args: Args<'new'>, io: CliIO): Promise<number> {
   const { id, domains } = parseNew(args)
   try {
-    const [root] = rootsOf(args, io)
-    const dir = join(root!, id)
-    const shown = displayRoot(dir, io.cwd)
+    const roots = rootsOf(args, io)
+    const root = roots[0]!
+    const dir = join(root.path, id)
+    const shown = displayRoot(dir, io.cwd, roots)
     const realDir = makeSkillFolder(dir, shown)
     for (const [rel, content] of Object.entries(files(id, domains, schemaRef(dir, io.cwd)))) {
       const written = writeFileInside(realDir, rel, content, shown)
       if (isWriteFailure(written)) throw new CommandFailure(written.code, written.message)
     }
-    const check = validateCommandFor(args, root!, io)
+    const check = validateCommandFor(args, root, io)
     if (args.json) writeLine(io.stdout, JSON.stringify({ created: toPosix(dir), id, domains }))
     else writeLine(io.stdout, `created ${shown} (validate it with: ${check})`)
     return 0
