@@ -1,8 +1,8 @@
 import { dirname, resolve, sep } from 'node:path'
 import { toolTargets } from '../../typecheck/harness'
-import type { CompilerBackend } from '../../typecheck/backend'
+import type { TypeScriptBackend } from '../../typecheck/backend'
 import { type TypeCheck, type TypeProblem, createToolTypeChecker } from '../../typecheck/tools'
-import { TypeScriptSetupError, startCompiler } from '../../typecheck/typescript'
+import { TypeScriptSetupError, startTypeScript } from '../../typecheck/typescript'
 import { type WatchedRun, watchTypechecks } from '../../typecheck/watch'
 import { generateDts } from '../../codegen/dts'
 import { writeGeneratedFile } from '../../compiler/fs/generated'
@@ -89,18 +89,18 @@ function printJson(result: CompileResult, typed: TypeCheck | undefined, dts: str
  */
 export async function checkCommand(args: Args<'check'>, io: CliIO): Promise<number> {
   const roots = await existingRoots(args, io, args.positionals)
-  let compiler: CompilerBackend
+  let typescript: TypeScriptBackend
   try {
-    compiler = await startCompiler(io.cwd)
+    typescript = await startTypeScript(io.cwd)
   } catch (error) {
     return setupFailure(error, io)
   }
   try {
-    return await checkWith(compiler, roots, args, io)
+    return await checkWith(typescript, roots, args, io)
   } catch (error) {
     return setupFailure(error, io)
   } finally {
-    await compiler.close()
+    await typescript.close()
   }
 }
 
@@ -113,7 +113,7 @@ function setupFailure(error: unknown, io: CliIO): number {
 }
 
 async function checkWith(
-  compiler: CompilerBackend,
+  typescript: TypeScriptBackend,
   roots: readonly Root[],
   args: Args<'check'>,
   io: CliIO,
@@ -123,7 +123,7 @@ async function checkWith(
     compat: args.compat === 'ego-lite' ? 'ego-lite' : undefined,
     checkOnly: true,
   })
-  const checker = createToolTypeChecker(compiler)
+  const checker = createToolTypeChecker(typescript)
   const out = resolve(io.cwd, args.out ?? DEFAULT_DTS)
   const dts = displayRoot(out, io.cwd, roots)
 
