@@ -65,5 +65,5 @@ export function createBuildError(
   return error
 }
 
-/** Whether an error is the report of invalid learnings. */
+/** Whether an error is the report of invalid skills. */
 export const isBuildError = (error: unknown): error is BuildError => error instanceof BuildError

@@ -8,7 +8,7 @@ import type { TokenBudgetOption } from '../tokens/budget'
 /** Options of the plugin (all bundlers). */
 export interface Options {
   /**
-   * Learnings roots: folders of skill folders, or workspaces holding `learnings/`. Relative paths
+   * Roots: folders of skill folders, or workspaces holding `learnings/`. Relative paths
    * resolve against the bundler's root: Vite's `root`, webpack's `context`, esbuild's
    * `absWorkingDir`; Rollup and Rolldown have none, and resolve `input` and `output.dir` against
    * the working directory, so the plugin does too (`process.cwd()` when the build starts).

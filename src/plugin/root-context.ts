@@ -35,7 +35,7 @@ export interface Host {
   nodeTools?: boolean
 }
 
-/** A warning of the learnings, reported once per context: the line to print, and its diagnostic. */
+/** A warning of the skills, reported once per context: the line to print, and its diagnostic. */
 export interface BuildWarning {
   /** `[site-skills] file:line:col  warning code  message`, the file relative to the bundler's root. */
   message: string
@@ -44,7 +44,7 @@ export interface BuildWarning {
   file: string
 }
 
-/** One compile: its result, its warnings not reported before, and its error when the learnings are invalid. */
+/** One compile: its result, its warnings not reported before, and its error when the skills are invalid. */
 interface Compiled {
   result: CompileResult
   warnings: BuildWarning[]
@@ -60,8 +60,8 @@ export interface RootContext {
   readonly options: ResolvedOptions
   readonly host: Host
   /**
-   * Compiles (cached per skill) and writes the d.ts when the learnings are valid. Never throws for
-   * invalid learnings: the host reports `error` and `warnings` through its own channels.
+   * Compiles (cached per skill) and writes the d.ts when the skills are valid. Never throws for
+   * invalid skills: the host reports `error` and `warnings` through its own channels.
    */
   compile: () => Promise<Compiled>
   /** Compiles again after files changed (loads wait for it). */
@@ -74,7 +74,7 @@ export interface RootContext {
   resolveId: (id: string) => string | undefined
   /**
    * Code of a generated module, after a compile; `browser` (when known) leaves Node tools out.
-   * Throws while the learnings are invalid: the whole report in Vite's dev server (so that every
+   * Throws while the skills are invalid: the whole report in Vite's dev server (so that every
    * load shows it), else a short line (the host reported the errors already).
    */
   load: (id: string, browser?: boolean) => Promise<string | undefined>
@@ -92,11 +92,11 @@ export interface RootContext {
   readonly last: CompileResult | undefined
   /** Whether the last compile found errors. */
   readonly failed: boolean
-  /** How many times the learnings were compiled (for tests of debouncing). */
+  /** How many times the skills were compiled (for tests of debouncing). */
   readonly compiles: number
 }
 
-/** What a load says when the build already reported why the learnings are invalid. */
+/** What a load says when the build already reported why the skills are invalid. */
 const UNTIL_FIXED = 'until the learnings are fixed (see the errors above)'
 export const UNAVAILABLE = `${LOG_PREFIX} virtual:site-skills is unavailable ${UNTIL_FIXED}`
 

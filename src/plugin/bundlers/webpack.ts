@@ -6,9 +6,9 @@ import type { PluginContexts } from '../plugin-contexts'
 import { typeScriptTransform } from '../typescript'
 
 /**
- * webpack: the root is `context`, Node tools are left out of web targets. The learnings compile
+ * webpack: the root is `context`, Node tools are left out of web targets. The skills compile
  * in each compilation (`buildStart` runs in its `make`): warnings go to `compilation.warnings`,
- * and invalid learnings fail the compilation.
+ * and invalid skills fail the compilation.
  */
 export function webpackHooks(contexts: PluginContexts): Partial<UnpluginOptions> {
   return {
