@@ -19,7 +19,7 @@ import type { SkillModel, ToolModel } from '../compiler/model'
 import { compileNodeTool, fileVersion } from './node-tools'
 import { notesOf } from '../compiler/notes'
 import { acquireEventBarrier } from './barrier'
-import { createFolderWatcher, foldersOf } from './watch'
+import { createFolderWatcher, foldersOf } from './folder-watcher'
 
 /** A compile of one set of roots, and what is built on it. */
 export interface SessionState {

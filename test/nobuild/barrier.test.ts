@@ -2,7 +2,7 @@ import { mkdirSync, rmSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { acquireEventBarrier } from '../../src/session/barrier'
-import { createFolderWatcher } from '../../src/session/watch'
+import { createFolderWatcher } from '../../src/session/folder-watcher'
 import { makeTempDir } from '../helpers/tmp'
 
 let tmp: Awaited<ReturnType<typeof makeTempDir>>

@@ -80,7 +80,7 @@ const ALLOWED: Record<string, { uses: string; why: string }> = {
     uses: 'lstatSync mkdirSync mkdtempSync rename writeFile',
     why: "compiled Node tools, written 'wx' into a private 0700 folder of this user, then renamed",
   },
-  'src/session/watch.ts': { uses: 'statSync watch', why: 'watches folders for changes; reads no file' },
+  'src/session/folder-watcher.ts': { uses: 'statSync watch', why: 'watches folders for changes; reads no file' },
   'src/pack/write.ts': {
     uses: 'chmodSync existsSync lstatSync mkdirSync mkdtempSync readdirSync renameSync rmSync writeFileSync',
     why: "writes a pack's files 'wx' into a folder it just made (mkdtemp), then renames it into place",
