@@ -19,7 +19,7 @@ import { AUTHOR_NAMES, type AuthoringFactory, readOnlyResult } from './author/in
 import { type ClientOptions, type ClientTabs, createClients } from './clients'
 import { createContext, noteLinks } from './site-context'
 import { OWN, OWN_NAMES, ownTools } from './own-tools'
-import type { WatchedSkills } from './skills'
+import type { WatchedSkills } from './watched-skills'
 import { tablesLine } from './tables'
 import type { TabInfo, Tabs } from './tabs'
 import { createWatch } from './watch'

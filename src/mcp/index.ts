@@ -13,7 +13,7 @@ import { createHost } from './host'
 import { type SessionLimits, serveHttp } from './http'
 import { modernEndpoint } from './modern'
 import { createMcpServer } from './server'
-import { createWatchedSkills, type SkillFilter } from './skills'
+import { createWatchedSkills, type SkillFilter } from './watched-skills'
 import { connectTabs } from './tabs'
 
 /** The default's budget: above it, the `all` list gives way to `search`. */

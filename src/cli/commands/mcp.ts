@@ -5,7 +5,7 @@ import { type Root, effectiveRoot, rootPath } from '../../compiler/discover/root
 import { scanRoot } from '../../compiler/discover/skills'
 import { TOOLS_MODES, type ToolsMode } from '../../mcp/catalog'
 import { runMcp } from '../../mcp/index'
-import type { SkillFilter } from '../../mcp/skills'
+import type { SkillFilter } from '../../mcp/watched-skills'
 import { resolveBrowser } from '../../cdp/endpoint'
 import { loadTokenizer } from '../../tokens/tokenizer'
 import { MissingPeerError } from '../../own/peers'

@@ -17,7 +17,7 @@ import {
 } from '@modelcontextprotocol/server/ext/skills'
 import { packageVersion } from '../../own/version'
 import { pageOf } from '../page'
-import type { WatchedSkills, WatchedState } from '../skills'
+import type { WatchedSkills, WatchedState } from '../watched-skills'
 import { type ServedFile, type ServedSkill, servedSkills } from './folders'
 
 /**
