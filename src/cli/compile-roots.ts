@@ -3,7 +3,7 @@ import { type PackageProblem, packageDiagnostic } from '../compiler/discover/ski
 import type { Root } from '../compiler/discover/roots'
 import { displayFile } from '../compiler/diagnostics/report'
 import { type CompileResult, createCompiler } from '../compiler/compile'
-import { checkTokenBudgets } from '../tokens/budget'
+import { tokenBudgets } from '../tokens/budget'
 import { type CliIO, UsageError } from './args'
 import { type RootArgs, compatOf, rootsOf } from './roots'
 
@@ -40,7 +40,7 @@ export async function compileRoots(
 ): Promise<CompileResult> {
   const roots = await existingRoots(args, io, extra)
   const compat = compatOf(args)
-  return checkTokenBudgets(await createCompiler({ roots, compat, checkOnly: !code }).compile())
+  return createCompiler({ roots, compat, checkOnly: !code, finish: tokenBudgets() }).compile()
 }
 
 /** The most ids a "no skill" message lists: a root may hold thousands. */

@@ -20,6 +20,11 @@ import type { FolderFindings } from './validate/skill'
 export interface CompilerOptions extends ValidateOptions {
   /** Absolute roots (resolved, or plain folders), in priority order. */
   roots: readonly RootInput[]
+  /**
+   * The last stage of every compile, over its whole result: the token budgets (`tokenBudgets` of
+   * src/tokens/budget.ts), applied here once for every caller that counts them.
+   */
+  finish?: (result: CompileResult) => Promise<CompileResult>
   /** Minify browser tools. @default true */
   minify?: boolean
   /**
@@ -402,7 +407,7 @@ export function createCompiler(options: CompilerOptions): Compiler {
       reports.push({ id: '', root: scan.root, diagnostics: [missing] })
     }
     diagnostics.sort(compareDiagnostics)
-    return {
+    const result: CompileResult = {
       roots,
       skills,
       records: entries.map((e) => e.record),
@@ -411,6 +416,7 @@ export function createCompiler(options: CompilerOptions): Compiler {
       ...countBySeverity(diagnostics),
       revalidated: missed.map((f) => f.id),
     }
+    return options.finish ? options.finish(result) : result
   }
 
   async function compileBrowserTool(model: SkillModel, tool: ToolModel): Promise<BundleResult> {

@@ -5,7 +5,6 @@ import type { SkillRecord } from '../compiler/model'
 import type { RootInput } from '../compiler/discover/roots'
 import { invalidSkill } from '../nobuild/invalid'
 import { createSession, createSkillsApi, type NodeToolLoader } from '../session/session'
-import { checkTokenBudgets } from '../tokens/budget'
 
 /** Which skills the server may offer: `allow` (when not empty) and never `deny`. */
 export interface SkillFilter {
@@ -85,6 +84,7 @@ export function createWatchedSkills(options: WatchOptions): WatchedSkills {
 
   const session = createSession(options.roots, {
     invalidSkill,
+    tokenBudgets: true,
     compat: options.compat,
     watch: true,
     onChange() {
@@ -101,10 +101,10 @@ export function createWatchedSkills(options: WatchOptions): WatchedSkills {
   }
 
   async function current(): Promise<WatchedState> {
-    const { result: compiled } = await session.current()
-    if (last?.compiled === compiled) return last.state
-    // The budgets decide what is served, as in a build: a skill over a `fail: true` budget is not.
-    const result = await checkTokenBudgets(compiled)
+    // The session's compile counts the token budgets: as in a build, a skill over a `fail: true`
+    // budget is not served.
+    const { result } = await session.current()
+    if (last?.compiled === result) return last.state
     const { skills, kept } = merge(result, good, options.filter)
     for (const skill of result.skills) good.set(skill.model.id, skill)
     // A skill whose folder is gone is no longer kept: the table holds the skills of the roots, not every one seen.
@@ -113,7 +113,7 @@ export function createWatchedSkills(options: WatchOptions): WatchedSkills {
     const errors = result.diagnostics.filter((d) => d.severity === 'error')
     const api = createSkillsApi(session.compiler, skills, { invalidSkill })
     const state: WatchedState = { api, skills, kept, errors, records: result.records }
-    last = { compiled, state }
+    last = { compiled: result, state }
     report(state)
     return state
   }

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto'
 import type { CompileResult, Compiler } from '../compiler/compile'
-import { checkTokenBudgets } from '../tokens/budget'
+import { tokenBudgets } from '../tokens/budget'
 import type { Diagnostic } from '../compiler/diagnostics/catalog'
 import { fileOf, formatDiagnosticLine } from '../compiler/diagnostics/report'
 import { type Root, rootPath } from '../compiler/discover/roots'
@@ -137,6 +137,7 @@ export function createRootContext(options: ResolvedOptions, host: Host): RootCon
         minify,
         project: options.root,
         onValidated: dts.prepare,
+        finish: tokenBudgets(options.tokenBudget),
         ...(options.cache ? { cacheDir: options.cache } : {}),
       }),
     ))
@@ -172,7 +173,7 @@ export function createRootContext(options: ResolvedOptions, host: Host): RootCon
   async function compileNow(): Promise<Compiled> {
     compiles++
     const compiler = await compilerOf()
-    const result = await checkTokenBudgets(await compiler.compile(), options.tokenBudget)
+    const result = await compiler.compile()
     const error = result.errors > 0 ? createBuildError(result, options.root, options.roots, host.devServer) : undefined
     // Vite's dev server also shows a failed module load in the overlay, naming the plugin only when
     // the error does: whichever report reaches the page last, it reads the same.

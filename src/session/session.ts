@@ -20,6 +20,7 @@ import { compileNodeTool, fileVersion } from './node-tools'
 import { notesOf } from '../compiler/notes'
 import { acquireEventBarrier } from './barrier'
 import { createFolderWatcher, foldersOf } from './folder-watcher'
+import { tokenBudgets } from '../tokens/budget'
 
 /** A compile of one set of roots, and what is built on it. */
 export interface SessionState {
@@ -160,6 +161,8 @@ function stateOf(
 export interface SessionOptions {
   /** The error of a call into an invalid skill. */
   invalidSkill: InvalidSkill
+  /** Count the manifests' token budgets in every compile (the MCP server; see tokenBudgets). */
+  tokenBudgets?: boolean
   compat?: Compat
   /**
    * Watch the roots, so that every call sees the files as they are (the watchers never keep the
@@ -191,6 +194,7 @@ export function createSession(roots: readonly RootInput[], options: SessionOptio
     checkOnly,
     lazyBrowser: !checkOnly,
     tolerate: ['returns-invalid'],
+    ...(options.tokenBudgets ? { finish: tokenBudgets() } : {}),
   })
   const watching = options.watch !== false
   const barrier = watching ? acquireEventBarrier(options.platform) : undefined

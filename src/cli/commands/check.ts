@@ -10,7 +10,7 @@ import { isWriteFailure } from '../../compiler/fs/write-inside'
 import { type CompileResult, createCompiler } from '../../compiler/compile'
 import type { SkillModel } from '../../compiler/model'
 import { codeFrame, readQuietly } from '../../compiler/diagnostics/report'
-import { checkTokenBudgets } from '../../tokens/budget'
+import { tokenBudgets } from '../../tokens/budget'
 import { foldersOf } from '../../session/folder-watcher'
 import { DEFAULT_DTS } from '../../ids'
 import { type CliIO, writeLine } from '../args'
@@ -122,13 +122,14 @@ async function checkWith(
     roots,
     compat: args.compat === 'ego-lite' ? 'ego-lite' : undefined,
     checkOnly: true,
+    finish: tokenBudgets(),
   })
   const checker = createToolTypeChecker(typescript)
   const out = resolve(io.cwd, args.out ?? DEFAULT_DTS)
   const dts = displayRoot(out, io.cwd, roots)
 
   async function run(): Promise<WatchedRun> {
-    const result = await checkTokenBudgets(await skills.compile())
+    const result = await skills.compile()
     let typed: TypeCheck | undefined
     if (result.errors === 0) {
       const wrote = writeGeneratedFile(out, generateDts(result.skills, out), dts)

@@ -9,7 +9,7 @@ import { isInside } from '../../compiler/fs/paths'
 import { isWriteFailure, type WriteFailure, writeFileInside } from '../../compiler/fs/write-inside'
 import { invalidSkill } from '../../nobuild/invalid'
 import { createSkillsApi } from '../../session/session'
-import { checkTokenBudgets } from '../../tokens/budget'
+import { tokenBudgets } from '../../tokens/budget'
 import { copySkill } from './copy'
 import { type Grants, sandboxedTools } from './sandbox/tools'
 import { newStageRoot, removeStage } from './stage-area'
@@ -76,8 +76,8 @@ export function stageSkill(dir: string, siteId: string, from: string | undefined
       return undefined
     },
     async compile(compat) {
-      const compiler = createCompiler({ roots: [root], compat })
-      const result = await checkTokenBudgets(await compiler.compile())
+      const compiler = createCompiler({ roots: [root], compat, finish: tokenBudgets() })
+      const result = await compiler.compile()
       const diagnostics = result.diagnostics.filter((d) => d.siteId === siteId)
       const api = createSkillsApi(compiler, result.skills, { invalidSkill, loadNodeTool: sandboxedTools(grants) })
       return { result, api, diagnostics }
