@@ -1,7 +1,7 @@
 import { dirname, resolve, sep } from 'node:path'
 import { toolTargets } from '../../typecheck/harness'
 import type { TypeScriptBackend } from '../../typecheck/backend'
-import { type TypeCheck, type TypeProblem, createToolTypeChecker } from '../../typecheck/tools'
+import { type TypeCheck, type TypeProblem, createToolTypeChecker } from '../../typecheck/tool-checker'
 import { TypeScriptSetupError, startTypeScript } from '../../typecheck/typescript'
 import { type WatchedRun, watchTypechecks } from '../../typecheck/watch-typechecks'
 import { generateDts } from '../../codegen/dts'
