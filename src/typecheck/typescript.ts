@@ -11,7 +11,7 @@ import {
 import type { TypeScriptBackend } from './backend'
 import { type ClassicTypeScript, createClassicBackend } from './classic'
 import { type NativeTypeScript, createNativeBackend } from './native'
-import { checkCompilerOptions } from './options'
+import { checkCompilerOptions } from './compiler-options'
 import { resolutionProblem } from './resolution'
 
 /** The majors `check` drives: 5 and 6 through the compiler API, 7 through its `unstable/async` API. */
