@@ -2,7 +2,7 @@ import type { UnpluginOptions } from 'unplugin'
 import type { BuildError } from '../build-error'
 import type { RootContext } from '../root-context'
 import type { PluginContexts } from '../plugin-contexts'
-import { typeScriptTransform } from '../typescript'
+import { typeScriptTransform } from '../typescript-transform'
 
 /** What Rollup, Rolldown and Vite give a hook as `this`, as far as the plugin uses it. */
 export interface RollupHookContext {

@@ -3,7 +3,7 @@ import type { Compilation, Compiler } from 'webpack'
 import { PLUGIN_NAME, VIRTUAL_ID_RE } from '../../ids'
 import type { RootContext } from '../root-context'
 import type { PluginContexts } from '../plugin-contexts'
-import { typeScriptTransform } from '../typescript'
+import { typeScriptTransform } from '../typescript-transform'
 
 /**
  * webpack: the root is `context`, Node tools are left out of web targets. The skills compile
