@@ -11,7 +11,7 @@ import { invalidSkill } from '../../nobuild/invalid'
 import { createSkillsApi } from '../../session/session'
 import { tokenBudgets } from '../../tokens/budget'
 import { copySkill } from './copy'
-import { type Grants, sandboxedTools } from './sandbox/tools'
+import { type Grants, sandboxedTools } from './sandbox/sandboxed-tools'
 import { newStageRoot, removeStage } from './stage-area'
 
 /** One file of a skill to write: its path inside the skill folder and its whole text. */
