@@ -69,18 +69,19 @@ export function siteSkillsRoot(agentWorkspace?: string): string {
   return rootsOf({ agentWorkspace })[0]!.path
 }
 
-/** Where options made by `withResolvedRoots` carry their roots as values. */
+/** Where options made by `oneShot` carry their roots as values, and their session. */
 const RESOLVED_ROOTS = Symbol('resolved roots')
+const OWN_SESSION = Symbol('own session')
 
 /**
- * Options over roots resolved already (the CLI's): handed on with their values (a package root
- * keeps its package), never resolved again. `roots` shows their folders. @internal
+ * Options over a session of the caller's own (a CLI command's): its roots resolved already and
+ * handed on as values (a package root keeps its package), compiled once, never watched, kept in
+ * no cache of this module. `roots` shows their folders. @internal
  */
-export function withResolvedRoots(
-  roots: readonly Root[],
-  options: Omit<SkillsOptions, 'roots' | 'root'>,
-): SkillsOptions {
-  return { ...options, roots: roots.map(rootPath), [RESOLVED_ROOTS]: roots } as SkillsOptions
+export function oneShot(roots: readonly Root[], compat?: Compat): SkillsOptions {
+  const session = createSession(roots, { invalidSkill, compat, watch: false })
+  const shown = { roots: roots.map(rootPath), compat, watch: false }
+  return { ...shown, [RESOLVED_ROOTS]: roots, [OWN_SESSION]: session } as SkillsOptions
 }
 
 /**
@@ -100,6 +101,8 @@ export function rootsOf(input?: SkillsInput): readonly Root[] {
 
 function sessionFor(input: SkillsInput | undefined, checkOnly: boolean): Session {
   const options = optionsOf(input)
+  const own = (options as { [OWN_SESSION]?: Session })[OWN_SESSION]
+  if (own) return own
   const roots = rootsOf(options)
   const compat = options.compat
   const watch = options.watch !== false

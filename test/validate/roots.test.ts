@@ -5,7 +5,7 @@ import { rootsOf as cliRoots } from '../../src/cli/roots'
 import { parseCommand } from '../../src/cli/options'
 import { COMMANDS } from '../../src/cli/registry'
 import { resolveRoots } from '../../src/compiler/discover/roots'
-import { rootsOf as apiRoots, siteSkillsRoot, withResolvedRoots } from '../../src/nobuild/api'
+import { rootsOf as apiRoots, oneShot, siteSkillsRoot } from '../../src/nobuild/api'
 import { resolveOptions } from '../../src/plugin/options'
 
 const CWD = '/work/app'
@@ -44,7 +44,7 @@ describe('resolveRoots: where the learnings are', () => {
     expect(paths(fromCli)).toEqual(['/work/app/learnings', join(homedir(), 'more')])
     // The API resolves against process.cwd(), not the CLI's working directory: equal but new values
     // would mean the roots were resolved a second time.
-    expect(apiRoots(withResolvedRoots(fromCli, {}))).toBe(fromCli)
+    expect(apiRoots(oneShot(fromCli))).toBe(fromCli)
     const again = resolveRoots(fromCli, '/elsewhere')
     expect(again).toHaveLength(fromCli.length)
     for (const [i, root] of again.entries()) expect(root).toBe(fromCli[i])

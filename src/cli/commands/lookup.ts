@@ -1,6 +1,6 @@
 import type { SkillMeta, VerificationSummary } from '../../../runtime/index'
 import type { SkillModel } from '../../compiler/model'
-import { current, loadLearnedContext, siteSkillsForUrl, withResolvedRoots } from '../../nobuild/api'
+import { current, loadLearnedContext, oneShot, siteSkillsForUrl } from '../../nobuild/api'
 import { recordIsCurrent } from '../../verification/stale'
 import { resultTokens } from '../../../runtime/internal'
 import { recordedTokensOf } from '../../compiler/verification'
@@ -16,7 +16,7 @@ import type { Args } from '../registry'
 export async function matchCommand(args: Args<'match'>, io: CliIO): Promise<number> {
   if (args.positionals.length === 0) throw new UsageError('match needs at least one URL: site-skills match URL...')
   const roots = await existingRoots(args, io)
-  const options = withResolvedRoots(roots, { compat: compatOf(args), watch: false })
+  const options = oneShot(roots, compatOf(args))
   const found: [string, string[]][] = []
   for (const url of args.positionals) found.push([url, (await siteSkillsForUrl(url, options)).map((s) => s.id)])
   // Own properties: a URL such as `__proto__` is printed like any other.
@@ -37,7 +37,7 @@ export async function contextCommand(args: Args<'context'>, io: CliIO): Promise<
   }
   // Loaded first: without the tokenizer the command exits 2 before it reads anything.
   const tokenizer = args.tokens ? await loadTokenizer() : undefined
-  const options = withResolvedRoots(await existingRoots(args, io), { compat: compatOf(args), watch: false })
+  const options = oneShot(await existingRoots(args, io), compatOf(args))
   const context = await loadLearnedContext(url, options)
   const { api, models } = await current(options)
   const tokens = tokenizer && (await contextTokens(api, url, tokenizer, exampleResults(models)))

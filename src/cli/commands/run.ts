@@ -13,7 +13,7 @@ import {
   splitCursor,
   targetProblem,
 } from '../../../runtime/internal'
-import { type SkillsOptions, current, runBrowserSiteTool, runNodeSiteTool, withResolvedRoots } from '../../nobuild/api'
+import { type SkillsOptions, current, runBrowserSiteTool, runNodeSiteTool, oneShot } from '../../nobuild/api'
 import type { Root } from '../../compiler/discover/roots'
 import { type CliIO, UsageError, writeLine } from '../args'
 import { cdpChoice, runtimeTarget } from '../cdp'
@@ -118,7 +118,7 @@ export async function runCommand(args: Args<'run'>, io: CliIO): Promise<number> 
   if (target && targetProblem(target)) throw new UsageError(`--cdp: ${targetProblem(target)}`)
   // One compile, no watching: the command ends when the tool returns.
   const roots = await existingRoots(args, io)
-  const options = withResolvedRoots(roots, { compat: compatOf(args), watch: false })
+  const options = oneShot(roots, compatOf(args))
   try {
     const meta = await metaOf(siteId, tool, options)
     const kind = meta?.kind

@@ -5,7 +5,7 @@ import { type BrowserEndpoint, resolveBrowser } from '../../cdp/endpoint'
 import { formatFixture } from '../../compiler/fixture-format/header'
 import { toPosix } from '../../compiler/fs/paths'
 import { isWriteFailure, writeFileInside } from '../../compiler/fs/write-inside'
-import { current, withResolvedRoots } from '../../nobuild/api'
+import { current, oneShot } from '../../nobuild/api'
 import { SNAPSHOT_CHANGES } from '../../examples/capture-page'
 import { capturePage, fixtureNameFromUrl } from '../../examples/fixture'
 import { type CliIO, UsageError, writeLine } from '../args'
@@ -81,9 +81,7 @@ function checkCaptured(page: { url: string }, siteId: string, patterns: readonly
 export async function snapshotCommand(args: Args<'snapshot'>, io: CliIO): Promise<number> {
   const { url, siteId, browser, where } = parseOptions(args)
   try {
-    const { result } = await current(
-      withResolvedRoots(await existingRoots(args, io), { compat: compatOf(args), watch: false }),
-    )
+    const { result } = await current(oneShot(await existingRoots(args, io), compatOf(args)))
     const ids = result.records.map((r) => r.folder.id)
     checkSkillIds([siteId], ids)
     const record = result.records[ids.indexOf(siteId)]!

@@ -1,7 +1,7 @@
 import type { SiteSkills } from '../../../runtime/index'
 import type { CompileResult } from '../../compiler/compile'
 import { type BrowserSpec, resolveBrowser } from '../../cdp/endpoint'
-import { current, withResolvedRoots } from '../../nobuild/api'
+import { current, oneShot } from '../../nobuild/api'
 import { type TestBrowser, openTestBrowser } from '../../examples/browser'
 import { runLive } from '../../examples/live'
 import { collectCases, resultOf, runOffline } from '../../examples/run'
@@ -177,7 +177,7 @@ const NOTHING: Scope = { diagnostics: [], noExamples: [] }
  */
 export async function testCommand(args: Args<'test'>, io: CliIO): Promise<number> {
   const roots = await existingRoots(args, io)
-  const options = withResolvedRoots(roots, { compat: compatOf(args), watch: false })
+  const options = oneShot(roots, compatOf(args))
   const plan = planOf(args)
   try {
     const { result, api } = await current(options)
