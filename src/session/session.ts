@@ -46,7 +46,7 @@ export interface Session {
  * The error of a call into a skill that is invalid (its first error, the asked-for tool's own
  * first): the caller's wording (the no-build API's is the original's).
  */
-export type InvalidSkill = (
+type InvalidSkill = (
   diagnostics: readonly Diagnostic[],
   siteId: string,
   tool: { name: string; kind: 'node' | 'browser' },

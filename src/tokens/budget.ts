@@ -68,7 +68,7 @@ export function tokenBudgets(option?: TokenBudgetOption): (result: CompileResult
  * skill over its budget, an error with `fail` (the skill is then not served). Loads the tokenizer
  * only when some budget applies.
  */
-export async function checkTokenBudgets(
+async function checkTokenBudgets(
   result: CompileResult,
   option?: TokenBudgetOption,
   load: () => Promise<Tokenizer> = loadTokenizer,
