@@ -59,7 +59,10 @@ const ALLOWED: Record<string, { uses: string; why: string }> = {
   },
   'src/mcp/author/note.ts': { uses: 'existsSync', why: 'whether a note exists before appending (read by the guard)' },
   'src/mcp/author/sandbox/run.ts': { uses: 'existsSync', why: "finds the sandbox's own built script" },
-  'src/mcp/author/sandbox/sandboxed-tools.ts': { uses: 'existsSync', why: 'the node_modules folders a sandbox may read' },
+  'src/mcp/author/sandbox/sandboxed-tools.ts': {
+    uses: 'existsSync',
+    why: 'the node_modules folders a sandbox may read',
+  },
   'src/mcp/author/stage-area.ts': {
     uses: 'lstatSync mkdirSync readdirSync rmSync rmdirSync',
     why: 'makes and removes its own stage folders (0700, never through a link)',
