@@ -9,12 +9,12 @@ import { writeGeneratedFile } from '../../compiler/fs/generated'
 import { isWriteFailure } from '../../compiler/fs/write-inside'
 import { type CompileResult, createCompiler } from '../../compiler/compile'
 import type { SkillModel } from '../../compiler/model'
-import { codeFrame, readQuietly } from '../../compiler/diagnostics/report'
+import { codeFrame, readQuietly, displayPath } from '../../compiler/diagnostics/report'
 import { tokenBudgets } from '../../tokens/budget'
 import { foldersOf } from '../../session/folder-watcher'
 import { DEFAULT_DTS } from '../../ids'
 import { type CliIO, writeLine } from '../args'
-import { displayRoot, givenRoots } from '../roots'
+import { givenRoots } from '../roots'
 import { type Root, rootPath } from '../../compiler/discover/roots'
 import { type Style, createStyle, plural } from '../format'
 import { existingRoots } from '../compile-roots'
@@ -23,7 +23,7 @@ import type { Args } from '../registry'
 
 function printProblem(p: TypeProblem, io: CliIO, style: Style, roots: readonly Root[]): void {
   const [first = '', ...rest] = p.message.split('\n')
-  const where = p.file ? `${displayRoot(p.file, io.cwd, roots)}:${p.line}:${p.column}` : 'typescript'
+  const where = p.file ? `${displayPath(p.file, io.cwd, roots)}:${p.line}:${p.column}` : 'typescript'
   writeLine(io.stdout, `  ${style.red('error')} ${style.dim(p.code)}  ${style.cyan(where)}`)
   writeLine(io.stdout, `    ${first}`)
   for (const line of rest) writeLine(io.stdout, `    ${line}`)
@@ -50,7 +50,7 @@ function printProblems(result: CompileResult, problems: readonly TypeProblem[], 
   const roots = givenRoots(result)
   for (const [model, list] of groups) {
     const title = model
-      ? `${style.bold(model.id)}${style.dim(`  ${displayRoot(model.root, io.cwd, roots)}/${model.id}`)}`
+      ? `${style.bold(model.id)}${style.dim(`  ${displayPath(model.root, io.cwd, roots)}/${model.id}`)}`
       : style.bold('types')
     writeLine(io.stdout, `${style.red('✖')} ${title}`)
     for (const p of list) printProblem(p, io, style, roots)
@@ -75,7 +75,7 @@ function printJson(result: CompileResult, typed: TypeCheck | undefined, dts: str
   const report = jsonReport(result, io.cwd)
   const typeErrors = (typed?.problems ?? []).map((p) => ({
     ...p,
-    file: p.file && displayRoot(p.file, io.cwd, givenRoots(result)),
+    file: p.file && displayPath(p.file, io.cwd, givenRoots(result)),
   }))
   const ok = report.ok && typeErrors.length === 0
   writeLine(io.stdout, JSON.stringify({ ...report, ok, dts, typeErrors }, null, 2))
@@ -126,7 +126,7 @@ async function checkWith(
   })
   const checker = createToolTypeChecker(typescript)
   const out = resolve(io.cwd, args.out ?? DEFAULT_DTS)
-  const dts = displayRoot(out, io.cwd, roots)
+  const dts = displayPath(out, io.cwd, roots)
 
   async function run(): Promise<WatchedRun> {
     const result = await skills.compile()

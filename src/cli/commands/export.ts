@@ -1,12 +1,12 @@
 import { join, resolve } from 'node:path'
-import { createFramer, formatReport } from '../../compiler/diagnostics/report'
+import { createFramer, formatReport, displayPath } from '../../compiler/diagnostics/report'
 import type { Diagnostic } from '../../compiler/diagnostics/catalog'
 import { planAgentSkills } from '../../export/plan'
 import { folderDrift } from '../../export/read'
 import { ExportConflictError, writeAgentSkills } from '../../export/write'
 import { packageVersion } from '../../own/version'
 import { type CliIO, UsageError, writeLine } from '../args'
-import { displayRoot, givenRoots } from '../roots'
+import { givenRoots } from '../roots'
 import type { Root } from '../../compiler/discover/roots'
 import type { Args } from '../registry'
 import { createStyle, formatDiagnostic, plural } from '../format'
@@ -59,7 +59,7 @@ export async function exportCommand(args: Args<'export'>, io: CliIO): Promise<nu
   const plan = await planAgentSkills(result, packageVersion(), args.positionals)
   printFindings(plan.diagnostics, io, givenRoots(result))
   if (plan.diagnostics.some((d) => d.severity === 'error')) return 1
-  const shown = displayRoot(out, io.cwd, givenRoots(result))
+  const shown = displayPath(out, io.cwd, givenRoots(result))
   if (args.check) {
     const drift = (await Promise.all(plan.folders.map((f) => folderDrift(join(out, f.name), f)))).flat()
     if (args.json) writeLine(io.stdout, JSON.stringify({ out: shown, ok: drift.length === 0, drift }, null, 2))

@@ -1,13 +1,14 @@
 import { existsSync, lstatSync, mkdirSync, realpathSync } from 'node:fs'
 import { dirname, join, relative } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { displayPath } from '../../compiler/diagnostics/report'
 import { modelName } from '../../compiler/validate/collisions'
 import { checkDomainPattern } from '../../compiler/validate/domains'
 import { toPosix } from '../../compiler/fs/paths'
 import { fsReason, isWriteFailure, writeFileInside } from '../../compiler/fs/write-inside'
 import { type CliIO, UsageError, writeLine } from '../args'
 import { shellWord } from '../call-example'
-import { displayRoot, rootsOf } from '../roots'
+import { rootsOf } from '../roots'
 import type { Root } from '../../compiler/discover/roots'
 import { CommandFailure, reportFailure } from '../failure'
 import type { Args } from '../registry'
@@ -122,7 +123,7 @@ function files(id: string, domains: string[], schema: string): Record<string, st
 /** The validate command that checks the new skill: with `--root` when the root was given as one. */
 function validateCommandFor(args: Args<'new'>, root: Root, io: CliIO): string {
   if (args.root.length === 0) return 'site-skills validate'
-  return `site-skills validate --root ${shellWord(displayRoot(root.path, io.cwd, [root]))}`
+  return `site-skills validate --root ${shellWord(displayPath(root.path, io.cwd, [root]))}`
 }
 
 /**
@@ -187,7 +188,7 @@ export async function newCommand(args: Args<'new'>, io: CliIO): Promise<number> 
     const roots = rootsOf(args, io)
     const root = roots[0]!
     const dir = join(root.path, id)
-    const shown = displayRoot(dir, io.cwd, roots)
+    const shown = displayPath(dir, io.cwd, roots)
     const realDir = makeSkillFolder(dir, shown)
     for (const [rel, content] of Object.entries(files(id, domains, schemaRef(dir, io.cwd)))) {
       const written = writeFileInside(realDir, rel, content, shown)

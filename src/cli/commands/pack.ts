@@ -1,7 +1,7 @@
 import { resolve } from 'node:path'
 import type { CompileResult } from '../../compiler/compile'
 import { createDiagnostic, type Diagnostic } from '../../compiler/diagnostics/catalog'
-import { displayFile } from '../../compiler/diagnostics/report'
+import { displayFile, displayPath } from '../../compiler/diagnostics/report'
 import { isPackageName } from '../../compiler/discover/skill-packages'
 import { isInside } from '../../compiler/fs/paths'
 import type { SkillModel } from '../../compiler/model'
@@ -10,7 +10,7 @@ import { type PackFiles, type PackSkill, packFiles } from '../../pack/contents'
 import { scanFile } from '../../pack/secrets'
 import { outProblem, writePack } from '../../pack/write'
 import { type CliIO, UsageError, writeLine } from '../args'
-import { displayRoot, givenRoots } from '../roots'
+import { givenRoots } from '../roots'
 import type { Root } from '../../compiler/discover/roots'
 import type { Args } from '../registry'
 import { CommandFailure } from '../failure'
@@ -109,12 +109,12 @@ export async function packCommand(args: Args<'pack'>, io: CliIO): Promise<number
   const inside = models.find((m) => isInside(m.realDir, out))
   if (inside) throw new UsageError(`--out ${args.out} is inside the skill ${inside.id}: write the pack elsewhere`)
   const problem = outProblem(out)
-  if (problem) throw new CommandFailure('pack-out', `${displayRoot(out, io.cwd, roots)} ${problem}`)
+  if (problem) throw new CommandFailure('pack-out', `${displayPath(out, io.cwd, roots)} ${problem}`)
   const { skills, findings } = await collect(models)
   if (findings.length > 0) {
     if (args.json) {
       // As `validate --json` lists them: `file` relative to `root`.
-      const diagnostics = findings.map((d) => ({ ...d, root: displayRoot(d.root, io.cwd, roots) }))
+      const diagnostics = findings.map((d) => ({ ...d, root: displayPath(d.root, io.cwd, roots) }))
       writeLine(io.stdout, JSON.stringify({ ok: false, diagnostics }, null, 2))
     }
     printFindings(findings, io, roots)
@@ -122,7 +122,7 @@ export async function packCommand(args: Args<'pack'>, io: CliIO): Promise<number
   }
   const files = packFiles(name, version, skills)
   writePack(out, files)
-  const shown = displayRoot(out, io.cwd, roots)
+  const shown = displayPath(out, io.cwd, roots)
   const bytes = size(files)
   if (args.json) {
     const summary = { ok: true, name, version, out: shown, skills: skills.map((s) => s.id), files: files.size, bytes }

@@ -1,5 +1,6 @@
 import { existsSync } from 'node:fs'
 import { join } from 'node:path'
+import { displayPath } from '../../compiler/diagnostics/report'
 import { type BrowserTarget, type CdpSendable, type ToolMeta, isSiteToolError } from '../../../runtime/index'
 import {
   type CallRef,
@@ -18,7 +19,7 @@ import type { Root } from '../../compiler/discover/roots'
 import { type CliIO, UsageError, writeLine } from '../args'
 import { cdpChoice, runtimeTarget } from '../cdp'
 import { shellWord } from '../call-example'
-import { compatOf, displayRoot } from '../roots'
+import { compatOf } from '../roots'
 import { checkSkillIds, existingRoots } from '../compile-roots'
 import type { Args } from '../registry'
 
@@ -158,7 +159,7 @@ function printed(value: unknown, from: CallRef, args: Args<'run'>): string {
 /** Where to see every problem of an invalid skill: `site-skills validate` of its folder(s). */
 function validateLine(siteId: string, roots: readonly Root[], io: CliIO): string {
   const dirs = roots.map((root) => join(root.path, siteId)).filter((dir) => existsSync(join(dir, 'manifest.json')))
-  const shown = dirs.map((dir) => shellWord(displayRoot(dir, io.cwd, roots))).join(' ')
+  const shown = dirs.map((dir) => shellWord(displayPath(dir, io.cwd, roots))).join(' ')
   return `every problem of ${JSON.stringify(siteId)}: site-skills validate ${shown}`
 }
 

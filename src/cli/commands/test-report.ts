@@ -1,4 +1,5 @@
 import { join } from 'node:path'
+import { displayPath } from '../../compiler/diagnostics/report'
 import type { CompileResult } from '../../compiler/compile'
 import type { Diagnostic } from '../../compiler/diagnostics/catalog'
 import { junitReport } from '../../examples/junit'
@@ -6,7 +7,7 @@ import type { ExampleResult } from '../../examples/types'
 import { type CliIO, writeLine } from '../args'
 import { type Style, createStyle, plural } from '../format'
 import type { TEST_REPORTERS } from '../registry'
-import { displayRoot, givenRoots } from '../roots'
+import { givenRoots } from '../roots'
 import type { Root } from '../../compiler/discover/roots'
 import { jsonDiagnostic, jsonReport } from './validate'
 
@@ -35,7 +36,7 @@ export function scopeOf(result: CompileResult, chosen: readonly string[], cwd: s
     .filter(({ model }) => counts(model.id) && !model.tools.some((t) => t.examples?.length))
     .map(({ model }) => ({
       id: model.id,
-      manifest: `${displayRoot(model.dir, cwd, givenRoots(result))}/manifest.json`,
+      manifest: `${displayPath(model.dir, cwd, givenRoots(result))}/manifest.json`,
     }))
   return { diagnostics, noExamples }
 }
@@ -81,7 +82,7 @@ export interface RunReport {
 
 /** A record not written, on stderr: `site-skills: CODE: file: message`, then its hint. */
 function refusalLine(d: Diagnostic, cwd: string, roots: readonly Root[]): string {
-  return `site-skills: ${d.code}: ${displayRoot(join(d.root, d.file), cwd, roots)}: ${d.message}\n  hint: ${d.hint}`
+  return `site-skills: ${d.code}: ${displayPath(join(d.root, d.file), cwd, roots)}: ${d.message}\n  hint: ${d.hint}`
 }
 
 /** Prints the end of a run: the JSON or the XML (the text reporter printed its lines as they came). */
@@ -93,7 +94,7 @@ export function printReport(io: CliIO, reporter: Reporter, report: RunReport): v
     const extra = {
       ...(diagnostics.length ? { diagnostics } : {}),
       ...(scope.noExamples.length ? { noExamples: scope.noExamples.map((s) => s.id) } : {}),
-      ...(recorded ? { recorded: recorded.written.map((path) => displayRoot(path, io.cwd, roots)) } : {}),
+      ...(recorded ? { recorded: recorded.written.map((path) => displayPath(path, io.cwd, roots)) } : {}),
     }
     writeLine(io.stdout, JSON.stringify({ ok, results, ...extra }, null, 2))
     return
@@ -108,7 +109,7 @@ export function printReport(io: CliIO, reporter: Reporter, report: RunReport): v
   const summary = `${results.length - failed} passed, ${failed} failed (${plural(results.length, 'example')})`
   writeLine(io.stdout, ok ? summary : style.red(summary))
   for (const path of recorded?.written ?? [])
-    writeLine(io.stdout, style.dim(`recorded ${displayRoot(path, io.cwd, roots)}`))
+    writeLine(io.stdout, style.dim(`recorded ${displayPath(path, io.cwd, roots)}`))
   for (const text of scopeLines(scope)) writeLine(io.stderr, text)
   for (const d of recorded?.refused ?? []) writeLine(io.stderr, refusalLine(d, io.cwd, roots))
 }

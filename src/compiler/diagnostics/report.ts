@@ -1,4 +1,4 @@
-import { join, relative } from 'node:path'
+import { isAbsolute, join, relative } from 'node:path'
 import { LOG_PREFIX } from '../../ids'
 import type { Diagnostic } from './catalog'
 import { FILE_LIMITS, isReadFailure, readRegularFile } from '../fs/files'
@@ -54,15 +54,21 @@ function frameOfLines(lines: readonly string[], line: number, column: number, st
 export const fileOf = (d: Diagnostic): string => join(d.root, d.file)
 
 /**
- * A diagnostic's file shown relative to `base` (the bundler's root); in a package root of `roots`, by the
- * package's name (`@acme/site-skills-github/github/manifest.json`).
+ * How a path of the roots (a file, a skill folder, a root) is shown, the one way: in a package root
+ * of `roots` by the package's name (`@acme/site-skills-github/github/manifest.json`), else relative
+ * to `base` (the working directory, the bundler's root) when inside it, else whole.
  */
+export function displayPath(path: string, base: string, roots: readonly Root[]): string {
+  const named = packagePath(path, roots)
+  if (named !== undefined) return named
+  const rel = relative(base, path)
+  return rel === '' ? '.' : rel.startsWith('..') || isAbsolute(rel) ? toPosix(path) : toPosix(rel)
+}
+
+/** A diagnostic's file as displayPath shows it (a finding about `base` itself names no file). */
 export function displayFile(d: Diagnostic, base: string, roots: readonly Root[]): string {
   const abs = fileOf(d)
-  const named = packagePath(abs, roots)
-  if (named !== undefined) return named
-  const rel = relative(base, abs)
-  return toPosix(rel.startsWith('..') ? abs : rel)
+  return relative(base, abs) === '' ? '' : displayPath(abs, base, roots)
 }
 
 /** `file:line:col  error code  message` on one line. */
