@@ -1,7 +1,7 @@
 import { readdir, readFile } from 'node:fs/promises'
 import { isDeepStrictEqual } from 'node:util'
 import { join } from 'node:path'
-import { isFixtureHeaderProblem, parseFixtureHeader } from '../src/compiler/fixtures/header'
+import { isFixtureHeaderProblem, parseFixtureHeader } from '../src/compiler/fixture-format/header'
 
 export const LEARNINGS = join(import.meta.dirname, '../learnings')
 

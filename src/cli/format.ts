@@ -1,4 +1,5 @@
 import type { Diagnostic } from '../compiler/diagnostics/catalog'
+import type { Root } from '../compiler/discover/roots'
 import { type Framer, displayFile } from '../compiler/diagnostics/report'
 
 export interface Style {
@@ -22,9 +23,15 @@ export function createStyle(stream: NodeJS.WriteStream): Style {
  * One diagnostic: severity, code, `file:line:col` (relative to `cwd`), message, code frame and hint.
  * A report of many passes one `framer` for all of them (see createFramer).
  */
-export function formatDiagnostic(d: Diagnostic, cwd: string, style: Style, framer: Framer): string {
+export function formatDiagnostic(
+  d: Diagnostic,
+  cwd: string,
+  roots: readonly Root[],
+  style: Style,
+  framer: Framer,
+): string {
   const severity = d.severity === 'error' ? style.red('error') : style.yellow('warning')
-  const file = displayFile(d, cwd)
+  const file = displayFile(d, cwd, roots)
   const head = `  ${severity} ${style.dim(d.code)}  ${style.cyan(`${file}:${d.line}:${d.column}`)}`
   const frame = d.line === 1 && d.column === 1 && d.code.startsWith('manifest-missing') ? '' : framer(d, style)
   const body = [

@@ -1,11 +1,11 @@
 import { parseArgs } from 'node:util'
 import { type CliIO, UsageError, writeLine } from './args'
 import { reportFailure } from './failure'
-import { guardProcess } from './guard'
+import { guardProcess } from './process-guard'
 import { type CommandSpec, JSON_OUTPUT, ROOT, commandHelp, optionRows, parseCommand, synopsis } from './options'
 import { type Args, COMMANDS, type CommandName, KNOWN_OPTIONS } from './registry'
-import { MissingPeerError, loadWithPeers } from '../package/peers'
-import { packageVersion } from '../package/version'
+import { MissingPeerError, loadWithPeers } from '../own/peers'
+import { packageVersion } from '../own/version'
 
 type Handler<N extends CommandName> = (args: Args<N>, io: CliIO) => Promise<number>
 

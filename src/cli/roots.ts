@@ -1,12 +1,10 @@
-import { isAbsolute, relative } from 'node:path'
 import { type Compat, parseCompat } from '../compiler/compat'
-import { packagePath } from '../compiler/discover/packages'
-import { resolveRoots } from '../compiler/discover/roots'
-import { toPosix } from '../compiler/fs/paths'
+import type { CompileResult } from '../compiler/compile'
+import { type Root, resolveRoots } from '../compiler/discover/roots'
 import type { CliIO } from './args'
 
 /*
- * What the commands that read skills share: their roots, how a root is shown, the compat mode.
+ * What the commands that read skills share: their roots (and those a compile read), the compat mode.
  * Apart from args.ts because resolving roots loads the compiler's discovery (package roots parse
  * package.json): the CLI's entry, --help and --version load none of it.
  */
@@ -18,17 +16,13 @@ export interface RootArgs {
 }
 
 /** The roots of a command: `--root` (and extra positional dirs), else the environment's default. */
-export function rootsOf(args: Pick<RootArgs, 'root'>, io: CliIO, extra: string[] = []): readonly string[] {
+export function rootsOf(args: Pick<RootArgs, 'root'>, io: CliIO, extra: string[] = []): readonly Root[] {
   return resolveRoots([...args.root, ...extra], io.cwd, io.env)
 }
 
-/** How a root (or a path) is shown: by its package's name in a package root, else relative to the working directory when inside it. */
-export function displayRoot(root: string, cwd: string): string {
-  const named = packagePath(root)
-  if (named !== undefined) return named
-  const rel = relative(cwd, root)
-  return rel === '' ? '.' : rel.startsWith('..') || isAbsolute(rel) ? toPosix(root) : toPosix(rel)
-}
+/** The roots a compile read, as given (a package root with its package): how its files are shown. */
+export const givenRoots = (result: Pick<CompileResult, 'roots'>): readonly Root[] =>
+  result.roots.map((scan) => scan.from)
 
 /** The compat mode the command was given (checked when parsed). */
 export function compatOf(args: Pick<RootArgs, 'compat'>): Compat | undefined {

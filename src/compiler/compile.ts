@@ -4,7 +4,8 @@ import type { BrowserToolCode } from '../../runtime/index'
 import type { BrowserBundler, BundleRequest, BundleResult } from './bundle/browser-tools'
 import { addFinding, checkCollisions } from './validate/collisions'
 import { compareDiagnostics, countBySeverity, createDiagnostic, type Diagnostic } from './diagnostics/catalog'
-import { packageDiagnostic } from './discover/packages'
+import { packageDiagnostic } from './discover/skill-packages'
+import { type RootInput, rootPath } from './discover/roots'
 import { MANIFEST, type RootScan, scanRoot } from './discover/skills'
 import type { SkillFolder, SkillModel, SkillRecord, ToolModel } from './model'
 import { chunk } from './bundle/limit'
@@ -13,12 +14,17 @@ import type { Focus } from './focus'
 import { toPosix } from './fs/paths'
 import { type StampLog, stampFiles } from './fs/stamp'
 import { unreadableSkill } from './discover/unreadable'
-import { blocksSkill, type ValidateOptions } from './validate/context'
+import { blocksSkill, type ValidateOptions } from './validate/folder-validation'
 import type { FolderFindings } from './validate/skill'
 
 export interface CompilerOptions extends ValidateOptions {
-  /** Absolute roots, in priority order. */
-  roots: readonly string[]
+  /** Absolute roots (resolved, or plain folders), in priority order. */
+  roots: readonly RootInput[]
+  /**
+   * The last stage of every compile, over its whole result: the token budgets (`tokenBudgets` of
+   * src/tokens/budget.ts), applied here once for every caller that counts them.
+   */
+  finish?: (result: CompileResult) => Promise<CompileResult>
   /** Minify browser tools. @default true */
   minify?: boolean
   /**
@@ -306,7 +312,10 @@ export function createCompiler(options: CompilerOptions): Compiler {
   }
 
   async function compile(focus?: Focus): Promise<CompileResult> {
-    const roots = await Promise.all([...new Set(options.roots)].map(scanRoot))
+    // A root given twice is read once (the first).
+    const once = new Map<string, RootInput>()
+    for (const root of options.roots) if (!once.has(rootPath(root))) once.set(rootPath(root), root)
+    const roots = await Promise.all([...once.values()].map(scanRoot))
     const all = roots.flatMap((r) => r.folders)
     const folders = focus ? await (await import('./focus')).focusFolders(all, focus) : all
     const hits = await Promise.all(folders.map(reuse))
@@ -398,7 +407,7 @@ export function createCompiler(options: CompilerOptions): Compiler {
       reports.push({ id: '', root: scan.root, diagnostics: [missing] })
     }
     diagnostics.sort(compareDiagnostics)
-    return {
+    const result: CompileResult = {
       roots,
       skills,
       records: entries.map((e) => e.record),
@@ -407,6 +416,7 @@ export function createCompiler(options: CompilerOptions): Compiler {
       ...countBySeverity(diagnostics),
       revalidated: missed.map((f) => f.id),
     }
+    return options.finish ? options.finish(result) : result
   }
 
   async function compileBrowserTool(model: SkillModel, tool: ToolModel): Promise<BundleResult> {

@@ -2,7 +2,7 @@ import { SiteToolError } from '../../runtime/index'
 import { type CdpClient, command, launchBrowser } from '../../runtime/internal'
 import type { BrowserEndpoint } from '../cdp/endpoint'
 import { connectLink } from '../cdp/link'
-import { type RequestRule, type TargetGuard, createTargetGuard } from './guard'
+import { type RequestRule, type TargetGuard, createTargetGuard } from './target-guard'
 
 /** A tab of its own for one example, in a browser context of its own (no cookies, storage or cache shared). */
 interface Tab {

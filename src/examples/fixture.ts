@@ -1,4 +1,4 @@
-// The fixture format (header comment, then the page) lives in src/compiler/fixtures/header.ts,
+// The fixture format (header comment, then the page) lives in src/compiler/fixture-format/header.ts,
 // which validation reads too; what `snapshot` evaluates in the tab is capture-page.ts.
 import { SiteToolError } from '../../runtime/index'
 import { type CdpClient, command } from '../../runtime/internal'

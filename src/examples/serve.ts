@@ -1,5 +1,5 @@
 import { type CdpClient, command, listen } from '../../runtime/internal'
-import type { Answer, RequestRule } from './guard'
+import type { Answer, RequestRule } from './target-guard'
 
 /** How long a page may take to load before the example fails with `timeout`. */
 const LOAD_TIMEOUT_MS = 15_000

@@ -4,7 +4,7 @@ import { isReadFailure } from '../compiler/fs/files'
 import { readFileInside } from '../compiler/fs/inside'
 import type { Tokenizer } from '../tokens/tokenizer'
 import { listedTools, modelText, type SiteTool } from '../listing/site-tool'
-import type { WatchedState } from './skills'
+import type { WatchedState } from './watched-skills'
 import { type ResultChecker, createResultChecker } from './tools'
 
 /** What `tools/list` offers (SPEC 11): the active tab's tools, every tool, or a fixed set to search them. */

@@ -2,7 +2,8 @@ import type { Server } from '@modelcontextprotocol/server'
 import { serveStdio } from '@modelcontextprotocol/server/stdio'
 import { type LaunchedBrowser, launchBrowser } from '../../runtime/internal'
 import type { BrowserEndpoint } from '../cdp/endpoint'
-import { packageVersion } from '../package/version'
+import type { RootInput } from '../compiler/discover/roots'
+import { packageVersion } from '../own/version'
 import { loadTokenizer } from '../tokens/tokenizer'
 import { createAgentSkills } from './agent-skills/serve'
 import { authoringFactory } from './author/index'
@@ -12,7 +13,7 @@ import { createHost } from './host'
 import { type SessionLimits, serveHttp } from './http'
 import { modernEndpoint } from './modern'
 import { createMcpServer } from './server'
-import { createWatchedSkills, type SkillFilter } from './skills'
+import { createWatchedSkills, type SkillFilter } from './watched-skills'
 import { connectTabs } from './tabs'
 
 /** The default's budget: above it, the `all` list gives way to `search`. */
@@ -20,7 +21,7 @@ const DEFAULT_TOOLS_BUDGET = 4000
 
 /** How `site-skills mcp` runs. */
 export interface McpOptions {
-  roots: readonly string[]
+  roots: readonly RootInput[]
   compat?: 'ego-lite'
   /** The browser to follow (`--cdp`); a headless one is launched when absent. */
   browser?: BrowserEndpoint

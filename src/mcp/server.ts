@@ -1,6 +1,6 @@
 import { ProtocolError, ProtocolErrorCode, ResourceNotFoundError, Server } from '@modelcontextprotocol/server'
 import { isSiteToolError } from '../../runtime/index'
-import { packageVersion } from '../package/version'
+import { packageVersion } from '../own/version'
 import type { McpClient } from './host'
 import type { AgentSkills } from './agent-skills/serve'
 import { pageOf } from './page'

@@ -2,7 +2,7 @@ import type { CallToolResult } from '@modelcontextprotocol/server'
 import { compactText } from '../../runtime/internal'
 import type { Catalog } from './catalog'
 import type { ClientTabs } from './clients'
-import { noteLinks } from './context'
+import { noteLinks } from './site-context'
 import type { TabInfo } from './tabs'
 
 /** An own tool's result: compact text for the model (SPEC 12), the value as structured content. */

@@ -2,7 +2,7 @@ import { SiteToolError } from '../../runtime/index'
 import { type CdpClient, type CdpSocket, listen, siteToolError } from '../../runtime/internal'
 import type { BrowserEndpoint } from '../cdp/endpoint'
 import { type BrowserLink, connectLink } from '../cdp/link'
-import { createContextTable } from './contexts'
+import { createContextTable } from './browser-contexts'
 import { createHiddenContexts } from './hidden'
 
 /** A page of the browser, as the server shows it. */

@@ -15,10 +15,10 @@ import type { CompileResult } from '../compiler/compile'
 import type { Focus } from '../compiler/focus'
 import { FILE_LIMITS, isReadFailure, readRegularFile } from '../compiler/fs/files'
 import type { ManifestTool, SkillModel } from '../compiler/model'
-import { resolveRoots, workspaceRoot } from '../compiler/discover/roots'
+import { type Root, resolveRoots, rootPath, workspaceRoot } from '../compiler/discover/roots'
 import { type ToolRef, invalidSkill } from './invalid'
 import { originalReportErrors } from './original-messages'
-import { type Session, type SessionState, createSession } from './session'
+import { type Session, type SessionState, createSession } from '../session/session'
 
 /** Where to read skills from: the original's `root` / `agentWorkspace`, or several `roots`. */
 export interface SkillsOptions {
@@ -66,24 +66,43 @@ const sessions = new Map<string, Session>()
 
 /** The original's siteSkillsRoot: `<workspace>/learnings`, defaulting from the environment. */
 export function siteSkillsRoot(agentWorkspace?: string): string {
-  return rootsOf({ agentWorkspace })[0]!
+  return rootsOf({ agentWorkspace })[0]!.path
+}
+
+/** Where options made by `oneShot` carry their roots as values, and their session. */
+const RESOLVED_ROOTS = Symbol('resolved roots')
+const OWN_SESSION = Symbol('own session')
+
+/**
+ * Options over a session of the caller's own (a CLI command's): its roots resolved already and
+ * handed on as values (a package root keeps its package), compiled once, never watched, kept in
+ * no cache of this module. `roots` shows their folders. @internal
+ */
+export function oneShot(roots: readonly Root[], compat?: Compat): SkillsOptions {
+  const session = createSession(roots, { invalidSkill, compat, watch: false })
+  const shown = { roots: roots.map(rootPath), compat, watch: false }
+  return { ...shown, [RESOLVED_ROOTS]: roots, [OWN_SESSION]: session } as SkillsOptions
 }
 
 /**
  * The absolute roots an options object names (for the original's other functions); roots the CLI
  * already resolved are taken as they are. @internal
  */
-export function rootsOf(input?: SkillsInput): readonly string[] {
+export function rootsOf(input?: SkillsInput): readonly Root[] {
   const options = optionsOf(input)
+  const resolved = (options as { [RESOLVED_ROOTS]?: readonly Root[] })[RESOLVED_ROOTS]
+  if (resolved) return resolved
   const cwd = process.cwd()
   if (options.roots?.length) return resolveRoots(options.roots, cwd)
   if (options.root) return resolveRoots(options.root, cwd)
-  if (options.agentWorkspace) return [workspaceRoot(options.agentWorkspace, cwd)]
+  if (options.agentWorkspace) return [{ path: workspaceRoot(options.agentWorkspace, cwd) }]
   return resolveRoots(undefined, cwd)
 }
 
 function sessionFor(input: SkillsInput | undefined, checkOnly: boolean): Session {
   const options = optionsOf(input)
+  const own = (options as { [OWN_SESSION]?: Session })[OWN_SESSION]
+  if (own) return own
   const roots = rootsOf(options)
   const compat = options.compat
   const watch = options.watch !== false
@@ -91,7 +110,7 @@ function sessionFor(input: SkillsInput | undefined, checkOnly: boolean): Session
   const key = JSON.stringify([roots, compat ?? null, watch, checkOnly, validateReturns ?? 'warn'])
   const known = sessions.get(key)
   if (known) return known
-  const session = createSession(roots, { compat, watch, checkOnly, validateReturns })
+  const session = createSession(roots, { invalidSkill, compat, watch, checkOnly, validateReturns })
   sessions.set(key, session)
   return session
 }
@@ -196,12 +215,7 @@ export async function dispatchToolCall(
 }
 
 /** Says why a skill id is not usable: missing, or invalid (with its first error). @internal */
-export function notFound(
-  result: CompileResult,
-  siteId: string,
-  roots: readonly string[],
-  tool?: ToolRef,
-): SiteToolError {
+export function notFound(result: CompileResult, siteId: string, roots: readonly Root[], tool?: ToolRef): SiteToolError {
   const report = result.reports.find((r) => r.id === siteId)
   if (report?.diagnostics.some((d) => d.severity === 'error')) return invalidSkill(report.diagnostics, siteId, tool)
   const env = process.env.EGO_BROWSER_AGENT_WORKSPACE
@@ -209,7 +223,7 @@ export function notFound(
     'skill-not-found',
     [
       `site skill not found: ${JSON.stringify(siteId)}`,
-      `  searched: ${roots.join(', ')}`,
+      `  searched: ${roots.map(rootPath).join(', ')}`,
       `  EGO_BROWSER_AGENT_WORKSPACE: ${env ?? 'unset'}`,
       '  hint: ensure your write path begins with the searched root above',
     ].join('\n'),

@@ -99,7 +99,7 @@ export async function checkDomainLearningExists(
   options?: SkillsInput,
 ): Promise<DomainLearningCheck> {
   const hostname = urlHostname(urlOrDomain)
-  const root = rootsOf(options)[0]!
+  const root = rootsOf(options)[0]!.path
   const there = (await inspectPath(root)).kind !== 'missing'
   const matches = hostname && there ? await siteSkillsForUrl(`https://${hostname}/`, options) : []
   return { exists: matches.length > 0, hostname, root, matches }
@@ -115,7 +115,7 @@ export interface LearningCheck {
 
 /** The original's checkLearningExists: whether `<root>/<siteId>/manifest.json` is there (valid or not). */
 export async function checkLearningExists(siteId: string, options?: SkillsInput): Promise<LearningCheck> {
-  const root = rootsOf(options)[0]!
+  const root = rootsOf(options)[0]!.path
   const siteDir = join(root, siteId)
   const manifestPath = join(siteDir, 'manifest.json')
   // An id is one folder name: `../x` or `a/b` never names a skill of this root.

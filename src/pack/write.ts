@@ -12,7 +12,7 @@ import {
 import { basename, dirname, join } from 'node:path'
 import { FILE_LIMITS, isReadFailure, readRegularFile } from '../compiler/fs/files'
 import { toPosix } from '../compiler/fs/paths'
-import { DIGESTS_FILE, type PackFiles } from './package'
+import { DIGESTS_FILE, type PackFiles } from './contents'
 
 /** Files a pack holds besides those its digests list. */
 const OWN_FILES = ['README.md', 'package.json', DIGESTS_FILE]

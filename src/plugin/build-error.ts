@@ -1,5 +1,6 @@
 import type { CompileResult } from '../compiler/compile'
 import type { Diagnostic } from '../compiler/diagnostics/catalog'
+import type { Root } from '../compiler/discover/roots'
 import { fileOf, formatReport } from '../compiler/diagnostics/report'
 
 /** A diagnostic with its absolute file. */
@@ -43,11 +44,16 @@ export class BuildError extends Error {
  * server), the stack lists the absolute `file:line:col` of every error: the overlay shows the
  * stack's `at` lines, each as a link to the editor.
  */
-export function createBuildError(result: CompileResult, base: string, links = false): BuildError {
+export function createBuildError(
+  result: CompileResult,
+  base: string,
+  roots: readonly Root[],
+  links = false,
+): BuildError {
   // Folder by folder, as the compile reports them.
   const reported = result.reports.flatMap((r) => r.diagnostics)
   const errors = reported.filter((d) => d.severity === 'error')
-  const error = new BuildError(formatReport(reported, base), errors, result.diagnostics)
+  const error = new BuildError(formatReport(reported, base, roots), errors, result.diagnostics)
   const at = (d: Diagnostic) => `    at ${fileOf(d)}:${d.line}:${d.column}`
   error.stack = links ? errors.map(at).join('\n') : ''
   const first = errors[0]
@@ -59,5 +65,5 @@ export function createBuildError(result: CompileResult, base: string, links = fa
   return error
 }
 
-/** Whether an error is the report of invalid learnings. */
+/** Whether an error is the report of invalid skills. */
 export const isBuildError = (error: unknown): error is BuildError => error instanceof BuildError

@@ -1,7 +1,8 @@
 import type { ViteDevServer } from 'vite'
 import { LOG_PREFIX, PLUGIN_NAME } from '../ids'
 import type { BuildError } from './build-error'
-import type { RootContext } from './context'
+import type { RootContext } from './root-context'
+import { rootPath } from '../compiler/discover/roots'
 
 /** Changes closer together than this make one compile. */
 const DEBOUNCE_MS = 30
@@ -9,7 +10,7 @@ const DEBOUNCE_MS = 30
  * Vite's watcher (chokidar) drops a second `change` of one file within 50 ms of the first (its
  * per-file throttle emits no trailing event), so an edit right after another would be lost: once a
  * burst is over and that window with it, one more compile looks again. It compares the files'
- * stamps (one `stat` per file); nothing else runs while the learnings stay as they are.
+ * stamps (one `stat` per file); nothing else runs while the skills stay as they are.
  */
 const RECHECK_MS = 120
 
@@ -18,7 +19,7 @@ export interface AttachedDevServer {
   stop: () => void
   /**
    * Without a watcher (`server.watch: null`) nothing tells the plugin of an edit: each load first
-   * compiles again (the compiler compares the files' stamps, so unchanged learnings cost a `stat`
+   * compiles again (the compiler compares the files' stamps, so unchanged skills cost a `stat`
    * per file; loads that come while one waits share it) and reloads what changed. Absent with a watcher.
    */
   beforeLoad?: () => Promise<void>
@@ -27,13 +28,14 @@ export interface AttachedDevServer {
 /**
  * Keeps `virtual:site-skills` live in Vite's dev server: watches the roots, recompiles after a
  * burst of changes (only changed skills are revalidated and re-bundled), reloads the generated
- * modules that changed, and shows invalid learnings in the error overlay without stopping.
+ * modules that changed, and shows invalid skills in the error overlay without stopping.
  * Warnings and failures go to Vite's logger (there is no plugin context here).
  */
 export function attachDevServer(server: ViteDevServer, ctx: RootContext): AttachedDevServer {
   const { roots, dts } = ctx.options
   const { logger } = server.config
-  server.watcher.add(dts ? [...roots, dts] : roots)
+  const dirs = roots.map(rootPath)
+  server.watcher.add(dts ? [...dirs, dts] : dirs)
   let debounce: ReturnType<typeof setTimeout> | undefined
   let recheck: ReturnType<typeof setTimeout> | undefined
   let running = Promise.resolve()

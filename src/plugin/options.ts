@@ -2,13 +2,13 @@ import type { ValidateReturns } from '../../runtime/index'
 import { type Compat, parseCompat } from '../compiler/compat'
 import { DEFAULT_DTS, DEFAULT_ROOT, LOG_PREFIX } from '../ids'
 import { resolveUserPath } from '../compiler/fs/paths'
-import { resolveRoots } from '../compiler/discover/roots'
+import { type Root, resolveRoots } from '../compiler/discover/roots'
 import type { TokenBudgetOption } from '../tokens/budget'
 
 /** Options of the plugin (all bundlers). */
 export interface Options {
   /**
-   * Learnings roots: folders of skill folders, or workspaces holding `learnings/`. Relative paths
+   * Roots: folders of skill folders, or workspaces holding `learnings/`. Relative paths
    * resolve against the bundler's root: Vite's `root`, webpack's `context`, esbuild's
    * `absWorkingDir`; Rollup and Rolldown have none, and resolve `input` and `output.dir` against
    * the working directory, so the plugin does too (`process.cwd()` when the build starts).
@@ -61,7 +61,7 @@ export interface Options {
 export interface ResolvedOptions {
   /** The bundler's root, which relative paths were resolved against. */
   root: string
-  roots: readonly string[]
+  roots: readonly Root[]
   dts: string | false
   compat?: Compat
   minify: boolean

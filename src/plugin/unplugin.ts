@@ -4,7 +4,7 @@ import { esbuildHooks } from './bundlers/esbuild'
 import { rollupHooks } from './bundlers/rollup'
 import { viteHooks } from './bundlers/vite'
 import { webpackHooks } from './bundlers/webpack'
-import { type PluginContexts, createPluginContexts } from './contexts'
+import { type PluginContexts, createPluginContexts } from './plugin-contexts'
 import type { Options } from './options'
 
 type Framework = Parameters<UnpluginFactory<Options | undefined>>[1]['framework']

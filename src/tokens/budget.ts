@@ -58,12 +58,17 @@ function skillFindings(
   return found
 }
 
+/** The last stage of a compile that counts token budgets: `finish` of createCompiler's options. */
+export function tokenBudgets(option?: TokenBudgetOption): (result: CompileResult) => Promise<CompileResult> {
+  return (result) => checkTokenBudgets(result, option)
+}
+
 /**
  * The compile with its `token-budget` findings: a warning for each tool (at its manifest entry) and
  * skill over its budget, an error with `fail` (the skill is then not served). Loads the tokenizer
  * only when some budget applies.
  */
-export async function checkTokenBudgets(
+async function checkTokenBudgets(
   result: CompileResult,
   option?: TokenBudgetOption,
   load: () => Promise<Tokenizer> = loadTokenizer,

@@ -3,7 +3,7 @@
  * optional peer loaded only when a count is asked for (`context --tokens`, `tokenBudget`, the MCP
  * server's default mode). Claude's tokenizer is not published; its counts of the same text differ.
  */
-import { loadWithPeers } from '../package/peers'
+import { loadWithPeers } from '../own/peers'
 import { countInPieces } from './chunks'
 
 /** Counts the tokens of a text. */

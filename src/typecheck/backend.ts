@@ -4,7 +4,7 @@
  */
 
 /** An error as the compiler reports it, its message already flattened (the chain of reasons, one per line). */
-export interface CompilerError {
+export interface TypeScriptError {
   /** Absolute path, forward slashes; absent for an error of the options or the program. */
   file?: string
   /** UTF-16 offset of its start in the text the compiler read. */
@@ -29,7 +29,7 @@ export interface DeclarationPlace {
 
 /** The outcome of one program. */
 interface ProgramCheck {
-  errors: CompilerError[]
+  errors: TypeScriptError[]
   /** The user's own files of the program (no declaration file, nothing from a package), forward slashes. */
   files: string[]
   /** Where the symbol named at `offset` of `file` is declared, following imports to the export itself. */
@@ -37,7 +37,7 @@ interface ProgramCheck {
 }
 
 /** A TypeScript that checks programs; each check may reuse what the last one built. `close` ends it. */
-export interface CompilerBackend {
+export interface TypeScriptBackend {
   /** `5.9.3`, `7.0.2`. */
   version: string
   check: (input: ProgramInput) => Promise<ProgramCheck>

@@ -1,6 +1,6 @@
 import type { CompilerHost, CompilerOptions, Diagnostic, Node, Program, SourceFile } from 'typescript'
 import { toPosix } from '../compiler/fs/paths'
-import type { CompilerBackend, CompilerError, DeclarationPlace, ProgramInput } from './backend'
+import type { TypeScriptBackend, TypeScriptError, DeclarationPlace, ProgramInput } from './backend'
 
 /** The compiler API of TypeScript 5 and 6 (`import('typescript')`), as much of it as `check` uses. */
 export type ClassicTypeScript = typeof import('typescript')
@@ -20,7 +20,7 @@ function hostFor(ts: ClassicTypeScript, options: CompilerOptions, texts: Readonl
   return host
 }
 
-function toError(ts: ClassicTypeScript, d: Diagnostic): CompilerError {
+function toError(ts: ClassicTypeScript, d: Diagnostic): TypeScriptError {
   const message = ts.flattenDiagnosticMessageText(d.messageText, '\n')
   return d.file ? { file: toPosix(d.file.fileName), start: d.start, code: d.code, message } : { code: d.code, message }
 }
@@ -59,7 +59,7 @@ export function createClassicBackend(
   ts: ClassicTypeScript,
   projectDir: string,
   json: Record<string, unknown>,
-): CompilerBackend {
+): TypeScriptBackend {
   const { options } = ts.convertCompilerOptionsFromJson(json, projectDir)
   let previous: Program | undefined
   async function check({ rootNames, texts }: ProgramInput) {

@@ -3,7 +3,7 @@ import { once } from 'node:events'
 import { join } from 'node:path'
 import type { Diagnostic, Project, Snapshot } from 'typescript-7/unstable/async'
 import { toPosix } from '../compiler/fs/paths'
-import type { CompilerBackend, CompilerError, DeclarationPlace, ProgramInput } from './backend'
+import type { TypeScriptBackend, TypeScriptError, DeclarationPlace, ProgramInput } from './backend'
 
 /** TypeScript 7's `typescript/unstable/async` module, as much of it as `check` uses. */
 export type NativeTypeScript = typeof import('typescript-7/unstable/async')
@@ -27,7 +27,7 @@ function flatten(d: Pick<Diagnostic, 'text' | 'messageChain'>, depth = 0): strin
   return text
 }
 
-function toError(d: Diagnostic): CompilerError {
+function toError(d: Diagnostic): TypeScriptError {
   const message = flatten(d)
   return d.fileName ? { file: toPosix(d.fileName), start: d.pos, code: d.code, message } : { code: d.code, message }
 }
@@ -52,7 +52,7 @@ async function declarationAt(
   return { file: toPosix(node.getSourceFile().fileName), start: (name ?? node).getStart() }
 }
 
-async function errorsOf(ts: NativeTypeScript, project: Project, own: ReadonlySet<string>): Promise<CompilerError[]> {
+async function errorsOf(ts: NativeTypeScript, project: Project, own: ReadonlySet<string>): Promise<TypeScriptError[]> {
   const { program } = project
   const [config, options, syntax, semantic, global] = await Promise.all([
     program.getConfigFileParsingDiagnostics(),
@@ -76,7 +76,7 @@ export function createNativeBackend(
   version: string,
   projectDir: string,
   json: Record<string, unknown>,
-): CompilerBackend {
+): TypeScriptBackend {
   const configFile = toPosix(join(projectDir, CONFIG_NAME))
   let texts = new Map<string, string>()
   const api = new ts.API({

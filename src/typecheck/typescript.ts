@@ -8,10 +8,10 @@ import {
   isReadFailure,
   readRegularFile,
 } from '../compiler/fs/files'
-import type { CompilerBackend } from './backend'
+import type { TypeScriptBackend } from './backend'
 import { type ClassicTypeScript, createClassicBackend } from './classic'
 import { type NativeTypeScript, createNativeBackend } from './native'
-import { checkCompilerOptions } from './options'
+import { checkCompilerOptions } from './compiler-options'
 import { resolutionProblem } from './resolution'
 
 /** The majors `check` drives: 5 and 6 through the compiler API, 7 through its `unstable/async` API. */
@@ -131,7 +131,7 @@ async function importFile<T>(path: string): Promise<T> {
 }
 
 /** Starts the project's TypeScript for `check`, whichever supported major it is. */
-export async function startCompiler(projectDir: string): Promise<CompilerBackend> {
+export async function startTypeScript(projectDir: string): Promise<TypeScriptBackend> {
   const found = findTypeScript(projectDir)
   if (!found) {
     throw new TypeScriptSetupError(
@@ -145,7 +145,7 @@ export async function startCompiler(projectDir: string): Promise<CompilerBackend
   }
   const options = checkCompilerOptions(hasNodeTypes(projectDir))
   const where = `${found.where}, ${found.version}`
-  let backend: CompilerBackend
+  let backend: TypeScriptBackend
   try {
     if (found.major < NATIVE_MAJOR) {
       const ts = await importFile<ClassicTypeScript>(found.resolve('typescript'))
@@ -161,7 +161,7 @@ export async function startCompiler(projectDir: string): Promise<CompilerBackend
 }
 
 /** A backend whose failures in a check are the project's TypeScript's, said as such (see `broken`). */
-function guarded(backend: CompilerBackend, where: string): CompilerBackend {
+function guarded(backend: TypeScriptBackend, where: string): TypeScriptBackend {
   return {
     ...backend,
     check: (input) =>

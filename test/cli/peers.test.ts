@@ -2,13 +2,7 @@ import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { REPO_ROOT } from '../helpers/tmp'
-import {
-  COMMAND_PEERS,
-  MissingPeerError,
-  loadWithPeers,
-  missingPackage,
-  outdatedPackage,
-} from '../../src/package/peers'
+import { COMMAND_PEERS, MissingPeerError, loadWithPeers, missingPackage, outdatedPackage } from '../../src/own/peers'
 
 /** An error shaped as Node's ESM loader throws it for an import it cannot resolve. */
 const notFound = (message: string) => Object.assign(new Error(message), { code: 'ERR_MODULE_NOT_FOUND' })

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { command } from '../../runtime/cdp'
 import { type LaunchedBrowser, launchBrowser } from '../../runtime/launch'
-import { formatFixture } from '../../src/compiler/fixtures/header'
+import { formatFixture } from '../../src/compiler/fixture-format/header'
 import { type SpawnRun, spawnCli } from '../helpers/spawn-bin'
 import { makeTempDir, writeTree } from '../helpers/tmp'
 

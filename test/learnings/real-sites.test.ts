@@ -5,8 +5,8 @@ import { callBrowserTool } from '../../runtime/browser'
 import { type LaunchedBrowser, launchBrowser } from '../../runtime/launch'
 import type { BrowserToolCode } from '../../runtime/skill-data'
 import { createBrowserBundler } from '../../src/compiler/bundle/browser-tools'
-import { isFixtureHeaderProblem } from '../../src/compiler/fixtures/header'
-import { parseRecording } from '../../src/compiler/fixtures/recording'
+import { isFixtureHeaderProblem } from '../../src/compiler/fixture-format/header'
+import { parseRecording } from '../../src/compiler/fixture-format/recording'
 import { contractBreaks, type Manifest, mismatches, readManifest, showFixture } from './page-fixtures'
 
 // The shipped real-site skills, run on saved real pages of their sites: every example of every

@@ -1,8 +1,8 @@
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { acquireEventBarrier } from '../../src/nobuild/barrier'
-import { createFolderWatcher } from '../../src/nobuild/watch'
+import { acquireEventBarrier } from '../../src/session/barrier'
+import { createFolderWatcher } from '../../src/session/folder-watcher'
 import { makeTempDir } from '../helpers/tmp'
 
 let tmp: Awaited<ReturnType<typeof makeTempDir>>

@@ -12,7 +12,8 @@ import {
   siteSkillsForUrl,
   validateSiteSkills,
 } from '../../src/index'
-import { createSession } from '../../src/nobuild/session'
+import { invalidSkill } from '../../src/nobuild/invalid'
+import { createSession } from '../../src/session/session'
 import { makeTempDir, writeTree } from '../helpers/tmp'
 
 const INTEGER = { type: 'integer', description: 'A number.' }
@@ -175,7 +176,7 @@ describe('where file events come in no order (macOS, Windows): every call compil
   it('sees a change made in the same tick, and the watchers still report changes', async () => {
     await freshRoot(skill('a', 1))
     let changes = 0
-    const session = createSession([root], { platform: 'darwin', onChange: () => changes++ })
+    const session = createSession([root], { invalidSkill, platform: 'darwin', onChange: () => changes++ })
     try {
       const ids = async () => (await session.current()).result.skills.map((s) => s.model.id)
       expect(await ids()).toEqual(['a'])

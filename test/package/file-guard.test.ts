@@ -16,14 +16,14 @@ const GUARD = 'src/compiler/fs/'
 
 /** Module -> the node:fs functions it may use, and why that needs no guard. */
 const ALLOWED: Record<string, { uses: string; why: string }> = {
-  'src/cli/session.ts': { uses: 'stat', why: 'whether a --root is a folder: a stat reads nothing' },
+  'src/cli/compile-roots.ts': { uses: 'stat', why: 'whether a --root is a folder: a stat reads nothing' },
   'src/cli/commands/mcp.ts': { uses: 'realpath', why: 'the real path of --allow-write, to compare with the roots' },
   'src/cli/commands/new.ts': {
     uses: 'existsSync lstatSync mkdirSync realpathSync',
     why: 'probes for the schema and an existing folder; makes the new folder (its files go through writeFileInside)',
   },
   'src/cli/commands/run.ts': { uses: 'existsSync', why: 'names the skill folders of the hint line; reads nothing' },
-  'src/compiler/bundle/guard.ts': {
+  'src/compiler/bundle/bundle-guard.ts': {
     uses: 'existsSync lstatSync readdirSync realpathSync statSync',
     why: 'the guard of what esbuild reads: inspects each file before esbuild opens it, reads none',
   },
@@ -35,7 +35,7 @@ const ALLOWED: Record<string, { uses: string; why: string }> = {
     uses: 'mkdirSync',
     why: 'makes the cache folder; the file goes through replaceFile',
   },
-  'src/compiler/discover/packages.ts': {
+  'src/compiler/discover/skill-packages.ts': {
     uses: 'realpathSync statSync',
     why: "finds a skill package's folder; its files are read by the compiler through the guard",
   },
@@ -59,7 +59,10 @@ const ALLOWED: Record<string, { uses: string; why: string }> = {
   },
   'src/mcp/author/note.ts': { uses: 'existsSync', why: 'whether a note exists before appending (read by the guard)' },
   'src/mcp/author/sandbox/run.ts': { uses: 'existsSync', why: "finds the sandbox's own built script" },
-  'src/mcp/author/sandbox/tools.ts': { uses: 'existsSync', why: 'the node_modules folders a sandbox may read' },
+  'src/mcp/author/sandbox/sandboxed-tools.ts': {
+    uses: 'existsSync',
+    why: 'the node_modules folders a sandbox may read',
+  },
   'src/mcp/author/stage-area.ts': {
     uses: 'lstatSync mkdirSync readdirSync rmSync rmdirSync',
     why: 'makes and removes its own stage folders (0700, never through a link)',
@@ -72,15 +75,15 @@ const ALLOWED: Record<string, { uses: string; why: string }> = {
     uses: 'readdirSync statSync',
     why: 'the newest fixture by name and time; the fixture is read by readRegularFile',
   },
-  'src/nobuild/barrier.ts': {
+  'src/session/barrier.ts': {
     uses: 'mkdtempSync rmSync unlinkSync watch writeFileSync',
     why: 'empty marker files in a private folder it made (mkdtemp): an event barrier for watchers',
   },
-  'src/nobuild/node-tools.ts': {
+  'src/session/node-tools.ts': {
     uses: 'lstatSync mkdirSync mkdtempSync rename writeFile',
     why: "compiled Node tools, written 'wx' into a private 0700 folder of this user, then renamed",
   },
-  'src/nobuild/watch.ts': { uses: 'statSync watch', why: 'watches folders for changes; reads no file' },
+  'src/session/folder-watcher.ts': { uses: 'statSync watch', why: 'watches folders for changes; reads no file' },
   'src/pack/write.ts': {
     uses: 'chmodSync existsSync lstatSync mkdirSync mkdtempSync readdirSync renameSync rmSync writeFileSync',
     why: "writes a pack's files 'wx' into a folder it just made (mkdtemp), then renames it into place",
@@ -196,12 +199,12 @@ describe('one file guard', () => {
     const found = new Map(Object.entries(ALLOWED).map(([file, { uses }]) => [file, uses.split(' ')]))
     expect(guardProblems(found)).toEqual([])
     found.set('src/cli/commands/types.ts', ['writeFile'])
-    found.set('src/cli/session.ts', ['stat', 'readFile'])
+    found.set('src/cli/compile-roots.ts', ['stat', 'readFile'])
     found.set('src/plugin/runtime-entry.ts', [])
     const problems = guardProblems(found).sort()
     expect(problems).toHaveLength(3)
     expect(problems[0]).toMatch(/^src\/cli\/commands\/types\.ts uses node:fs writeFile outside the file guard/)
-    expect(problems[1]).toMatch(/^src\/cli\/session\.ts uses node:fs readFile outside/)
+    expect(problems[1]).toMatch(/^src\/cli\/compile-roots\.ts uses node:fs readFile outside/)
     expect(problems[2]).toBe('src/plugin/runtime-entry.ts no longer uses existsSync: take it out of ALLOWED')
   })
 })

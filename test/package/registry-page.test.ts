@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest'
 import { SITE_TOOL_ERRORS } from '../../runtime/error-catalog'
 import { COMMANDS } from '../../src/cli/registry'
 import { DIAGNOSTIC_CATALOG } from '../../src/compiler/diagnostics/catalog'
-import { COMMAND_PEERS, MissingPeerError } from '../../src/package/peers'
+import { COMMAND_PEERS, MissingPeerError } from '../../src/own/peers'
 import { REPO_ROOT } from '../helpers/tmp'
 import { DOC_FILES, DOCS } from './readme'
 

@@ -6,8 +6,8 @@ import {
   formatFixture,
   isFixtureHeaderProblem,
   parseFixtureHeader,
-} from '../../src/compiler/fixtures/header'
-import { parseRecording } from '../../src/compiler/fixtures/recording'
+} from '../../src/compiler/fixture-format/header'
+import { parseRecording } from '../../src/compiler/fixture-format/recording'
 import { spawnCli } from '../helpers/spawn-bin'
 import { RULES, at, compileRoots, describe as lines } from '../helpers/compile'
 

@@ -5,10 +5,12 @@ import { rootsOf as cliRoots } from '../../src/cli/roots'
 import { parseCommand } from '../../src/cli/options'
 import { COMMANDS } from '../../src/cli/registry'
 import { resolveRoots } from '../../src/compiler/discover/roots'
-import { rootsOf as apiRoots, siteSkillsRoot } from '../../src/nobuild/api'
+import { rootsOf as apiRoots, oneShot, siteSkillsRoot } from '../../src/nobuild/api'
 import { resolveOptions } from '../../src/plugin/options'
 
 const CWD = '/work/app'
+/** The folders of resolved roots. */
+const paths = (roots: readonly { path: string }[]) => roots.map((root) => root.path)
 const saved = { ...process.env }
 afterEach(() => {
   process.env = { ...saved }
@@ -16,22 +18,22 @@ afterEach(() => {
 
 describe('resolveRoots: where the learnings are', () => {
   it('resolves given roots against the working directory, with ~ expanded', () => {
-    expect(resolveRoots(['learnings', '../shared/', '~/ws', '/abs/x/'], CWD, {})).toEqual([
+    expect(paths(resolveRoots(['learnings', '../shared/', '~/ws', '/abs/x/'], CWD, {}))).toEqual([
       '/work/app/learnings',
       '/work/shared',
       join(homedir(), 'ws'),
       '/abs/x',
     ])
-    expect(resolveRoots('one', CWD, {})).toEqual(['/work/app/one'])
+    expect(paths(resolveRoots('one', CWD, {}))).toEqual(['/work/app/one'])
   })
 
   it('defaults to $SITE_SKILLS_ROOT, then $EGO_BROWSER_AGENT_WORKSPACE/learnings, then ./learnings', () => {
     const both = { SITE_SKILLS_ROOT: 'mine', EGO_BROWSER_AGENT_WORKSPACE: '~/agent' }
-    expect(resolveRoots(undefined, CWD, both)).toEqual(['/work/app/mine'])
-    expect(resolveRoots([], CWD, { EGO_BROWSER_AGENT_WORKSPACE: '~/agent' })).toEqual([
+    expect(paths(resolveRoots(undefined, CWD, both))).toEqual(['/work/app/mine'])
+    expect(paths(resolveRoots([], CWD, { EGO_BROWSER_AGENT_WORKSPACE: '~/agent' }))).toEqual([
       join(homedir(), 'agent/learnings'),
     ])
-    expect(resolveRoots(undefined, CWD, {})).toEqual(['/work/app/learnings'])
+    expect(paths(resolveRoots(undefined, CWD, {}))).toEqual(['/work/app/learnings'])
   })
 
   it('resolves once: the CLI hands its roots to the no-build API, which takes them as they are', () => {
@@ -39,25 +41,27 @@ describe('resolveRoots: where the learnings are', () => {
     const args = parseCommand('validate', COMMANDS.validate, ['--root', 'learnings', '--root', '~/more'])
     if (args.help) throw new Error('parsed as --help')
     const fromCli = cliRoots(args, io)
-    expect(fromCli).toEqual(['/work/app/learnings', join(homedir(), 'more')])
-    // The API resolves against process.cwd(), not the CLI's working directory: an equal but new list
+    expect(paths(fromCli)).toEqual(['/work/app/learnings', join(homedir(), 'more')])
+    // The API resolves against process.cwd(), not the CLI's working directory: equal but new values
     // would mean the roots were resolved a second time.
-    expect(apiRoots({ roots: fromCli })).toBe(fromCli)
-    expect(resolveRoots(fromCli, '/elsewhere')).toBe(fromCli)
+    expect(apiRoots(oneShot(fromCli))).toBe(fromCli)
+    const again = resolveRoots(fromCli, '/elsewhere')
+    expect(again).toHaveLength(fromCli.length)
+    for (const [i, root] of again.entries()) expect(root).toBe(fromCli[i])
     expect(Object.isFrozen(fromCli)).toBe(true)
     // A plain list the caller wrote is resolved (against process.cwd() for the API).
-    expect(apiRoots({ roots: ['/abs/../x'] })).toEqual(['/x'])
+    expect(paths(apiRoots({ roots: ['/abs/../x'] }))).toEqual(['/x'])
   })
 
   it('the plugin resolves against the bundler root and never takes its default from the environment', () => {
     process.env.SITE_SKILLS_ROOT = '/from/env'
     process.env.EGO_BROWSER_AGENT_WORKSPACE = '/ws'
-    expect(resolveOptions({}, CWD).roots).toEqual(['/work/app/learnings'])
-    expect(resolveOptions({ roots: ['a', '~/b'] }, CWD).roots).toEqual(['/work/app/a', join(homedir(), 'b')])
-    expect(resolveOptions({ roots: 'c' }, CWD).roots).toEqual(['/work/app/c'])
+    expect(paths(resolveOptions({}, CWD).roots)).toEqual(['/work/app/learnings'])
+    expect(paths(resolveOptions({ roots: ['a', '~/b'] }, CWD).roots)).toEqual(['/work/app/a', join(homedir(), 'b')])
+    expect(paths(resolveOptions({ roots: 'c' }, CWD).roots)).toEqual(['/work/app/c'])
     expect(() => resolveOptions({ roots: [] }, CWD)).toThrow(/at least one folder/)
     // The no-build API does read the environment, as the original does.
-    expect(apiRoots()).toEqual(['/from/env'])
+    expect(paths(apiRoots())).toEqual(['/from/env'])
     expect(siteSkillsRoot()).toBe('/from/env')
     expect(siteSkillsRoot('~/w')).toBe(join(homedir(), 'w/learnings'))
     delete process.env.SITE_SKILLS_ROOT

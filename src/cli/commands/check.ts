@@ -1,28 +1,29 @@
 import { dirname, resolve, sep } from 'node:path'
 import { toolTargets } from '../../typecheck/harness'
-import type { CompilerBackend } from '../../typecheck/backend'
-import { type TypeCheck, type TypeProblem, createToolTypeChecker } from '../../typecheck/tools'
-import { TypeScriptSetupError, startCompiler } from '../../typecheck/typescript'
-import { type WatchedRun, watchTypechecks } from '../../typecheck/watch'
+import type { TypeScriptBackend } from '../../typecheck/backend'
+import { type TypeCheck, type TypeProblem, createToolTypeChecker } from '../../typecheck/tool-checker'
+import { TypeScriptSetupError, startTypeScript } from '../../typecheck/typescript'
+import { type WatchedRun, watchTypechecks } from '../../typecheck/watch-typechecks'
 import { generateDts } from '../../codegen/dts'
 import { writeGeneratedFile } from '../../compiler/fs/generated'
 import { isWriteFailure } from '../../compiler/fs/write-inside'
 import { type CompileResult, createCompiler } from '../../compiler/compile'
 import type { SkillModel } from '../../compiler/model'
-import { codeFrame, readQuietly } from '../../compiler/diagnostics/report'
-import { checkTokenBudgets } from '../../tokens/budget'
-import { foldersOf } from '../../nobuild/watch'
+import { codeFrame, readQuietly, displayPath } from '../../compiler/diagnostics/report'
+import { tokenBudgets } from '../../tokens/budget'
+import { foldersOf } from '../../session/folder-watcher'
 import { DEFAULT_DTS } from '../../ids'
 import { type CliIO, writeLine } from '../args'
-import { displayRoot } from '../roots'
+import { givenRoots } from '../roots'
+import { type Root, rootPath } from '../../compiler/discover/roots'
 import { type Style, createStyle, plural } from '../format'
-import { existingRoots } from '../session'
+import { existingRoots } from '../compile-roots'
 import { jsonReport, printReports } from './validate'
 import type { Args } from '../registry'
 
-function printProblem(p: TypeProblem, io: CliIO, style: Style): void {
+function printProblem(p: TypeProblem, io: CliIO, style: Style, roots: readonly Root[]): void {
   const [first = '', ...rest] = p.message.split('\n')
-  const where = p.file ? `${displayRoot(p.file, io.cwd)}:${p.line}:${p.column}` : 'typescript'
+  const where = p.file ? `${displayPath(p.file, io.cwd, roots)}:${p.line}:${p.column}` : 'typescript'
   writeLine(io.stdout, `  ${style.red('error')} ${style.dim(p.code)}  ${style.cyan(where)}`)
   writeLine(io.stdout, `    ${first}`)
   for (const line of rest) writeLine(io.stdout, `    ${line}`)
@@ -46,12 +47,13 @@ function printProblems(result: CompileResult, problems: readonly TypeProblem[], 
     if (group) group.push(p)
     else groups.set(model, [p])
   }
+  const roots = givenRoots(result)
   for (const [model, list] of groups) {
     const title = model
-      ? `${style.bold(model.id)}${style.dim(`  ${displayRoot(model.root, io.cwd)}/${model.id}`)}`
+      ? `${style.bold(model.id)}${style.dim(`  ${displayPath(model.root, io.cwd, roots)}/${model.id}`)}`
       : style.bold('types')
     writeLine(io.stdout, `${style.red('✖')} ${title}`)
-    for (const p of list) printProblem(p, io, style)
+    for (const p of list) printProblem(p, io, style, roots)
     writeLine(io.stdout)
   }
 }
@@ -71,7 +73,10 @@ function printHuman(result: CompileResult, typed: TypeCheck | undefined, dts: st
 
 function printJson(result: CompileResult, typed: TypeCheck | undefined, dts: string, io: CliIO): void {
   const report = jsonReport(result, io.cwd)
-  const typeErrors = (typed?.problems ?? []).map((p) => ({ ...p, file: p.file && displayRoot(p.file, io.cwd) }))
+  const typeErrors = (typed?.problems ?? []).map((p) => ({
+    ...p,
+    file: p.file && displayPath(p.file, io.cwd, givenRoots(result)),
+  }))
   const ok = report.ok && typeErrors.length === 0
   writeLine(io.stdout, JSON.stringify({ ...report, ok, dts, typeErrors }, null, 2))
 }
@@ -84,18 +89,18 @@ function printJson(result: CompileResult, typed: TypeCheck | undefined, dts: str
  */
 export async function checkCommand(args: Args<'check'>, io: CliIO): Promise<number> {
   const roots = await existingRoots(args, io, args.positionals)
-  let compiler: CompilerBackend
+  let typescript: TypeScriptBackend
   try {
-    compiler = await startCompiler(io.cwd)
+    typescript = await startTypeScript(io.cwd)
   } catch (error) {
     return setupFailure(error, io)
   }
   try {
-    return await checkWith(compiler, roots, args, io)
+    return await checkWith(typescript, roots, args, io)
   } catch (error) {
     return setupFailure(error, io)
   } finally {
-    await compiler.close()
+    await typescript.close()
   }
 }
 
@@ -108,8 +113,8 @@ function setupFailure(error: unknown, io: CliIO): number {
 }
 
 async function checkWith(
-  compiler: CompilerBackend,
-  roots: readonly string[],
+  typescript: TypeScriptBackend,
+  roots: readonly Root[],
   args: Args<'check'>,
   io: CliIO,
 ): Promise<number> {
@@ -117,13 +122,14 @@ async function checkWith(
     roots,
     compat: args.compat === 'ego-lite' ? 'ego-lite' : undefined,
     checkOnly: true,
+    finish: tokenBudgets(),
   })
-  const checker = createToolTypeChecker(compiler)
+  const checker = createToolTypeChecker(typescript)
   const out = resolve(io.cwd, args.out ?? DEFAULT_DTS)
-  const dts = displayRoot(out, io.cwd)
+  const dts = displayPath(out, io.cwd, roots)
 
   async function run(): Promise<WatchedRun> {
-    const result = await checkTokenBudgets(await skills.compile())
+    const result = await skills.compile()
     let typed: TypeCheck | undefined
     if (result.errors === 0) {
       const wrote = writeGeneratedFile(out, generateDts(result.skills, out), dts)
@@ -144,7 +150,7 @@ async function checkWith(
 
   if (!args.watch) return (await run()).code
   // A TypeScript that fails is said in one line; the watch goes on (it may be reinstalled meanwhile).
-  let dirs: Iterable<string> = roots
+  let dirs: Iterable<string> = roots.map(rootPath)
   const watched = async (): Promise<WatchedRun> => {
     try {
       const outcome = await run()

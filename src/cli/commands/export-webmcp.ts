@@ -1,12 +1,13 @@
 import { basename, dirname } from 'node:path'
+import { displayPath } from '../../compiler/diagnostics/report'
 import type { CompileResult } from '../../compiler/compile'
 import { planWebMcpExtension } from '../../export/webmcp'
 import { ExportConflictError, writeAgentSkills } from '../../export/write'
-import { packageVersion } from '../../package/version'
+import { packageVersion } from '../../own/version'
 import { type CliIO, writeLine } from '../args'
 import { plural } from '../format'
 import type { Args } from '../registry'
-import { displayRoot } from '../roots'
+import { givenRoots } from '../roots'
 
 /**
  * `site-skills export [SITE...] --webmcp --out DIR`: the extension of export/webmcp.ts written as
@@ -20,7 +21,7 @@ export async function exportWebMcp(
   io: CliIO,
 ): Promise<number> {
   const plan = planWebMcpExtension(result, packageVersion(), args.positionals)
-  const shown = displayRoot(out, io.cwd)
+  const shown = displayPath(out, io.cwd, givenRoots(result))
   if (!plan.skills.length) {
     writeLine(io.stderr, 'site-skills: no browser tools to export: WebMCP tools run in the page, Node tools cannot')
     return 1

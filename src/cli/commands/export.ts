@@ -1,15 +1,16 @@
 import { join, resolve } from 'node:path'
-import { createFramer, formatReport } from '../../compiler/diagnostics/report'
+import { createFramer, formatReport, displayPath } from '../../compiler/diagnostics/report'
 import type { Diagnostic } from '../../compiler/diagnostics/catalog'
 import { planAgentSkills } from '../../export/plan'
 import { folderDrift } from '../../export/read'
 import { ExportConflictError, writeAgentSkills } from '../../export/write'
-import { packageVersion } from '../../package/version'
+import { packageVersion } from '../../own/version'
 import { type CliIO, UsageError, writeLine } from '../args'
-import { displayRoot } from '../roots'
+import { givenRoots } from '../roots'
+import type { Root } from '../../compiler/discover/roots'
 import type { Args } from '../registry'
 import { createStyle, formatDiagnostic, plural } from '../format'
-import { checkSkillIds, compileRoots } from '../session'
+import { checkSkillIds, compileRoots } from '../compile-roots'
 import { exportWebMcp } from './export-webmcp'
 
 const EXPORT_USAGE = 'site-skills export [SITE...] --agent-skills|--webmcp --out DIR [--check]'
@@ -49,15 +50,16 @@ export async function exportCommand(args: Args<'export'>, io: CliIO): Promise<nu
       formatReport(
         reports.flatMap((r) => r.diagnostics),
         io.cwd,
+        givenRoots(result),
       ),
     )
     return 1
   }
   if (usage.format === 'webmcp') return exportWebMcp(result, out, args, io)
   const plan = await planAgentSkills(result, packageVersion(), args.positionals)
-  printFindings(plan.diagnostics, io)
+  printFindings(plan.diagnostics, io, givenRoots(result))
   if (plan.diagnostics.some((d) => d.severity === 'error')) return 1
-  const shown = displayRoot(out, io.cwd)
+  const shown = displayPath(out, io.cwd, givenRoots(result))
   if (args.check) {
     const drift = (await Promise.all(plan.folders.map((f) => folderDrift(join(out, f.name), f)))).flat()
     if (args.json) writeLine(io.stdout, JSON.stringify({ out: shown, ok: drift.length === 0, drift }, null, 2))
@@ -84,8 +86,8 @@ export async function exportCommand(args: Args<'export'>, io: CliIO): Promise<nu
 }
 
 /** The export's own findings (names), on stderr with their places. */
-function printFindings(diagnostics: readonly Diagnostic[], io: CliIO) {
+function printFindings(diagnostics: readonly Diagnostic[], io: CliIO, roots: readonly Root[]) {
   const style = createStyle(io.stderr as NodeJS.WriteStream)
   const framer = createFramer()
-  for (const d of diagnostics) writeLine(io.stderr, formatDiagnostic(d, io.cwd, style, framer))
+  for (const d of diagnostics) writeLine(io.stderr, formatDiagnostic(d, io.cwd, roots, style, framer))
 }

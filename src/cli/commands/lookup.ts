@@ -1,22 +1,22 @@
 import type { SkillMeta, VerificationSummary } from '../../../runtime/index'
 import type { SkillModel } from '../../compiler/model'
-import { current, loadLearnedContext, siteSkillsForUrl } from '../../nobuild/api'
+import { current, loadLearnedContext, oneShot, siteSkillsForUrl } from '../../nobuild/api'
 import { recordIsCurrent } from '../../verification/stale'
 import { resultTokens } from '../../../runtime/internal'
 import { recordedTokensOf } from '../../compiler/verification'
 import { type ContextTokens, type ExampleTokens, contextTokens } from '../../tokens/count'
 import { loadTokenizer } from '../../tokens/tokenizer'
-import { callExample } from '../example'
+import { callExample } from '../call-example'
 import { type CliIO, UsageError, writeLine } from '../args'
 import { compatOf } from '../roots'
-import { existingRoots } from '../session'
+import { existingRoots } from '../compile-roots'
 import type { Args } from '../registry'
 
 /** `site-skills match URL...`: the skills of each URL, in directory-name order. */
 export async function matchCommand(args: Args<'match'>, io: CliIO): Promise<number> {
   if (args.positionals.length === 0) throw new UsageError('match needs at least one URL: site-skills match URL...')
   const roots = await existingRoots(args, io)
-  const options = { roots, compat: compatOf(args), watch: false }
+  const options = oneShot(roots, compatOf(args))
   const found: [string, string[]][] = []
   for (const url of args.positionals) found.push([url, (await siteSkillsForUrl(url, options)).map((s) => s.id)])
   // Own properties: a URL such as `__proto__` is printed like any other.
@@ -37,7 +37,7 @@ export async function contextCommand(args: Args<'context'>, io: CliIO): Promise<
   }
   // Loaded first: without the tokenizer the command exits 2 before it reads anything.
   const tokenizer = args.tokens ? await loadTokenizer() : undefined
-  const options = { roots: await existingRoots(args, io), compat: compatOf(args), watch: false }
+  const options = oneShot(await existingRoots(args, io), compatOf(args))
   const context = await loadLearnedContext(url, options)
   const { api, models } = await current(options)
   const tokens = tokenizer && (await contextTokens(api, url, tokenizer, exampleResults(models)))

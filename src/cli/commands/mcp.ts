@@ -1,17 +1,17 @@
 import { realpath } from 'node:fs/promises'
 import { resolve } from 'node:path'
 import { isSiteToolError } from '../../../runtime/index'
-import { effectiveRoot } from '../../compiler/discover/roots'
+import { type Root, effectiveRoot, rootPath } from '../../compiler/discover/roots'
 import { scanRoot } from '../../compiler/discover/skills'
 import { TOOLS_MODES, type ToolsMode } from '../../mcp/catalog'
 import { runMcp } from '../../mcp/index'
-import type { SkillFilter } from '../../mcp/skills'
+import type { SkillFilter } from '../../mcp/watched-skills'
 import { resolveBrowser } from '../../cdp/endpoint'
 import { loadTokenizer } from '../../tokens/tokenizer'
-import { MissingPeerError } from '../../package/peers'
+import { MissingPeerError } from '../../own/peers'
 import { type CliIO, UsageError, writeLine } from '../args'
 import { cdpChoice } from '../cdp'
-import { checkSkillIds, existingRoots } from '../session'
+import { checkSkillIds, existingRoots } from '../compile-roots'
 import { compatOf } from '../roots'
 import type { Args } from '../registry'
 
@@ -54,13 +54,13 @@ function toolsMode(text: string | undefined): ToolsMode | undefined {
  * `--allow-write DIR`: DIR must be one of the roots (a workspace stands for its learnings/, as a
  * root does). Returns the real path of the root it names, and the real paths of every root.
  */
-async function writableRoot(dir: string, roots: readonly string[], cwd: string) {
+async function writableRoot(dir: string, roots: readonly Root[], cwd: string) {
   const real = async (path: string) => effectiveRoot(await realpath(path).catch(() => resolve(cwd, path)))
-  const all = await Promise.all(roots.map(real))
+  const all = await Promise.all(roots.map((root) => real(root.path)))
   const wanted = await real(resolve(cwd, dir))
   if (!all.includes(wanted))
     throw new UsageError(
-      `--allow-write ${dir} is not one of the roots (${roots.join(', ')}): the server writes only a root it serves; pass it as --root too`,
+      `--allow-write ${dir} is not one of the roots (${roots.map(rootPath).join(', ')}): the server writes only a root it serves; pass it as --root too`,
     )
   return { dir: wanted, roots: all }
 }
@@ -69,7 +69,7 @@ async function writableRoot(dir: string, roots: readonly string[], cwd: string) 
  * `--allow` and `--deny`, refused when they name a skill no root holds (a typo would serve nothing,
  * silently) or leave nothing to serve. With `--allow-write` an allowed skill may be one still to write.
  */
-async function skillFilter(args: Args<'mcp'>, roots: readonly string[]): Promise<SkillFilter> {
+async function skillFilter(args: Args<'mcp'>, roots: readonly Root[]): Promise<SkillFilter> {
   const filter = { allow: args.allow, deny: args.deny }
   const known = (await Promise.all(roots.map(scanRoot))).flatMap((scan) => scan.folders.map((f) => f.id))
   if (args['allow-write'] === undefined) checkSkillIds(filter.allow, known, '--allow')

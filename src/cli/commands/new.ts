@@ -1,13 +1,15 @@
 import { existsSync, lstatSync, mkdirSync, realpathSync } from 'node:fs'
 import { dirname, join, relative } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { displayPath } from '../../compiler/diagnostics/report'
 import { modelName } from '../../compiler/validate/collisions'
 import { checkDomainPattern } from '../../compiler/validate/domains'
 import { toPosix } from '../../compiler/fs/paths'
 import { fsReason, isWriteFailure, writeFileInside } from '../../compiler/fs/write-inside'
 import { type CliIO, UsageError, writeLine } from '../args'
-import { shellWord } from '../example'
-import { displayRoot, rootsOf } from '../roots'
+import { shellWord } from '../call-example'
+import { rootsOf } from '../roots'
+import type { Root } from '../../compiler/discover/roots'
 import { CommandFailure, reportFailure } from '../failure'
 import type { Args } from '../registry'
 
@@ -119,9 +121,9 @@ function files(id: string, domains: string[], schema: string): Record<string, st
 }
 
 /** The validate command that checks the new skill: with `--root` when the root was given as one. */
-function validateCommandFor(args: Args<'new'>, root: string, io: CliIO): string {
+function validateCommandFor(args: Args<'new'>, root: Root, io: CliIO): string {
   if (args.root.length === 0) return 'site-skills validate'
-  return `site-skills validate --root ${shellWord(displayRoot(root, io.cwd))}`
+  return `site-skills validate --root ${shellWord(displayPath(root.path, io.cwd, [root]))}`
 }
 
 /**
@@ -183,15 +185,16 @@ function makeSkillFolder(dir: string, shown: string): string {
 export async function newCommand(args: Args<'new'>, io: CliIO): Promise<number> {
   const { id, domains } = parseNew(args)
   try {
-    const [root] = rootsOf(args, io)
-    const dir = join(root!, id)
-    const shown = displayRoot(dir, io.cwd)
+    const roots = rootsOf(args, io)
+    const root = roots[0]!
+    const dir = join(root.path, id)
+    const shown = displayPath(dir, io.cwd, roots)
     const realDir = makeSkillFolder(dir, shown)
     for (const [rel, content] of Object.entries(files(id, domains, schemaRef(dir, io.cwd)))) {
       const written = writeFileInside(realDir, rel, content, shown)
       if (isWriteFailure(written)) throw new CommandFailure(written.code, written.message)
     }
-    const check = validateCommandFor(args, root!, io)
+    const check = validateCommandFor(args, root, io)
     if (args.json) writeLine(io.stdout, JSON.stringify({ created: toPosix(dir), id, domains }))
     else writeLine(io.stdout, `created ${shown} (validate it with: ${check})`)
     return 0

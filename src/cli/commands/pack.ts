@@ -1,20 +1,21 @@
 import { resolve } from 'node:path'
 import type { CompileResult } from '../../compiler/compile'
 import { createDiagnostic, type Diagnostic } from '../../compiler/diagnostics/catalog'
-import { displayFile } from '../../compiler/diagnostics/report'
-import { isPackageName } from '../../compiler/discover/packages'
+import { displayFile, displayPath } from '../../compiler/diagnostics/report'
+import { isPackageName } from '../../compiler/discover/skill-packages'
 import { isInside } from '../../compiler/fs/paths'
 import type { SkillModel } from '../../compiler/model'
-import { skillFiles } from '../../pack/files'
-import { type PackFiles, type PackSkill, packFiles } from '../../pack/package'
+import { skillFiles } from '../../pack/skill-files'
+import { type PackFiles, type PackSkill, packFiles } from '../../pack/contents'
 import { scanFile } from '../../pack/secrets'
 import { outProblem, writePack } from '../../pack/write'
 import { type CliIO, UsageError, writeLine } from '../args'
-import { displayRoot } from '../roots'
+import { givenRoots } from '../roots'
+import type { Root } from '../../compiler/discover/roots'
 import type { Args } from '../registry'
 import { CommandFailure } from '../failure'
 import { createStyle, plural } from '../format'
-import { checkSkillIds, compileRoots } from '../session'
+import { checkSkillIds, compileRoots } from '../compile-roots'
 import { jsonReport, printReports } from './validate'
 
 const VERSION_RE = /^\d+\.\d+\.\d+(?:-[0-9A-Za-z.-]+)?(?:\+[0-9A-Za-z.-]+)?$/
@@ -55,13 +56,13 @@ async function collect(models: readonly SkillModel[]): Promise<{ skills: PackSki
   return { skills, findings }
 }
 
-function printFindings(findings: readonly Diagnostic[], io: CliIO): void {
+function printFindings(findings: readonly Diagnostic[], io: CliIO, roots: readonly Root[]): void {
   const style = createStyle(io.stderr as NodeJS.WriteStream)
   // No code frame: it would print the secret.
   for (const d of findings)
     writeLine(
       io.stderr,
-      `${style.red('✖')} ${displayFile(d, io.cwd)}:${d.line}:${d.column}  error ${d.code}  ${d.message}`,
+      `${style.red('✖')} ${displayFile(d, io.cwd, roots)}:${d.line}:${d.column}  error ${d.code}  ${d.message}`,
     )
   const files = new Set(findings.map((d) => `${d.root}\0${d.file}`)).size
   const hints = [...new Set(findings.map((d) => d.hint))]
@@ -102,25 +103,26 @@ export async function packCommand(args: Args<'pack'>, io: CliIO): Promise<number
     return 1
   }
   const models = chosenSkills(result, ids)
+  const roots = givenRoots(result)
   const name = packageName(args, models)
   const out = resolve(io.cwd, args.out)
   const inside = models.find((m) => isInside(m.realDir, out))
   if (inside) throw new UsageError(`--out ${args.out} is inside the skill ${inside.id}: write the pack elsewhere`)
   const problem = outProblem(out)
-  if (problem) throw new CommandFailure('pack-out', `${displayRoot(out, io.cwd)} ${problem}`)
+  if (problem) throw new CommandFailure('pack-out', `${displayPath(out, io.cwd, roots)} ${problem}`)
   const { skills, findings } = await collect(models)
   if (findings.length > 0) {
     if (args.json) {
       // As `validate --json` lists them: `file` relative to `root`.
-      const diagnostics = findings.map((d) => ({ ...d, root: displayRoot(d.root, io.cwd) }))
+      const diagnostics = findings.map((d) => ({ ...d, root: displayPath(d.root, io.cwd, roots) }))
       writeLine(io.stdout, JSON.stringify({ ok: false, diagnostics }, null, 2))
     }
-    printFindings(findings, io)
+    printFindings(findings, io, roots)
     return 1
   }
   const files = packFiles(name, version, skills)
   writePack(out, files)
-  const shown = displayRoot(out, io.cwd)
+  const shown = displayPath(out, io.cwd, roots)
   const bytes = size(files)
   if (args.json) {
     const summary = { ok: true, name, version, out: shown, skills: skills.map((s) => s.id), files: files.size, bytes }

@@ -1,5 +1,6 @@
 import { existsSync } from 'node:fs'
 import { join } from 'node:path'
+import { displayPath } from '../../compiler/diagnostics/report'
 import { type BrowserTarget, type CdpSendable, type ToolMeta, isSiteToolError } from '../../../runtime/index'
 import {
   type CallRef,
@@ -13,12 +14,13 @@ import {
   splitCursor,
   targetProblem,
 } from '../../../runtime/internal'
-import { type SkillsOptions, current, runBrowserSiteTool, runNodeSiteTool } from '../../nobuild/api'
+import { type SkillsOptions, current, runBrowserSiteTool, runNodeSiteTool, oneShot } from '../../nobuild/api'
+import type { Root } from '../../compiler/discover/roots'
 import { type CliIO, UsageError, writeLine } from '../args'
 import { cdpChoice, runtimeTarget } from '../cdp'
-import { shellWord } from '../example'
-import { compatOf, displayRoot } from '../roots'
-import { checkSkillIds, existingRoots } from '../session'
+import { shellWord } from '../call-example'
+import { compatOf } from '../roots'
+import { checkSkillIds, existingRoots } from '../compile-roots'
 import type { Args } from '../registry'
 
 const RUN_USAGE =
@@ -116,7 +118,8 @@ export async function runCommand(args: Args<'run'>, io: CliIO): Promise<number> 
   const target = targetOf(args)
   if (target && targetProblem(target)) throw new UsageError(`--cdp: ${targetProblem(target)}`)
   // One compile, no watching: the command ends when the tool returns.
-  const options = { roots: await existingRoots(args, io), compat: compatOf(args), watch: false }
+  const roots = await existingRoots(args, io)
+  const options = oneShot(roots, compatOf(args))
   try {
     const meta = await metaOf(siteId, tool, options)
     const kind = meta?.kind
@@ -134,7 +137,7 @@ export async function runCommand(args: Args<'run'>, io: CliIO): Promise<number> 
   } catch (error) {
     if (!isSiteToolError(error)) throw error
     writeLine(io.stderr, `site-skills: ${error.code}: ${error.message}`)
-    if (error.code === 'skill-invalid') writeLine(io.stderr, `site-skills: ${validateLine(siteId, options.roots, io)}`)
+    if (error.code === 'skill-invalid') writeLine(io.stderr, `site-skills: ${validateLine(siteId, roots, io)}`)
     return 1
   }
 }
@@ -154,9 +157,9 @@ function printed(value: unknown, from: CallRef, args: Args<'run'>): string {
 }
 
 /** Where to see every problem of an invalid skill: `site-skills validate` of its folder(s). */
-function validateLine(siteId: string, roots: readonly string[], io: CliIO): string {
-  const dirs = roots.map((root) => join(root, siteId)).filter((dir) => existsSync(join(dir, 'manifest.json')))
-  const shown = dirs.map((dir) => shellWord(displayRoot(dir, io.cwd))).join(' ')
+function validateLine(siteId: string, roots: readonly Root[], io: CliIO): string {
+  const dirs = roots.map((root) => join(root.path, siteId)).filter((dir) => existsSync(join(dir, 'manifest.json')))
+  const shown = dirs.map((dir) => shellWord(displayPath(dir, io.cwd, roots))).join(' ')
   return `every problem of ${JSON.stringify(siteId)}: site-skills validate ${shown}`
 }
 

@@ -2,17 +2,17 @@ import { join, relative } from 'node:path'
 import { SiteToolError } from '../../../runtime/index'
 import { type CdpSocket, openSocket, shownUrl, urlMatchesDomains } from '../../../runtime/internal'
 import { type BrowserEndpoint, resolveBrowser } from '../../cdp/endpoint'
-import { formatFixture } from '../../compiler/fixtures/header'
+import { formatFixture } from '../../compiler/fixture-format/header'
 import { toPosix } from '../../compiler/fs/paths'
 import { isWriteFailure, writeFileInside } from '../../compiler/fs/write-inside'
-import { current } from '../../nobuild/api'
+import { current, oneShot } from '../../nobuild/api'
 import { SNAPSHOT_CHANGES } from '../../examples/capture-page'
 import { capturePage, fixtureNameFromUrl } from '../../examples/fixture'
 import { type CliIO, UsageError, writeLine } from '../args'
 import { browserChoice, cdpChoice } from '../cdp'
 import { compatOf } from '../roots'
 import { CommandFailure, reportFailure } from '../failure'
-import { checkSkillIds, existingRoots } from '../session'
+import { checkSkillIds, existingRoots } from '../compile-roots'
 import type { Args } from '../registry'
 
 const USAGE =
@@ -81,7 +81,7 @@ function checkCaptured(page: { url: string }, siteId: string, patterns: readonly
 export async function snapshotCommand(args: Args<'snapshot'>, io: CliIO): Promise<number> {
   const { url, siteId, browser, where } = parseOptions(args)
   try {
-    const { result } = await current({ roots: await existingRoots(args, io), compat: compatOf(args), watch: false })
+    const { result } = await current(oneShot(await existingRoots(args, io), compatOf(args)))
     const ids = result.records.map((r) => r.folder.id)
     checkSkillIds([siteId], ids)
     const record = result.records[ids.indexOf(siteId)]!

@@ -1,4 +1,5 @@
 import { join } from 'node:path'
+import { displayPath } from '../../compiler/diagnostics/report'
 import type { CompileResult } from '../../compiler/compile'
 import type { Diagnostic } from '../../compiler/diagnostics/catalog'
 import { junitReport } from '../../examples/junit'
@@ -6,7 +7,8 @@ import type { ExampleResult } from '../../examples/types'
 import { type CliIO, writeLine } from '../args'
 import { type Style, createStyle, plural } from '../format'
 import type { TEST_REPORTERS } from '../registry'
-import { displayRoot } from '../roots'
+import { givenRoots } from '../roots'
+import type { Root } from '../../compiler/discover/roots'
 import { jsonDiagnostic, jsonReport } from './validate'
 
 /** What `test` prints on stdout (see TEST_REPORTERS). */
@@ -32,7 +34,10 @@ export function scopeOf(result: CompileResult, chosen: readonly string[], cwd: s
   const diagnostics = jsonReport(result, cwd).diagnostics.filter((d) => d.severity === 'error' && counts(d.siteId))
   const noExamples = result.skills
     .filter(({ model }) => counts(model.id) && !model.tools.some((t) => t.examples?.length))
-    .map(({ model }) => ({ id: model.id, manifest: `${displayRoot(model.dir, cwd)}/manifest.json` }))
+    .map(({ model }) => ({
+      id: model.id,
+      manifest: `${displayPath(model.dir, cwd, givenRoots(result))}/manifest.json`,
+    }))
   return { diagnostics, noExamples }
 }
 
@@ -66,6 +71,8 @@ export interface RunReport {
   ok: boolean
   results: readonly ExampleResult[]
   scope: Scope
+  /** The roots of the run, as given: how their files are shown. */
+  roots: readonly Root[]
   /**
    * `--record` (undefined without it): the verification records written, and the records refused
    * (a file changed during the run, or the record could not be written).
@@ -74,20 +81,20 @@ export interface RunReport {
 }
 
 /** A record not written, on stderr: `site-skills: CODE: file: message`, then its hint. */
-function refusalLine(d: Diagnostic, cwd: string): string {
-  return `site-skills: ${d.code}: ${displayRoot(join(d.root, d.file), cwd)}: ${d.message}\n  hint: ${d.hint}`
+function refusalLine(d: Diagnostic, cwd: string, roots: readonly Root[]): string {
+  return `site-skills: ${d.code}: ${displayPath(join(d.root, d.file), cwd, roots)}: ${d.message}\n  hint: ${d.hint}`
 }
 
 /** Prints the end of a run: the JSON or the XML (the text reporter printed its lines as they came). */
 export function printReport(io: CliIO, reporter: Reporter, report: RunReport): void {
-  const { ok, results, scope, recorded } = report
-  const diagnostics = [...scope.diagnostics, ...(recorded?.refused ?? []).map((d) => jsonDiagnostic(d, io.cwd))]
+  const { ok, results, scope, recorded, roots } = report
+  const diagnostics = [...scope.diagnostics, ...(recorded?.refused ?? []).map((d) => jsonDiagnostic(d, io.cwd, roots))]
   if (reporter === 'json') {
     // The keys beyond { ok, results } are there when they say why ok is false or what was left out.
     const extra = {
       ...(diagnostics.length ? { diagnostics } : {}),
       ...(scope.noExamples.length ? { noExamples: scope.noExamples.map((s) => s.id) } : {}),
-      ...(recorded ? { recorded: recorded.written.map((path) => displayRoot(path, io.cwd)) } : {}),
+      ...(recorded ? { recorded: recorded.written.map((path) => displayPath(path, io.cwd, roots)) } : {}),
     }
     writeLine(io.stdout, JSON.stringify({ ok, results, ...extra }, null, 2))
     return
@@ -101,9 +108,10 @@ export function printReport(io: CliIO, reporter: Reporter, report: RunReport): v
   const failed = results.filter((r) => r.status === 'fail').length
   const summary = `${results.length - failed} passed, ${failed} failed (${plural(results.length, 'example')})`
   writeLine(io.stdout, ok ? summary : style.red(summary))
-  for (const path of recorded?.written ?? []) writeLine(io.stdout, style.dim(`recorded ${displayRoot(path, io.cwd)}`))
+  for (const path of recorded?.written ?? [])
+    writeLine(io.stdout, style.dim(`recorded ${displayPath(path, io.cwd, roots)}`))
   for (const text of scopeLines(scope)) writeLine(io.stderr, text)
-  for (const d of recorded?.refused ?? []) writeLine(io.stderr, refusalLine(d, io.cwd))
+  for (const d of recorded?.refused ?? []) writeLine(io.stderr, refusalLine(d, io.cwd, roots))
 }
 
 /** The text reporter's line for each result, as it comes (in the examples' order). */

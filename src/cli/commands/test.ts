@@ -1,7 +1,7 @@
 import type { SiteSkills } from '../../../runtime/index'
 import type { CompileResult } from '../../compiler/compile'
 import { type BrowserSpec, resolveBrowser } from '../../cdp/endpoint'
-import { current } from '../../nobuild/api'
+import { current, oneShot } from '../../nobuild/api'
 import { type TestBrowser, openTestBrowser } from '../../examples/browser'
 import { runLive } from '../../examples/live'
 import { collectCases, resultOf, runOffline } from '../../examples/run'
@@ -11,8 +11,8 @@ import { type CliIO, UsageError } from '../args'
 import { browserChoice, cdpChoice } from '../cdp'
 import { compatOf } from '../roots'
 import { reportFailure } from '../failure'
-import { checkSkillIds, existingRoots } from '../session'
-import { ownManifest } from '../../package/version'
+import { checkSkillIds, existingRoots } from '../compile-roots'
+import { ownManifest } from '../../own/version'
 import { changedFiles, createRecord, skillDigests, writeRecord } from '../../verification/record'
 import { type Diagnostic, type DiagnosticInit, createDiagnostic } from '../../compiler/diagnostics/catalog'
 import { isWriteFailure } from '../../compiler/fs/write-inside'
@@ -177,7 +177,7 @@ const NOTHING: Scope = { diagnostics: [], noExamples: [] }
  */
 export async function testCommand(args: Args<'test'>, io: CliIO): Promise<number> {
   const roots = await existingRoots(args, io)
-  const options = { roots, compat: compatOf(args), watch: false }
+  const options = oneShot(roots, compatOf(args))
   const plan = planOf(args)
   try {
     const { result, api } = await current(options)
@@ -194,7 +194,7 @@ export async function testCommand(args: Args<'test'>, io: CliIO): Promise<number
     const ran = results.length > 0 || (plan.shard !== undefined && all.length > 0)
     const recorded = args.record ? recordSkills(result, results, args.live, before) : undefined
     const ok = !failed && scope.diagnostics.length === 0 && ran && !recorded?.refused.length
-    printReport(io, plan.reporter, { ok, results, scope, ...(recorded ? { recorded } : {}) })
+    printReport(io, plan.reporter, { ok, results, scope, roots, ...(recorded ? { recorded } : {}) })
     return ok ? 0 : 1
   } catch (error) {
     return reportFailure(io, error)

@@ -1,14 +1,14 @@
 import { resolve } from 'node:path'
 import { generateDts } from '../../codegen/dts'
 import { DEFAULT_DTS } from '../../ids'
-import { formatReport } from '../../compiler/diagnostics/report'
+import { formatReport, displayPath } from '../../compiler/diagnostics/report'
 import { writeGeneratedFile } from '../../compiler/fs/generated'
 import { isWriteFailure } from '../../compiler/fs/write-inside'
 import { CommandFailure, reportFailure } from '../failure'
 import { type CliIO, writeLine } from '../args'
-import { displayRoot } from '../roots'
+import { givenRoots } from '../roots'
 import { plural } from '../format'
-import { compileRoots } from '../session'
+import { compileRoots } from '../compile-roots'
 import type { Args } from '../registry'
 
 /** `site-skills types [--out FILE]`: the d.ts of virtual:site-skills, without a bundler. */
@@ -20,6 +20,7 @@ export async function typesCommand(args: Args<'types'>, io: CliIO): Promise<numb
       formatReport(
         result.reports.flatMap((r) => r.diagnostics),
         io.cwd,
+        givenRoots(result),
       ),
     )
     return 1
@@ -33,7 +34,7 @@ export async function typesCommand(args: Args<'types'>, io: CliIO): Promise<numb
     return 0
   }
   const out = resolve(io.cwd, args.out ?? DEFAULT_DTS)
-  const shown = displayRoot(out, io.cwd)
+  const shown = displayPath(out, io.cwd, givenRoots(result))
   // Links in the d.ts are relative to where it is written.
   const wrote = writeGeneratedFile(out, generateDts(result.skills, out), shown)
   if (isWriteFailure(wrote)) return reportFailure(io, new CommandFailure('dts-unwritten', wrote.message))

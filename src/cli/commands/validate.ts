@@ -1,12 +1,13 @@
 import type { CompileResult } from '../../compiler/compile'
 import type { Diagnostic } from '../../compiler/diagnostics/catalog'
 import { type CliIO, writeLine } from '../args'
-import { displayRoot } from '../roots'
+import { givenRoots } from '../roots'
+import type { Root } from '../../compiler/discover/roots'
 import { createStyle, formatDiagnostic, plural } from '../format'
-import { compileRoots } from '../session'
+import { compileRoots } from '../compile-roots'
 import type { Args } from '../registry'
 import { withVerification } from '../../verification/stale'
-import { createFramer } from '../../compiler/diagnostics/report'
+import { createFramer, displayPath } from '../../compiler/diagnostics/report'
 
 /** `site-skills validate [DIR...]`: exit 0 without errors, 1 with any. */
 export async function validateCommand(args: Args<'validate'>, io: CliIO): Promise<number> {
@@ -19,7 +20,7 @@ export async function validateCommand(args: Args<'validate'>, io: CliIO): Promis
   const style = createStyle(io.stdout as NodeJS.WriteStream)
   for (const scan of result.roots.filter((r) => r.skillFolder)) {
     const [folder] = scan.folders
-    const shown = displayRoot(scan.root, io.cwd)
+    const shown = displayPath(scan.root, io.cwd, givenRoots(result))
     writeLine(io.stdout, style.dim(`${shown}/${folder?.id} is a skill folder: checked as the skill of root ${shown}`))
   }
   const counts = `${plural(result.errors, 'error')}, ${plural(result.warnings, 'warning')}`
@@ -31,14 +32,15 @@ export async function validateCommand(args: Args<'validate'>, io: CliIO): Promis
 /** Every skill's findings, grouped by skill, with code frames (skills without findings are not shown). */
 export function printReports(result: CompileResult, io: CliIO): void {
   const style = createStyle(io.stdout as NodeJS.WriteStream)
+  const roots = givenRoots(result)
   for (const report of result.reports) {
     if (report.diagnostics.length === 0) continue
-    const shown = report.id ? displayRoot(report.root, io.cwd) : ''
+    const shown = report.id ? displayPath(report.root, io.cwd, roots) : ''
     const bad = report.diagnostics.some((d) => d.severity === 'error')
     const title = report.id ? `${style.bold(report.id)}${style.dim(`  ${shown}/${report.id}`)}` : style.bold('roots')
     writeLine(io.stdout, `${bad ? style.red('✖') : style.yellow('!')} ${title}`)
     const framer = createFramer()
-    for (const d of report.diagnostics) writeLine(io.stdout, formatDiagnostic(d, io.cwd, style, framer))
+    for (const d of report.diagnostics) writeLine(io.stdout, formatDiagnostic(d, io.cwd, roots, style, framer))
     writeLine(io.stdout)
   }
 }
@@ -49,13 +51,14 @@ export function printReports(result: CompileResult, io: CliIO): void {
  * is what its code's message is made from (docs/codes.md), for programs to read instead of it.
  */
 export function jsonReport(result: CompileResult, cwd: string) {
-  const diagnostics = result.diagnostics.map((d) => jsonDiagnostic(d, cwd))
+  const roots = givenRoots(result)
+  const diagnostics = result.diagnostics.map((d) => jsonDiagnostic(d, cwd, roots))
   return { ok: result.errors === 0, skills: result.records.length, diagnostics }
 }
 
 /** One diagnostic as `--json` prints it (see jsonReport). */
-export function jsonDiagnostic(d: Diagnostic, cwd: string) {
+export function jsonDiagnostic(d: Diagnostic, cwd: string, roots: readonly Root[]) {
   const { code, severity, data, siteId, file, line, column, message, hint } = d
-  const root = displayRoot(d.root, cwd)
+  const root = displayPath(d.root, cwd, roots)
   return { code, severity, siteId, root, file, line, column, message, ...(hint ? { hint } : {}), data }
 }

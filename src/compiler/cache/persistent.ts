@@ -1,6 +1,6 @@
 import { createRequire } from 'node:module'
 import type { BrowserToolCode } from '../../../runtime/index'
-import { ownManifest } from '../../package/version'
+import { ownManifest } from '../../own/version'
 import type { Diagnostic } from '../diagnostics/catalog'
 import type { StampLog } from '../fs/stamp'
 import type { SkillFolder, SkillRecord } from '../model'

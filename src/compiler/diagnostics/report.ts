@@ -1,10 +1,11 @@
-import { join, relative } from 'node:path'
+import { isAbsolute, join, relative } from 'node:path'
 import { LOG_PREFIX } from '../../ids'
 import type { Diagnostic } from './catalog'
 import { FILE_LIMITS, isReadFailure, readRegularFile } from '../fs/files'
 import { stripBom } from '../bom'
 import { toPosix } from '../fs/paths'
-import { packagePath } from '../discover/packages'
+import { packagePath } from '../discover/skill-packages'
+import type { Root } from '../discover/roots'
 
 export interface FrameStyle {
   red: (s: string) => string
@@ -53,20 +54,26 @@ function frameOfLines(lines: readonly string[], line: number, column: number, st
 export const fileOf = (d: Diagnostic): string => join(d.root, d.file)
 
 /**
- * A diagnostic's file shown relative to `base` (the bundler's root); in a package root, by the
- * package's name (`@acme/site-skills-github/github/manifest.json`).
+ * How a path of the roots (a file, a skill folder, a root) is shown, the one way: in a package root
+ * of `roots` by the package's name (`@acme/site-skills-github/github/manifest.json`), else relative
+ * to `base` (the working directory, the bundler's root) when inside it, else whole.
  */
-export function displayFile(d: Diagnostic, base: string): string {
-  const abs = fileOf(d)
-  const named = packagePath(abs)
+export function displayPath(path: string, base: string, roots: readonly Root[]): string {
+  const named = packagePath(path, roots)
   if (named !== undefined) return named
-  const rel = relative(base, abs)
-  return toPosix(rel.startsWith('..') ? abs : rel)
+  const rel = relative(base, path)
+  return rel === '' ? '.' : rel.startsWith('..') || isAbsolute(rel) ? toPosix(path) : toPosix(rel)
+}
+
+/** A diagnostic's file as displayPath shows it (a finding about `base` itself names no file). */
+export function displayFile(d: Diagnostic, base: string, roots: readonly Root[]): string {
+  const abs = fileOf(d)
+  return relative(base, abs) === '' ? '' : displayPath(abs, base, roots)
 }
 
 /** `file:line:col  error code  message` on one line. */
-export function formatDiagnosticLine(d: Diagnostic, base: string): string {
-  return `${displayFile(d, base)}:${d.line}:${d.column}  ${d.severity} ${d.code}  ${d.message}`
+export function formatDiagnosticLine(d: Diagnostic, base: string, roots: readonly Root[]): string {
+  return `${displayFile(d, base, roots)}:${d.line}:${d.column}  ${d.severity} ${d.code}  ${d.message}`
 }
 
 /** A file's text for a code frame, or undefined: never a pipe or device, never more than a tool's limit. */
@@ -98,9 +105,9 @@ export function createFramer(): Framer {
 }
 
 /** A diagnostic's own block: `file:line:col  error code  message`, its code frame (file readable), its hint. */
-function formatDiagnosticBlock(d: Diagnostic, base: string, framer: Framer): string {
+function formatDiagnosticBlock(d: Diagnostic, base: string, roots: readonly Root[], framer: Framer): string {
   const frame = framer(d)
-  const lines = [formatDiagnosticLine(d, base), frame && indent(frame, '  '), d.hint && `  hint: ${d.hint}`]
+  const lines = [formatDiagnosticLine(d, base, roots), frame && indent(frame, '  '), d.hint && `  hint: ${d.hint}`]
   return lines.filter(Boolean).join('\n')
 }
 
@@ -114,12 +121,12 @@ const indent = (text: string, by: string) =>
  * The report of a failed compile: a count, then every error diagnostic (in the order given: the
  * compile's reports, folder by folder) with its frame and hint.
  */
-export function formatReport(diagnostics: readonly Diagnostic[], base: string): string {
+export function formatReport(diagnostics: readonly Diagnostic[], base: string, roots: readonly Root[]): string {
   const errors = diagnostics.filter((d) => d.severity === 'error')
   const skills = new Set(errors.map((d) => d.siteId)).size
   const count = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`
   const head = `${LOG_PREFIX} ${count(errors.length, 'error')} in ${count(skills, 'skill')}:`
   const framer = createFramer()
-  const blocks = errors.map((d) => formatDiagnosticBlock(d, base, framer))
+  const blocks = errors.map((d) => formatDiagnosticBlock(d, base, roots, framer))
   return [head, ...blocks].join('\n\n')
 }

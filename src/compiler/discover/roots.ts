@@ -3,7 +3,7 @@ import { DEFAULT_ROOT } from '../../ids'
 import { inspectPath, resolveUserPath } from '../fs/paths'
 import { existsSync } from 'node:fs'
 import { stat } from 'node:fs/promises'
-import { isPackageName, resolvePackageRoot } from './packages'
+import { isPackageName, type PackageProblem, resolvePackageRoot } from './skill-packages'
 
 /** The environment variables that name the roots when none is given. */
 export interface RootEnv {
@@ -12,8 +12,24 @@ export interface RootEnv {
   [key: string]: string | undefined
 }
 
-/** Lists resolveRoots returned: handed on (the CLI to the no-build API), they are not resolved again. */
-const RESOLVED = new WeakSet<readonly string[]>()
+/**
+ * A root as resolved, once: its absolute folder and, when a bare package name named it, that skill
+ * package (its name, and its real folder when it can be used) or why it cannot be used.
+ */
+export interface Root {
+  path: string
+  package?: { name: string; dir?: string }
+  problem?: PackageProblem
+}
+
+/** A root as the compiler and the session take it: resolved, or a plain absolute folder. */
+export type RootInput = string | Root
+
+/** The folder of a root. */
+export const rootPath = (root: RootInput): string => (typeof root === 'string' ? root : root.path)
+
+/** A root as a value (a plain folder names no package). */
+export const asRoot = (root: RootInput): Root => (typeof root === 'string' ? { path: root } : root)
 
 /** The learnings folder of an agent workspace: `<workspace>/learnings`, `~` expanded, relative to `cwd`. */
 export function workspaceRoot(workspace: string, cwd: string): string {
@@ -23,18 +39,16 @@ export function workspaceRoot(workspace: string, cwd: string): string {
 /**
  * The absolute roots to read; the one place roots are resolved. The given ones (`~` expanded,
  * relative to `cwd`; a package name resolved from `cwd`), else `$SITE_SKILLS_ROOT`, else `$EGO_BROWSER_AGENT_WORKSPACE/learnings`, else
- * `./learnings`. A list this function returned comes back as it is.
+ * `./learnings`. A root resolved already (a value this function returned) is kept as it is.
  */
 export function resolveRoots(
-  inputs: string | readonly string[] | undefined,
+  inputs: string | readonly RootInput[] | undefined,
   cwd: string,
   env: RootEnv = process.env,
-): readonly string[] {
-  if (typeof inputs !== 'string' && inputs && RESOLVED.has(inputs)) return inputs
+): readonly Root[] {
   const given = typeof inputs === 'string' ? [inputs] : (inputs ?? [])
-  const roots = Object.freeze(given.length > 0 ? given.map((root) => resolveEntry(root, cwd)) : [defaultRoot(cwd, env)])
-  RESOLVED.add(roots)
-  return roots
+  const resolved = (root: RootInput) => (typeof root === 'string' ? resolveEntry(root, cwd) : root)
+  return Object.freeze(given.length > 0 ? given.map(resolved) : [{ path: defaultRoot(cwd, env) }])
 }
 
 /**
@@ -42,9 +56,9 @@ export function resolveRoots(
  * (`@acme/site-skills-github`) that names no folder there, the skill folder of that installed
  * package (SPEC 9; write `./name` for a folder that does not exist yet).
  */
-function resolveEntry(entry: string, cwd: string): string {
+function resolveEntry(entry: string, cwd: string): Root {
   const path = resolveUserPath(entry, cwd)
-  return isPackageName(entry) && !existsSync(path) ? resolvePackageRoot(entry, cwd) : path
+  return isPackageName(entry) && !existsSync(path) ? asRoot(resolvePackageRoot(entry, cwd)) : { path }
 }
 
 function defaultRoot(cwd: string, env: RootEnv): string {

@@ -2,10 +2,12 @@ import type { SkillFolder } from '../model'
 import { readdir } from 'node:fs/promises'
 import { basename, dirname, join } from 'node:path'
 import { inspectPath, isInside, plainPathInside } from '../fs/paths'
-import { effectiveRoot } from './roots'
-import { type PackageProblem, packageOfRoot, packageProblemAt } from './packages'
+import { asRoot, effectiveRoot, type Root, type RootInput } from './roots'
+import type { PackageProblem } from './skill-packages'
 
 export interface RootScan {
+  /** The root as given (a package root keeps its package): how its files are shown. */
+  from: Root
   root: string
   exists: boolean
   /**
@@ -27,11 +29,12 @@ const SKIPPED_RE = /^[_.]|^node_modules$/
 export const MANIFEST = 'manifest.json'
 
 /** A root that holds manifest.json: the one skill of its parent folder. */
-async function asSkillFolder(dir: string): Promise<RootScan> {
+async function asSkillFolder(from: Root, dir: string): Promise<RootScan> {
   const state = await inspectPath(dir)
   const realDir = state.kind === 'missing' ? dir : state.real
   const root = dirname(dir)
   return {
+    from,
     root,
     exists: true,
     skillFolder: true,
@@ -40,9 +43,10 @@ async function asSkillFolder(dir: string): Promise<RootScan> {
 }
 
 /** Lists the skill folders of a root in directory-name order, following symlinked folders. */
-export async function scanRoot(input: string): Promise<RootScan> {
-  const problem = packageProblemAt(input)
-  if (problem) return { root: input, exists: false, problem, folders: [] }
+export async function scanRoot(given: RootInput): Promise<RootScan> {
+  const from = asRoot(given)
+  const { path: input, problem } = from
+  if (problem) return { from, root: input, exists: false, problem, folders: [] }
   const root = await effectiveRoot(input)
   let entries: import('node:fs').Dirent[]
   try {
@@ -51,20 +55,21 @@ export async function scanRoot(input: string): Promise<RootScan> {
     // Only a missing root is "missing"; anything else (EACCES, EMFILE) must not look like an empty root.
     const code = (error as NodeJS.ErrnoException).code
     return {
+      from,
       root,
       exists: false,
       folders: [],
       ...(code === 'ENOENT' || code === 'ENOTDIR' ? {} : { error: `${code ?? 'error'}: ${(error as Error).message}` }),
     }
   }
-  if (entries.some((e) => e.name === MANIFEST && !e.isDirectory())) return asSkillFolder(root)
+  if (entries.some((e) => e.name === MANIFEST && !e.isDirectory())) return asSkillFolder(from, root)
   const candidates = entries
     .filter((e) => !SKIPPED_RE.test(e.name) && (e.isDirectory() || e.isSymbolicLink()))
     .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))
   // A folder that is no symlink lies in the root's real path: one resolve for the root, not one each.
   const realRoot = await inspectPath(root)
   // A package's skills stay inside the package (SPEC 9): a symlinked skill folder may not lead out of it.
-  const pkg = packageOfRoot(input)
+  const pkg = from.package?.dir === undefined ? undefined : { name: from.package.name, dir: from.package.dir }
   const escapes: { id: string; package: string }[] = []
   const found = await Promise.all(
     candidates.map(async (entry): Promise<SkillFolder | undefined> => {
@@ -85,5 +90,5 @@ export async function scanRoot(input: string): Promise<RootScan> {
     }),
   )
   const folders = found.filter((f): f is SkillFolder => f !== undefined)
-  return { root, exists: true, folders, ...(escapes.length ? { escapes } : {}) }
+  return { from, root, exists: true, folders, ...(escapes.length ? { escapes } : {}) }
 }

@@ -1,10 +1,10 @@
 import { getDomain } from 'tldts'
-import { FIXTURE_HEADER_LIMIT, isFixtureHeaderProblem, parseFixtureHeader } from '../fixtures/header'
-import type { ParsedFixtureHeader } from '../fixtures/header'
+import { FIXTURE_HEADER_LIMIT, isFixtureHeaderProblem, parseFixtureHeader } from '../fixture-format/header'
+import type { ParsedFixtureHeader } from '../fixture-format/header'
 import { readFileHead } from '../fs/files'
-import { type ParsedRecording, RECORDING_LIMIT, parseRecording } from '../fixtures/recording'
+import { type ParsedRecording, RECORDING_LIMIT, parseRecording } from '../fixture-format/recording'
 import type { Position } from '../parse'
-import { type FolderValidation, report } from './context'
+import { type FolderValidation, report } from './folder-validation'
 
 /** An example whose fixture is a file of the skill. */
 export interface FixtureUse {

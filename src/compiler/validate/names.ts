@@ -1,5 +1,5 @@
 import type { NameCharacter } from '../diagnostics/messages'
-import { type FolderValidation, reportAt } from './context'
+import { type FolderValidation, reportAt } from './folder-validation'
 import { TOOL_KINDS } from './schema'
 
 /**

@@ -1,7 +1,7 @@
 import { resultTokens } from '../../../runtime/internal'
 import type { JsonPath } from '../parse'
 import { type RecordedTokens, recordedTokensOf } from '../verification'
-import { type FolderValidation, reportAt } from './context'
+import { type FolderValidation, reportAt } from './folder-validation'
 
 /** The argument the runtime adds to every tool whose results it pages (runtime/registry.ts). */
 const CURSOR_ARG = 'cursor'

@@ -11,8 +11,14 @@ import type { NoteModel, SkillModel, SkillRecord, ToolModel } from '../model'
 import { RESERVED_PRODUCTS, unsafeRelativePath } from '../fs/paths'
 import { wantsEgoLite } from '../compat'
 import type { StampLog } from '../fs/stamp'
-import { type FolderValidation, type ValidateOptions, readSkillText, reportAt, reportTempRefs } from './context'
-import { blocksSkill, resolveSkillFile } from './context'
+import {
+  type FolderValidation,
+  type ValidateOptions,
+  readSkillText,
+  reportAt,
+  reportTempRefs,
+} from './folder-validation'
+import { blocksSkill, resolveSkillFile } from './folder-validation'
 import { checkNameCharacters } from './names'
 import { TOOL_KINDS, checkManifestSchema } from './schema'
 import { checkExamples } from './examples'

@@ -13,7 +13,7 @@ import {
   reportAt,
   reportTempRefs,
   resolveSkillFile,
-} from './context'
+} from './folder-validation'
 import type { ModuleExports, NotOneFunction, SourceError } from './module-types'
 import { analyzeModule, checkFunctionExpression, describeDefaultExport, looksLikeModule } from './module-shape'
 import type { ToolMapKey } from './schema'

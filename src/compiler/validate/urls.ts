@@ -2,7 +2,7 @@ import { loadUrlPattern } from '../../../runtime/index'
 import { compilePathPattern } from '../../../runtime/internal'
 import type { JsonPath } from '../parse'
 import type { SlowShape } from '../diagnostics/url-messages'
-import { type FolderValidation, reportAt } from './context'
+import { type FolderValidation, reportAt } from './folder-validation'
 import { slowShape } from './url-shapes'
 
 /** The text of URLPattern's error without its constructor's preamble. */

@@ -7,7 +7,7 @@ import type { SkillModel } from '../../compiler/model'
 import { EXPORT_MARKER, generateAgentSkill, type SourceFile } from '../../export/agent-skill'
 import { readFrontmatter } from '../../export/frontmatter'
 import { agentSkillNames } from '../../export/name'
-import type { WatchedState } from '../skills'
+import type { WatchedState } from '../watched-skills'
 
 /** One file of a served skill: its path in the skill folder, its bytes and their digest. */
 export interface ServedFile {

@@ -15,9 +15,9 @@ import {
   SKILLS_LIST_METHOD,
   type Skill,
 } from '@modelcontextprotocol/server/ext/skills'
-import { packageVersion } from '../../package/version'
+import { packageVersion } from '../../own/version'
 import { pageOf } from '../page'
-import type { WatchedSkills, WatchedState } from '../skills'
+import type { WatchedSkills, WatchedState } from '../watched-skills'
 import { type ServedFile, type ServedSkill, servedSkills } from './folders'
 
 /**

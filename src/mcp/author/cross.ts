@@ -3,7 +3,7 @@ import { crossCheck } from '../../compiler/compile'
 import type { Diagnostic } from '../../compiler/diagnostics/catalog'
 import { isInside } from '../../compiler/fs/paths'
 import type { SkillRecord } from '../../compiler/model'
-import type { AuthorContext } from './context'
+import type { AuthorContext } from './author-context'
 import { Refusal, shownDiagnostic } from './results'
 
 /** A finding, whatever root its skill was compiled in (a staged copy's is a stage folder). */

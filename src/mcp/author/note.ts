@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs'
 import { join } from 'node:path'
 import type { CallToolResult } from '@modelcontextprotocol/server'
-import type { AuthorContext } from './context'
+import type { AuthorContext } from './author-context'
 import { locateSkill } from './locate'
 import { jsonResult, Refusal, shownDiagnostic, textArg } from './results'
 import { keepStaged } from './cross'

@@ -7,10 +7,11 @@ import { type CompileResult, createCompiler } from '../../compiler/compile'
 import type { Diagnostic } from '../../compiler/diagnostics/catalog'
 import { isInside } from '../../compiler/fs/paths'
 import { isWriteFailure, type WriteFailure, writeFileInside } from '../../compiler/fs/write-inside'
-import { createSkillsApi } from '../../nobuild/session'
-import { checkTokenBudgets } from '../../tokens/budget'
+import { invalidSkill } from '../../nobuild/invalid'
+import { createSkillsApi } from '../../session/session'
+import { tokenBudgets } from '../../tokens/budget'
 import { copySkill } from './copy'
-import { type Grants, sandboxedTools } from './sandbox/tools'
+import { type Grants, sandboxedTools } from './sandbox/sandboxed-tools'
 import { newStageRoot, removeStage } from './stage-area'
 
 /** One file of a skill to write: its path inside the skill folder and its whole text. */
@@ -75,10 +76,10 @@ export function stageSkill(dir: string, siteId: string, from: string | undefined
       return undefined
     },
     async compile(compat) {
-      const compiler = createCompiler({ roots: [root], compat })
-      const result = await checkTokenBudgets(await compiler.compile())
+      const compiler = createCompiler({ roots: [root], compat, finish: tokenBudgets() })
+      const result = await compiler.compile()
       const diagnostics = result.diagnostics.filter((d) => d.siteId === siteId)
-      const api = createSkillsApi(compiler, result.skills, { loadNodeTool: sandboxedTools(grants) })
+      const api = createSkillsApi(compiler, result.skills, { invalidSkill, loadNodeTool: sandboxedTools(grants) })
       return { result, api, diagnostics }
     },
     unstage: (text) => text.split(skillDir).join(shown).split(root).join(dir),

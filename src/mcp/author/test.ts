@@ -3,9 +3,9 @@ import { runLive } from '../../examples/live'
 import { collectCases, resultOf, runOffline } from '../../examples/run'
 import type { ExampleResult } from '../../examples/types'
 import { AUTHOR } from './defs'
-import { sandboxedTools } from './sandbox/tools'
+import { sandboxedTools } from './sandbox/sandboxed-tools'
 import { stageSkill } from './stage'
-import type { AuthorContext } from './context'
+import type { AuthorContext } from './author-context'
 import { jsonResult, Refusal, shownDiagnostic, optionalText, textArg } from './results'
 
 /** A drifted example's way back: open its page, save it again over its fixture, write the tool again. */

@@ -7,12 +7,12 @@ import { linesOf, readQuietly } from '../../compiler/diagnostics/report'
 import { toPosix } from '../../compiler/fs/paths'
 import { CHUNK_ID_RE, LOG_PREFIX, MAIN_ID_RE, PLUGIN_NAME, RESOLVED_ID, RUNTIME_ID, RUNTIME_ID_RE } from '../../ids'
 import type { BuildError } from '../build-error'
-import { type BuildWarning, type RootContext, UNAVAILABLE } from '../context'
-import type { PluginContexts } from '../contexts'
+import { type BuildWarning, type RootContext, UNAVAILABLE } from '../root-context'
+import type { PluginContexts } from '../plugin-contexts'
 
 /**
  * esbuild: the root is `absWorkingDir`, Node tools are left out of `platform: 'browser'`. The
- * learnings compile in the build's `onStart`, which reports every diagnostic as an esbuild
+ * skills compile in the build's `onStart`, which reports every diagnostic as an esbuild
  * message of its own (errors and warnings, each with its location, frame and hint).
  */
 export function esbuildHooks(contexts: PluginContexts): Partial<UnpluginOptions> {
@@ -46,7 +46,7 @@ function watchableFiles(files: readonly string[]): string[] {
  * unplugin's esbuild adapter puts every id `resolveId` returns in the plugin's namespace, where
  * nothing loads real files: the runtime and the Node tools that generated modules import are
  * resolved here to plain files instead. The main module is resolved here too, with what esbuild
- * must watch: its resolution (unlike its load) succeeds with invalid learnings, so a fix is noticed.
+ * must watch: its resolution (unlike its load) succeeds with invalid skills, so a fix is noticed.
  */
 function resolveFiles(build: PluginBuild, ctx: RootContext): void {
   build.onResolve({ filter: MAIN_ID_RE }, () => ({

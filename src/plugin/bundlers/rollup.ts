@@ -1,8 +1,8 @@
 import type { UnpluginOptions } from 'unplugin'
 import type { BuildError } from '../build-error'
-import type { RootContext } from '../context'
-import type { PluginContexts } from '../contexts'
-import { typeScriptTransform } from '../typescript'
+import type { RootContext } from '../root-context'
+import type { PluginContexts } from '../plugin-contexts'
+import { typeScriptTransform } from '../typescript-transform'
 
 /** What Rollup, Rolldown and Vite give a hook as `this`, as far as the plugin uses it. */
 export interface RollupHookContext {
@@ -15,7 +15,7 @@ export interface RollupHookContext {
  * Compiles; reports every new warning with `this.warn` (to `onwarn`/`onLog`, or Vite's logger; its
  * line says where, so it gets no `loc`: Rollup would print the place twice, Vite not at all); tells the bundler what the skills depend
  * on (also after a failed compile, so a fix is noticed), unless the build will not watch
- * (thousands of files at 1,000 skills, for nothing). Returns the error of invalid learnings.
+ * (thousands of files at 1,000 skills, for nothing). Returns the error of invalid skills.
  */
 export async function compileInHook(hook: RollupHookContext, ctx: RootContext): Promise<BuildError | undefined> {
   const { warnings, error } = await ctx.compile()
@@ -27,7 +27,7 @@ export async function compileInHook(hook: RollupHookContext, ctx: RootContext): 
 
 /**
  * Rollup and Rolldown: no root of their own, so the working directory when the build starts, as
- * they resolve `input` and `output.dir`. Invalid learnings fail the build with the report.
+ * they resolve `input` and `output.dir`. Invalid skills fail the build with the report.
  */
 export function rollupHooks(contexts: PluginContexts, framework: 'rollup' | 'rolldown'): Partial<UnpluginOptions> {
   async function buildStart(this: RollupHookContext): Promise<void> {

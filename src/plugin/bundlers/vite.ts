@@ -3,7 +3,7 @@ import type { UnpluginOptions } from 'unplugin'
 import type { ViteBuilder } from 'vite'
 import { GENERATED_ID_RE } from '../../ids'
 import { type BuildError, isBuildError } from '../build-error'
-import type { PluginContexts } from '../contexts'
+import type { PluginContexts } from '../plugin-contexts'
 import { type AttachedDevServer, attachDevServer } from '../dev-server'
 import { type RollupHookContext, compileInHook } from './rollup'
 
@@ -14,13 +14,13 @@ function isClientEnvironment(context: object): boolean | undefined {
 }
 
 /**
- * Vite: the root and the command from `configResolved`. A build fails on invalid learnings; the
+ * Vite: the root and the command from `configResolved`. A build fails on invalid skills; the
  * dev server comes up anyway (loading the module shows the errors, in the overlay too) and
- * follows the learnings as they change (`dev-server`).
+ * follows the skills as they change (`dev-server`).
  */
 export function viteHooks(contexts: PluginContexts): Partial<UnpluginOptions> {
   let devServer: AttachedDevServer | undefined
-  /** Compiles; a build (not the dev server) throws the report of invalid learnings. */
+  /** Compiles; a build (not the dev server) throws the report of invalid skills. */
   async function compile(hook: RollupHookContext): Promise<void> {
     const ctx = contexts.current
     const error = await compileInHook(hook, ctx)
@@ -64,7 +64,7 @@ export function viteHooks(contexts: PluginContexts): Partial<UnpluginOptions> {
  * stack as Rolldown's `at` lines. Vite 8.3 has no hook that shapes how a failed build is printed,
  * but `buildApp` may build the environments: when nothing else built them (the user's
  * `builder.buildApp` runs before this `post` hook), this builds each in turn, as Vite would, and
- * rethrows a failure of only the learnings' reports as a `LearningsBuildFailure`.
+ * rethrows a failure of only the skills' reports as a `SkillsBuildFailure`.
  */
 async function buildEnvironments(builder: ViteBuilder): Promise<void> {
   const environments = Object.values(builder.environments)
@@ -73,13 +73,13 @@ async function buildEnvironments(builder: ViteBuilder): Promise<void> {
     try {
       await builder.build(environment)
     } catch (error) {
-      throw asLearningsFailure(error)
+      throw asSkillsFailure(error)
     }
   }
 }
 
-/** A failed build whose every error is the learnings' report: it prints as its message, no more. */
-class LearningsBuildFailure extends Error {
+/** A failed build whose every error is the skills' report: it prints as its message, no more. */
+class SkillsBuildFailure extends Error {
   declare readonly errors: readonly BuildError[]
 
   constructor(message: string, errors: readonly BuildError[]) {
@@ -94,9 +94,9 @@ class LearningsBuildFailure extends Error {
   }
 }
 
-function asLearningsFailure(error: unknown): unknown {
+function asSkillsFailure(error: unknown): unknown {
   const errors: unknown = error instanceof Error ? (error as Error & { errors?: unknown }).errors : undefined
   if (!(error instanceof Error) || !Array.isArray(errors) || errors.length === 0 || !errors.every(isBuildError))
     return error
-  return new LearningsBuildFailure(error.message, errors)
+  return new SkillsBuildFailure(error.message, errors)
 }

@@ -1,14 +1,14 @@
 import type { UnpluginBuildContext, UnpluginOptions } from 'unplugin'
 import type { Compilation, Compiler } from 'webpack'
 import { PLUGIN_NAME, VIRTUAL_ID_RE } from '../../ids'
-import type { RootContext } from '../context'
-import type { PluginContexts } from '../contexts'
-import { typeScriptTransform } from '../typescript'
+import type { RootContext } from '../root-context'
+import type { PluginContexts } from '../plugin-contexts'
+import { typeScriptTransform } from '../typescript-transform'
 
 /**
- * webpack: the root is `context`, Node tools are left out of web targets. The learnings compile
+ * webpack: the root is `context`, Node tools are left out of web targets. The skills compile
  * in each compilation (`buildStart` runs in its `make`): warnings go to `compilation.warnings`,
- * and invalid learnings fail the compilation.
+ * and invalid skills fail the compilation.
  */
 export function webpackHooks(contexts: PluginContexts): Partial<UnpluginOptions> {
   return {

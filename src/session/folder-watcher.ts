@@ -1,6 +1,7 @@
 import { type FSWatcher, statSync, watch } from 'node:fs'
 import { basename, dirname, join, sep } from 'node:path'
 import type { CompileResult } from '../compiler/compile'
+import { type RootInput, rootPath } from '../compiler/discover/roots'
 
 /**
  * Non-recursive watchers, one per folder, each unref'd: unlike a recursive `fs.watch` on Linux
@@ -91,8 +92,8 @@ export function createFolderWatcher(onChange: () => void): FolderWatcher {
  * The folders whose entries decide a compile: the roots, every skill folder, and each folder
  * (up to its skill folder) that holds a file the skill reads.
  */
-export function foldersOf(inputs: readonly string[], result: CompileResult): Set<string> {
-  const dirs = new Set<string>(inputs)
+export function foldersOf(inputs: readonly RootInput[], result: CompileResult): Set<string> {
+  const dirs = new Set<string>(inputs.map(rootPath))
   for (const scan of result.roots) dirs.add(scan.root)
   for (const record of result.records) {
     const top = record.folder.realDir

@@ -33,11 +33,16 @@ export type PackageProblem =
   | { code: 'package-invalid'; data: { name: string; reason: string }; file?: string; position?: Position }
 
 /**
- * Roots that came from a package name, by the path resolveRoots returned for them (the real skill
- * folder, or for a problem the package's folder or where it was looked for): its name, and the
- * problem when it has one. Refreshed at every resolution.
+ * A root that a bare package name named: `path` is the real skill folder, or for a package that
+ * cannot be used, the package's folder or where it was looked for.
  */
-const KNOWN = new Map<string, { name: string; dir?: string; problem?: PackageProblem }>()
+export interface PackageRoot {
+  path: string
+  /** The package's name, and its real folder when it can be used. */
+  package: { name: string; dir?: string }
+  /** Why the package cannot be used. */
+  problem?: PackageProblem
+}
 
 /** The folder of package `name` as Node would find it from `from`, symlinks resolved; undefined when not installed. */
 function findPackageDir(name: string, from: string): string | undefined {
@@ -125,47 +130,35 @@ function inspectPathNow(path: string): { kind: 'missing' } | { kind: 'directory'
 
 /**
  * The root a package name stands for: the real skill folder of package `name` found from `project`.
- * A package that cannot be used comes back as a path whose scan reports why (`packageProblemAt`);
- * an unscoped name that is no installed package either stays the folder it also names, which then
- * is a `root-missing` like any mistyped folder.
+ * A package that cannot be used comes back with its problem, which its scan reports; an unscoped
+ * name that is no installed package either stays the folder it also names (a plain path), which
+ * then is a `root-missing` like any mistyped folder.
  */
-export function resolvePackageRoot(name: string, project: string): string {
+export function resolvePackageRoot(name: string, project: string): PackageRoot | string {
   const dir = findPackageDir(name, project)
   if (!dir && !name.startsWith('@')) return resolve(project, name)
   if (!dir) {
     const path = join(resolve(project), 'node_modules', name)
-    KNOWN.set(path, { name, problem: { code: 'package-missing', data: { name, from: toPosix(resolve(project)) } } })
-    return path
+    const problem: PackageProblem = { code: 'package-missing', data: { name, from: toPosix(resolve(project)) } }
+    return { path, package: { name }, problem }
   }
   const found = readRoot(name, dir)
-  if ('problem' in found) {
-    KNOWN.set(dir, { name, problem: found.problem })
-    return dir
-  }
-  KNOWN.delete(dir)
-  KNOWN.set(found.root, { name, dir })
-  return found.root
-}
-
-/** The package a root came from (its name and real folder), when it came from a package name and can be used. */
-export function packageOfRoot(root: string): { name: string; dir: string } | undefined {
-  const known = KNOWN.get(root)
-  return known?.dir === undefined ? undefined : { name: known.name, dir: known.dir }
-}
-
-/** The problem of a root that came from a package name and cannot be used, or undefined. */
-export function packageProblemAt(root: string): PackageProblem | undefined {
-  return KNOWN.get(root)?.problem
+  if ('problem' in found) return { path: dir, package: { name }, problem: found.problem }
+  return { path: found.root, package: { name, dir } }
 }
 
 /**
  * A path inside a package root shown by the package's name (`@acme/skills/github/manifest.json`),
- * or undefined when the path is in no package root.
+ * or undefined when the path is in no package root of `roots`.
  */
-export function packagePath(path: string): string | undefined {
-  for (const [root, { name }] of KNOWN) {
-    const rel = pathBelow(root, path)
-    if (rel !== undefined) return rel ? `${name}/${toPosix(rel)}` : name
+export function packagePath(
+  path: string,
+  roots: readonly { path: string; package?: { name: string } }[],
+): string | undefined {
+  for (const root of roots) {
+    if (!root.package) continue
+    const rel = pathBelow(root.path, path)
+    if (rel !== undefined) return rel ? `${root.package.name}/${toPosix(rel)}` : root.package.name
   }
   return undefined
 }

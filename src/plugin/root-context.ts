@@ -1,8 +1,9 @@
 import { createHash } from 'node:crypto'
 import type { CompileResult, Compiler } from '../compiler/compile'
-import { checkTokenBudgets } from '../tokens/budget'
+import { tokenBudgets } from '../tokens/budget'
 import type { Diagnostic } from '../compiler/diagnostics/catalog'
 import { fileOf, formatDiagnosticLine } from '../compiler/diagnostics/report'
+import { type Root, rootPath } from '../compiler/discover/roots'
 import { isInside } from '../compiler/fs/paths'
 import {
   DEBUG_RE,
@@ -34,7 +35,7 @@ export interface Host {
   nodeTools?: boolean
 }
 
-/** A warning of the learnings, reported once per context: the line to print, and its diagnostic. */
+/** A warning of the skills, reported once per context: the line to print, and its diagnostic. */
 export interface BuildWarning {
   /** `[site-skills] file:line:col  warning code  message`, the file relative to the bundler's root. */
   message: string
@@ -43,7 +44,7 @@ export interface BuildWarning {
   file: string
 }
 
-/** One compile: its result, its warnings not reported before, and its error when the learnings are invalid. */
+/** One compile: its result, its warnings not reported before, and its error when the skills are invalid. */
 interface Compiled {
   result: CompileResult
   warnings: BuildWarning[]
@@ -59,8 +60,8 @@ export interface RootContext {
   readonly options: ResolvedOptions
   readonly host: Host
   /**
-   * Compiles (cached per skill) and writes the d.ts when the learnings are valid. Never throws for
-   * invalid learnings: the host reports `error` and `warnings` through its own channels.
+   * Compiles (cached per skill) and writes the d.ts when the skills are valid. Never throws for
+   * invalid skills: the host reports `error` and `warnings` through its own channels.
    */
   compile: () => Promise<Compiled>
   /** Compiles again after files changed (loads wait for it). */
@@ -73,7 +74,7 @@ export interface RootContext {
   resolveId: (id: string) => string | undefined
   /**
    * Code of a generated module, after a compile; `browser` (when known) leaves Node tools out.
-   * Throws while the learnings are invalid: the whole report in Vite's dev server (so that every
+   * Throws while the skills are invalid: the whole report in Vite's dev server (so that every
    * load shows it), else a short line (the host reported the errors already).
    */
   load: (id: string, browser?: boolean) => Promise<string | undefined>
@@ -91,11 +92,11 @@ export interface RootContext {
   readonly last: CompileResult | undefined
   /** Whether the last compile found errors. */
   readonly failed: boolean
-  /** How many times the learnings were compiled (for tests of debouncing). */
+  /** How many times the skills were compiled (for tests of debouncing). */
   readonly compiles: number
 }
 
-/** What a load says when the build already reported why the learnings are invalid. */
+/** What a load says when the build already reported why the skills are invalid. */
 const UNTIL_FIXED = 'until the learnings are fixed (see the errors above)'
 export const UNAVAILABLE = `${LOG_PREFIX} virtual:site-skills is unavailable ${UNTIL_FIXED}`
 
@@ -136,10 +137,11 @@ export function createRootContext(options: ResolvedOptions, host: Host): RootCon
         minify,
         project: options.root,
         onValidated: dts.prepare,
+        finish: tokenBudgets(options.tokenBudget),
         ...(options.cache ? { cacheDir: options.cache } : {}),
       }),
     ))
-  const newWarnings = createWarningFilter(options.root)
+  const newWarnings = createWarningFilter(options.root, options.roots)
   // The dev server serves a module per skill, each regenerated on an edit: only builds keep theirs.
   const outputs = options.cache && !host.devServer ? createOutputCache(options.cache, options.root) : undefined
   /** What the generated code depends on besides the skills. */
@@ -171,8 +173,8 @@ export function createRootContext(options: ResolvedOptions, host: Host): RootCon
   async function compileNow(): Promise<Compiled> {
     compiles++
     const compiler = await compilerOf()
-    const result = await checkTokenBudgets(await compiler.compile(), options.tokenBudget)
-    const error = result.errors > 0 ? createBuildError(result, options.root, host.devServer) : undefined
+    const result = await compiler.compile()
+    const error = result.errors > 0 ? createBuildError(result, options.root, options.roots, host.devServer) : undefined
     // Vite's dev server also shows a failed module load in the overlay, naming the plugin only when
     // the error does: whichever report reaches the page last, it reads the same.
     if (error && host.devServer) error.plugin = PLUGIN_NAME
@@ -290,11 +292,11 @@ export function createRootContext(options: ResolvedOptions, host: Host): RootCon
       return text
     },
     isWatched(file) {
-      return state?.readFiles.has(file) === true || roots.some((root) => isInside(root, file))
+      return state?.readFiles.has(file) === true || roots.some((root) => isInside(root.path, file))
     },
     watchFiles: () => [...(state?.readFiles ?? [])].sort(),
     filesOf: (ids) => (state?.result.records ?? []).filter((r) => ids.includes(r.folder.id)).flatMap((r) => r.files),
-    watchDirs: () => [...roots, ...(state?.result.records.map((r) => r.folder.dir) ?? [])].sort(),
+    watchDirs: () => [...roots.map(rootPath), ...(state?.result.records.map((r) => r.folder.dir) ?? [])].sort(),
     moduleIds: {
       main: RESOLVED_ID,
       skills: (ids) => [...new Set(ids.map((id) => chunkIdOf(state?.served.groups, id)))],
@@ -318,13 +320,16 @@ function chunkIdOf(groups: ReadonlyMap<string, number> | undefined, id: string):
 }
 
 /** The warnings of a compile not seen before by this filter (a watch rebuild repeats none). */
-function createWarningFilter(base: string): (diagnostics: readonly Diagnostic[]) => BuildWarning[] {
+function createWarningFilter(
+  base: string,
+  roots: readonly Root[],
+): (diagnostics: readonly Diagnostic[]) => BuildWarning[] {
   const seen = new Set<string>()
   return (diagnostics) => {
     const fresh: BuildWarning[] = []
     for (const d of diagnostics) {
       if (d.severity !== 'warning') continue
-      const message = `${LOG_PREFIX} ${formatDiagnosticLine(d, base)}`
+      const message = `${LOG_PREFIX} ${formatDiagnosticLine(d, base, roots)}`
       if (seen.has(message)) continue
       seen.add(message)
       fresh.push({ message, diagnostic: d, file: fileOf(d) })

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { type Message, build } from 'esbuild'
 import { SiteToolError } from '../../runtime/index'
-import { createBundleGuard } from '../compiler/bundle/guard'
+import { createBundleGuard } from '../compiler/bundle/bundle-guard'
 import { FILE_LIMITS, isReadFailure, readRegularFile } from '../compiler/fs/files'
 import { isTypeScript } from '../compiler/fs/paths'
 

@@ -1,8 +1,8 @@
 import { existsSync } from 'node:fs'
 import { dirname, join, relative } from 'node:path'
 import type { NodeToolFunction } from '../../../../runtime/index'
-import { compileNodeTool } from '../../../nobuild/node-tools'
-import type { NodeToolLoader } from '../../../nobuild/session'
+import { compileNodeTool } from '../../../session/node-tools'
+import type { NodeToolLoader } from '../../../session/session'
 import { runSandboxed } from './run'
 
 /** An example may run this long when its tool names no `timeoutMs`, and never longer than MAX_MS. */

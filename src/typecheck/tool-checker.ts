@@ -1,6 +1,6 @@
 import { FILE_LIMITS, isReadFailure, readRegularFile } from '../compiler/fs/files'
 import { stripBom } from '../compiler/parse'
-import type { CompilerBackend, CompilerError } from './backend'
+import type { TypeScriptBackend, TypeScriptError } from './backend'
 import { type Harness, type ToolTarget, createHarness, isChecked, statementAt } from './harness'
 
 /** One type error, in a tool or a file it imports. */
@@ -61,7 +61,7 @@ function lineAndColumn(text: string, offset: number): { line: number; column: nu
   return { line: before.length, column: before.at(-1)!.length + 1 }
 }
 
-/** A file's text as the compiler reads it (a byte-order mark left out), read once per check. */
+/** A file's text as TypeScript reads it (a byte-order mark left out), read once per check. */
 function createReader(rewritten: Map<string, Rewritten>) {
   const texts = new Map<string, string>()
   return (file: string): string => {
@@ -118,14 +118,14 @@ function prepare(dtsFile: string, targets: readonly ToolTarget[]) {
   return { rewritten, harness, texts }
 }
 
-export function createToolTypeChecker(compiler: CompilerBackend): ToolTypeChecker {
+export function createToolTypeChecker(typescript: TypeScriptBackend): ToolTypeChecker {
   return {
     async check(dtsFile, targets) {
       const { rewritten, harness, texts } = prepare(dtsFile, targets)
       const rootNames = [dtsFile, harness.file, ...new Set(targets.map((t) => t.file))]
-      const program = await compiler.check({ rootNames, texts })
+      const program = await typescript.check({ rootNames, texts })
       const read = createReader(rewritten)
-      const toProblem = async (e: CompilerError): Promise<TypeProblem> => {
+      const toProblem = async (e: TypeScriptError): Promise<TypeProblem> => {
         const code = `TS${e.code}`
         if (!e.file || e.start === undefined) return { file: '', line: 1, column: 1, code, message: e.message }
         const problem = { ...place(e.file, e.start, rewritten, read), code, message: e.message }

@@ -2,7 +2,7 @@ import { fileURLToPath } from 'node:url'
 import { FILE_LIMITS, isReadFailure, readRegularFile } from '../compiler/fs/files'
 
 const PACKAGE_NAME = 'unplugin-site-skills'
-// Built chunks sit one folder below the package root (dist/); src/package/version.ts two.
+// Built chunks sit one folder below the package root (dist/); src/own/version.ts two.
 const CANDIDATES = ['../package.json', '../../package.json']
 
 /** The fields of the package's own package.json that the CLI reads. */

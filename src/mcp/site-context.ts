@@ -5,7 +5,7 @@ import { CURSOR_ARG } from '../../runtime/internal'
 import { VERIFICATION_FILE, readRecordFile } from '../compiler/verification'
 import { recordIsCurrent } from '../verification/stale'
 import type { AgentSkills } from './agent-skills/serve'
-import type { WatchedSkills } from './skills'
+import type { WatchedSkills } from './watched-skills'
 import { TAB_PROPERTY } from '../listing/site-tool'
 
 /** Notes as resources, the problems of the skills, and the prompt with the learned context. */

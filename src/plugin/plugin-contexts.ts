@@ -1,5 +1,5 @@
 import { LOG_PREFIX } from '../ids'
-import { type Host, type RootContext, createRootContext } from './context'
+import { type Host, type RootContext, createRootContext } from './root-context'
 import { type Options, checkOptions, resolveOptions } from './options'
 
 /**

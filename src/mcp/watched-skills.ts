@@ -2,8 +2,9 @@ import type { SiteSkills } from '../../runtime/index'
 import type { CompileResult, CompiledSkill } from '../compiler/compile'
 import type { Diagnostic } from '../compiler/diagnostics/catalog'
 import type { SkillRecord } from '../compiler/model'
-import { createSession, createSkillsApi, type NodeToolLoader } from '../nobuild/session'
-import { checkTokenBudgets } from '../tokens/budget'
+import type { RootInput } from '../compiler/discover/roots'
+import { invalidSkill } from '../nobuild/invalid'
+import { createSession, createSkillsApi, type NodeToolLoader } from '../session/session'
 
 /** Which skills the server may offer: `allow` (when not empty) and never `deny`. */
 export interface SkillFilter {
@@ -35,7 +36,7 @@ export interface WatchedSkills {
 }
 
 export interface WatchOptions {
-  roots: readonly string[]
+  roots: readonly RootInput[]
   compat?: 'ego-lite'
   filter: SkillFilter
   /** Where problems are reported (the server's stderr). */
@@ -82,6 +83,8 @@ export function createWatchedSkills(options: WatchOptions): WatchedSkills {
   let reported = new Set<string>()
 
   const session = createSession(options.roots, {
+    invalidSkill,
+    tokenBudgets: true,
     compat: options.compat,
     watch: true,
     onChange() {
@@ -98,19 +101,19 @@ export function createWatchedSkills(options: WatchOptions): WatchedSkills {
   }
 
   async function current(): Promise<WatchedState> {
-    const { result: compiled } = await session.current()
-    if (last?.compiled === compiled) return last.state
-    // The budgets decide what is served, as in a build: a skill over a `fail: true` budget is not.
-    const result = await checkTokenBudgets(compiled)
+    // The session's compile counts the token budgets: as in a build, a skill over a `fail: true`
+    // budget is not served.
+    const { result } = await session.current()
+    if (last?.compiled === result) return last.state
     const { skills, kept } = merge(result, good, options.filter)
     for (const skill of result.skills) good.set(skill.model.id, skill)
     // A skill whose folder is gone is no longer kept: the table holds the skills of the roots, not every one seen.
     const present = new Set(result.reports.map((r) => r.id))
     for (const id of good.keys()) if (!present.has(id)) good.delete(id)
     const errors = result.diagnostics.filter((d) => d.severity === 'error')
-    const api = createSkillsApi(session.compiler, skills)
+    const api = createSkillsApi(session.compiler, skills, { invalidSkill })
     const state: WatchedState = { api, skills, kept, errors, records: result.records }
-    last = { compiled, state }
+    last = { compiled: result, state }
     report(state)
     return state
   }
@@ -127,7 +130,7 @@ export function createWatchedSkills(options: WatchOptions): WatchedSkills {
   return {
     current,
     onChange: (listener) => void listeners.push(listener),
-    apiOf: (skills, loadNodeTool) => createSkillsApi(session.compiler, skills, { loadNodeTool }),
+    apiOf: (skills, loadNodeTool) => createSkillsApi(session.compiler, skills, { invalidSkill, loadNodeTool }),
     kept: () => good.size,
     close() {
       clearTimeout(timer)

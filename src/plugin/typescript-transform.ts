@@ -1,6 +1,6 @@
 import type { UnpluginOptions } from 'unplugin'
 import { TS_FILE_RE } from '../compiler/fs/paths'
-import type { PluginContexts } from './contexts'
+import type { PluginContexts } from './plugin-contexts'
 
 /** Compiles TypeScript skill files for bundlers that cannot (Rollup, webpack); others leave this out. */
 export function typeScriptTransform(contexts: PluginContexts): UnpluginOptions['transform'] {

@@ -1,7 +1,7 @@
 import type { Compat } from '../../compiler/compat'
 import type { TestBrowser } from '../../examples/browser'
 import type { ClientTabs } from '../clients'
-import type { WatchedSkills } from '../skills'
+import type { WatchedSkills } from '../watched-skills'
 import type { Tabs } from '../tabs'
 
 /** What every authoring call has: the root it may write, the server's skills and browser. */

@@ -3,7 +3,7 @@
  * gives the same bytes (sorted keys and paths, no dates, no absolute paths).
  */
 import { createHash } from 'node:crypto'
-import type { PackedFile } from './files'
+import type { PackedFile } from './skill-files'
 
 /** The folder of skill folders inside a pack (its package.json's `siteSkills.root`). */
 const PACK_ROOT = 'learnings'

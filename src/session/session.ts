@@ -13,12 +13,14 @@ import { createRegistryData } from '../codegen/meta'
 import { type CompileResult, type CompiledSkill, type Compiler, createCompiler } from '../compiler/compile'
 import type { Focus } from '../compiler/focus'
 import type { Compat } from '../compiler/compat'
-import { invalidSkill } from './invalid'
+import type { RootInput } from '../compiler/discover/roots'
+import type { Diagnostic } from '../compiler/diagnostics/catalog'
 import type { SkillModel, ToolModel } from '../compiler/model'
 import { compileNodeTool, fileVersion } from './node-tools'
 import { notesOf } from '../compiler/notes'
 import { acquireEventBarrier } from './barrier'
-import { createFolderWatcher, foldersOf } from './watch'
+import { createFolderWatcher, foldersOf } from './folder-watcher'
+import { tokenBudgets } from '../tokens/budget'
 
 /** A compile of one set of roots, and what is built on it. */
 export interface SessionState {
@@ -40,6 +42,16 @@ export interface Session {
   close: () => void
 }
 
+/**
+ * The error of a call into a skill that is invalid (its first error, the asked-for tool's own
+ * first): the caller's wording (the no-build API's is the original's).
+ */
+type InvalidSkill = (
+  diagnostics: readonly Diagnostic[],
+  siteId: string,
+  tool: { name: string; kind: 'node' | 'browser' },
+) => SiteToolError
+
 /** How the function of a Node tool is had: imported into this process, or (the MCP server's examples) run elsewhere. */
 export type NodeToolLoader = (model: SkillModel, tool: ToolModel) => Promise<NodeToolFunction>
 
@@ -58,7 +70,11 @@ const importNodeTool: NodeToolLoader = async (model, { name: tool, absPath, call
 }
 
 /** Compiles one browser tool when it is called; the compiler's cache makes later calls a stamp check. */
-function browserToolLoader(compiler: Compiler, model: SkillModel): (tool: string) => Promise<BrowserToolCode> {
+function browserToolLoader(
+  compiler: Compiler,
+  model: SkillModel,
+  invalidSkill: InvalidSkill,
+): (tool: string) => Promise<BrowserToolCode> {
   return async (name) => {
     const tool = model.tools.find((t) => t.kind === 'browser' && t.name === name)!
     const { code, diagnostics } = await compiler.compileBrowserTool(model, tool)
@@ -68,7 +84,12 @@ function browserToolLoader(compiler: Compiler, model: SkillModel): (tool: string
   }
 }
 
-function chunkLoader(compiler: Compiler, skill: CompiledSkill, load: NodeToolLoader): () => Promise<SkillChunk> {
+function chunkLoader(
+  compiler: Compiler,
+  skill: CompiledSkill,
+  load: NodeToolLoader,
+  invalidSkill: InvalidSkill,
+): () => Promise<SkillChunk> {
   return async () => {
     const { model, browser } = skill
     const nodeTools: SkillChunk['nodeTools'] = Object.create(null)
@@ -77,13 +98,15 @@ function chunkLoader(compiler: Compiler, skill: CompiledSkill, load: NodeToolLoa
       let loaded: Promise<NodeToolFunction> | undefined
       nodeTools[tool.name] = () => (loaded ??= load(model, tool))
     }
-    const loadBrowserTool = browserToolLoader(compiler, model)
+    const loadBrowserTool = browserToolLoader(compiler, model, invalidSkill)
     return { notes: notesOf(model), nodeTools, browserTools: browser, loadBrowserTool }
   }
 }
 
 /** How `createSkillsApi` serves. */
 interface SkillsApiOptions {
+  /** The error of a call into an invalid skill. */
+  invalidSkill: InvalidSkill
   validateReturns?: ValidateReturns
   warned?: Set<string>
   /** Where Node tools run. @default imported into this process */
@@ -94,10 +117,12 @@ interface SkillsApiOptions {
 export function createSkillsApi(
   compiler: Compiler,
   skills: readonly CompiledSkill[],
-  options: SkillsApiOptions = {},
+  options: SkillsApiOptions,
 ): SiteSkills {
-  const { validateReturns, warned, loadNodeTool = importNodeTool } = options
-  const loaders = Object.fromEntries(skills.map((s) => [s.model.id, chunkLoader(compiler, s, loadNodeTool)]))
+  const { invalidSkill, validateReturns, warned, loadNodeTool = importNodeTool } = options
+  const loaders = Object.fromEntries(
+    skills.map((s) => [s.model.id, chunkLoader(compiler, s, loadNodeTool, invalidSkill)]),
+  )
   return createSiteSkills(createRegistryData(skills), loaders, { validateReturns, warned })
 }
 
@@ -121,18 +146,23 @@ async function withUrlPattern(result: CompileResult): Promise<CompileResult> {
 function stateOf(
   compiler: Compiler,
   result: CompileResult,
-  validateReturns?: ValidateReturns,
-  warned?: Set<string>,
+  options: SessionOptions,
+  warned: Set<string>,
 ): SessionState {
+  const { invalidSkill, validateReturns } = options
   return {
     result,
-    api: createSkillsApi(compiler, result.skills, { validateReturns, warned }),
+    api: createSkillsApi(compiler, result.skills, { invalidSkill, validateReturns, warned }),
     models: new Map(result.skills.map((s) => [s.model.id, s.model])),
   }
 }
 
 /** How a session learns about changes. */
 export interface SessionOptions {
+  /** The error of a call into an invalid skill. */
+  invalidSkill: InvalidSkill
+  /** Count the manifests' token budgets in every compile (the MCP server; see tokenBudgets). */
+  tokenBudgets?: boolean
   compat?: Compat
   /**
    * Watch the roots, so that every call sees the files as they are (the watchers never keep the
@@ -156,7 +186,7 @@ export interface SessionOptions {
   platform?: NodeJS.Platform
 }
 
-export function createSession(roots: readonly string[], options: SessionOptions = {}): Session {
+export function createSession(roots: readonly RootInput[], options: SessionOptions): Session {
   const { compat, checkOnly = false } = options
   const compiler = createCompiler({
     roots,
@@ -164,6 +194,7 @@ export function createSession(roots: readonly string[], options: SessionOptions 
     checkOnly,
     lazyBrowser: !checkOnly,
     tolerate: ['returns-invalid'],
+    ...(options.tokenBudgets ? { finish: tokenBudgets() } : {}),
   })
   const watching = options.watch !== false
   const barrier = watching ? acquireEventBarrier(options.platform) : undefined
@@ -186,8 +217,7 @@ export function createSession(roots: readonly string[], options: SessionOptions 
     dirty = false
     try {
       const result = await withUrlPattern(await compiler.compile())
-      const next =
-        state && unchanged(state.result, result) ? state : stateOf(compiler, result, options.validateReturns, warned)
+      const next = state && unchanged(state.result, result) ? state : stateOf(compiler, result, options, warned)
       if (watcher) {
         const { added, complete } = watcher.update(foldersOf(roots, result))
         // A new watcher did not see changes made during the compile: the next call looks again.
@@ -231,7 +261,7 @@ export function createSession(roots: readonly string[], options: SessionOptions 
   /** The first call's answer, from a focused compile (see Session.current). */
   async function focused(focus: Focus): Promise<SessionState> {
     first = false
-    return stateOf(compiler, await withUrlPattern(await compiler.compile(focus)), options.validateReturns, warned)
+    return stateOf(compiler, await withUrlPattern(await compiler.compile(focus)), options, warned)
   }
 
   return {

@@ -1,29 +1,29 @@
 import { stat } from 'node:fs/promises'
-import { type PackageProblem, packageDiagnostic, packageProblemAt } from '../compiler/discover/packages'
+import { type PackageProblem, packageDiagnostic } from '../compiler/discover/skill-packages'
+import type { Root } from '../compiler/discover/roots'
 import { displayFile } from '../compiler/diagnostics/report'
 import { type CompileResult, createCompiler } from '../compiler/compile'
-import { checkTokenBudgets } from '../tokens/budget'
+import { tokenBudgets } from '../tokens/budget'
 import { type CliIO, UsageError } from './args'
 import { type RootArgs, compatOf, rootsOf } from './roots'
 
 /** A package root that cannot be used, as one line: where (its package.json), code, message, hint. */
-function packageUsage(problem: PackageProblem, root: string, cwd: string): string {
-  const d = packageDiagnostic(problem, root)
-  const where = d.file === '.' ? '' : `${displayFile(d, cwd)}:${d.line}:${d.column}: `
+function packageUsage(problem: PackageProblem, root: Root, cwd: string): string {
+  const d = packageDiagnostic(problem, root.path)
+  const where = d.file === '.' ? '' : `${displayFile(d, cwd, [root])}:${d.line}:${d.column}: `
   return `${where}${d.code}: ${d.message}; ${d.hint}`
 }
 
 /** The command's roots; a root that is not a folder is a usage error (a typo must not read as "no skill"). */
-export async function existingRoots(args: RootArgs, io: CliIO, extra: string[] = []): Promise<readonly string[]> {
+export async function existingRoots(args: RootArgs, io: CliIO, extra: string[] = []): Promise<readonly Root[]> {
   const roots = rootsOf(args, io, extra)
   for (const root of roots) {
-    const problem = packageProblemAt(root)
-    if (problem) throw new UsageError(packageUsage(problem, root, io.cwd))
-    const isDir = await stat(root).then(
+    if (root.problem) throw new UsageError(packageUsage(root.problem, root, io.cwd))
+    const isDir = await stat(root.path).then(
       (s) => s.isDirectory(),
       () => false,
     )
-    if (!isDir) throw new UsageError(`no learnings folder at ${root} (pass --root DIR, or set SITE_SKILLS_ROOT)`)
+    if (!isDir) throw new UsageError(`no learnings folder at ${root.path} (pass --root DIR, or set SITE_SKILLS_ROOT)`)
   }
   return roots
 }
@@ -40,7 +40,7 @@ export async function compileRoots(
 ): Promise<CompileResult> {
   const roots = await existingRoots(args, io, extra)
   const compat = compatOf(args)
-  return checkTokenBudgets(await createCompiler({ roots, compat, checkOnly: !code }).compile())
+  return createCompiler({ roots, compat, checkOnly: !code, finish: tokenBudgets() }).compile()
 }
 
 /** The most ids a "no skill" message lists: a root may hold thousands. */

@@ -1,4 +1,4 @@
-import { createFolderWatcher } from '../nobuild/watch'
+import { createFolderWatcher } from '../session/folder-watcher'
 
 /** One check: its exit code and the folders whose changes call for another. */
 export interface WatchedRun {
