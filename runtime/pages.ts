@@ -14,6 +14,7 @@ import { type CallRef, type CursorState, type ValuePath, callDigest, encodeCurso
 import { resultJson } from './result-json'
 import { siteToolError } from './shared'
 import type { ResultPageInfo } from './typed'
+import { isRecord } from './text'
 
 /** Where neither the tool nor its skill sets `resultBudget`. */
 export const DEFAULT_RESULT_BUDGET = 4000
@@ -48,7 +49,6 @@ export interface PageRequest extends CallRef {
 }
 
 type Record_ = Record<string, unknown>
-const isRecord = (v: unknown): v is Record_ => v !== null && typeof v === 'object' && !Array.isArray(v)
 
 /** The array a page holds items of: where it is and its items. */
 interface Paged {
