@@ -17,7 +17,10 @@ export function finishesWithin(file: string, name: string, args: unknown[], dead
       reject(new Error(`${name} did not finish within ${deadlineMs} ms (it was stopped)${doing && `: at ${doing}`}`))
     }, deadlineMs)
     worker.on('message', (message: { progress?: string; done?: unknown }) => {
-      if (message.progress !== undefined) return void (doing = message.progress)
+      if (message.progress !== undefined) {
+        doing = message.progress
+        return
+      }
       clearTimeout(timer)
       void worker.terminate()
       resolve(message.done)

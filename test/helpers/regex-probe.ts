@@ -52,7 +52,9 @@ export function adversarialInputs(source: string, size: number): string[] {
   const units = [
     ...alphabetOf(source).map((c) => fill(c, size - 1)),
     ...literals.flatMap((w) => SEPARATORS.map((s) => fill(`${w}${s}`, size - 1))),
-    ...literals.flatMap((w) => SEPARATORS.flatMap((s) => RUNS.map((r) => `${w}${s}${fill(r, size - 1 - w.length - s.length)}`))),
+    ...literals.flatMap((w) =>
+      SEPARATORS.flatMap((s) => RUNS.map((r) => `${w}${s}${fill(r, size - 1 - w.length - s.length)}`)),
+    ),
   ]
   return units.map((unit) => `${unit}\u0001`)
 }
@@ -64,7 +66,8 @@ export function probeRegexes(list: RegexSource[], size: number, progress: (label
     progress(`${at} /${source}/${flags}`)
     const re = new RegExp(source, flags)
     for (const input of adversarialInputs(source, size)) {
-      if (re.global || re.sticky) for (const _ of input.matchAll(re.global ? re : new RegExp(source, `${flags}g`))) found++
+      if (re.global || re.sticky)
+        for (const _ of input.matchAll(re.global ? re : new RegExp(source, `${flags}g`))) found++
       else if (re.test(input)) found++
     }
   }

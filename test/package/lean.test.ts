@@ -8,7 +8,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startServer } from '../helpers/server'
 import { REPO_ROOT } from '../helpers/tmp'
 import { DOCS, readmeCommands, readmeFile, readmeSays } from './readme'
-import { type Finished, run, words } from './spawn'
+import { run, words } from './spawn'
+import type { Exited } from '../helpers/spawn'
 
 /** The version of a package in this repository's node_modules: the one npm's cache holds. */
 const installed = (name: string): string =>
@@ -32,7 +33,7 @@ const HEAVY = [
 ]
 const FLAGS = ['--prefer-offline', '--no-audit', '--no-fund']
 
-function expectSuccess(result: Finished, what: string): void {
+function expectSuccess(result: Exited, what: string): void {
   const output = `${what} (exit ${result.code}, ${result.ms} ms${result.timedOut ? ', killed: timed out' : ''})\n`
   expect(result.timedOut, output + result.stdout + result.stderr).toBe(false)
   expect(result.code, output + result.stdout + result.stderr).toBe(0)
@@ -43,7 +44,7 @@ interface Manifest {
 }
 
 let project = ''
-let tarballInstall: Finished
+let tarballInstall: Exited
 
 /** `npm ls --all --omit=dev --parseable`: the packages a production install holds, by name (the project left out). */
 async function productionPackages(): Promise<string[]> {

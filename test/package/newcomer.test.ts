@@ -6,7 +6,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { REPO_ROOT } from '../helpers/tmp'
 import { startTsserver } from '../helpers/tsserver'
 import { readmeCommands, readmeFile, readmeSays } from './readme'
-import { type Finished, run, words } from './spawn'
+import { run, words } from './spawn'
+import type { Exited } from '../helpers/spawn'
 
 /** The version of a package in this repository's node_modules: the one npm's cache holds. */
 const installed = (name: string): string =>
@@ -15,14 +16,14 @@ const installed = (name: string): string =>
 const OURS = JSON.parse(readFileSync(join(REPO_ROOT, 'package.json'), 'utf8')) as { name: string; version: string }
 
 /** A command that should end on its own: fails with its output when it did not succeed. */
-function expectSuccess(result: Finished, what: string): void {
+function expectSuccess(result: Exited, what: string): void {
   const output = `${what} (exit ${result.code}, ${result.ms} ms${result.timedOut ? ', killed: timed out' : ''})\n`
   expect(result.timedOut, output + result.stdout + result.stderr).toBe(false)
   expect(result.code, output + result.stdout + result.stderr).toBe(0)
 }
 
 /** Runs one README command line (`npx vite build --ssr agent.ts`) in the project. */
-function runLine(project: string, line: string, timeoutMs: number): Promise<Finished> {
+function runLine(project: string, line: string, timeoutMs: number): Promise<Exited> {
   const [command, args] = words(line)
   return run(command, args, project, timeoutMs)
 }

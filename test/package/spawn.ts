@@ -1,17 +1,6 @@
 import { spawn } from 'node:child_process'
 import { delimiter, sep } from 'node:path'
-import { waitForExit } from '../helpers/spawn'
-
-/** How a spawned command ended. */
-export interface Finished {
-  code: number | null
-  stdout: string
-  stderr: string
-  /** Wall time from spawn to exit, in milliseconds. */
-  ms: number
-  /** True when the command was still running at its time limit and was killed. */
-  timedOut: boolean
-}
+import { type Exited, waitForExit } from '../helpers/spawn'
 
 /** What a person's shell has: no npm script, Vitest or site-skills variables of the test run. */
 function userEnv(): NodeJS.ProcessEnv {
@@ -33,7 +22,7 @@ export function run(
   cwd: string,
   timeoutMs: number,
   env: Record<string, string> = {},
-): Promise<Finished> {
+): Promise<Exited> {
   const child = spawn(command, args, {
     cwd,
     env: { ...userEnv(), ...env },
@@ -47,7 +36,7 @@ export function run(
       // the group is already gone: nothing left to stop
     }
   }
-  return waitForExit(child, timeoutMs, killGroup).then(({ killed, ...rest }) => ({ ...rest, timedOut: killed }))
+  return waitForExit(child, timeoutMs, killGroup)
 }
 
 /** `"npx vite build --ssr agent.ts"` as [command, args]; README commands have no quoting. */

@@ -1,4 +1,3 @@
-import { spawn } from 'node:child_process'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { type BrowserCall, type BrowserTarget, callBrowserTool } from '../../runtime/browser'
@@ -12,6 +11,7 @@ import { type CompiledTool, compileTools, evaluate, navigate, waitForTitle } fro
 import { startServer, type TestServer } from '../helpers/server'
 import { REPO_ROOT } from '../helpers/tmp'
 import { failure } from '../helpers/browser'
+import { runBin, runNode } from '../helpers/spawn'
 
 const SITE = 'site'
 const OWN = ['127.0.0.1']
@@ -167,7 +167,7 @@ describe('bad CDP targets (issue 11.3)', () => {
 
   it('the CLI answers --cdp 127.0.0.1:99999 with a usage error (exit 2) and exits promptly', async () => {
     const started = Date.now()
-    const run = await spawnCli(['run', 'demo-shop', 'page_info', '--cdp', '127.0.0.1:99999'])
+    const run = await runBin(['run', 'demo-shop', 'page_info', '--cdp', '127.0.0.1:99999'])
     expect(run.code).toBe(2)
     expect(run.stderr).toContain('99999')
     expect(run.stderr).not.toContain('    at ')
@@ -182,7 +182,11 @@ describe('bad CDP targets (issue 11.3)', () => {
       "await callBrowserTool({ host: '127.0.0.1', port: 70000 }, call).catch((e) => console.log(e.code))",
       "await callBrowserTool('127.0.0.1:99999', call).catch((e) => console.log(e.code))",
     ].join('\n')
-    const run = await spawnNode(['--import', 'tsx', '--input-type=module', '-e', script])
+    const run = await runNode(['--import', 'tsx', '--input-type=module', '-e', script], {
+      cwd: REPO_ROOT,
+      env: process.env,
+      limitMs: 15_000,
+    })
     expect(run).toMatchObject({ code: 0, stdout: 'invalid-target\ninvalid-target\n' })
   })
 })
@@ -378,27 +382,3 @@ describe('Node tools (issue 11.6)', () => {
     ).toContain('[unprintable object]')
   })
 })
-
-interface Spawned {
-  code: number | null
-  stdout: string
-  stderr: string
-}
-
-function spawnNode(args: string[]): Promise<Spawned> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, args, { cwd: REPO_ROOT, stdio: ['ignore', 'pipe', 'pipe'] })
-    let stdout = ''
-    let stderr = ''
-    child.stdout.on('data', (d) => (stdout += d))
-    child.stderr.on('data', (d) => (stderr += d))
-    const timer = setTimeout(() => child.kill('SIGKILL'), 15_000)
-    child.on('error', reject)
-    child.on('close', (code) => {
-      clearTimeout(timer)
-      resolve({ code, stdout, stderr })
-    })
-  })
-}
-
-const spawnCli = (args: string[]) => spawnNode([join(REPO_ROOT, 'bin/site-skills.js'), ...args])
