@@ -190,9 +190,9 @@ export function createRootContext(options: ResolvedOptions, host: Host): RootCon
       generatedSize: 0,
       modules: { kept: 0, generated: 0 },
     }
-    // Written before the bundler bundles: at 10,000 skills, building the d.ts text while the
-    // bundler holds its modules raised the peak by 170 MiB (for 100 ms at 1,000 skills). Not at
-    // all when the file holds what the same skills gave an earlier build.
+    // Written before the bundler bundles: building the d.ts text while the bundler holds its modules
+    // raised the peak memory (bench/RESULTS.md, "Figures behind code comments"). Not at all when the
+    // file holds what the same skills gave an earlier build.
     const current = outputKey !== undefined && options.dts !== false && outputs?.dtsCurrent(outputKey, options.dts)
     const written = !error && !current ? await dts.write(result.skills) : {}
     state.dts = written.text
