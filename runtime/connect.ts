@@ -142,7 +142,10 @@ interface TargetEntry {
   url: string
 }
 
-/** The tab of a browser connection: a target id, else the page at or containing `wanted` (pickPage), else the first page. */
+/**
+ * The tab of a browser connection: a target id, else the page at or containing `wanted` (pickPage), else the first
+ * page.
+ */
 async function findPage(socket: CdpSocket, wanted: string | undefined, where: string): Promise<string> {
   const { targetInfos } = (await socket.send('Target.getTargets')) as { targetInfos: TargetEntry[] }
   const pages = targetInfos.filter((t) => t.type === 'page')

@@ -188,7 +188,9 @@ function cutPage(m: Maker, body: unknown, keep: number): Cut {
   return cut
 }
 
-/** One string of a page: as it is, or cut at `keep` with the marker of its rest; a continued one says where it starts. */
+/**
+ * One string of a page: as it is, or cut at `keep` with the marker of its rest; a continued one says where it starts.
+ */
 function cutString(m: Maker, cut: Cut, text: string, origin: ValuePath, keep: number): string {
   const continued = !!m.continued && samePath(origin, m.continued[0])
   // The next page goes on with the first string cut at or after the one this page continues.
@@ -218,7 +220,9 @@ function longest(v: unknown, depth = 0): number {
   return most
 }
 
-/** A page of one item (or the whole result) that does not fit whole: its strings cut to the longest length that fits. */
+/**
+ * A page of one item (or the whole result) that does not fit whole: its strings cut to the longest length that fits.
+ */
 function cutToFit(m: Maker): Record_ {
   const body = pageBody(m, 1)
   const cutAt = (keep: number) => {

@@ -22,7 +22,10 @@ export function rootsOf(args: Pick<RootArgs, 'root'>, io: CliIO, extra: string[]
   return resolveRoots([...args.root, ...extra], io.cwd, io.env)
 }
 
-/** How a root (or a path) is shown: by its package's name in a package root, else relative to the working directory when inside it. */
+/**
+ * How a root (or a path) is shown: by its package's name in a package root, else relative to the working directory when
+ * inside it.
+ */
 export function displayRoot(root: string, cwd: string): string {
   const named = packagePath(root)
   if (named !== undefined) return named

@@ -9,7 +9,10 @@ import { isRecord } from '../../runtime/internal'
 /** The record `site-skills test --record` writes in a skill folder. */
 export const VERIFICATION_FILE = 'verification.json'
 
-/** A skill's record as read: its path and text, or why it cannot be (`problem`, after "verification.json cannot be used:"). */
+/**
+ * A skill's record as read: its path and text, or why it cannot be (`problem`, after "verification.json cannot be
+ * used:").
+ */
 export type RecordFile = { path: string; text: string } | { path: string; problem: string }
 
 /**
@@ -117,7 +120,10 @@ export function readVerificationSummary(
   return { summary: facts.summary, path: file.path, tokens: recordedTokens((value as { examples: unknown }).examples) }
 }
 
-/** Each recorded example's result tokens (`test --record`), by `tool + "\0" + example` (JSON, as the build cache keeps models). */
+/**
+ * Each recorded example's result tokens (`test --record`), by `tool + "\0" + example` (JSON, as the build cache keeps
+ * models).
+ */
 export type RecordedTokens = Readonly<Record<string, number>>
 
 function recordedTokens(examples: unknown): RecordedTokens {

@@ -57,8 +57,7 @@ export async function runInOrder<T, R>(
       ended.set(phase, { left: 1, all, end })
     }
   }
-  const before = (phase: number) =>
-    Promise.all([...ended].filter(([p]) => p < phase).map(([, entry]) => entry.all))
+  const before = (phase: number) => Promise.all([...ended].filter(([p]) => p < phase).map(([, entry]) => entry.all))
   let next = 0
   let reported = 0
   const report = () => {

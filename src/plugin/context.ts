@@ -118,7 +118,10 @@ interface State {
 /** `DEBUG=site-skills` (or `*`, as the debug package reads it) prints what the cache gave each build on stderr. */
 const DEBUG = DEBUG_RE.test(process.env.DEBUG ?? '')
 
-/** Modules generated before their key is known are kept for the cache up to this many characters (a first build of thousands of skills keeps none). */
+/**
+ * Modules generated before their key is known are kept for the cache up to this many characters (a first build of
+ * thousands of skills keeps none).
+ */
 const PENDING_MODULES_LIMIT = 32 * 1024 * 1024
 
 export function createRootContext(options: ResolvedOptions, host: Host): RootContext {
@@ -200,7 +203,8 @@ export function createRootContext(options: ResolvedOptions, host: Host): RootCon
       const reused = result.records.length - result.revalidated.length
       const file = compiler.cacheFile
       console.error(
-        `${LOG_PREFIX} cache: ${reused} of ${result.records.length} skills reused from ${file?.file}${file?.miss ? ` (file ${file.miss})` : ''}; d.ts ${current ? 'unchanged' : 'generated'}`,
+        `${LOG_PREFIX} cache: ${reused} of ${result.records.length} skills reused from ` +
+          `${file?.file}${file?.miss ? ` (file ${file.miss})` : ''}; d.ts ${current ? 'unchanged' : 'generated'}`,
       )
     }
     const own = [ignored, written.warning].filter((d) => d !== undefined)

@@ -22,7 +22,8 @@ export function workspaceRoot(workspace: string, cwd: string): string {
 
 /**
  * The absolute roots to read; the one place roots are resolved. The given ones (`~` expanded,
- * relative to `cwd`; a package name resolved from `cwd`), else `$SITE_SKILLS_ROOT`, else `$EGO_BROWSER_AGENT_WORKSPACE/learnings`, else
+ * relative to `cwd`; a package name resolved from `cwd`), else `$SITE_SKILLS_ROOT`, else
+ * `$EGO_BROWSER_AGENT_WORKSPACE/learnings`, else
  * `./learnings`. A list this function returned comes back as it is.
  */
 export function resolveRoots(

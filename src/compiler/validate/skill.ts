@@ -137,7 +137,9 @@ async function checkTools(check: FolderValidation, manifest: Json, badPaths: Set
   return (await Promise.all(jobs)).filter((t): t is ToolModel => t !== undefined)
 }
 
-/** A folder as its checks left it, before its browser tools are bundled: `candidate` is its model if nothing blocks it. */
+/**
+ * A folder as its checks left it, before its browser tools are bundled: `candidate` is its model if nothing blocks it.
+ */
 export interface FolderFindings extends Omit<SkillRecord, 'model'> {
   candidate?: SkillModel
   /**
