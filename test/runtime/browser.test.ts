@@ -4,15 +4,15 @@ import { type LaunchedBrowser, type LaunchedPage, launchBrowser } from '../../ru
 import { type CompiledTool, compileTools, evaluate, navigate, waitForTitle } from '../helpers/browser'
 import { startServer, type TestServer } from '../helpers/server'
 import { failure } from '../helpers/browser'
+import { PAGE_TOOL_SOURCES } from '../helpers/page-tools'
 
 const SITE = 'site'
 const DOMAINS = ['127.0.0.1']
 
 const FILES: Record<string, string> = {
-  'browser-tools/echo.js': 'async function (args) {\n  return args\n}\n',
+  ...PAGE_TOOL_SOURCES,
   'browser-tools/codepoints.js':
     'async function (args) {\n  return Array.from(args.text, (c) => c.codePointAt(0))\n}\n',
-  'browser-tools/title.js': 'async function () {\n  return document.title\n}\n',
   'browser-tools/values.js': [
     'async function ({ kind }) {',
     '  const values = { nan: NaN, inf: Infinity, ninf: -Infinity, negzero: -0, big: 2n ** 70n, undef: undefined, nested: { a: [1, undefined, NaN], u: undefined } }',
@@ -23,18 +23,6 @@ const FILES: Record<string, string> = {
   'browser-tools/side-effect.js': 'async function () {\n  window.__ran = true\n  return "ran"\n}\n',
   'browser-tools/hang.js':
     'async function () {\n  window.__hanging = (window.__hanging ?? 0) + 1\n  await new Promise(() => {})\n}\n',
-  'browser-tools/busy.js': 'async function () {\n  for (;;) {}\n}\n',
-  'browser-tools/throws.js': [
-    'async function (args) {',
-    '  const value = args.n * 2',
-    '',
-    '  if (value > 1) {',
-    "    throw new Error('too big: ' + value)",
-    '  }',
-    '  return value',
-    '}',
-    '',
-  ].join('\n'),
   'browser-tools/throws-later.js': [
     'async function () {',
     '  await new Promise((resolve) => setTimeout(resolve, 10))',
@@ -44,8 +32,6 @@ const FILES: Record<string, string> = {
     '',
   ].join('\n'),
   'browser-tools/throws-string.js': "async function () {\n  throw 'just a string'\n}\n",
-  'browser-tools/throws-inline.js':
-    "async (args) => { if (args.n > 1) throw new RangeError('inline ' + args.n); return 0 }\n",
   'browser-tools/typed.ts': [
     'interface Args {',
     '  items: string[]',

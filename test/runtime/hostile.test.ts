@@ -11,12 +11,14 @@ import { type CompiledTool, compileTools, evaluate, navigate, waitForTitle } fro
 import { startServer, type TestServer } from '../helpers/server'
 import { REPO_ROOT } from '../helpers/tmp'
 import { failure } from '../helpers/browser'
+import { PAGE_TOOL_SOURCES } from '../helpers/page-tools'
 import { runBin, runNode } from '../helpers/spawn'
 
 const SITE = 'site'
 const OWN = ['127.0.0.1']
 
 const FILES: Record<string, string> = {
+  ...PAGE_TOOL_SOURCES,
   'browser-tools/mark.js': [
     'async function () {',
     '  window.__ran = (window.__ran || 0) + 1',
@@ -24,8 +26,6 @@ const FILES: Record<string, string> = {
     '}',
     '',
   ].join('\n'),
-  'browser-tools/title.js': 'async function () {\n  return document.title\n}\n',
-  'browser-tools/echo.js': 'async function (args) {\n  return args\n}\n',
   'browser-tools/work.js': [
     'async function ({ ms }) {',
     '  const end = Date.now() + ms',

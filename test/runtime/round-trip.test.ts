@@ -5,24 +5,14 @@ import { type LaunchedBrowser, type LaunchedPage, launchBrowser } from '../../ru
 import { type CompiledTool, compileTools, evaluate, navigate } from '../helpers/browser'
 import { startServer, type TestServer } from '../helpers/server'
 import { failure } from '../helpers/browser'
+import { PAGE_TOOL_SOURCES } from '../helpers/page-tools'
 
 const SITE = 'site'
 const DOMAINS = ['127.0.0.1']
 
 const FILES: Record<string, string> = {
+  ...PAGE_TOOL_SOURCES,
   'browser-tools/echo.js': 'async function (args) {\n  return { args, title: document.title }\n}\n',
-  'browser-tools/busy.js': 'async function () {\n  for (;;) {}\n}\n',
-  'browser-tools/throws.js': [
-    'async function (args) {',
-    '  const value = args.n * 2',
-    '',
-    '  if (value > 1) {',
-    "    throw new Error('too big: ' + value)",
-    '  }',
-    '  return value',
-    '}',
-    '',
-  ].join('\n'),
   'browser-tools/later.js': 'async function () {\n  await new Promise((r) => setTimeout(r, 5))\n  return "later"\n}\n',
   'browser-tools/activation.js': 'async function () {\n  return navigator.userActivation.isActive\n}\n',
   'browser-tools/popup.js': [
@@ -33,8 +23,6 @@ const FILES: Record<string, string> = {
     '}',
     '',
   ].join('\n'),
-  'browser-tools/throws-inline.js':
-    "async (args) => { if (args.n > 1) throw new RangeError('inline ' + args.n); return 0 }\n",
 }
 const TOOLS = {
   echo: { file: 'browser-tools/echo.js' },
