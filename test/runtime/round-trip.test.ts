@@ -1,11 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { type BrowserCall, callBrowserTool } from '../../runtime/browser'
 import type { CdpSendable } from '../../runtime/cdp'
-import { type LaunchedBrowser, type LaunchedPage, launchBrowser } from '../../runtime/launch'
-import { type CompiledTool, compileTools, evaluate, navigate } from '../helpers/browser'
-import { startServer, type TestServer } from '../helpers/server'
+import type { LaunchedPage } from '../../runtime/launch'
+import { evaluate, navigate } from '../helpers/browser'
 import { failure } from '../helpers/browser'
-import { PAGE_TOOL_SOURCES } from '../helpers/page-tools'
+import { PAGE_TOOL_SOURCES, usePageToolWorld } from '../helpers/page-tools'
 
 const SITE = 'site'
 const DOMAINS = ['127.0.0.1']
@@ -35,22 +34,7 @@ const TOOLS = {
 }
 type ToolName = keyof typeof TOOLS
 
-let browser: LaunchedBrowser
-let server: TestServer
-let tools: Record<string, CompiledTool>
-
-beforeAll(async () => {
-  await Promise.all([
-    launchBrowser().then((b) => (browser = b)),
-    startServer().then((s) => (server = s)),
-    compileTools(SITE, FILES, TOOLS).then((t) => (tools = t)),
-  ])
-})
-
-afterAll(async () => {
-  await browser?.close()
-  await server?.close()
-})
+const world = usePageToolWorld(SITE, FILES, TOOLS)
 
 interface Sent {
   method: string
@@ -84,12 +68,12 @@ function call(
   args: Record<string, unknown> = {},
   extra: Partial<BrowserCall> = {},
 ): Promise<unknown> {
-  const { code, file } = tools[tool]!
+  const { code, file } = world.tools[tool]!
   return callBrowserTool(session, { siteId: SITE, tool, code, file, args, domains: DOMAINS, ...extra })
 }
 
 async function withPage(path: string, test: (page: LaunchedPage) => Promise<void>): Promise<void> {
-  const own = await browser.newPage(server.url(path))
+  const own = await world.browser.newPage(world.server.url(path))
   try {
     await test(own)
   } finally {
@@ -107,7 +91,7 @@ async function commandsOf(sent: Sent[], n: number, once: () => Promise<unknown>)
 /** What a steady-state call sends: one callFunctionOn of the short declaration, not the tool's source. */
 function expectSteady(commands: Sent[], n: number, tool: ToolName) {
   expect(commands.map((c) => c.method)).toEqual(Array(n).fill('Runtime.callFunctionOn'))
-  for (const c of commands) expect(c.params?.functionDeclaration).not.toContain(tools[tool]!.code.source)
+  for (const c of commands) expect(c.params?.functionDeclaration).not.toContain(world.tools[tool]!.code.source)
 }
 
 describe('a browser tool call in the steady state is one CDP command', () => {
@@ -132,14 +116,14 @@ describe('a browser tool call in the steady state is one CDP command', () => {
     await withPage('/home', async (page) => {
       const { session, sent } = recording(page)
       await commandsOf(sent, 3, () => call(session, 'echo'))
-      const foreign = server.url('/foreign').replace('127.0.0.1', 'localhost')
+      const foreign = world.server.url('/foreign').replace('127.0.0.1', 'localhost')
       await navigate(page.client, foreign)
       const error = await failure(call(session, 'echo'), 'domain-mismatch')
       expect(error.message).toContain(foreign)
       // Again on a foreign page, now that the new document's function is cached.
       await failure(call(session, 'echo'), 'domain-mismatch')
       await failure(call(session, 'echo'), 'domain-mismatch')
-      await navigate(page.client, server.url('/back'))
+      await navigate(page.client, world.server.url('/back'))
       await commandsOf(sent, 2, () => call(session, 'echo'))
       const commands = await commandsOf(sent, 3, async () =>
         expect(await call(session, 'echo')).toMatchObject({ title: '/back' }),
@@ -173,7 +157,7 @@ describe('a browser tool call in the steady state is one CDP command', () => {
           'Runtime.callFunctionOn',
           'Runtime.terminateExecution',
         ])
-        expect(sent[from]!.params?.functionDeclaration).not.toContain(tools.busy!.code.source)
+        expect(sent[from]!.params?.functionDeclaration).not.toContain(world.tools.busy!.code.source)
         expect(await evaluate(page.client, 'document.title')).toBe('/busy')
       }
     })
@@ -195,7 +179,7 @@ describe('a browser tool call in the steady state is one CDP command', () => {
         const errors = []
         for (let i = 0; i < 4; i++) errors.push(await failure(call(session, tool, args), 'tool-threw'))
         const calls = sent.filter((c) => c.method === 'Runtime.callFunctionOn')
-        expect(calls.at(-1)!.params?.functionDeclaration).not.toContain(tools[tool]!.code.source)
+        expect(calls.at(-1)!.params?.functionDeclaration).not.toContain(world.tools[tool]!.code.source)
         for (const error of errors) {
           expect(error).toMatchObject(at)
           expect(error.message).toContain(`${at.file}:${at.line}:${at.column}`)
