@@ -120,8 +120,8 @@ export function cursorCases(): Case[] {
   const call = { siteId: 'shop', tool: 'search', args: { query: 'tea' } }
   const real = encodeCursor({ d: callDigest(call), p: ['items'], o: 30 })
   const path = Array.from({ length: 64 }, (_, i) => fill(`k${i}`, 40))
-  let longest = encodeCursor({ d: callDigest(call), o: 1, s: [path, 1] })
-  while (longest.length > 4096) longest = encodeCursor({ d: callDigest(call), o: 1, s: [path.slice(0, -1), 1] })
+  let longest = encodeCursor({ d: callDigest(call), o: 1, s: [path, 1, 0] })
+  while (longest.length > 4096) longest = encodeCursor({ d: callDigest(call), o: 1, s: [path.slice(0, -1), 1, 0] })
   const huge = fill('QUFB', 1024 * 1024)
   const read = (cursor: string) => () => {
     try {

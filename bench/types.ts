@@ -115,8 +115,11 @@ function runTsc(major: keyof typeof TSC, dir: string): Promise<TscRun> {
 const ARGUMENT_AT = "{ query: 'q',  })"
 const edited = (text: string, k: number) => `${text}// edit ${k}\n`
 
-/** The argument names an editor offers there (the search_items tool's, less `query`, which is written). */
-const EXPECTED_ARGUMENTS = JSON.stringify(['maxResults', 'sort'])
+/**
+ * The argument names an editor offers there: the search_items tool's, less `query`, which is written,
+ * and the runtime's `cursor` of a paged result.
+ */
+const EXPECTED_ARGUMENTS = JSON.stringify(['cursor', 'maxResults', 'sort'])
 const namesOf = (names: string[] | undefined) => JSON.stringify(names?.slice().sort())
 
 /**

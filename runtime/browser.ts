@@ -12,6 +12,7 @@ import {
 import { CACHED_LINE0_SHIFT, CALL_CACHED, toolUrl, wrapToolSource } from './page-code'
 import { copyArgs, LINE0_SHIFT, SiteToolError, siteToolError, withMessages } from './shared'
 import type { BrowserToolCode } from './types'
+import { urlMatchesDomains } from './match'
 
 export type { BrowserTarget } from './cdp'
 
@@ -430,7 +431,9 @@ async function callTool(target: BrowserTarget, call: BrowserCall): Promise<unkno
   if (held) return race(run, { session: held }, deadline, noop)
   let opened: OpenedTarget | undefined
   // Connecting by address is loaded when first needed (chrome-remote-interface, the target checks).
-  const opening = import('./lazy-connect').then((c) => c.openTarget(target)).then((o) => (opened = o))
+  // Without a tab named, a page of the skill's domains is the one meant.
+  const ofSkill = (page: string) => urlMatchesDomains(page, call.domains)
+  const opening = import('./lazy-connect').then((c) => c.openTarget(target, ofSkill)).then((o) => (opened = o))
   // A connection opened here is closed once the page is no longer watched: with the answer, or after it.
   let closing: Promise<unknown> | undefined
   const close = () => {

@@ -143,14 +143,23 @@ interface TargetEntry {
 }
 
 /**
- * The tab of a browser connection: a target id, else the page at or containing `wanted` (pickPage), else the first
- * page.
+ * The tab of a browser connection: a target id, else the page at or containing `wanted` (pickPage);
+ * with neither, the first page `prefer` accepts (a page of the tool's skill), else the first page.
+ * The browser lists its pages in no fixed order: a new tab beside the blank one it started with
+ * comes first or second, so a tool call picks its page by what it is, not by its place.
  */
-async function findPage(socket: CdpSocket, wanted: string | undefined, where: string): Promise<string> {
+async function findPage(
+  socket: CdpSocket,
+  wanted: string | undefined,
+  where: string,
+  prefer?: (url: string) => boolean,
+): Promise<string> {
   const { targetInfos } = (await socket.send('Target.getTargets')) as { targetInfos: TargetEntry[] }
   const pages = targetInfos.filter((t) => t.type === 'page')
   const found =
-    wanted === undefined ? pages[0] : (targetInfos.find((t) => t.targetId === wanted) ?? pickPage(pages, wanted))
+    wanted === undefined
+      ? ((prefer && pages.find((p) => prefer(p.url))) ?? pages[0])
+      : (targetInfos.find((t) => t.targetId === wanted) ?? pickPage(pages, wanted))
   if (found) return found.targetId
   throw siteToolError('target-not-found', { target: wanted ?? '', where })
 }
@@ -160,7 +169,10 @@ async function findPage(socket: CdpSocket, wanted: string | undefined, where: st
  * closes it. An object holding a session (a page of launchBrowser()) gives that session, which its
  * owner closes.
  */
-export async function openTarget(target: Exclude<BrowserTarget, string> | string): Promise<OpenedTarget> {
+export async function openTarget(
+  target: Exclude<BrowserTarget, string> | string,
+  prefer?: (url: string) => boolean,
+): Promise<OpenedTarget> {
   const held = heldSession(target)
   if (held) return { session: held }
   const plan = checkTarget(target as CdpAddress | CdpEndpoint | string)
@@ -174,7 +186,7 @@ export async function openTarget(target: Exclude<BrowserTarget, string> | string
   const socket = await openSocket(url, options)
   const where = typeof browser === 'string' ? shownUrl(browser) : authority(browser)
   try {
-    const session = await socket.attach(await findPage(socket, plan.target, where))
+    const session = await socket.attach(await findPage(socket, plan.target, where, prefer))
     return { session, close: () => socket.close() }
   } catch (error) {
     await socket.close()

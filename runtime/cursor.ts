@@ -16,8 +16,11 @@ export interface CursorState {
   p?: [] | [string]
   /** The index of the first item of the page. */
   o: number
-  /** A string that was cut: its path in the result and the character its rest starts at. */
-  s?: [ValuePath, number]
+  /**
+   * A string that was cut: its path in the result, the character its rest starts at, and the length the
+   * page that began cutting (the last without a string continued) kept its strings at.
+   */
+  s?: [ValuePath, number, number]
 }
 
 /** The call a cursor belongs to. */
@@ -81,7 +84,7 @@ function isCursorState(v: unknown): v is CursorState {
   const { d, p, o, s } = v as Record<string, unknown>
   if (typeof d !== 'string' || !isIndex(o)) return false
   if (p !== undefined && !(Array.isArray(p) && p.length <= 1 && p.every((k) => typeof k === 'string'))) return false
-  return s === undefined || (Array.isArray(s) && s.length === 2 && isPath(s[0]) && isIndex(s[1]))
+  return s === undefined || (Array.isArray(s) && s.length === 3 && isPath(s[0]) && isIndex(s[1]) && isIndex(s[2]))
 }
 
 /** The state of a cursor given for `call`, or an `invalid-cursor` error. */

@@ -94,10 +94,17 @@ function objectSchema(fields: Record<string, ValueSchema>, strict: boolean, extr
 export const isWholeObject = (returns: ValueSchema | undefined): boolean =>
   returns?.type === 'object' && returns.required !== false
 
-function outputSchema(returns: ValueSchema | undefined): JsonSchema {
+/**
+ * What `structuredContent` holds: the result itself (an object that is always there) or `{ result }`.
+ * A paged tool's object lists no required member: a page after the first holds only `pageInfo` and
+ * the paged list (runtime/pages.ts).
+ */
+function outputSchema(returns: ValueSchema | undefined, paged: boolean): JsonSchema {
   if (!returns?.type) return { type: 'object', properties: { result: {} }, required: ['result'] }
   const schema = toJsonSchema(returns, false, returns.required === false)
-  return isWholeObject(returns) ? schema : { type: 'object', properties: { result: schema }, required: ['result'] }
+  if (!isWholeObject(returns)) return { type: 'object', properties: { result: schema }, required: ['result'] }
+  if (paged) delete schema.required
+  return schema
 }
 
 /**
@@ -105,17 +112,13 @@ function outputSchema(returns: ValueSchema | undefined): JsonSchema {
  * have one of that name (then its results are not paged; validate warns `cursor-arg`).
  */
 export const CURSOR_ARG = 'cursor'
-export const CURSOR_SCHEMA: ValueSchema = {
-  type: 'string',
-  description: 'For the next page: pageInfo.cursor of the last.',
-}
+export const CURSOR_SCHEMA: ValueSchema = { type: 'string', description: 'pageInfo.cursor of the last page.' }
 
 /** Whether the runtime pages a tool's results: not when the tool's own `args` have a `cursor` (validate warns). */
 export const pagesResults = (m: Pick<ToolMeta, 'args'>): boolean => !Object.hasOwn(m.args, CURSOR_ARG)
 
 /** A tool's arguments as models see them: its own, and `cursor` when its results are paged. */
-const modelArgs = (args: Record<string, ValueSchema>) =>
-  Object.hasOwn(args, CURSOR_ARG) ? args : { ...args, [CURSOR_ARG]: CURSOR_SCHEMA }
+const modelArgs = (meta: ToolMeta) => (pagesResults(meta) ? { ...meta.args, [CURSOR_ARG]: CURSOR_SCHEMA } : meta.args)
 
 /** Model-facing definitions of the given tools in the MCP, Anthropic and OpenAI shapes. */
 export function createToolDefinitions(tools: readonly (ToolRef & { name: string; meta: ToolMeta })[]): ToolDefinitions {
@@ -123,11 +126,16 @@ export function createToolDefinitions(tools: readonly (ToolRef & { name: string;
   const names: [string, ToolRef][] = []
   for (const { siteId, tool, name, meta } of tools) {
     const description = meta.description
-    const args = modelArgs(meta.args)
+    const args = modelArgs(meta)
     const input = objectSchema(args, false)
     const strict = Object.values(args).every(isStrictable)
     names.push([name, { siteId, tool }])
-    defs.mcp.push({ name, description, inputSchema: input, outputSchema: outputSchema(meta.returns) })
+    defs.mcp.push({
+      name,
+      description,
+      inputSchema: input,
+      outputSchema: outputSchema(meta.returns, pagesResults(meta)),
+    })
     defs.anthropic.push({ name, description, input_schema: input })
     defs.openai.push({
       type: 'function',

@@ -43,6 +43,7 @@ export type {
 export type {
   LooseSiteSkills,
   PageArgs,
+  ResultOrPage,
   ResultPage,
   ResultPageInfo,
   RunToolRest,

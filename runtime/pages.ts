@@ -2,8 +2,9 @@
  * Result budgets (SPEC 12): a result whose compact text is over its tool's `resultBudget` is sent a
  * page at a time, never cut silently. The page holds as many items of the result's array as fit
  * (the result itself when it is an array, else its largest array member), with `pageInfo` saying
- * how many there are and a `cursor` for the next page. A page that cannot hold one item whole has
- * its long strings cut, each ending in a marker that names the cursor of its rest.
+ * how many there are and a `cursor` for the next page; the result's other members are on the first
+ * page only. A page that cannot hold one item whole has its long strings cut, each ending in a
+ * marker that names the cursor of its rest.
  *
  * The cut is made here, in Node, on the whole result (a browser tool's value comes back whole from
  * the page): every call with a cursor runs the tool again and cuts the same place, so a page is as
@@ -79,6 +80,23 @@ function cursorArray(value: unknown, path: CursorState['p'], stale: (what: strin
   return { path, list }
 }
 
+/**
+ * The members a page after the first carries (a model has the others from an earlier page): the paged
+ * list; going on with a cut string, that string's member, and the members after it that hold a string
+ * the page that began cutting cut too (longer than it kept), whose rests come next.
+ */
+function laterMembers(source: Record_, state: CursorState): Record_ {
+  const list = state.p?.[0]
+  if (!state.s) return list === undefined ? source : { [list]: source[list] }
+  const [[key], , kept] = state.s
+  const keys = Object.keys(source)
+  const from = keys.indexOf(String(key))
+  // The list's strings on this page are those of its item at the cursor's offset.
+  const shown = (k: string) => (k === list ? (source[k] as unknown[])[state.o] : source[k])
+  const wanted = (k: string, i: number) => i === from || (i > from && longest(shown(k)) > kept)
+  return Object.fromEntries(keys.flatMap((k, i) => (wanted(k, i) ? [[k, source[k]]] : [])))
+}
+
 /** `value` with the string at `path` replaced by `text` (copies along the path only). */
 function replaced(value: unknown, path: ValuePath, text: string): unknown {
   if (path.length === 0) return text
@@ -101,8 +119,8 @@ interface Maker {
   start: number
   digest: string
   budget: number
-  /** The string a cursor continues: its path in the result and the character its rest starts at. */
-  continued?: [ValuePath, number]
+  /** The string a cursor continues (CursorState `s`). */
+  continued?: [ValuePath, number, number]
 }
 
 /** The page of `count` items (or the whole result), before cuts and `pageInfo`. */
@@ -110,7 +128,9 @@ function pageBody(m: Maker, count: number): unknown {
   if (!m.paged) return m.source
   const items = m.paged.list.slice(m.start, m.start + count)
   const [key] = m.paged.path
-  return key === undefined ? items : { ...(m.source as Record_), [key]: items }
+  if (key === undefined) return items
+  // A later page that goes on with a string after the list, its item done, leaves the list out.
+  return Object.hasOwn(m.source as Record_, key) ? { ...(m.source as Record_), [key]: items } : m.source
 }
 
 /** A page as sent: `pageInfo` first, then the result's members (or `result` for a result that is not an object). */
@@ -118,7 +138,9 @@ function withInfo(m: Maker, body: unknown, count: number, next?: CursorState): R
   const info: ResultPageInfo = {}
   const [field] = m.paged?.path ?? []
   if (field !== undefined) info.field = field
-  if (m.paged) Object.assign(info, { total: m.paged.list.length, offset: m.start, count })
+  // A page that goes on with a string after the list holds none of its items.
+  const shown = field === undefined || (isRecord(body) && Object.hasOwn(body, field)) ? count : 0
+  if (m.paged) Object.assign(info, { total: m.paged.list.length, offset: m.start, count: shown })
   if (next) info.cursor = encodeCursor(next)
   const out: Record_ = { pageInfo: info }
   if (!isRecord(body)) return { ...out, result: body }
@@ -204,7 +226,7 @@ function cutString(m: Maker, cut: Cut, text: string, origin: ValuePath, keep: nu
     d: m.digest,
     ...(m.paged ? { p: m.paged.path } : {}),
     o: m.start,
-    s: [origin, base + end],
+    s: [origin, base + end, m.continued?.[2] ?? keep],
   }
   cut.rests.push(rest)
   const marker = `…[cut at ${base + end} of ${base + text.length} characters; the rest: cursor ${encodeCursor(rest)}]`
@@ -266,6 +288,7 @@ export function pageResult(value: unknown, request: PageRequest): { value: unkno
   const start = state?.o ?? 0
   if ((paged && start >= paged.list.length) || (!paged && start > 0))
     stale(`it has ${paged?.list.length ?? 1} items, and the cursor is for item ${start + 1}`)
+  if (state && isRecord(source)) source = laterMembers(source, state)
   const m: Maker = { source, paged, start, digest: state?.d ?? callDigest(call), budget }
   if (state?.s) m.continued = state.s
   const count = paged && !state?.s ? mostThatFit(m) : 0

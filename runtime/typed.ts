@@ -43,30 +43,37 @@ export type ResultPage<T> = { pageInfo: ResultPageInfo } & (T extends object
     : T
   : { result: T })
 
-/** The argument every tool whose results are paged takes besides its own (not one that declares its own `cursor`). */
-export interface PageArgs {
+/**
+ * The argument every tool whose results are paged takes besides its own (not one that declares its own `cursor`);
+ * `C` is the cursor a call passes (a typed stub infers it: its result is then a `ResultPage`).
+ */
+export interface PageArgs<C extends string | undefined = string> {
   /**
    * `pageInfo.cursor` of the last page: the call returns the next page, a `ResultPage` of the result (a model's
    * call through `dispatchToolCall` or `site-skills mcp` is paged by itself when over the tool's `resultBudget`).
    */
-  cursor?: string
+  cursor?: C
 }
 
+/** What a call returns: the tool's result `T`, or its `ResultPage` when the call passes a cursor (`C` a string). */
+export type ResultOrPage<C, T> = C extends string ? ResultPage<T> : T
+
 /** A tool's arguments as a call gives them: its own, and `cursor`. */
-type CallArgs<A> = 'cursor' extends keyof A ? A : A & PageArgs
+type CallArgs<A, C extends string | undefined> = 'cursor' extends keyof A ? A : A & PageArgs<C>
 /** Arguments may be left out when every one is optional. */
-type ArgsParam<A> = Record<never, never> extends A ? [args?: CallArgs<A>] : [args: CallArgs<A>]
+type ArgsParam<A, C extends string | undefined> =
+  Record<never, never> extends A ? [args?: CallArgs<A, C>] : [args: CallArgs<A, C>]
 /** A Node tool's `ctx` is the host's type; it may be left out when the host declares no required member. */
 type HostParam<H> = Record<never, never> extends H ? [ctx?: H] : [ctx: H]
 type CtxParam<P extends ToolSpec, H> = P['kind'] extends 'browser' ? [target: BrowserTarget] : HostParam<H>
 /**
  * What follows the site id and tool name in a call: the arguments (optional when none is required),
  * then `ctx` or the target. Any arguments when the spec is `never` (an unknown site id): the error
- * then names the site id, not the arity.
+ * then names the site id, not the arity. `C`: the type of the `cursor` argument (see `PageArgs`).
  */
-export type ToolParams<P extends ToolSpec, H> = [P] extends [never]
+export type ToolParams<P extends ToolSpec, H, C extends string | undefined = string> = [P] extends [never]
   ? unknown[]
-  : [...ArgsParam<P['args']>, ...CtxParam<P, H>]
+  : [...ArgsParam<P['args'], C>, ...CtxParam<P, H>]
 
 /*
  * The generated d.ts gives `runTool` one documented overload per tool, so that an editor shows the
@@ -172,7 +179,11 @@ export interface TypedSiteSkills<R, H = unknown> {
   dispatchToolCall: (name: string, args: ModelArgs, ctxOrTarget?: unknown) => Promise<unknown>
   /** Site id -> tool name -> a stub that runs the tool; each carries the manifest's documentation. */
   sites: {
-    [S in keyof R]: { [T in keyof R[S]]: (...rest: ToolParams<Spec<R, S, T>, H>) => Promise<Spec<R, S, T>['returns']> }
+    [S in keyof R]: {
+      [T in keyof R[S]]: <C extends string | undefined = undefined>(
+        ...rest: ToolParams<Spec<R, S, T>, H, C>
+      ) => Promise<ResultOrPage<C, Spec<R, S, T>['returns']>>
+    }
   }
   /** Registers the skills' browser tools as WebMCP tools in the target's pages (see docs/webmcp.md). */
   exposeWebMcpTools: SiteSkills['exposeWebMcpTools']

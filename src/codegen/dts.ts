@@ -73,9 +73,16 @@ function toolTags(tool: ToolModel): string[] {
       // docLine keeps a name or description that holds `*/` inside the comment.
       ...fields.map(([name, f]) => docLine(`- ${code(name)}${f.description ? `: ${f.description}` : ''}`)),
     )
-  if (tool.returns.description) tags.push(`@returns ${docLine(tool.returns.description)}`)
+  if (tool.returns.description) tags.push(`@returns ${returnsText(docLine(tool.returns.description))}`)
   return tags
 }
+
+/**
+ * A `@returns` text as editors show it: one that starts with `{` (`{ text, next }`) would be read as
+ * the tag's JSDoc type up to its first `}` or comma and vanish from the hover (TypeScript 5 to 7), so
+ * it comes after an explicit type, `{*}`, which editors do not show.
+ */
+const returnsText = (line: string) => (line.startsWith('{') ? `{*} ${line}` : line)
 
 /** The paragraph naming the paths a skill or tool is scoped to (`urls`), when it is. */
 const pagesLine = ({ urls }: { urls?: string[] }) => (urls ? [`Pages: ${urls.map(code).join(', ')}`] : [])
@@ -96,9 +103,12 @@ const entry = (skill: CompiledSkill['model'], tool: ToolModel) => `R[${q(skill.i
  * The documented stub of `sites[site][tool]`: a method, so that its one comment documents the member
  * (hover, completion) and its signature (signature help). Its result type is written out: an editor
  * prints a declared return type as the d.ts spells it, and `R["site"]["tool"]["returns"]` tells nothing.
+ * `C` is the cursor a call passes, inferred from its arguments: with one, the call returns a page of
+ * the result (`ResultOrPage`); without, `undefined`, the result.
  */
 function stubMember(skill: CompiledSkill['model'], tool: ToolModel, doc: string, result: string): string {
-  return `${doc}      ${q(tool.name)}(...rest: ToolParams<${entry(skill, tool)}, H>): Promise<${result}>`
+  const params = `...rest: ToolParams<${entry(skill, tool)}, H, C>`
+  return `${doc}      ${q(tool.name)}<C extends string | undefined = undefined>(${params}): Promise<ResultOrPage<C, ${result}>>`
 }
 
 /** The documented overload of `runTool` for one tool (see `ToolOverload` in runtime/typed.ts). */
@@ -160,7 +170,7 @@ export function generateDts(skills: readonly Pick<CompiledSkill, 'model'>[], dts
     '/// <reference types="unplugin-site-skills/client" />',
     "declare module 'virtual:site-skills' {",
     "  import type { SiteSkillsHost } from 'unplugin-site-skills/tool'",
-    "  import type { RunToolRest, RunToolSignature, RunToolSite, RunToolTool, ToolOverload, ToolParams } from 'unplugin-site-skills/runtime'",
+    "  import type { ResultOrPage, RunToolRest, RunToolSignature, RunToolSite, RunToolTool, ToolOverload, ToolParams } from 'unplugin-site-skills/runtime'",
     '  type R = SiteSkillRegistry',
     '  type H = SiteSkillsHost',
     '  export interface SiteSkillRegistry {',

@@ -6,6 +6,7 @@ import { VERIFICATION_FILE, readRecordFile } from '../compiler/verification'
 import { recordIsCurrent } from '../verification/stale'
 import type { AgentSkills } from './agent-skills/serve'
 import type { WatchedSkills } from './skills'
+import { TAB_PROPERTY } from './listing'
 
 /** Notes as resources, the problems of the skills, and the prompt with the learned context. */
 export interface SiteContext {
@@ -147,7 +148,7 @@ export function createContext({ skills, agentSkills }: ContextOptions): SiteCont
       description:
         'The notes and tools of the site skills that match your active tab (or `tab`), as one text to put in the ' +
         'conversation.',
-      arguments: [{ name: 'tab', description: 'A tab id from site_skills_tabs. Default: your active tab.' }],
+      arguments: [{ name: 'tab', description: TAB_PROPERTY.description }],
     },
   ]
 

@@ -1,5 +1,6 @@
 import type { Tool } from '@modelcontextprotocol/server'
 import type { ToolsMode } from './catalog'
+import { TAB_PROPERTY } from './listing'
 
 /** The server's own tools (their names never contain `__`, so they cannot meet a site tool's name). */
 export const OWN = {
@@ -14,7 +15,7 @@ export const OWN = {
 // No outputSchema: they would triple what the own tools cost in every prompt (about 1,600 tokens
 // for the six instead of 700); the results say their shape in their descriptions' words and carry
 // structuredContent all the same.
-const tabArg = { type: 'string', description: 'A tab id from site_skills_tabs. Default: your active tab.' }
+const tabArg = TAB_PROPERTY
 const noArgs: Tool['inputSchema'] = { type: 'object', properties: {}, additionalProperties: false }
 
 const ACTIVE_TAB: Tool = {

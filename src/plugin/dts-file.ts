@@ -50,6 +50,9 @@ export function createDtsFile(path: string | false, project: string): DtsFile {
       const file = toPosix(relative(project, path))
       const written = writeGeneratedFile(path, text, file)
       if (!isWriteFailure(written)) return { text }
+      // The file system refused (a file where its folder should be, no permission): the build fails,
+      // as it always has. Something not a regular file at the path is left alone, with a warning.
+      if (written.code === 'file-unwritable') throw new Error(`site-skills: ${written.message}`)
       const data = { file, reason: written.message }
       return { warning: createDiagnostic({ id: '', root: project }, file, { code: 'dts-unwritten', data }) }
     },

@@ -87,6 +87,8 @@ describe('site-skills run: results as agents get them', () => {
     expect(value).toEqual(stories(200))
     expect(pages[0]).toMatchObject({ pageInfo: { field: 'stories', total: 200, offset: 0 }, page: 'news' })
     expect(pages.length).toBeGreaterThan(3)
+    // The other members are on the first page only.
+    for (const later of pages.slice(1)) expect(Object.keys(later)).toEqual(['pageInfo', 'stories'])
     const compact = await run({ n: 200 }, '--format', 'compact')
     expect(compact.stdout).toMatch(
       /^pageInfo:\n field:stories\n total:200\n offset:0\n count:\d+\n cursor:[\w-]+\npage:news\n/,

@@ -65,8 +65,9 @@ export async function readAllPages(
     return { value: onlyResult ? fixed.result : fixed, pages }
   }
   const items: unknown[] = []
+  // A page that goes on with a string after the list holds none of its items (count 0).
   for (const p of pages)
-    (p[key] as unknown[]).forEach((item, i) => {
+    ((p[key] as unknown[] | undefined) ?? []).forEach((item, i) => {
       const at = p.pageInfo.offset! + i
       items[at] = at in items ? joined(items[at], item) : item
     })

@@ -58,6 +58,7 @@ beforeAll(async () => {
   await compile('github', 'read_issue')
   await compile('github', 'read_markdown')
   await compile('mdn', 'read_article')
+  await compile('wikipedia', 'read_section')
 })
 
 afterAll(async () => {
@@ -369,7 +370,7 @@ describe('read_issue rules', () => {
 })
 
 describe('markdown readers on a hostile page', () => {
-  // The HTML parser stops nesting at 512 elements; a page's script can nest without end. Both
+  // The HTML parser stops nesting at 512 elements; a page's script can nest without end. The
   // readers walk the tree recursively: past 40 levels they read an element's text flat.
   const nest = (root: string, tags: string[], depth: number) =>
     `<script>let at = document.querySelector(${JSON.stringify(root)}); const tags = ${JSON.stringify(tags)};` +
@@ -389,6 +390,15 @@ describe('markdown readers on a hostile page', () => {
     const result = await run('mdn', 'read_article', 'https://developer.mozilla.org/en-US/docs/Web/Deep', body)
     expect(result.error).toBeUndefined()
     expect(result.text).toMatch(/^# Deep\n\n/)
+    expect(result.text).toContain('the deepest words')
+  })
+
+  it('read_section reads a lead whose list nests 20,000 elements deep', async () => {
+    const lead = '<p>Lead.</p><ul><li>top<ul style="display:none"><li id="deep">below</li></ul></li></ul>'
+    const body = `<div id="mw-content-text"><div class="mw-parser-output">${lead}</div></div>${nest('#deep', ['ul', 'li'], 20_000)}`
+    const result = await run('wikipedia', 'read_section', ARTICLE, body)
+    expect(result.error).toBeUndefined()
+    expect(result.text).toMatch(/^Lead\.\n\n- top\n {2}- below/)
     expect(result.text).toContain('the deepest words')
   })
 })

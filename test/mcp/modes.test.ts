@@ -82,7 +82,9 @@ describe('site-skills mcp: the default mode (few tools: --tools all)', () => {
   it('lists the annotations of the manifest, the titles and the skill icon', async () => {
     const tools = await listed(await start())
     const read = tools.find((t) => t.name === 'alpha__read_title')!
-    expect(read.annotations).toEqual({ title: 'Read the title', readOnlyHint: true, openWorldHint: false })
+    // The title once: as the tool's title, not again in its annotations.
+    expect(read.title).toBe('Read the title')
+    expect(read.annotations).toEqual({ readOnlyHint: true, openWorldHint: false })
     expect(read.icons).toEqual([
       {
         src: `data:image/svg+xml;base64,${Buffer.from(ALPHA_ICON).toString('base64')}`,

@@ -110,6 +110,8 @@ describe('site-skills mcp: results as compact text, paged past their budget', ()
     const listed = tools.find((t) => t.name === 'delta__stories')!
     expect(listed.inputSchema.properties).toMatchObject({ cursor: { type: 'string' }, tab: { type: 'string' } })
     expect(JSON.stringify(listed.outputSchema)).not.toContain('description')
+    // A page after the first holds pageInfo and the list only: no member is required (page is, in returns).
+    expect(listed.outputSchema).not.toHaveProperty('required')
     expect(tools.find((t) => t.name === 'delta__ids')!.outputSchema).toEqual({
       type: 'object',
       properties: { result: { type: 'array', items: { type: 'integer' } } },
@@ -131,6 +133,7 @@ describe('site-skills mcp: results as compact text, paged past their budget', ()
     expect(value).toEqual(stories(300))
     expect(pages.length).toBeGreaterThan(3)
     expect(pages[0]!.pageInfo).toMatchObject({ field: 'stories', total: 300, offset: 0 })
+    for (const later of pages.slice(1)) expect(Object.keys(later)).toEqual(['pageInfo', 'stories'])
     const ids = await readAllPages(
       async (cursor) => (await call('delta__ids', cursor ? { n: 2000, cursor } : { n: 2000 })).structuredContent,
     )

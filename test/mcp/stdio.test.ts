@@ -48,8 +48,15 @@ describe('site-skills mcp --tools page over stdio', () => {
     expect(read.annotations).toMatchObject({ readOnlyHint: true, openWorldHint: false })
     expect(read.inputSchema).toMatchObject({ type: 'object', required: ['prefix'] })
     expect(read.outputSchema).toMatchObject({ type: 'object', properties: { title: { type: 'string' } } })
-    // The site name first: a name with parentheses of its own never nests them ("x (Demo Shop (local))").
-    expect(tools.find((t) => t.name === 'alpha__where')!.title).toBe('Alpha: where')
+    // No title made up from the name, no empty required, and short arguments shared by every tool.
+    const where = tools.find((t) => t.name === 'alpha__where')!
+    expect(where.title).toBeUndefined()
+    expect(where.annotations).toBeUndefined()
+    expect(where.inputSchema).not.toHaveProperty('required')
+    expect(where.inputSchema.properties).toMatchObject({
+      tab: { type: 'string', description: 'A site_skills_tabs id; default: your active tab.' },
+      cursor: { type: 'string', description: 'pageInfo.cursor of the last page.' },
+    })
   })
 
   it('runs a browser tool in the page and a Node tool with the tab in ctx, as structuredContent plus text', async () => {

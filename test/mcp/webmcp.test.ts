@@ -107,7 +107,7 @@ describe("site-skills mcp --tools page: the tab's own WebMCP tools", () => {
       /^\[The page's own tool \(WebMCP\), not a site skill: .*\] Searches the catalog\.$/,
     )
     // A read-only tool's results are paged: the schema takes the cursor, as a site tool's does.
-    const cursor = { type: 'string', description: 'For the next page: pageInfo.cursor of the last.' }
+    const cursor = { type: 'string', description: 'pageInfo.cursor of the last page.' }
     expect(search.inputSchema).toEqual({
       type: 'object',
       properties: { q: { type: 'string' }, cursor },

@@ -87,6 +87,7 @@ export const PUBLIC_NAMES: Readonly<Record<string, PublicEntry>> = {
       'OpenAIToolDefinition',
       'PageArgs',
       'RegistryData',
+      'ResultOrPage',
       'ResultPage',
       'ResultPageInfo',
       'RunToolRest',

@@ -3,7 +3,7 @@ import { join, posix } from 'node:path'
 import ts from 'typescript'
 import { describe, expect, it } from 'vitest'
 import { finishesWithin } from '../helpers/deadline'
-import { type RegexSource, adversarialInputs } from '../helpers/regex-probe'
+import { type RegexSource, adversarialInputs, probeRegexes } from '../helpers/regex-probe'
 import { REPO_ROOT } from '../helpers/tmp'
 
 // Issue 35: no input from a skill, a page or a client reaches super-linear work without a bound.
@@ -90,14 +90,14 @@ describe('regular expressions that read what others write', () => {
   it('stops a pattern that backtracks and names it (the check can fail)', async () => {
     const slow = [{ at: 'a test', source: '^(a+)+$', flags: '' }]
     await expect(
-      finishesWithin(join(REPO_ROOT, 'test/helpers/regex-probe.ts'), 'probeRegexes', [slow, 64], 3000),
+      finishesWithin(join(REPO_ROOT, 'test/helpers/regex-probe.ts'), probeRegexes.name, [slow, 64], 3000),
     ).rejects.toThrow('probeRegexes did not finish within 3000 ms (it was stopped): at a test /^(a+)+$/')
   })
 
   it(`each finishes on adversarial inputs of ${SIZE / 1024} KB`, async () => {
     const found = await finishesWithin(
       join(REPO_ROOT, 'test/helpers/regex-probe.ts'),
-      'probeRegexes',
+      probeRegexes.name,
       [REGEXES, SIZE],
       DEADLINE_MS,
     )

@@ -42,18 +42,41 @@ describe('a result over its budget', () => {
     expect(estimateTokens('é€😀')).toBe(Math.ceil((2 + 3 + 4) / 3))
   })
 
-  it('pages the largest array of an object: pageInfo first, the other members on every page', async () => {
+  it('pages the largest array of an object: pageInfo first, the other members on the first page only', async () => {
     const value = { item: { id: 1, title: 'Pkl' }, count: 566, comments, moreUrl: 'https://x.test/?p=2' }
     const { value: whole, pages } = await pagesOf(value, 2000)
     expect(whole).toEqual(value)
     expect(pages.length).toBeGreaterThan(5)
     const first = pages[0]!
     expect(Object.keys(first)).toEqual(['pageInfo', 'item', 'count', 'comments', 'moreUrl'])
+    for (const later of pages.slice(1)) expect(Object.keys(later)).toEqual(['pageInfo', 'comments'])
     expect(first.pageInfo).toMatchObject({ field: 'comments', total: 566, offset: 0 })
     expect(compactText(first)).toMatch(
       /^pageInfo:\n field:comments\n total:566\n offset:0\n count:\d+\n cursor:[\w-]+\n/,
     )
     expect(pages.at(-1)!.pageInfo.cursor).toBeUndefined()
+  })
+
+  it('costs about the whole result to read to its end, however large its other members', async () => {
+    // An outline beside the largest list (MDN's read_page: its sections beside its sidebar links).
+    const sections = Array.from({ length: 40 }, (_, i) => ({ id: `section-${i}`, text: `Section ${i} of the page` }))
+    const value = { title: 'Basic concepts', sections, links: comments.slice(0, 200) }
+    const { value: whole, pages } = await pagesOf(value, 1500)
+    expect(whole).toEqual(value)
+    expect(pages.length).toBeGreaterThan(4)
+    const read = pages.reduce((n, page) => n + resultTokens(page), 0)
+    // Each page's pageInfo and table header aside, nothing is sent twice (the outline on every page: 1.5x).
+    expect(read / resultTokens(value)).toBeLessThan(1.1)
+  })
+
+  it('goes on with a cut string and the later members the first page cut, not with the others', async () => {
+    const value = { title: 'Article', body: 'word '.repeat(3000), note: 'n'.repeat(100), footer: 'f '.repeat(400) }
+    const { value: whole, pages } = await pagesOf(value, 400)
+    expect(whole).toEqual(value)
+    expect(Object.keys(pages[0]!)).toEqual(['pageInfo', 'title', 'body', 'note', 'footer'])
+    // The note was whole on the first page; the footer was cut there, and its rest comes after the body's.
+    expect(Object.keys(pages[1]!)).toEqual(['pageInfo', 'body', 'footer'])
+    expect(Object.keys(pages.at(-1)!)).toEqual(['pageInfo', 'footer'])
   })
 
   it('pages an array result as { pageInfo, result }', async () => {
@@ -73,6 +96,9 @@ describe('a result over its budget', () => {
       new RegExp(`…\\[cut at \\d+ of ${text.length} characters; the rest: cursor [\\w-]+\\]$`),
     )
     expect(pages[1]!.body).toMatch(/^\[…from character \d+\] /)
+    // The list's one short item was whole on the first page: a page of the body's rest holds none.
+    expect(pages[1]).toMatchObject({ pageInfo: { field: 'links', offset: 0, count: 0 } })
+    expect(pages[1]!.links).toBeUndefined()
     const alone = await pagesOf(text, 300)
     expect(alone.value).toEqual(text)
     expect(alone.pages[0]).toEqual({ pageInfo: { cursor: expect.any(String) }, result: expect.any(String) })

@@ -145,7 +145,7 @@ describe('runtime registry', () => {
         properties: {
           text: { type: 'string', description: 'Text.' },
           mode: { type: 'string', description: 'Mode.', enum: ['a', 'b'] },
-          cursor: { type: 'string', description: 'For the next page: pageInfo.cursor of the last.' },
+          cursor: { type: 'string', description: 'pageInfo.cursor of the last page.' },
         },
         required: ['text'],
         additionalProperties: false,
@@ -164,7 +164,7 @@ describe('runtime registry', () => {
           properties: {
             text: { type: 'string', description: 'Text.' },
             mode: { type: ['string', 'null'], description: 'Mode.', enum: ['a', 'b', null] },
-            cursor: { type: ['string', 'null'], description: 'For the next page: pageInfo.cursor of the last.' },
+            cursor: { type: ['string', 'null'], description: 'pageInfo.cursor of the last page.' },
           },
           required: ['text', 'mode', 'cursor'],
           additionalProperties: false,

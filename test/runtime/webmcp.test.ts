@@ -72,7 +72,7 @@ describe('exposeWebMcpTools registers the tools of the skills a page matches', (
       const cart = tools.tool('shop__cart')!
       expect(cart.description).toBe('The cart tool of shop.')
       // The cursor of a result over its budget (SPEC 12), as toolDefinitions gives it.
-      const cursor = { type: 'string', description: 'For the next page: pageInfo.cursor of the last.' }
+      const cursor = { type: 'string', description: 'pageInfo.cursor of the last page.' }
       expect(cart.inputSchema).toEqual({
         type: 'object',
         properties: { cursor },

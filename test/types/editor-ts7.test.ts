@@ -72,7 +72,7 @@ describe('a project on TypeScript 7 with the README tsconfig', { timeout: 180_00
     const six = await runNode([tscOf(6), '-p', dir, '--pretty', 'false'], { cwd: dir, limitMs: 120_000 })
     // The same errors at the same places (the misspelt tool, then its result's use as any).
     const error =
-      /^typo\.ts\(11,41\): error TS2551: Property 'page_headngs' does not exist on type '\{ page_headings\(.*'\. Did you mean 'page_headings'\?\ntypo\.ts\(12,27\): error TS7006: Parameter 'h' implicitly has an 'any' type\.\n$/
+      /^typo\.ts\(11,41\): error TS2551: Property 'page_headngs' does not exist on type '\{ page_headings<C extends string \| undefined = undefined>\(.*'\. Did you mean 'page_headings'\?\ntypo\.ts\(12,27\): error TS7006: Parameter 'h' implicitly has an 'any' type\.\n$/
     expect(six.stdout).toMatch(error)
     expect(seven.stdout).toMatch(error)
     // Both fail the run; 6 exits 2 (errors, output skipped), 7 exits 1.
@@ -104,7 +104,8 @@ describe('a project on TypeScript 7 with the README tsconfig', { timeout: 180_00
 
       // sites['demo-shop'].price_summary(...): the stub's hover.
       const stub = await hover('price_summary({', 3)
-      expect(stub.contents.value).toMatch(/^```typescript\n\(method\) "price_summary"\(args: \{\n/)
+      // Instantiated without a cursor: the call returns the result, not a page.
+      expect(stub.contents.value).toMatch(/^```typescript\n\(method\) "price_summary"<undefined>\(args: \{\n/)
       expectToolDocs(stub.contents.value, SUMMARY)
 
       // runTool('demo-shop', 'price_summary', ...): the call's hover is the tool's own signature and documentation.

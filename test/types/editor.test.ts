@@ -41,7 +41,8 @@ const ODD = {
         path: 'tools/look.js',
         callable: 'lookUp',
         args: { 'odd-name': { type: 'string', required: true, description: 'Ends a comment */ here.' } },
-        returns: { type: 'object', description: 'What it found.' },
+        // A description that starts as a JSDoc type would (`@returns {...}`).
+        returns: { type: 'object', description: '{ echo }: what it found.' },
       },
     },
   },
@@ -176,7 +177,10 @@ describe.each([
     const expected = `${getItem.description}\n\nNode tool: [\`hacker-news/${getItem.path}\`](${link})`
     const details = editor.details('use.ts', at('toolMember'), 'get_item')
     expect(details?.documentation).toBe(expected)
-    expect(details?.text).toMatch(/^\(method\) "get_item"\(args: \{\n\s+id: number;/)
+    // Generic in the cursor a call passes: with one, the call returns a page of the result.
+    expect(details?.text).toMatch(
+      /^\(method\) "get_item"<C extends string \| undefined = undefined>\(args: \{\n\s+id: number;[\s\S]*\} & PageArgs<C>, ctx\?: SiteSkillsHost \| undefined\): Promise<ResultOrPage<C, \{/,
+    )
     expect(editor.hover('use.ts', at('toolMember'))?.documentation).toBe(expected)
     const read = HN.browserTools!.read_stories!
     expect(editor.details('use.ts', at('toolMember'), 'read_stories')?.documentation).toBe(
@@ -211,17 +215,18 @@ describe.each([
     expect(editor.signature('use.ts', at('stubArgs'))?.count).toBe(1)
   })
 
-  it('texts that could end a comment stay inside it', () => {
+  it('texts that could end a comment stay inside it; a result that starts with { is shown whole', () => {
     expect(editor.tags('use.ts', at('oddTool'))).toEqual([
       '@param args - `odd-name`: Ends a comment *\\/ here.',
-      '@returns What it found.',
+      '@returns { echo }: what it found.',
     ])
     const site = editor.details('use.ts', at('siteKey'), 'odd-site')
     expect(site?.documentation).toBe('Odd *\\/ site\n\nDomains: `odd.example`')
     expect(editor.hover('use.ts', at('oddTool'))).toEqual({
       text:
-        // The tool's own arguments, and the runtime's `cursor` of a paged result (PageArgs).
-        '(method) "look_up"(args: {\n    "odd-name": string;\n} & PageArgs, ctx?: SiteSkillsHost | undefined): ' +
+        // The tool's own arguments, and the runtime's `cursor` of a paged result (PageArgs): none is passed, so the
+        // call returns the result, not a page.
+        '(method) "look_up"<undefined>(args: {\n    "odd-name": string;\n} & PageArgs<undefined>, ctx?: SiteSkillsHost | undefined): ' +
         'Promise<Record<string, unknown>>',
       documentation:
         'Finds `things` *\\/ and more. Second line.\n\nNode tool: [`odd-site/tools/look.js`](./odd/odd-site/tools/look.js)',
@@ -268,7 +273,7 @@ describe('an editor with the plugin unplugin-site-skills/ts-plugin', () => {
     const hover = plugged.hover('use.ts', at('toolArg') + 2)
     expect(hover?.documentation).toBe(getItemDoc())
     expect(hover?.text).toMatch(
-      /^\(tool\) "get_item": \(args: \{ id: number; depth\?: number; maxComments\?: number; \} & PageArgs, ctx\?: SiteSkillsHost/,
+      /^\(tool\) "get_item": <C extends string \| undefined = undefined>\(args: \{ id: number; depth\?: number; maxComments\?: number; \} & PageArgs<C>, ctx\?: SiteSkillsHost/,
     )
     expect(plugged.hover('use.ts', at('siteArg') + 2)?.text).toBe('(site) "hacker-news"')
   })

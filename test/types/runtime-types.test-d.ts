@@ -41,14 +41,18 @@ describe('SiteSkillsModule', () => {
     expectTypeOf(api.runTool('ext', 'search', { query: 'x' }, { page: 'p' })).resolves.toEqualTypeOf<{ id: string }[]>()
     expectTypeOf(api.runBrowserTool('ext', 'read', {}, 'localhost:9222')).resolves.toEqualTypeOf<{ title: string }>()
     expectTypeOf(api.sites.ext.read({}, 'localhost:9222')).resolves.toEqualTypeOf<{ title: string }>()
+    // A stub given a cursor returns the next page of the result.
+    expectTypeOf(api.sites.ext.search({ query: 'x', cursor: 'c' }, { page: 'p' })).resolves.toEqualTypeOf<
+      ResultPage<{ id: string }[]>
+    >()
   })
 
   it('takes a Node tool the host as ctx and a browser tool a CDP target', () => {
     expectTypeOf(api.sites.ext.search).parameters.toEqualTypeOf<
-      [args: Registry['ext']['search']['args'] & PageArgs, ctx: Host]
+      [args: Registry['ext']['search']['args'] & PageArgs<string | undefined>, ctx: Host]
     >()
     expectTypeOf(api.sites.ext.read).parameters.toEqualTypeOf<
-      [args: (Registry['ext']['read']['args'] & PageArgs) | undefined, target: BrowserTarget]
+      [args: (Registry['ext']['read']['args'] & PageArgs<string | undefined>) | undefined, target: BrowserTarget]
     >()
   })
 

@@ -10,6 +10,7 @@ import { runNode, runBin } from '../helpers/spawn'
 const APP = join(REPO_ROOT, 'test/fixtures/app')
 
 const USAGE = `import { runTool, runBrowserTool, sites, browserToolSource, skills } from 'virtual:site-skills'
+import type { ResultPage } from 'unplugin-site-skills/runtime'
 const found: Promise<unknown[]> = runTool('ext', 'search', { query: 'x', category: 'books', tags: ['a'], range: { min: 1 } })
 // @ts-expect-error unknown site id
 runTool('nope', 'search', { query: 'x' })
@@ -33,13 +34,19 @@ browserToolSource('ext', 'typed')
 sites.ext.read({})
 // @ts-expect-error a cursor is a string
 sites.ext.search({ query: 'x', cursor: 1 })
-const next: Promise<unknown[]> = sites.ext.search({ query: 'x', cursor: 'eyJ' })
+// A stub given a cursor returns that page of the result; without one (or with undefined), the result.
+const next: Promise<ResultPage<unknown[]>> = sites.ext.search({ query: 'x', cursor: 'eyJ' })
+const first: Promise<unknown[]> = sites.ext.search({ query: 'x', cursor: undefined })
+// @ts-expect-error a page is not the result
+const notWhole: Promise<unknown[]> = sites.ext.search({ query: 'x', cursor: 'eyJ' })
+// @ts-expect-error the result is not a page
+const notPage: Promise<ResultPage<unknown[]>> = sites.ext.search({ query: 'x' })
 const page: Promise<Record<string, unknown>> = runBrowserTool('ext', 'read', {}, 'localhost:9222')
 const viaStub: Promise<Record<string, unknown>> = sites.ext.read({}, { send: async () => ({}) })
 const optional: Promise<unknown[]> = sites.ext.typed()
 const product: Promise<unknown[]> = sites.workspace.docs_open({ url: 'https://docs.example.org/d/1' })
 const ids: string[] = skills.map((s) => s.id)
-void found; void page; void viaStub; void optional; void product; void ids; void next
+void found; void page; void viaStub; void optional; void product; void ids; void next; void first; void notWhole; void notPage
 `
 
 /** `tsc --pretty false` errors of bare.ts: place, code, message (with its indented chain). */
@@ -131,6 +138,8 @@ describe('generated types', () => {
       'TS2345', // browserToolSource takes browser tools only
       'TS2554', // a browser tool needs a CDP target
       'TS2322', // a cursor is a string
+      'TS2322', // a page is not the result
+      'TS2322', // the result is not a page
     ])
     expect(seven.map((e) => e.place)).toEqual(six.map((e) => e.place))
     // One difference of TypeScript 7's own: it lists a union's members in another order. (A missing
@@ -173,21 +182,24 @@ describe('generated types', () => {
     const dts = await readFile(join(dir, 'site-skills.d.ts'), 'utf8')
     expect(dts).toContain('export interface SiteSkillRunTool extends RunToolSignature<R, H> {\n  }')
     expect(dts).not.toContain('ToolOverload<R, H, S, T,')
-    expect(dts).toContain('"tool_4"(...rest: ToolParams<R["s40"]["tool_4"], H>): Promise<string>')
+    expect(dts).toContain(
+      '"tool_4"<C extends string | undefined = undefined>(...rest: ToolParams<R["s40"]["tool_4"], H, C>): Promise<ResultOrPage<C, string>>',
+    )
     await writeFile(
       join(dir, 'use.ts'),
       [
         "import { runTool, sites } from 'virtual:site-skills'",
         "const a: Promise<string> = runTool('s3', 'tool_2', { q: 'x' })",
         "const b: Promise<string> = sites.s40.tool_4({ q: 'y' })",
+        "const c: Promise<{ pageInfo: object; result: string }> = sites.s40.tool_4({ q: 'y', cursor: 'eyJ' })",
         "void runTool('s3', 'tool_9', { q: 'x' })",
-        'void a; void b',
+        'void a; void b; void c',
         '',
       ].join('\n'),
     )
     const errors = typeErrors(dir, ['site-skills.d.ts', 'use.ts'])
     expect(errors).toEqual([
-      `use.ts:4 Argument of type '"tool_9"' is not assignable to parameter of type '"tool_0" | "tool_1" | "tool_2" | "tool_3" | "tool_4"'.`,
+      `use.ts:5 Argument of type '"tool_9"' is not assignable to parameter of type '"tool_0" | "tool_1" | "tool_2" | "tool_3" | "tool_4"'.`,
     ])
   })
 

@@ -7,6 +7,8 @@ import { toMarkdown } from './lib/markdown.js'
  */
 export default async function readMarkdown(args) {
   const maxChars = Number.isInteger(args?.maxChars) ? Math.max(200, args.maxChars) : 3000
+  // Without a size, a README longer than a part opens with its first 1,500 characters and its outline.
+  const lead = Number.isInteger(args?.maxChars) ? undefined : 1500
   const offset = Number.isInteger(args?.offset) ? Math.max(0, args.offset) : 0
   // The React repository overview (2024 on) may leave the README to the browser (`data-ssr="false"`):
   // until its script has run, the README's HTML is only in the JSON the page embeds for the app
@@ -37,6 +39,5 @@ export default async function readMarkdown(args) {
     embeddedReadme()
   if (!article) return { error: 'no rendered markdown (article.markdown-body) on this page' }
 
-  const { text, next } = toMarkdown(article, { offset, maxChars, links: Boolean(args?.links) })
-  return { text, next }
+  return toMarkdown(article, { offset, maxChars, lead, links: Boolean(args?.links) })
 }

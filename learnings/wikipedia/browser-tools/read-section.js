@@ -40,8 +40,9 @@ export default async function readSection(args) {
       continue
     }
     if (!inside || /^H[2-6]$/.test(node.tagName)) continue
-    if (node.closest(ASIDE_SELECTOR) || (node.matches('p') && isCoordinates(node))) continue
+    // A block inside another is read with it (asked first: its nearest block is a step or two up).
     if (node.parentElement?.closest(BLOCKS)) continue
+    if (node.closest(ASIDE_SELECTOR) || (node.matches('p') && isCoordinates(node))) continue
     const text = node.matches('ul, ol') ? listText(node) : cleanText(node)
     if (text) blocks.push(text)
   }

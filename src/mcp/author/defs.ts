@@ -1,4 +1,5 @@
 import type { Tool } from '@modelcontextprotocol/server'
+import { TAB_PROPERTY } from '../listing'
 
 /** The authoring tools (SPEC 11): listed and callable only under `--allow-write DIR`. */
 export const AUTHOR = {
@@ -11,7 +12,7 @@ export const AUTHOR = {
 export const AUTHOR_NAMES: ReadonlySet<string> = new Set(Object.values(AUTHOR))
 
 const site = { type: 'string', description: 'The skill id (its folder name).' }
-const tabArg = { type: 'string', description: 'A tab id from site_skills_tabs. Default: your active tab.' }
+const tabArg = TAB_PROPERTY
 const valueSchema = {
   type: 'object',
   description: 'A manifest value schema: { type, description, required?, items?, properties?, enum? }.',

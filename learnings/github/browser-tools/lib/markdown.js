@@ -87,9 +87,27 @@ function blocks(root, links, quote = '', depth = 0) {
   return out.filter((block) => block.trim())
 }
 
-/** `root` as compact markdown from block `offset`, up to about `maxChars` characters. */
-export function toMarkdown(root, { offset = 0, maxChars = 3000, links = false } = {}) {
-  const all = blocks(root, links)
+/** At most this many headings in an outline: the deepest levels go first, then the last ones. */
+const MAX_OUTLINE = 24
+
+/** The headings of `rest` (blocks from `from` on) as `{ offset, heading }`, the shallowest levels when there are many. */
+function outlineOf(all, from) {
+  const headings = []
+  for (let index = from; index < all.length; index++) {
+    const match = /^(#{1,6}) \S/.exec(all[index])
+    if (match) headings.push({ offset: index, heading: all[index], level: match[1].length })
+  }
+  let deepest = Math.max(0, ...headings.map((h) => h.level))
+  let kept = headings
+  while (kept.length > MAX_OUTLINE && kept.some((h) => h.level < deepest)) {
+    kept = kept.filter((h) => h.level < deepest)
+    deepest -= 1
+  }
+  return kept.slice(0, MAX_OUTLINE).map(({ offset, heading }) => ({ offset, heading }))
+}
+
+/** Blocks from `offset` up to about `maxChars` characters: their text and the first block left. */
+function part(all, offset, maxChars) {
   const taken = []
   let length = 0
   let index = offset
@@ -100,4 +118,17 @@ export function toMarkdown(root, { offset = 0, maxChars = 3000, links = false } 
     length += block.length + 2
   }
   return { text: taken.join('\n\n'), next: index < all.length ? index : null }
+}
+
+/**
+ * `root` as compact markdown from block `offset`, up to about `maxChars` characters. A document
+ * longer than `maxChars` read from its start opens with a part of `lead` characters (when given) and
+ * the outline of the rest: its headings with the offset each starts at.
+ */
+export function toMarkdown(root, { offset = 0, maxChars = 3000, lead, links = false } = {}) {
+  const all = blocks(root, links).map((block) => block.replace(/[\u200b\ufeff]/g, '')).filter((block) => block.trim())
+  const whole = all.reduce((n, block) => n + block.length + 2, 0)
+  const size = offset === 0 && lead && whole > maxChars ? Math.min(lead, maxChars) : maxChars
+  const { text, next } = part(all, offset, size)
+  return offset === 0 && next !== null ? { text, next, outline: outlineOf(all, next) } : { text, next }
 }

@@ -37,12 +37,26 @@ export function contentRoot() {
   return document.querySelector('#mw-content-text .mw-parser-output') || document.querySelector('#mw-content-text')
 }
 
+/**
+ * The text of a node without the elements `skip` matches (and their contents), whitespace collapsed.
+ * One pass over the nodes, without copying them (a copy of a subtree nested thousands deep takes
+ * seconds) and without recursion.
+ */
+function textWithout(node, skip) {
+  const walker = document.createTreeWalker(node, NodeFilter.SHOW_ELEMENT | NodeFilter.SHOW_TEXT, {
+    acceptNode: (n) => {
+      if (n.nodeType === Node.TEXT_NODE) return NodeFilter.FILTER_ACCEPT
+      return n.matches(skip) ? NodeFilter.FILTER_REJECT : NodeFilter.FILTER_SKIP
+    },
+  })
+  let text = ''
+  while (walker.nextNode()) text += walker.currentNode.data
+  return text.replace(/\s+/g, ' ').trim()
+}
+
 /** Text of a node without footnote markers and edit links, whitespace collapsed. */
 export function cleanText(node) {
-  if (!node) return ''
-  const copy = node.cloneNode(true)
-  for (const noise of copy.querySelectorAll(NOISE_SELECTOR)) noise.remove()
-  return copy.textContent.replace(/\s+/g, ' ').trim()
+  return node ? textWithout(node, NOISE_SELECTOR) : ''
 }
 
 /**
@@ -53,14 +67,20 @@ export function isCoordinates(p) {
   return Boolean(p.querySelector('#coordinates, .geo-inline, .geo-default, .geo')) && /^Coordinates\b/i.test(cleanText(p))
 }
 
+/** Lists nested deeper than this are read as one line of text (no deep recursion on a hostile page). */
+const MAX_DEPTH = 40
+
 /** A list as indented "- item" lines; nested lists are indented below their item. */
 export function listText(list, depth = 0) {
+  if (depth > MAX_DEPTH) {
+    const text = cleanText(list)
+    return text ? `${'  '.repeat(depth)}- ${text}` : ''
+  }
   const lines = []
   for (const li of list.children) {
     if (li.tagName !== 'LI') continue
-    const own = li.cloneNode(true)
-    for (const nested of own.querySelectorAll('ul, ol')) nested.remove()
-    const text = cleanText(own)
+    // The item's own text: without its nested lists, which follow as lines of their own.
+    const text = textWithout(li, `${NOISE_SELECTOR},ul,ol`)
     if (text) lines.push(`${'  '.repeat(depth)}- ${text}`)
     for (const nested of li.querySelectorAll(':scope > ul, :scope > ol')) {
       const inner = listText(nested, depth + 1)
