@@ -415,7 +415,8 @@ async function race(
  * (top-level `undefined` stays `undefined`; NaN, Infinity, -0 and bigints are decoded). In one
  * `Runtime.callFunctionOn`: the page's URL is checked against `domains`, then the tool runs with
  * `args`. Connections opened here (address, URL) are closed afterwards; a given session is not.
- * Fails with a SiteToolError: `domain-mismatch`, `url-mismatch` (see `urls`), `tool-threw` (with the tool's file and line),
+ * Fails with a SiteToolError: `domain-mismatch`, `url-mismatch` (see `urls`), `tool-threw` (with the tool's file and
+ * line),
  * `timeout`, `context-lost`, `disconnected`, `dialog-blocking`, `page-crashed`, `target-not-found`, ...
  * `args` is the registry's copy (see copyArgs), and the registry's public functions give the errors
  * their catalog messages (withMessages): both once per call, there.

@@ -11,7 +11,10 @@
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json }
 type Obj = { [key: string]: Json }
 
-/** Past this many characters of JSON the result is its compact JSON (the text's own work is linear, but pages are small). */
+/**
+ * Past this many characters of JSON the result is its compact JSON (the text's own work is linear, but pages are
+ * small).
+ */
 const MAX_INPUT = 4 * 1024 * 1024
 /** Deeper values are written as JSON in place (one line). */
 const MAX_DEPTH = 8

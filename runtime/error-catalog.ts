@@ -86,7 +86,8 @@ function resultMessage([path, expected, actual]: ResultProblem): string {
 
 const TARGET_WORDS = {
   expected:
-    'expected ws://..., HOST:PORT or { host, port, target }, or a CDP session (with send) or a page of launchBrowser() (with client)',
+    'expected ws://..., HOST:PORT or { host, port, target }, or a CDP session (with send) or a page of ' +
+    'launchBrowser() (with client)',
   port: 'port must be an integer from 1 to 65535',
   url: 'not a valid ws:// URL',
   host: 'host must be a string',
@@ -134,7 +135,9 @@ export const SITE_TOOL_ERRORS = {
   }),
   'skill-invalid': entry<{ where: string; problem: string }>({
     title: 'Invalid skill',
-    hint: 'Run `site-skills validate` (or validateSiteSkills()) for every problem of the skill; its tools run once it is valid.',
+    hint:
+      'Run `site-skills validate` (or validateSiteSkills()) for every problem of the skill; its tools run once ' +
+      'it is valid.',
     message: (d) => `site skill is invalid: ${d.where} ${d.problem}`,
   }),
   'tool-not-found': entry<{ known: readonly string[] } | { name: string }>({
@@ -162,12 +165,15 @@ export const SITE_TOOL_ERRORS = {
   }),
   'invalid-cursor': entry<{ reason: 'malformed' } | { reason: 'other-call' } | { reason: 'stale'; what: string }>({
     title: 'Invalid cursor',
-    hint: 'Pass the cursor of the last page (pageInfo.cursor) with the same arguments, or call without a cursor to start again.',
+    hint:
+      'Pass the cursor of the last page (pageInfo.cursor) with the same arguments, or call without a cursor to ' +
+      'start again.',
     message: (d) =>
       d.reason === 'malformed'
         ? 'argument "cursor" is not a cursor this tool gave (pass pageInfo.cursor as it is)'
         : d.reason === 'other-call'
-          ? 'argument "cursor" belongs to another call: a cursor continues the call of the same tool with the same arguments'
+          ? 'argument "cursor" belongs to another call: a cursor continues the call of the same tool with the same ' +
+            'arguments'
           : `the result changed since the cursor was given: ${d.what}`,
   }),
   'tool-threw': entry<{ thrown: string } | { message: string }>({
@@ -187,7 +193,9 @@ export const SITE_TOOL_ERRORS = {
   }),
   'navigation-timeout': entry<{ url: string; ms: number }>({
     title: 'The page did not load',
-    hint: 'Check that the page loads in a browser; SITE_SKILLS_NAVIGATION_TIMEOUT_MS sets how long site-skills mcp waits (30 s).',
+    hint:
+      'Check that the page loads in a browser; SITE_SKILLS_NAVIGATION_TIMEOUT_MS sets how long site-skills mcp ' +
+      'waits (30 s).',
     message: (d) => `${clip(d.url)} did not load within ${d.ms} ms`,
   }),
   'never-settled': entry<object>({
@@ -207,7 +215,9 @@ export const SITE_TOOL_ERRORS = {
   }),
   'url-pattern-unavailable': entry<{ pattern: string }>({
     title: 'URLPattern is missing',
-    hint: 'On Node < 23.8 await loadUrlPattern() from "unplugin-site-skills/runtime" before matching (generated modules do).',
+    hint:
+      'On Node < 23.8 await loadUrlPattern() from "unplugin-site-skills/runtime" before matching (generated ' +
+      'modules do).',
     message: (d) => `cannot match ${q(d.pattern)}: this runtime has no URLPattern and the polyfill is not loaded`,
   }),
   'context-lost': entry<Cdp>({
@@ -222,7 +232,9 @@ export const SITE_TOOL_ERRORS = {
   }),
   disconnected: entry<DisconnectedData>({
     title: 'Browser not reachable',
-    hint: 'Start the browser with --remote-debugging-port and pass that address (a fleet: check that its session is still running).',
+    hint:
+      'Start the browser with --remote-debugging-port and pass that address (a fleet: check that its session ' +
+      'is still running).',
     message: disconnectedMessage,
   }),
   'rate-limited': entry<{ endpoint: string; status: number; attempts: number; askedMs?: number }>({
@@ -231,13 +243,17 @@ export const SITE_TOOL_ERRORS = {
     message: (d) =>
       d.askedMs === undefined
         ? `${clip(d.endpoint)} answered HTTP ${d.status} (busy) to ${d.attempts} attempts in a row`
-        : `${clip(d.endpoint)} answered HTTP ${d.status} (busy) and asks to wait ${Math.ceil(d.askedMs / 1000)} s, longer than the 60 s waited at most`,
+        : `${clip(d.endpoint)} answered HTTP ${d.status} (busy) and asks to wait ${Math.ceil(d.askedMs / 1000)} s, ` +
+          `longer than the 60 s waited at most`,
   }),
   'endpoint-refused': entry<{ endpoint: string; status: number }>({
     title: 'Browser endpoint refused',
-    hint: "Check the endpoint's URL and its token: in the URL, or as a header (--cdp-header NAME:VALUE, the runtime's headers).",
+    hint:
+      "Check the endpoint's URL and its token: in the URL, or as a header (--cdp-header NAME:VALUE, the " +
+      "runtime's headers).",
     message: (d) =>
-      `${clip(d.endpoint)} refused the WebSocket upgrade with HTTP ${d.status}${d.status === 401 || d.status === 403 ? ' (not authorized: a missing or wrong token?)' : ''}`,
+      `${clip(d.endpoint)} refused the WebSocket upgrade with HTTP ` +
+      `${d.status}${d.status === 401 || d.status === 403 ? ' (not authorized: a missing or wrong token?)' : ''}`,
   }),
   'browser-disconnected': entry<{ where: string }>({
     title: 'The browser is gone',
@@ -275,7 +291,8 @@ export const SITE_TOOL_ERRORS = {
     title: 'WebMCP is off in this browser',
     hint: 'Start Chromium 150 or later with --enable-features=WebMCP (pages need https or localhost).',
     message: (d) =>
-      `${clip(d.url)} has no document.modelContext: this browser does not offer WebMCP (start it with --enable-features=WebMCP)`,
+      `${clip(d.url)} has no document.modelContext: this browser does not offer WebMCP (start it with ` +
+      `--enable-features=WebMCP)`,
   }),
   'webmcp-conflict': entry<{ name: string; reason: string }>({
     title: 'The page holds a WebMCP tool of that name',

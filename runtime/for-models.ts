@@ -54,7 +54,10 @@ export interface RegistryCore {
  */
 function example(siteId: string, tool: string, kind: 'node' | 'browser'): string {
   const call = kind === 'node' ? 'runTool' : 'runBrowserTool'
-  return `await ${call}(${JSON.stringify(siteId)}, ${JSON.stringify(tool)}, { ... }, ${kind === 'node' ? 'ctx' : 'target'})`
+  return (
+    `await ${call}(${JSON.stringify(siteId)}, ${JSON.stringify(tool)}, { ... }, ` +
+    `${kind === 'node' ? 'ctx' : 'target'})`
+  )
 }
 
 /** The original's LearnedContext of a URL, plus its tools as model tool definitions. */

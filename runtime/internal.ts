@@ -25,7 +25,7 @@ export {
   type ToolRef,
 } from './definitions'
 export { type CdpSocket, openSocket } from './socket'
-export { typeOf } from './text'
+export { isRecord, typeOf } from './text'
 export { shownUrl } from './upgrade'
 export { compactText } from './compact'
 export type { CallRef } from './cursor'

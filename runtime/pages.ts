@@ -14,6 +14,7 @@ import { compactText } from './compact'
 import { type CallRef, type CursorState, type ValuePath, callDigest, encodeCursor, readCursor } from './cursor'
 import { resultJson } from './result-json'
 import { siteToolError } from './errors'
+import { isRecord } from './text'
 
 /** What a page of a result says of itself (SPEC 12; docs/skills.md, "Result budgets"). */
 export interface ResultPageInfo {
@@ -60,7 +61,6 @@ export interface PageRequest extends CallRef {
 }
 
 type Record_ = Record<string, unknown>
-const isRecord = (v: unknown): v is Record_ => v !== null && typeof v === 'object' && !Array.isArray(v)
 
 /** The array a page holds items of: where it is and its items. */
 interface Paged {
@@ -221,7 +221,9 @@ function cutPage(m: Maker, body: unknown, keep: number): Cut {
   return cut
 }
 
-/** One string of a page: as it is, or cut at `keep` with the marker of its rest; a continued one says where it starts. */
+/**
+ * One string of a page: as it is, or cut at `keep` with the marker of its rest; a continued one says where it starts.
+ */
 function cutString(m: Maker, cut: Cut, text: string, origin: ValuePath, keep: number): string {
   const continued = !!m.continued && samePath(origin, m.continued[0])
   // The next page goes on with the first string cut at or after the one this page continues.
@@ -251,7 +253,9 @@ function longest(v: unknown, depth = 0): number {
   return most
 }
 
-/** A page of one item (or the whole result) that does not fit whole: its strings cut to the longest length that fits. */
+/**
+ * A page of one item (or the whole result) that does not fit whole: its strings cut to the longest length that fits.
+ */
 function cutToFit(m: Maker): Record_ {
   const body = pageBody(m, 1)
   const cutAt = (keep: number) => {

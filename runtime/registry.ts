@@ -40,10 +40,18 @@ export interface BrowserRunOptions {
 export type ToolStub = (args?: Record<string, unknown>, ctxOrTarget?: unknown) => Promise<unknown>
 
 export interface SiteSkills {
+  /** Metadata of every skill: id, name, domains, note paths and tools (no code). */
   skills: readonly SkillMeta[]
+  /** The skills whose domains (and `urls`, when the manifest scopes them) match the URL. */
   siteSkillsForUrl: (url: string | URL) => SkillMeta[]
+  /** Notes and tool signatures of the skills for a URL, ready for an agent's prompt. */
   loadLearnedContext: (url: string | URL) => Promise<LearnedContext>
+  /**
+   * Runs a tool: `(siteId, tool, args, ctx)` for a Node tool (`ctx` is handed to it as is),
+   * `(siteId, tool, args, target)` for a browser tool (a CDP target). Checks the arguments first.
+   */
   runTool: (siteId: string, tool: string, args?: Record<string, unknown>, ctxOrTarget?: unknown) => Promise<unknown>
+  /** Runs a browser tool in the page of a CDP target: a client or session (`send()`), `{ host, port }` or a URL. */
   runBrowserTool: (
     siteId: string,
     tool: string,
@@ -51,12 +59,15 @@ export interface SiteSkills {
     target: BrowserTarget,
     options?: BrowserRunOptions,
   ) => Promise<unknown>
+  /** The compiled source of a browser tool: one self-contained function expression. */
   browserToolSource: (siteId: string, tool: string) => Promise<string>
   /** The notes of one skill (loads its chunk). */
   loadNotes: (siteId: string) => Promise<KnowledgeNote[]>
+  /** Tool definitions for the skills of a URL, for MCP, Anthropic and OpenAI tool calling. */
   toolDefinitions: (url: string | URL) => ToolDefinitions
   /** Runs a model's tool call by its name; `args` may be the JSON text of OpenAI's `function.arguments`. */
   dispatchToolCall: (name: string, args: ModelArgs, ctxOrTarget?: unknown) => Promise<unknown>
+  /** Site id -> tool name -> a stub that runs the tool (`sites.github.read_repo(args, target)`). */
   sites: Record<string, Record<string, ToolStub>>
   /**
    * Registers the skills' browser tools as WebMCP tools in the target's page and the pages it

@@ -120,7 +120,8 @@ export interface BrowserToolCode {
 export type NodeToolFunction = (ctx: any, args: any) => unknown
 
 /**
- * Argument check of a tool, interpreted from its declared `args` (runtime/value-problems.ts). Returns undefined when the args are valid, else
+ * Argument check of a tool, interpreted from its declared `args` (runtime/value-problems.ts). Returns undefined when
+ * the args are valid, else
  * `[path, expected, actual]`: `expected` is `'present'` (a required argument is missing),
  * `'absent'` (an undeclared argument) or a phrase such as `'a string'` or `'one of "a", "b"'`.
  */

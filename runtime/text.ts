@@ -14,6 +14,10 @@ export function clip(text: string, max = SHOWN_MAX): string {
 /** `typeof`, with `null` and `array` told apart. */
 export const typeOf = (v: unknown) => (v === null ? 'null' : Array.isArray(v) ? 'array' : typeof v)
 
+/** A JSON object: an object that is neither null nor an array (the one such check of src/ and runtime/). */
+export const isRecord = (v: unknown): v is Record<string, unknown> =>
+  typeof v === 'object' && v !== null && !Array.isArray(v)
+
 /** Where a result refers back to an object that contains it, in the words of `invalid-result`. */
 export const cycleAt = (path: string) => `${path} refers back to an object that contains it (a cycle)`
 

@@ -104,7 +104,9 @@ type SpecOf<Tools, T> = T extends keyof Tools ? (Tools[T] extends ToolSpec ? Too
 type KnownToolRest<R, H, S, T> = [SpecOf<SiteTools<R, S>, T>] extends [never]
   ? NoCall
   : ToolParams<SpecOf<SiteTools<R, S>, T>, H>
-/** `runTool` above the d.ts's limit of documented overloads: a known site and tool, else the first documented signature. */
+/**
+ * `runTool` above the d.ts's limit of documented overloads: a known site and tool, else the first documented signature.
+ */
 export interface RunToolSignature<R, H> {
   // `S` defaults to every site id: an editor completes `runTool('|')` from this signature (the first with a rest)
   // with nothing inferred from the id being typed. `S` follows `T`, which has no default: a checker resolves a

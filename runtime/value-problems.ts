@@ -1,9 +1,8 @@
 import type { ValueSchema, ValueType } from './skill-data'
+import { isRecord } from './text'
 
 /** `[path, expected, actual]`, or `[name, 'absent']` for an undeclared argument (see ArgsValidator). */
 type Problem = [path: string, expected: string, actual?: unknown]
-
-const isObject = (v: unknown) => v !== null && typeof v === 'object' && !Array.isArray(v)
 
 const EXPECTED: Record<ValueType, [test: (v: unknown) => boolean, phrase: string]> = {
   string: [(v) => typeof v === 'string', 'a string'],
@@ -11,7 +10,7 @@ const EXPECTED: Record<ValueType, [test: (v: unknown) => boolean, phrase: string
   integer: [(v) => Number.isInteger(v), 'an integer'],
   boolean: [(v) => typeof v === 'boolean', 'a boolean'],
   array: [Array.isArray, 'an array'],
-  object: [isObject, 'an object'],
+  object: [isRecord, 'an object'],
 }
 
 const NAME_RE = /^[A-Za-z_$][\w$]*$/

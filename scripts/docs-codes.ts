@@ -1,7 +1,7 @@
 /**
  * Writes the lists of codes of docs/codes.md from the catalogs: the diagnostic codes of validation
  * and builds, and the runtime's SiteToolError codes. Each list stands between its two marker
- * comments. `npm run docs:codes` rewrites docs/codes.md; test/package/codes.test.ts fails when they differ.
+ * comments. `npm run docs:codes` rewrites docs/codes.md; test/package/codes.unit.test.ts fails when they differ.
  */
 import { readFileSync, writeFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'

@@ -2,7 +2,7 @@
  * Writes src/compiler/validate/manifest-validator.generated.ts: ajv's validating function for
  * manifest.schema.json as code ("standalone"), made here instead of at every start (importing ajv
  * and compiling the schema cost a cold build, `site-skills validate` and the no-build API about
- * 100 ms). `npm run gen:validator` rewrites it; test/package/manifest-validator.test.ts fails when
+ * 100 ms). `npm run gen:validator` rewrites it; test/package/manifest-validator.unit.test.ts fails when
  * it differs from what the schema gives.
  */
 import { readFileSync, writeFileSync } from 'node:fs'

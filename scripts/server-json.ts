@@ -1,7 +1,7 @@
 /**
  * Keeps `server.json` (the MCP Registry's entry of the package) at the package's version: its own
  * `version` and its npm package's. `npm run version-packages` runs it after `changeset version`;
- * `test/package/server-json.test.ts` fails when the two disagree.
+ * `test/package/server-json.unit.test.ts` fails when the two disagree.
  */
 import { readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'

@@ -25,6 +25,9 @@ export const RESOLVABLE_ID_RE = /^(?:\0?virtual:site-skills(?:\/|$)|unplugin-sit
 export const DEFAULT_DTS = 'site-skills.d.ts'
 export const DEFAULT_ROOT = 'learnings'
 export const PLUGIN_NAME = 'unplugin-site-skills'
-/** `DEBUG=site-skills` (or `*`, as the debug package reads it): what the plugin and the MCP server print on stderr when asked. */
+/**
+ * `DEBUG=site-skills` (or `*`, as the debug package reads it): what the plugin and the MCP server print on stderr when
+ * asked.
+ */
 export const DEBUG_RE = /(?:^|,)\s*(?:site-skills|\*)\s*(?:,|$)/
 export { LOG_PREFIX } from '../runtime/internal'

@@ -24,7 +24,8 @@ function headersOf(values: readonly string[] | undefined): Record<string, string
     const text = colon < 0 ? '' : value.slice(colon + 1).trim()
     if (!HEADER_NAME_RE.test(name) || HEADER_VALUE_BAD_RE.test(text))
       throw new UsageError(
-        `--cdp-header takes NAME:VALUE (a header name of letters, digits and -, then its value on one line), not ${JSON.stringify(`${value.slice(0, 40)}${value.length > 40 ? '…' : ''}`)}`,
+        `--cdp-header takes NAME:VALUE (a header name of letters, digits and -, then its value on one line), not ` +
+          `${JSON.stringify(`${value.slice(0, 40)}${value.length > 40 ? '…' : ''}`)}`,
       )
     headers[name] = text
   }

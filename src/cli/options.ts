@@ -56,7 +56,9 @@ export const ROOT = {
     type: 'string',
     multiple: true,
     value: 'DIR',
-    help: 'a learnings root (repeatable; default $SITE_SKILLS_ROOT, else $EGO_BROWSER_AGENT_WORKSPACE/learnings, else ./learnings)',
+    help:
+      'a learnings root (repeatable; default $SITE_SKILLS_ROOT, else $EGO_BROWSER_AGENT_WORKSPACE/learnings, ' +
+      'else ./learnings)',
   },
 } as const satisfies Record<string, OptionSpec>
 

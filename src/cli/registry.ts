@@ -149,7 +149,9 @@ export const COMMANDS = {
       'agent-skills': option({ type: 'boolean', help: 'Agent Skills folders (SKILL.md, scripts/), one per skill' }),
       webmcp: option({
         type: 'boolean',
-        help: "a Chrome extension (Manifest V3) in DIR that registers the browser tools as WebMCP tools on the skills' pages",
+        help:
+          'a Chrome extension (Manifest V3) in DIR that registers the browser tools as WebMCP tools on the ' +
+          "skills' pages",
       }),
       out: option({ type: 'string', value: 'DIR', required: true, help: 'the folder to write into' }),
       check: option({ type: 'boolean', help: 'write nothing; exit 1 when DIR differs from what export writes' }),
@@ -158,7 +160,8 @@ export const COMMANDS = {
   mcp: {
     summary: "an MCP server of the skills' tools, run in browser tabs",
     details: [
-      'Needs npm i -D @modelcontextprotocol/server @modelcontextprotocol/node gpt-tokenizer. Speaks MCP on stdout (stdio) unless --http.',
+      'Needs npm i -D @modelcontextprotocol/server @modelcontextprotocol/node gpt-tokenizer. Speaks MCP on stdout ' +
+        '(stdio) unless --http.',
     ],
     options: {
       ...ROOT,

@@ -119,9 +119,9 @@ function runToolOverload(skill: CompiledSkill['model'], tool: ToolModel, doc: st
 
 /**
  * Up to this many tools, `runTool` gets one documented overload per tool. Beyond, the editor's work per
- * call grows with the overloads (TypeScript 6 at 4,000 tools: 13 s for the completions of a tool name,
- * 7 s for signature help, which lists every signature), so `runTool` keeps one signature (its first,
- * with the tool's types) and `sites[site][tool]` carries the documentation.
+ * call grows with the overloads (completions and signature help list every signature: bench/RESULTS.md,
+ * "Figures behind code comments"), so `runTool` keeps one signature (its first, with the tool's types)
+ * and `sites[site][tool]` carries the documentation.
  */
 const RUN_TOOL_OVERLOADS_MAX = 200
 

@@ -3,7 +3,10 @@
  * place that decides it, so that no manifest text can end a string, a line or a comment early.
  */
 
-/** Line and paragraph separators: legal inside a string literal since ES2019, but line breaks to older parsers and to TypeScript's line map. */
+/**
+ * Line and paragraph separators: legal inside a string literal since ES2019, but line breaks to older parsers and to
+ * TypeScript's line map.
+ */
 const LINE_SEPARATORS_RE = /[\u2028\u2029]/g
 
 const escapeSeparator = (c: string) => (c === '\u2028' ? '\\u2028' : '\\u2029')

@@ -88,7 +88,10 @@ function chunkParts({ model, browser }: CompiledSkill, options: ChunkOptions) {
   }
 }
 
-/** A skill's lazy chunk: notes, Node tool loaders, compiled browser tools (args and results are checked against the metadata). */
+/**
+ * A skill's lazy chunk: notes, Node tool loaders, compiled browser tools (args and results are checked against the
+ * metadata).
+ */
 export function generateSkillChunk(skill: CompiledSkill, options: ChunkOptions): string {
   const parts = chunkParts(skill, options)
   return [

@@ -1,4 +1,4 @@
-import { urlMatchesDomains } from '../../runtime/internal'
+import { urlMatchesDomains, isRecord } from '../../runtime/internal'
 import { MANIFEST } from './discover/skills'
 import { FILE_LIMITS, isReadFailure, readPlainInside } from './fs/files'
 import type { SkillFolder } from './model'
@@ -23,8 +23,6 @@ interface Claims {
   /** Model-facing names of its tools. */
   names: string[]
 }
-
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v)
 
 /** A plain ASCII host whose last label is no number: `new URL()` would only lowercase it. */
 const PLAIN_HOST_RE = /^[a-z0-9-]+(?:\.[a-z0-9-]+)*\.[a-z0-9-]*[a-z][a-z0-9-]*$|^[a-z0-9-]*[a-z][a-z0-9-]*$/i
@@ -61,7 +59,7 @@ async function manifestValue(folder: SkillFolder): Promise<unknown> {
 async function claimsOf(folder: SkillFolder): Promise<Claims> {
   const claims: Claims = { idKey: folder.id.normalize('NFC').toLowerCase(), patterns: [], names: [] }
   const manifest = await manifestValue(folder)
-  if (!isObject(manifest)) return claims
+  if (!isRecord(manifest)) return claims
   if (Array.isArray(manifest.domains)) {
     for (const raw of manifest.domains) {
       const pattern = typeof raw === 'string' && raw.trim() !== '' ? patternOf(raw) : undefined
@@ -70,7 +68,7 @@ async function claimsOf(folder: SkillFolder): Promise<Claims> {
   }
   for (const kind of TOOL_KINDS) {
     const tools = manifest[kind]
-    if (isObject(tools)) for (const name of Object.keys(tools)) claims.names.push(modelName(folder.id, name))
+    if (isRecord(tools)) for (const name of Object.keys(tools)) claims.names.push(modelName(folder.id, name))
   }
   return claims
 }

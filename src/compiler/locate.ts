@@ -4,8 +4,8 @@ import { type JsonDocument, type JsonPath, type Position, isJsonFailure, parseJs
 /**
  * Where a member of a manifest is, looked up when first asked by reading the file again: only
  * cross-skill findings (a shadowed pattern, a colliding name, a token budget) ask after the fact, and
- * a record that kept its parsed manifest would keep the text and its tree for every skill (about
- * 4 KiB a skill: 200 MiB at 50,000 skills). The parse is kept once made.
+ * a record that kept its parsed manifest would keep the text and its tree for every skill
+ * (bench/RESULTS.md, "Figures behind code comments"). The parse is kept once made.
  */
 export function manifestLocator(manifest: string): (path: JsonPath) => Position {
   let doc: JsonDocument | undefined

@@ -4,11 +4,15 @@ import { FILE_LIMITS, isReadFailure } from './fs/files'
 import { readFileInside } from './fs/inside'
 import { fsReason } from './fs/write-inside'
 import type { JsonPath } from './parse'
+import { isRecord } from '../../runtime/internal'
 
 /** The record `site-skills test --record` writes in a skill folder. */
 export const VERIFICATION_FILE = 'verification.json'
 
-/** A skill's record as read: its path and text, or why it cannot be (`problem`, after "verification.json cannot be used:"). */
+/**
+ * A skill's record as read: its path and text, or why it cannot be (`problem`, after "verification.json cannot be
+ * used:").
+ */
 export type RecordFile = { path: string; text: string } | { path: string; problem: string }
 
 /**
@@ -47,7 +51,6 @@ export interface RecordProblem {
   at: JsonPath
 }
 
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v)
 const isCount = (v: unknown): v is number => typeof v === 'number' && Number.isSafeInteger(v) && v >= 0
 
 /** Counts the examples by status, or says which one has none. One pass. */
@@ -55,7 +58,7 @@ function countExamples(examples: unknown[]): { passed: number; failed: number } 
   let passed = 0
   let failed = 0
   for (const [i, example] of examples.entries()) {
-    const status = isObject(example) ? example.status : undefined
+    const status = isRecord(example) ? example.status : undefined
     if (status === 'pass') passed++
     else if (status === 'fail') failed++
     else return { reason: `examples[${i}] has no "status" of "pass" or "fail"`, at: ['examples', i] }
@@ -69,12 +72,12 @@ function countExamples(examples: unknown[]): { passed: number; failed: number } 
  * summary claims more passes than it lists is not believed anywhere).
  */
 export function checkRecord(value: unknown): RecordFacts | RecordProblem {
-  if (!isObject(value)) return { reason: 'it is not a JSON object', at: [] }
+  if (!isRecord(value)) return { reason: 'it is not a JSON object', at: [] }
   const { date, live, package: pkg, summary, examples, files } = value
   if (typeof date !== 'string') return { reason: 'its "date" is not a string', at: ['date'] }
-  if (!isObject(pkg) || typeof pkg.version !== 'string')
+  if (!isRecord(pkg) || typeof pkg.version !== 'string')
     return { reason: 'its "package" has no "version" string', at: ['package'] }
-  if (!isObject(summary) || !isCount(summary.passed) || !isCount(summary.failed))
+  if (!isRecord(summary) || !isCount(summary.passed) || !isCount(summary.failed))
     return { reason: 'its "summary" has no "passed" and "failed" counts', at: ['summary'] }
   if (!Array.isArray(examples)) return { reason: 'its "examples" is not a list', at: ['examples'] }
   const counted = countExamples(examples)
@@ -86,7 +89,7 @@ export function checkRecord(value: unknown): RecordFacts | RecordProblem {
         `${counted.passed} passed, ${counted.failed} failed`,
       at: ['summary'],
     }
-  if (!isObject(files) || !Object.values(files).every((d) => typeof d === 'string'))
+  if (!isRecord(files) || !Object.values(files).every((d) => typeof d === 'string'))
     return { reason: 'it has no "files" of sha256 digests', at: ['files'] }
   return {
     summary: { date, version: pkg.version, live: live === true, ...counted },
@@ -117,14 +120,17 @@ export function readVerificationSummary(
   return { summary: facts.summary, path: file.path, tokens: recordedTokens((value as { examples: unknown }).examples) }
 }
 
-/** Each recorded example's result tokens (`test --record`), by `tool + "\0" + example` (JSON, as the build cache keeps models). */
+/**
+ * Each recorded example's result tokens (`test --record`), by `tool + "\0" + example` (JSON, as the build cache keeps
+ * models).
+ */
 export type RecordedTokens = Readonly<Record<string, number>>
 
 function recordedTokens(examples: unknown): RecordedTokens {
   const out: Record<string, number> = {}
   if (!Array.isArray(examples)) return out
   for (const e of examples.slice(0, 10_000))
-    if (isObject(e) && typeof e.tool === 'string' && typeof e.example === 'string' && Number.isInteger(e.tokens))
+    if (isRecord(e) && typeof e.tool === 'string' && typeof e.example === 'string' && Number.isInteger(e.tokens))
       out[`${e.tool}\0${e.example}`] = e.tokens as number
   return out
 }

@@ -1,8 +1,7 @@
 import type { ValueSchema } from '../../runtime/index'
-import { typeOf } from '../../runtime/internal'
+import { typeOf, isRecord } from '../../runtime/internal'
 
 const show = (value: unknown) => (value === undefined ? 'undefined' : JSON.stringify(value)?.slice(0, 80))
-const isRecord = (value: unknown): value is Record<string, unknown> => typeOf(value) === 'object'
 
 /**
  * Where `actual` fails to contain `expected`, or undefined. Objects match by key (extra keys are

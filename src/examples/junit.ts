@@ -59,7 +59,8 @@ function exampleCase(result: ExampleResult): Case {
 
 function errorCase(siteId: string, errors: readonly SkillError[]): Case {
   const lines = errors.map((e) => `${e.file ?? siteId}:${e.line ?? 0}:${e.column ?? 0} ${e.code} ${e.message}`)
-  const message = `${errors.length} error${errors.length === 1 ? '' : 's'}: its examples did not run (see site-skills validate)`
+  const message =
+    `${errors.length} error${errors.length === 1 ? '' : 's'}: its examples did not run (see ` + `site-skills validate)`
   const inner = `<error type="validate" message="${attribute(message)}">${xmlText(lines.join('\n'))}</error>`
   return { classname: siteId, name: 'validate', inner, errored: true }
 }
@@ -80,7 +81,10 @@ function suite(name: string, cases: readonly Case[]): string {
   return [head, ...body, '  </testsuite>'].join('\n')
 }
 
-/** Adds `item` to its key's list in place: a list copied on each add made a report of one skill's 10,000 examples quadratic. */
+/**
+ * Adds `item` to its key's list in place: a list copied on each add made a report of one skill's 10,000 examples
+ * quadratic.
+ */
 function pushTo<K, T>(lists: Map<K, T[]>, key: K, item: T): void {
   const list = lists.get(key)
   if (list) list.push(item)

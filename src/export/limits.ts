@@ -3,7 +3,10 @@ export const DESCRIPTION_MAX = 1024
 export const COMPATIBILITY_MAX = 500
 /** SKILL.md stays under this many lines (frontmatter included). */
 export const SKILL_MD_LINES = 500
-/** Notes of at most this many lines are part of SKILL.md while it stays within INLINE_BUDGET lines; others are files it links. */
+/**
+ * Notes of at most this many lines are part of SKILL.md while it stays within INLINE_BUDGET lines; others are files it
+ * links.
+ */
 export const INLINE_NOTE_LINES = 100
 export const INLINE_BUDGET = 300
 

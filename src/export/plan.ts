@@ -15,7 +15,10 @@ export interface ExportPlan {
   diagnostics: Diagnostic[]
 }
 
-/** A path with a dot-named part (`.env`, `.vscode/settings.json`): editor and local state, left out of a copy unless the compile read it. */
+/**
+ * A path with a dot-named part (`.env`, `.vscode/settings.json`): editor and local state, left out of a copy unless the
+ * compile read it.
+ */
 const DOT_PATH_RE = /(?:^|\/)\./
 
 /** Each path and every folder on its way (`a/b/c` gives `a`, `a/b`, `a/b/c`). */
@@ -104,7 +107,8 @@ export async function planAgentSkills(
     const broken = checkAgentSkill(name, new Map(folder.files.map((f) => [f.path, f.content])))
     if (broken.length)
       throw new Error(
-        `the export of ${model.id} breaks its rules: ${broken.map((p) => `${p.file}:${p.line}: ${p.message}`).join('; ')}`,
+        `the export of ${model.id} breaks its rules: ` +
+          `${broken.map((p) => `${p.file}:${p.line}: ${p.message}`).join('; ')}`,
       )
     folders.push(folder)
   }

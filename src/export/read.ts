@@ -32,7 +32,9 @@ export async function readFolder(dir: string): Promise<{ files: Map<string, Buff
 
 const bytes = (content: string | Uint8Array) => (typeof content === 'string' ? Buffer.from(content) : content)
 
-/** How the folder at `dir` differs from what the export writes (missing, changed, extra files) and the rules it breaks. */
+/**
+ * How the folder at `dir` differs from what the export writes (missing, changed, extra files) and the rules it breaks.
+ */
 export async function folderDrift(dir: string, folder: AgentSkillFolder): Promise<string[]> {
   const found = await readFolder(dir).catch(() => undefined)
   if (!found) return [`${folder.name}: missing`]

@@ -33,7 +33,8 @@ function argLine(name: string, schema: ValueSchema): string {
 function helpText(skill: SkillModel, tool: ToolModel, script: string): string {
   const target =
     tool.kind === 'browser'
-      ? ' --cdp HOST:PORT [--target ID|URL-PART]\n       (or --cdp ws://...; $SITE_SKILLS_CDP and $SITE_SKILLS_TARGET give them once)'
+      ? ' --cdp HOST:PORT [--target ID|URL-PART]\n       (or --cdp ws://...; $SITE_SKILLS_CDP and ' +
+        '$SITE_SKILLS_TARGET give them once)'
       : ' [--url URL] [--cdp HOST:PORT [--target ID|URL-PART]]'
   const args = Object.entries(tool.args)
   const lines = [

@@ -51,7 +51,10 @@ function demoteHeadings(markdown: string): string {
     .join('\n')
 }
 
-/** Where a linked note goes: `notes/x.md` as `references/notes/x.md`, `docs/prompt.md` as `references/notes/docs/prompt.md`. */
+/**
+ * Where a linked note goes: `notes/x.md` as `references/notes/x.md`, `docs/prompt.md` as
+ * `references/notes/docs/prompt.md`.
+ */
 export const noteFile = (note: NoteModel) => `references/notes/${note.path.replace(/^notes\//, '')}`
 
 const lineCount = (text: string) => text.split('\n').length
@@ -168,7 +171,10 @@ function body(skill: SkillModel, stems: Map<ToolModel, string>, version: string,
   return `${lines.join('\n')}\n`
 }
 
-/** SKILL.md under SKILL_MD_LINES: short notes inline within budget, else every note linked, else the tool list in its own file. */
+/**
+ * SKILL.md under SKILL_MD_LINES: short notes inline within budget, else every note linked, else the tool list in its
+ * own file.
+ */
 export function skillMd(skill: SkillModel, fm: Frontmatter, stems: Map<ToolModel, string>, version: string) {
   const render = (plan: BodyPlan) => `${renderFrontmatter(fm)}\n${body(skill, stems, version, plan)}`
   const linked: BodyPlan = { inline: new Set(), toolIndex: false }

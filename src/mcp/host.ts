@@ -205,7 +205,8 @@ export function createHost(skills: WatchedSkills, tabs: Tabs, options: HostOptio
         if (aborts.size >= MAX_CALLS)
           throw new ProtocolError(
             ProtocolErrorCode.InvalidRequest,
-            `too many calls at once: ${aborts.size} of yours are running, the most this server runs for one client; wait for one to end`,
+            `too many calls at once: ${aborts.size} of yours are running, the most this server runs for one ` +
+              `client; wait for one to end`,
           )
         const abort = new AbortController()
         const cancel = () => abort.abort()

@@ -1,4 +1,5 @@
 import { ProtocolError, ProtocolErrorCode } from '@modelcontextprotocol/server'
+import { isRecord } from '../../runtime/internal'
 
 /**
  * The checks of the params of the requests the server answers, made before the SDK's own: a
@@ -12,8 +13,6 @@ type Params = Record<string, unknown>
 /** What is wrong with the params of a request (undefined: nothing this check knows of). */
 type Check = (params: Params) => string | undefined
 
-const isObject = (value: unknown) => typeof value === 'object' && value !== null && !Array.isArray(value)
-
 function string(name: string, required: boolean): Check {
   return (params) => {
     const value = params[name]
@@ -23,7 +22,7 @@ function string(name: string, required: boolean): Check {
 }
 
 function object(name: string): Check {
-  return (params) => (params[name] === undefined || isObject(params[name]) ? undefined : `"${name}" must be an object`)
+  return (params) => (params[name] === undefined || isRecord(params[name]) ? undefined : `"${name}" must be an object`)
 }
 
 const level: Check = (params) =>
@@ -47,7 +46,7 @@ const CHECKS: Record<string, readonly Check[]> = {
 export function checkParams(method: string, params: unknown): void {
   const checks = CHECKS[method]
   if (!checks) return
-  if (params !== undefined && !isObject(params))
+  if (params !== undefined && !isRecord(params))
     throw new ProtocolError(ProtocolErrorCode.InvalidParams, `invalid ${method} params: they must be an object`)
   for (const check of checks) {
     const problem = check((params ?? {}) as Params)

@@ -66,7 +66,9 @@ function contextText(url: string | undefined, context: LearnedContext | undefine
 /** `site-skills://<id>/verification.json`: the skill's verification record. */
 const recordUri = (siteId: string) => `${SCHEME}${encodeURIComponent(siteId)}/${VERIFICATION_FILE}`
 
-/** A skill's notes as resources (or as links to them, in a tool's result), then its verification record if it has one. */
+/**
+ * A skill's notes as resources (or as links to them, in a tool's result), then its verification record if it has one.
+ */
 function noteResources(skill: SkillMeta): Resource[] {
   const notes: Resource[] = skill.notes.map((path) => ({
     uri: noteUri(skill.id, path),

@@ -54,7 +54,9 @@ export interface Tabs {
   closeTab: (targetId: string) => Promise<void>
   /** The tabs of a browser context are never shown (the server's own test runs open them). */
   hideContext: (browserContextId: string) => void
-  /** A hidden context was disposed by its maker: it leaves the table once its last tab has gone (see HiddenContexts). */
+  /**
+   * A hidden context was disposed by its maker: it leaves the table once its last tab has gone (see HiddenContexts).
+   */
   releaseContext: (browserContextId: string) => void
   /** The size of each table (DEBUG=site-skills prints them). */
   stats: () => { tabs: number; sessions: number; hidden: number; leaving: number }
@@ -88,7 +90,8 @@ function navigationDeadline(env: NodeJS.ProcessEnv = process.env): number {
   if (!/^\d+$/.test(text) || ms < 1 || ms > NAVIGATE_TIMEOUT_MAX)
     throw new SiteToolError(
       'invalid-args',
-      `${NAVIGATE_TIMEOUT_VAR} must be a whole number of milliseconds from 1 to ${NAVIGATE_TIMEOUT_MAX}, not ${JSON.stringify(text)}`,
+      `${NAVIGATE_TIMEOUT_VAR} must be a whole number of milliseconds from 1 to ${NAVIGATE_TIMEOUT_MAX}, not ` +
+        `${JSON.stringify(text)}`,
     )
   return ms
 }

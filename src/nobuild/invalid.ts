@@ -9,7 +9,10 @@ export interface ToolRef {
   kind: 'node' | 'browser'
 }
 
-/** A tool path that leaves the folder by its words alone (`..`, a backslash): the original's relativeSitePath refuses it. */
+/**
+ * A tool path that leaves the folder by its words alone (`..`, a backslash): the original's relativeSitePath refuses
+ * it.
+ */
 function lexicalEscape(d: Diagnostic): boolean {
   return (
     (d.code === 'path-escape' && d.data.via === 'tool-path') ||

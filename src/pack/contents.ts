@@ -37,11 +37,13 @@ function readme(name: string, skills: readonly PackSkill[]): Buffer {
   const text = [
     `# ${name}`,
     '',
-    `${describe(skills)}, packed by \`site-skills pack\` ([unplugin-site-skills](https://www.npmjs.com/package/unplugin-site-skills)).`,
+    `${describe(skills)}, packed by \`site-skills pack\` ` +
+      `([unplugin-site-skills](https://www.npmjs.com/package/unplugin-site-skills)).`,
     '',
     "Install it, then name it as a root: `siteSkills({ roots: ['learnings', " +
       `'${name}'] })\` or \`site-skills validate --root ${name}\`.`,
-    `\`${DIGESTS_FILE}\` holds the sha256 of every file; a skill's \`verification.json\`, when present, says what was tested and when.`,
+    `\`${DIGESTS_FILE}\` holds the sha256 of every file; a skill's \`verification.json\`, when present, says what ` +
+      `was tested and when.`,
     '',
     '| skill | name | domains | tools |',
     '| --- | --- | --- | --- |',

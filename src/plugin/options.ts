@@ -103,7 +103,8 @@ export function checkOptions(options: Options = {}): readonly string[] {
     throw new Error(`${LOG_PREFIX} \`compat\` accepts only 'ego-lite', not ${JSON.stringify(options.compat)}`)
   if (options.validateReturns !== undefined && !VALIDATE_RETURNS.includes(options.validateReturns))
     throw new Error(
-      `${LOG_PREFIX} \`validateReturns\` accepts 'throw', 'warn' or false, not ${JSON.stringify(options.validateReturns)}`,
+      `${LOG_PREFIX} \`validateReturns\` accepts 'throw', 'warn' or false, not ` +
+        `${JSON.stringify(options.validateReturns)}`,
     )
   if (options.cache !== undefined && options.cache !== false && (typeof options.cache !== 'string' || !options.cache))
     throw new Error(`${LOG_PREFIX} \`cache\` accepts a folder or false, not ${JSON.stringify(options.cache)}`)

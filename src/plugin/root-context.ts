@@ -119,7 +119,10 @@ interface State {
 /** `DEBUG=site-skills` (or `*`, as the debug package reads it) prints what the cache gave each build on stderr. */
 const DEBUG = DEBUG_RE.test(process.env.DEBUG ?? '')
 
-/** Modules generated before their key is known are kept for the cache up to this many characters (a first build of thousands of skills keeps none). */
+/**
+ * Modules generated before their key is known are kept for the cache up to this many characters (a first build of
+ * thousands of skills keeps none).
+ */
 const PENDING_MODULES_LIMIT = 32 * 1024 * 1024
 
 export function createRootContext(options: ResolvedOptions, host: Host): RootContext {
@@ -192,9 +195,9 @@ export function createRootContext(options: ResolvedOptions, host: Host): RootCon
       generatedSize: 0,
       modules: { kept: 0, generated: 0 },
     }
-    // Written before the bundler bundles: at 10,000 skills, building the d.ts text while the
-    // bundler holds its modules raised the peak by 170 MiB (for 100 ms at 1,000 skills). Not at
-    // all when the file holds what the same skills gave an earlier build.
+    // Written before the bundler bundles: building the d.ts text while the bundler holds its modules
+    // raised the peak memory (bench/RESULTS.md, "Figures behind code comments"). Not at all when the
+    // file holds what the same skills gave an earlier build.
     const current = outputKey !== undefined && options.dts !== false && outputs?.dtsCurrent(outputKey, options.dts)
     const written = !error && !current ? await dts.write(result.skills) : {}
     state.dts = written.text
@@ -202,7 +205,8 @@ export function createRootContext(options: ResolvedOptions, host: Host): RootCon
       const reused = result.records.length - result.revalidated.length
       const file = compiler.cacheFile
       console.error(
-        `${LOG_PREFIX} cache: ${reused} of ${result.records.length} skills reused from ${file?.file}${file?.miss ? ` (file ${file.miss})` : ''}; d.ts ${current ? 'unchanged' : 'generated'}`,
+        `${LOG_PREFIX} cache: ${reused} of ${result.records.length} skills reused from ` +
+          `${file?.file}${file?.miss ? ` (file ${file.miss})` : ''}; d.ts ${current ? 'unchanged' : 'generated'}`,
       )
     }
     const own = [ignored, written.warning].filter((d) => d !== undefined)

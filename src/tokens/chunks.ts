@@ -1,15 +1,14 @@
 /**
  * Counting in pieces, so that the work stays linear in the text. The tokenizer's byte-pair merging
- * costs the square of a pre-token's length (400 KB of one word, of CJK without punctuation, of
- * combining accents or of ZWJ emoji each took minutes), and what it is given is a note, a tool
- * description or a page's text: others write it.
+ * costs the square of a pre-token's length (one long word, CJK without punctuation, combining
+ * accents or ZWJ emoji took minutes: bench/RESULTS.md, "Figures behind code comments"), and what
+ * it is given is a note, a tool description or a page's text: others write it.
  *
  * The text is cut where o200k_base's pre-tokenizer cuts anyway, so the sum of the pieces' counts is
  * the count of the whole: before a space that follows a non-space character (no pre-token ends in a
  * space nor starts inside one that follows a non-space), and after a line feed that a letter or a
  * digit follows. A run with no such place is cut every RUN_BYTES bytes of UTF-8; a cut there may
- * change a few tokens (at most 0.6% of the run's count on the worst text measured: one repeated
- * ten-letter word; none on one letter repeated, CJK, accents or emoji).
+ * change a few tokens (measured in bench/RESULTS.md, "Figures behind code comments").
  */
 
 /** Cut at the next safe place once a piece is this long (characters). */

@@ -135,12 +135,14 @@ export async function startTypeScript(projectDir: string): Promise<TypeScriptBac
   const found = findTypeScript(projectDir)
   if (!found) {
     throw new TypeScriptSetupError(
-      `check type-checks tools with the project's TypeScript, and ${projectDir} has none; install it: ${INSTALL_TYPESCRIPT}`,
+      `check type-checks tools with the project's TypeScript, and ${projectDir} has none; install it: ` +
+        `${INSTALL_TYPESCRIPT}`,
     )
   }
   if (!(found.major >= FIRST_MAJOR)) {
     throw new TypeScriptSetupError(
-      `check needs TypeScript ${FIRST_MAJOR} or later, and the project has ${found.version}; update it: ${INSTALL_TYPESCRIPT}@latest`,
+      `check needs TypeScript ${FIRST_MAJOR} or later, and the project has ${found.version}; update it: ` +
+        `${INSTALL_TYPESCRIPT}@latest`,
     )
   }
   const options = checkCompilerOptions(hasNodeTypes(projectDir))

@@ -36,7 +36,10 @@ function compareDigests(recorded: Record<string, string>, realDir: string): Stal
   }
 }
 
-/** Whether the record of a skill still holds (undefined: it has none, or one that cannot be read or does not hold together). */
+/**
+ * Whether the record of a skill still holds (undefined: it has none, or one that cannot be read or does not hold
+ * together).
+ */
 export async function recordIsCurrent(folder: Pick<VerifiedFolder, 'realDir'>): Promise<boolean | undefined> {
   const file = readRecordFile(folder.realDir)
   if (!file || !('text' in file)) return undefined

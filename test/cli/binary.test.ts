@@ -6,8 +6,8 @@ import { type StaticServer, serveFolder } from '../../playground/serve'
 import { type LaunchedBrowser, launchBrowser } from '../../runtime/launch'
 import { manifestSchema } from '../../src/compiler/validate/schema'
 import { RULES } from '../helpers/compile'
-import { type SpawnRun, spawnCli, spawnEach } from '../helpers/spawn-bin'
 import { REPO_ROOT, makeTempDir } from '../helpers/tmp'
+import { type Exited, runBin, runEach } from '../helpers/spawn'
 
 // Every command and flag through the real binary: exit code, and exit on its own before the deadline.
 
@@ -18,13 +18,13 @@ beforeAll(async () => {
 afterAll(() => tmp?.cleanup())
 
 /** The process exited by itself (not killed at the deadline) with `code`. */
-function expectExit(run: SpawnRun, code: number): void {
+function expectExit(run: Exited, code: number): void {
   const ended = { code: run.code, timedOut: run.timedOut }
   expect(ended, `after ${run.ms} ms; stderr: ${run.stderr}`).toEqual({ code, timedOut: false })
 }
 
 /** A usage error: exit 2 and exactly one line on stderr that ends with the pointer to the command's --help. */
-function expectUsageLine(run: SpawnRun, message: string, command?: string): void {
+function expectUsageLine(run: Exited, message: string, command?: string): void {
   expectExit(run, 2)
   expect(run.stdout).toBe('')
   expect(run.stderr).toBe(`site-skills: ${message} (see site-skills ${command ? `${command} ` : ''}--help)\n`)
@@ -36,14 +36,14 @@ const FIXTURE = (name: string) => relative(REPO_ROOT, join(RULES, name))
 describe('site-skills --version, --help and bad usage', () => {
   it('--version and -v print the version of package.json', async () => {
     const { version } = JSON.parse(await readFile(join(REPO_ROOT, 'package.json'), 'utf8')) as { version: string }
-    for (const run of await spawnEach([['--version'], ['-v']])) {
+    for (const run of await runEach([['--version'], ['-v']])) {
       expectExit(run, 0)
       expect(run.stdout).toBe(`${version}\n`)
     }
   })
 
   it('--help prints the whole help on stdout, naming every command and flag', async () => {
-    const run = await spawnCli(['--help'])
+    const run = await runBin(['--help'])
     expectExit(run, 0)
     const commands = [
       'validate',
@@ -64,7 +64,7 @@ describe('site-skills --version, --help and bad usage', () => {
   })
 
   it('no command prints a short usage and where to get help, exit 2', async () => {
-    const run = await spawnCli([])
+    const run = await runBin([])
     expectExit(run, 2)
     expect(run.stderr.trimEnd().split('\n')).toEqual([
       'usage: site-skills <command> [options]',
@@ -73,7 +73,7 @@ describe('site-skills --version, --help and bad usage', () => {
   })
 
   it('an unknown command, an unknown flag or a flag without its value is one line, exit 2', async () => {
-    const [command, flag, value, boolValue] = await spawnEach([
+    const [command, flag, value, boolValue] = await runEach([
       ['frobnicate'],
       ['validate', '--nope'],
       ['validate', '--root'],
@@ -92,7 +92,7 @@ describe('site-skills --version, --help and bad usage', () => {
   })
 
   it('missing arguments of each command are one line, exit 2', async () => {
-    const runs = await spawnEach([
+    const runs = await runEach([
       ['match'],
       ['context'],
       ['run', 'demo-shop'],
@@ -113,14 +113,14 @@ describe('site-skills --version, --help and bad usage', () => {
     const missing = join(tmp.dir, 'missing')
     const empty = join(tmp.dir, 'empty')
     await mkdir(empty)
-    const runs = await spawnEach([
+    const runs = await runEach([
       ['validate', missing],
       ['types', '--root', missing],
       ['match', 'https://example.org/', '--root', missing],
       ['context', 'https://example.org/', '--root', missing],
       ['run', 'demo-shop', 'price_summary', '--root', missing],
     ])
-    for (const run of [...runs, await spawnCli(['validate'], { cwd: empty })]) {
+    for (const run of [...runs, await runBin(['validate'], { cwd: empty })]) {
       expectExit(run, 2)
       expect(run.stderr).toMatch(/^site-skills: no learnings folder at .* \(see site-skills [a-z]+ --help\)\n$/)
     }
@@ -129,7 +129,7 @@ describe('site-skills --version, --help and bad usage', () => {
 
 describe('site-skills validate', () => {
   it('exits 0 on a clean root and counts "1 skill", not "1 skills"', async () => {
-    const [all, one] = await spawnEach([
+    const [all, one] = await runEach([
       ['validate', 'learnings'],
       ['validate', '--root', FIXTURE('valid-basic')],
     ])
@@ -140,7 +140,7 @@ describe('site-skills validate', () => {
   })
 
   it('exits 1 on a bad root with a frame per problem, and says that ports are ignored', async () => {
-    const run = await spawnCli(['validate', '--root', FIXTURE('domain-port')])
+    const run = await runBin(['validate', '--root', FIXTURE('domain-port')])
     expectExit(run, 1)
     expect(run.stdout).toContain('error domain-port  test/fixtures/rules/domain-port/patterns/manifest.json:6:5')
     expect(run.stdout).toContain(`invalid domain "localhost:3000": ${PORT_REASON}`)
@@ -150,8 +150,8 @@ describe('site-skills validate', () => {
   })
 
   it('--json prints only { ok, skills, diagnostics }, each diagnostic with its root relative to cwd', async () => {
-    const inside = await spawnCli(['validate', '--json', '--root', FIXTURE('domain-port')])
-    const outside = await spawnCli(['validate', '--json', '--root', join(RULES, 'domain-port')], { cwd: tmp.dir })
+    const inside = await runBin(['validate', '--json', '--root', FIXTURE('domain-port')])
+    const outside = await runBin(['validate', '--json', '--root', join(RULES, 'domain-port')], { cwd: tmp.dir })
     expectExit(inside, 1)
     const out = JSON.parse(inside.stdout)
     expect(Object.keys(out)).toEqual(['ok', 'skills', 'diagnostics'])
@@ -175,7 +175,7 @@ describe('site-skills validate', () => {
   })
 
   it('--compat ego-lite adds the original restrictions (exit 1 where the plain check passes)', async () => {
-    const [plain, compat] = await spawnEach([
+    const [plain, compat] = await runEach([
       ['validate', '--json', FIXTURE('compat-ego-lite')],
       ['validate', '--json', '--compat', 'ego-lite', FIXTURE('compat-ego-lite')],
     ])
@@ -189,39 +189,39 @@ describe('site-skills validate', () => {
 describe('site-skills types, schema and new', () => {
   it('types --out writes the declarations, then reports them up to date; a bad root exits 1', async () => {
     const out = join(tmp.dir, 'types/site-skills.d.ts')
-    const first = await spawnCli(['types', '--root', FIXTURE('valid-basic'), '--out', out])
+    const first = await runBin(['types', '--root', FIXTURE('valid-basic'), '--out', out])
     expectExit(first, 0)
     expect(first.stdout).toBe(`wrote ${relative(REPO_ROOT, out)} (1 skill)\n`)
     expect(await readFile(out, 'utf8')).toContain("declare module 'virtual:site-skills'")
-    const again = await spawnCli(['types', '--root', FIXTURE('valid-basic'), '--out', out])
+    const again = await runBin(['types', '--root', FIXTURE('valid-basic'), '--out', out])
     expectExit(again, 0)
     expect(again.stdout).toBe(`${relative(REPO_ROOT, out)} is up to date\n`)
-    const bad = await spawnCli(['types', '--root', FIXTURE('domain-port'), '--out', join(tmp.dir, 'bad.d.ts')])
+    const bad = await runBin(['types', '--root', FIXTURE('domain-port'), '--out', join(tmp.dir, 'bad.d.ts')])
     expectExit(bad, 1)
     expect(bad.stderr).toContain('3 errors in 1 skill')
     expect(existsSync(join(tmp.dir, 'bad.d.ts'))).toBe(false)
   })
 
   it('types --out /dev/stdout prints the declarations to the pipe and exits; the summary goes to stderr', async () => {
-    const run = await spawnCli(['types', '--root', FIXTURE('valid-basic'), '--out', '/dev/stdout'])
+    const run = await runBin(['types', '--root', FIXTURE('valid-basic'), '--out', '/dev/stdout'])
     expectExit(run, 0)
     expect(run.stdout).toContain("declare module 'virtual:site-skills'")
     expect(run.stdout).not.toContain('wrote')
     expect(run.stderr).toBe('wrote standard output (1 skill)\n')
-    const dash = await spawnCli(['types', '--root', FIXTURE('valid-basic'), '--out', '-'])
+    const dash = await runBin(['types', '--root', FIXTURE('valid-basic'), '--out', '-'])
     expectExit(dash, 0)
     expect(dash.stdout).toBe(run.stdout)
   })
 
   it('schema prints the manifest JSON Schema', async () => {
-    const run = await spawnCli(['schema'])
+    const run = await runBin(['schema'])
     expectExit(run, 0)
     expect(JSON.parse(run.stdout)).toEqual(manifestSchema)
   })
 
   it('new scaffolds a skill and prints the validate command for its root, which then passes', async () => {
     const project = join(tmp.dir, 'project')
-    const [plain, rooted] = await spawnEach(
+    const [plain, rooted] = await runEach(
       [
         ['new', 'my-site', '--domain', 'my-site.example.com'],
         ['new', 'other-site', '--domain', 'o.example.com', '--root', join(project, 'skills dir')],
@@ -233,7 +233,7 @@ describe('site-skills types, schema and new', () => {
     expectExit(rooted, 0)
     const check = "site-skills validate --root 'project/skills dir'"
     expect(rooted.stdout).toBe(`created project/skills dir/other-site (validate it with: ${check})\n`)
-    const [defaultCheck, rootCheck] = await spawnEach([['validate'], ['validate', '--root', 'project/skills dir']], {
+    const [defaultCheck, rootCheck] = await runEach([['validate'], ['validate', '--root', 'project/skills dir']], {
       cwd: tmp.dir,
     })
     expectExit(defaultCheck, 0)
@@ -243,8 +243,8 @@ describe('site-skills types, schema and new', () => {
 
   it('new refuses an existing skill (exit 1), a bad id and a domain with a port (exit 2)', async () => {
     const root = join(tmp.dir, 'refuse')
-    expectExit(await spawnCli(['new', 'taken', '--domain', 'a.example.com', '--root', root]), 0)
-    const [again, badId, port] = await spawnEach([
+    expectExit(await runBin(['new', 'taken', '--domain', 'a.example.com', '--root', root]), 0)
+    const [again, badId, port] = await runEach([
       ['new', 'taken', '--domain', 'a.example.com', '--root', root],
       ['new', '../evil', '--domain', 'a.example.com', '--root', root],
       ['new', 'local', '--domain', 'localhost:8080', '--root', root],
@@ -259,7 +259,7 @@ describe('site-skills types, schema and new', () => {
 
 describe('site-skills match and context', () => {
   it('match prints the skills of each URL (text and --json)', async () => {
-    const [json, text] = await spawnEach([
+    const [json, text] = await runEach([
       ['match', '--json', 'https://news.ycombinator.com/item?id=1', 'https://example.org/'],
       ['match', 'http://localhost:5173/'],
     ])
@@ -271,7 +271,7 @@ describe('site-skills match and context', () => {
   })
 
   it('context names the real arguments in text as a run command; --json has the no-build call', async () => {
-    const [text, json, none] = await spawnEach([
+    const [text, json, none] = await runEach([
       ['context', 'http://127.0.0.1:8080/'],
       ['context', '--json', 'http://127.0.0.1:8080/'],
       ['context', 'https://example.org/'],
@@ -308,7 +308,7 @@ describe('site-skills run', () => {
 
   it('runs a Node tool', async () => {
     const items = '{"items":[{"id":"a","price":2},{"id":"b","price":4}]}'
-    const run = await spawnCli(['run', 'demo-shop', 'price_summary', '--json', '--args', items])
+    const run = await runBin(['run', 'demo-shop', 'price_summary', '--json', '--args', items])
     expectExit(run, 0)
     expect(JSON.parse(run.stdout)).toMatchObject({ count: 2, min: 2, max: 4 })
   })
@@ -316,14 +316,14 @@ describe('site-skills run', () => {
   it('runs a browser tool in real Chromium over --cdp HOST:PORT, in the tab picked by --target', async () => {
     const cdp = `127.0.0.1:${browser.port}`
     const args = ['--json', '--args', '{"waitForReady":true}', '--cdp', cdp, '--target', 'q=lamp']
-    const run = await spawnCli(['run', 'demo-shop', 'page_info', ...args])
+    const run = await runBin(['run', 'demo-shop', 'page_info', ...args])
     expectExit(run, 0)
     expect(JSON.parse(run.stdout)).toMatchObject({ title: 'Demo Shop', query: 'lamp' })
   })
 
   it('a tool error exits 1 with its code: bad args, unknown tool/tab, unreachable browser', async () => {
     const cdp = `127.0.0.1:${browser.port}`
-    const runs = await spawnEach([
+    const runs = await runEach([
       ['run', 'demo-shop', 'price_summary', '--args', '{"items":"x"}'],
       ['run', 'demo-shop', 'no_such_tool'],
       ['run', 'demo-shop', 'page_info', '--cdp', cdp, '--target', 'no-such-tab'],
@@ -337,13 +337,13 @@ describe('site-skills run', () => {
   })
 
   it('an unknown skill is bad usage, as in test, snapshot, pack and export (issue 40.5): exit 2', async () => {
-    const [run] = await spawnEach([['run', 'no-such-skill', 'price_summary']])
+    const [run] = await runEach([['run', 'no-such-skill', 'price_summary']])
     expectExit(run!, 2)
     expect(run!.stderr).toMatch(/^site-skills: no skill "no-such-skill" in the roots \(known: demo-shop, /)
   })
 
   it('bad run usage exits 2: a browser tool without --cdp, --args not JSON or not an object, a bad --cdp', async () => {
-    const runs = await spawnEach([
+    const runs = await runEach([
       ['run', 'demo-shop', 'page_info'],
       ['run', 'demo-shop', 'price_summary', '--args', '{oops'],
       ['run', 'demo-shop', 'price_summary', '--args', '[1]'],
@@ -371,7 +371,7 @@ describe('site-skills validate on a one-line manifest', () => {
     await mkdir(join(tmp.dir, 'flat/flat/tools'), { recursive: true })
     await writeFile(join(tmp.dir, 'flat/flat/manifest.json'), text)
     await writeFile(join(tmp.dir, 'flat/flat/tools/read.js'), 'export async function read() { return 1 }\n')
-    const run = await spawnCli(['validate', '--root', join(tmp.dir, 'flat')])
+    const run = await runBin(['validate', '--root', join(tmp.dir, 'flat')])
     expectExit(run, 1)
     const column = Number(/manifest\.json:1:(\d+)/.exec(run.stdout)?.[1])
     expect(column).toBeGreaterThan(200)

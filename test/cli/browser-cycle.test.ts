@@ -3,8 +3,8 @@ import { type LaunchedBrowser, type LaunchedPage, launchBrowser } from '../../ru
 import { closeSiteSkills, runBrowserSiteTool } from '../../src/index'
 import { failure } from '../helpers/browser'
 import { startServer, type TestServer } from '../helpers/server'
-import { runBin } from '../helpers/spawn'
 import { makeTempDir, writeTree } from '../helpers/tmp'
+import { runBin } from '../helpers/spawn'
 
 /*
  * A browser tool whose result refers back to itself (issue 40.12): the page finds where, as the
@@ -53,7 +53,10 @@ afterAll(async () => {
 })
 
 const run = (tool: string) =>
-  runBin(['run', 'local', tool, '--json', '--root', tmp.dir, '--cdp', `127.0.0.1:${browser.port}`], tmp.dir, 20_000)
+  runBin(['run', 'local', tool, '--json', '--root', tmp.dir, '--cdp', `127.0.0.1:${browser.port}`], {
+    cwd: tmp.dir,
+    limitMs: 20_000,
+  })
 
 describe('site-skills run: a browser tool whose result refers back to itself', () => {
   it.each([
@@ -61,7 +64,7 @@ describe('site-skills run: a browser tool whose result refers back to itself', (
     ['sync_cycle', 'result.b.c.back'],
   ])('%s: one invalid-result line naming where (%s), exit 1', async (tool, path) => {
     const result = await run(tool)
-    expect(result.killed).toBe(false)
+    expect(result.timedOut).toBe(false)
     expect(result.code).toBe(1)
     expect(result.stdout).toBe('')
     expect(result.stderr.trimEnd().split('\n')).toEqual([

@@ -3,9 +3,9 @@ import { cp, mkdtemp, readFile, realpath, rm, writeFile } from 'node:fs/promises
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { BIN, cleanEnv, runNode, waitForExit } from '../helpers/spawn'
 import { writeTree } from '../helpers/tmp'
 import { GOOD_READ, GOOD_SEARCH, TYPESCRIPTS, linkProject, validateFolder } from '../helpers/typescript'
+import { BIN, cleanEnv, runNode, waitForExit } from '../helpers/spawn'
 
 // `site-skills check` when the project's TypeScript is there but cannot do its work: a compiler
 // process that hangs under `--watch`, and packages that are broken on disk.
@@ -84,7 +84,7 @@ describe('check --watch on TypeScript 7 whose compiler hangs', { timeout: 300_00
         }
         child.kill('SIGTERM')
         const run = await exited
-        expect(run.killed, `still running after SIGTERM: ${run.stderr}`).toBe(false)
+        expect(run.timedOut, `still running after SIGTERM: ${run.stderr}`).toBe(false)
         expect(run.code).toBe(0)
         expect(run.stderr).toBe('')
         await expect.poll(() => alive(compiler!), { timeout: 10_000 }).toBe(false)
@@ -103,7 +103,7 @@ describe('check with a broken project TypeScript says what is wrong with it', { 
       writeTree(to, { 'package.json': '{ "name": "typescript", "version": "6.0.', 'lib/typescript.js': '' }),
     )
     const run = await check(dir)
-    expect(run.killed).toBe(false)
+    expect(run.timedOut).toBe(false)
     expect(run.stderr).toMatch(
       /^site-skills: typescript-broken: the project's TypeScript \(node_modules\/typescript\) has an unreadable package\.json: .+; reinstall it: npm i -D typescript --force\n$/,
     )
@@ -119,7 +119,7 @@ describe('check with a broken project TypeScript says what is wrong with it', { 
       }),
     )
     const run = await check(dir)
-    expect(run.killed).toBe(false)
+    expect(run.timedOut).toBe(false)
     expect(run.stderr).toMatch(
       /^site-skills: typescript-broken: the project's TypeScript \(node_modules\/typescript, 6\.0\.3\) cannot be loaded: .*SyntaxError|^site-skills: typescript-broken: .*Unexpected end of input/,
     )
@@ -134,7 +134,7 @@ describe('check with a broken project TypeScript says what is wrong with it', { 
         await cp(join(seven, part), join(to, part), { recursive: true })
     })
     const run = await check(dir)
-    expect(run.killed).toBe(false)
+    expect(run.timedOut).toBe(false)
     expect(run.stderr).toMatch(
       /^site-skills: typescript-broken: the project's TypeScript \(node_modules\/typescript, 7\.\d+\.\d+\) failed: .+/,
     )
@@ -151,7 +151,7 @@ describe('check with a broken project TypeScript says what is wrong with it', { 
       execFileSync('mkfifo', [join(to, 'package.json')])
     })
     const run = await check(dir)
-    expect(run.killed, 'check hung on the FIFO').toBe(false)
+    expect(run.timedOut, 'check hung on the FIFO').toBe(false)
     expect(run.stderr).toBe(
       "site-skills: typescript-broken: the project's TypeScript (node_modules/typescript) has an unreadable " +
         'package.json: node_modules/typescript/package.json is a named pipe (FIFO), not a regular file' +
@@ -169,7 +169,7 @@ describe('check with a broken project TypeScript says what is wrong with it', { 
       execFileSync('mkfifo', [join(to, 'lib/typescript.js')])
     })
     const run = await check(dir)
-    expect(run.killed, 'check hung on the FIFO').toBe(false)
+    expect(run.timedOut, 'check hung on the FIFO').toBe(false)
     expect(run.stderr).toMatch(
       /^site-skills: typescript-broken: the project's TypeScript \(node_modules\/typescript, 6\.0\.3\) cannot be loaded: \S+\/lib\/typescript\.js is a named pipe \(FIFO\), not a regular file/,
     )

@@ -4,7 +4,6 @@ import { mkdtemp, realpath, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { BIN, type Exited, cleanEnv, runNode, waitForExit } from '../helpers/spawn'
 import { makeTempDir, writeTree } from '../helpers/tmp'
 import {
   BAD_READ,
@@ -20,6 +19,7 @@ import {
   versionOf,
   whichTypeScript,
 } from '../helpers/typescript'
+import { BIN, type Exited, cleanEnv, runNode, waitForExit } from '../helpers/spawn'
 
 // Type-checking starts TypeScript (5 and 6 take seconds to load on a shared machine).
 const DEADLINE = 90_000
@@ -81,7 +81,7 @@ describe("site-skills check with the project's TypeScript 5, 6 and 7", { timeout
     const runs = new Map<Major, Exited>()
     for (const { major } of TYPESCRIPTS) runs.set(major, await check(projects.get(major)!.bad))
     for (const [major, run] of runs) {
-      expect(run.killed, `TypeScript ${major}: ${run.stderr}`).toBe(false)
+      expect(run.timedOut, `TypeScript ${major}: ${run.stderr}`).toBe(false)
       expectRanMajor(run, major)
     }
     const six = shown(runs.get(6)!)
@@ -147,7 +147,7 @@ describe("site-skills check with the project's TypeScript 5, 6 and 7", { timeout
     const interrupted = performance.now()
     child.kill('SIGINT')
     const run = await exited
-    expect(run.killed).toBe(false)
+    expect(run.timedOut).toBe(false)
     expect(performance.now() - interrupted).toBeLessThan(5000)
     expect(run.code).toBe(0)
     // One compiler process for the three runs.
@@ -175,7 +175,7 @@ describe('check resolves TypeScript from the project only (skill folders hold da
     await rm(marker(), { force: true })
     for (const args of [[], ['--root', 'learnings'], ['--json']]) {
       const run = await runNode([BIN, 'check', ...args], { cwd: outside, limitMs: DEADLINE })
-      expect(run.killed).toBe(false)
+      expect(run.timedOut).toBe(false)
       expect(existsSync(marker()), `check ${args.join(' ')} ran the root's typescript`).toBe(false)
       expect(run.stderr).toBe(
         `site-skills: check type-checks tools with the project's TypeScript, and ${outside} has none; install it: npm i -D typescript\n`,

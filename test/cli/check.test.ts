@@ -2,10 +2,9 @@ import { spawn } from 'node:child_process'
 import { readFile, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { BIN, cleanEnv, waitForExit } from '../helpers/spawn'
-import { spawnCli } from '../helpers/spawn-bin'
 import { REPO_ROOT, makeTempDir, writeTree } from '../helpers/tmp'
 import { BAD_READ, BAD_SEARCH, GOOD_READ, GOOD_SEARCH, validateFolder } from '../helpers/typescript'
+import { BIN, cleanEnv, waitForExit, runBin } from '../helpers/spawn'
 
 // Type-checking starts TypeScript: more than a plain command needs on a shared machine.
 const DEADLINE = 60_000
@@ -25,7 +24,7 @@ afterAll(() => tmp.cleanup())
 describe('site-skills check', { timeout: 180_000 }, () => {
   it('passes the shipped learnings (every tool validated, the typed ones checked against their manifests)', async () => {
     const out = join(tmp.dir, 'learnings.d.ts')
-    const run = await spawnCli(['check', '--root', 'learnings', '--out', out], { deadlineMs: DEADLINE })
+    const run = await runBin(['check', '--root', 'learnings', '--out', out], { limitMs: DEADLINE })
     expect(run.timedOut).toBe(false)
     expect(run.stdout).toMatch(/✔ 0 type errors in \d+ tools of 6 skills/)
     expect(run.code).toBe(0)
@@ -34,8 +33,8 @@ describe('site-skills check', { timeout: 180_000 }, () => {
 
   it('reports each disagreement as file:line:col with exit 1, and exits 0 once fixed', async () => {
     const [failing, fixed] = [
-      await spawnCli(['check', '--root', bad, '--out', join(bad, 'site-skills.d.ts')], { deadlineMs: DEADLINE }),
-      await spawnCli(['check', '--root', good, '--out', join(good, 'site-skills.d.ts')], { deadlineMs: DEADLINE }),
+      await runBin(['check', '--root', bad, '--out', join(bad, 'site-skills.d.ts')], { limitMs: DEADLINE }),
+      await runBin(['check', '--root', good, '--out', join(good, 'site-skills.d.ts')], { limitMs: DEADLINE }),
     ]
     expect(failing.timedOut).toBe(false)
     expect(failing.code).toBe(1)
@@ -57,8 +56,8 @@ describe('site-skills check', { timeout: 180_000 }, () => {
   })
 
   it('--json lists the type errors with their places', async () => {
-    const run = await spawnCli(['check', '--json', '--root', bad, '--out', join(bad, 'site-skills.d.ts')], {
-      deadlineMs: DEADLINE,
+    const run = await runBin(['check', '--json', '--root', bad, '--out', join(bad, 'site-skills.d.ts')], {
+      limitMs: DEADLINE,
     })
     expect(run.code).toBe(1)
     const report = JSON.parse(run.stdout) as { ok: boolean; typeErrors: { file: string; line: number }[] }
@@ -89,7 +88,7 @@ describe('site-skills check', { timeout: 180_000 }, () => {
     const interrupted = performance.now()
     child.kill('SIGINT')
     const run = await exited
-    expect(run.killed).toBe(false)
+    expect(run.timedOut).toBe(false)
     expect(performance.now() - interrupted).toBeLessThan(5000)
     expect(run.code).toBe(1)
   })

@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process'
 import { describe, expect, it } from 'vitest'
-import { BIN, cleanEnv, waitForExit } from '../helpers/spawn'
 import { REPO_ROOT } from '../helpers/tmp'
+import { BIN, cleanEnv, waitForExit } from '../helpers/spawn'
 
 /*
  * A reader that closes standard output early (`| head`) ends a command as it ends Unix tools:
@@ -24,7 +24,7 @@ describe('site-skills with its standard output closed by the reader', () => {
       // The reading end is closed before the command writes anything: its first write fails.
       child.stdout.destroy()
       const end = await waitForExit(child, 10_000)
-      expect(end.killed, argv.join(' ')).toBe(false)
+      expect(end.timedOut, argv.join(' ')).toBe(false)
       expect(end.stderr, argv.join(' ')).toBe('')
       expect(end.code, argv.join(' ')).toBe(0)
     }

@@ -53,8 +53,8 @@ describe('a browser tool without a tab named', () => {
   it('run --cdp HOST:PORT runs on the page of its skill, not on whichever the browser lists first', async () => {
     for (let i = 0; i < 3; i++) {
       const args = ['run', 'local', 'where', '--json', '--root', tmp.dir, '--cdp', `127.0.0.1:${browser.port}`]
-      const run = await runBin(args, tmp.dir, 20_000)
-      expect(run.killed).toBe(false)
+      const run = await runBin(args, { cwd: tmp.dir, limitMs: 20_000 })
+      expect(run.timedOut).toBe(false)
       expect(run.stderr).toBe('')
       expect(run.code).toBe(0)
       expect(JSON.parse(run.stdout)).toBe(site.url('/mine'))

@@ -1,8 +1,8 @@
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { DOCS } from '../package/readme'
-import { spawnCli } from '../helpers/spawn-bin'
 import { REPO_ROOT } from '../helpers/tmp'
+import { runBin } from '../helpers/spawn'
 
 /*
  * The figures the documentation shows as a command's output are that command's output today
@@ -26,7 +26,7 @@ describe('command output shown in the documentation', () => {
     const runs = shownRuns()
     expect(runs.length).toBeGreaterThanOrEqual(1)
     for (const { page, argv, shown } of runs) {
-      const run = await spawnCli([...argv, '--root', LEARNINGS], { deadlineMs: 20_000 })
+      const run = await runBin([...argv, '--root', LEARNINGS], { limitMs: 20_000 })
       expect(run.code, `${page}: ${argv.join(' ')}\n${run.stderr}`).toBe(0)
       const printed = run.stdout.split('\n')
       let at = 0
@@ -42,7 +42,7 @@ describe('command output shown in the documentation', () => {
 
   it("gives a Gmail page's tools and their tokens in docs/skills.md as context --tokens counts them", async () => {
     const url = 'https://mail.google.com/mail/u/0/'
-    const run = await spawnCli(['context', url, '--tokens', '--json', '--root', LEARNINGS], { deadlineMs: 20_000 })
+    const run = await runBin(['context', url, '--tokens', '--json', '--root', LEARNINGS], { limitMs: 20_000 })
     expect(run.code, run.stderr).toBe(0)
     const [skill] = JSON.parse(run.stdout).tokens.skills as { tools: { tokens: number }[] }[]
     const tools = skill!.tools.reduce((n, t) => n + t.tokens, 0)

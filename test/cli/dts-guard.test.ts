@@ -3,9 +3,9 @@ import { lstatSync, readFileSync, rmSync, symlinkSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { RULES } from '../helpers/compile'
-import { type SpawnRun, spawnCli } from '../helpers/spawn-bin'
 import { makeTempDir, writeTree } from '../helpers/tmp'
 import { GOOD_READ, GOOD_SEARCH, linkProject, validateFolder } from '../helpers/typescript'
+import { type Exited, runBin } from '../helpers/spawn'
 
 // Issue 35: `types` and `check` write the d.ts through the file guard. A FIFO at its path hung them
 // (the write waited for a reader) and a symlink there had the d.ts written over what it led to; now
@@ -15,7 +15,7 @@ let tmp: Awaited<ReturnType<typeof makeTempDir>>
 let outside: string
 const ROOT = join(RULES, 'valid-basic')
 
-function expectExit(run: SpawnRun, code: number): void {
+function expectExit(run: Exited, code: number): void {
   expect({ code: run.code, timedOut: run.timedOut }, `after ${run.ms} ms; stderr: ${run.stderr}`).toEqual({
     code,
     timedOut: false,
@@ -33,7 +33,7 @@ describe('site-skills types through the file guard', () => {
   it('--out naming a FIFO: nothing is written into it, dts-unwritten, exit 1, and the command exits', async () => {
     const out = join(tmp.dir, 'types/pipe.d.ts')
     execFileSync('mkfifo', [out])
-    const run = await spawnCli(['types', '--root', ROOT, '--out', out], { cwd: tmp.dir })
+    const run = await runBin(['types', '--root', ROOT, '--out', out], { cwd: tmp.dir })
     expectExit(run, 1)
     expect(run.stderr).toBe(
       'site-skills: dts-unwritten: types/pipe.d.ts is a named pipe (FIFO), not a regular file: nothing was written\n',
@@ -43,7 +43,7 @@ describe('site-skills types through the file guard', () => {
 
   it('a symlink at the default path: the file it leads to is not written', async () => {
     symlinkSync(outside, join(tmp.dir, 'site-skills.d.ts'))
-    const run = await spawnCli(['types', '--root', ROOT], { cwd: tmp.dir })
+    const run = await runBin(['types', '--root', ROOT], { cwd: tmp.dir })
     expectExit(run, 1)
     expect(run.stderr).toMatch(/^site-skills: dts-unwritten: site-skills\.d\.ts is a symlink: nothing was written/)
     expect(readFileSync(outside, 'utf8')).toBe('not the d.ts\n')
@@ -62,7 +62,7 @@ describe('site-skills check through the file guard', () => {
     })
     await linkProject(dir, 6)
     execFileSync('mkfifo', [join(dir, 'site-skills.d.ts')])
-    const run = await spawnCli(['check'], { cwd: dir })
+    const run = await runBin(['check'], { cwd: dir })
     expectExit(run, 1)
     expect(run.stderr).toBe(
       'site-skills: dts-unwritten: site-skills.d.ts is a named pipe (FIFO), not a regular file: nothing was written\n',

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { type Exited, runBin } from '../helpers/spawn'
 import { makeTempDir, writeTree } from '../helpers/tmp'
+import { type Exited, runBin } from '../helpers/spawn'
 
 const N = { n: { type: 'integer', required: true, description: 'A number.' } }
 const tool = (path: string, callable: string) => ({
@@ -42,12 +42,12 @@ beforeAll(async () => {
 })
 afterAll(() => tmp.cleanup())
 
-const bin = (...argv: string[]) => runBin([...argv, '--root', 'learnings'], tmp.dir)
+const bin = (...argv: string[]) => runBin([...argv, '--root', 'learnings'], { cwd: tmp.dir })
 
 /** The process ended by itself (not killed at the time limit) with this exit code. */
 function expectExit(run: Exited, code: number): void {
   const why = `killed after ${Math.round(run.ms)} ms; stdout: ${run.stdout} stderr: ${run.stderr}`
-  expect(run.killed, why).toBe(false)
+  expect(run.timedOut, why).toBe(false)
   expect(run.code, run.stderr).toBe(code)
 }
 
@@ -138,7 +138,7 @@ describe('a large tree', () => {
   it('validate reports exactly its broken tools, at their lines, and exits', async () => {
     await writeTree(tmp.dir, largeTree(150, 137))
     // Killed well before the test's own time limit, so a hang fails here and leaves no process behind.
-    const run = await runBin(['validate', '--json', 'many'], tmp.dir, 30_000)
+    const run = await runBin(['validate', '--json', 'many'], { cwd: tmp.dir, limitMs: 30_000 })
     expectExit(run, 1)
     const out = JSON.parse(run.stdout) as {
       skills: number

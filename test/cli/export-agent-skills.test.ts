@@ -12,9 +12,8 @@ import { agentSkillName } from '../../src/export/name'
 import { checkAgentSkill } from '../../src/export/rules'
 import { writeAgentSkills } from '../../src/export/write'
 import { decodeCompact } from '../helpers/compact-decode'
-import { spawnCli } from '../helpers/spawn-bin'
-import { type Exited, cleanEnv, waitForExit } from '../helpers/spawn'
 import { REPO_ROOT, makeTempDir, writeTree } from '../helpers/tmp'
+import { runBin, type Exited, cleanEnv, waitForExit } from '../helpers/spawn'
 
 /** The Agent Skills specification's frontmatter fields and name rule (agentskills.io/specification). */
 const SPEC_FIELDS = ['name', 'description', 'license', 'compatibility', 'metadata', 'allowed-tools']
@@ -63,7 +62,7 @@ let out: string
 beforeAll(async () => {
   tmp = await makeTempDir('export-')
   out = join(tmp.dir, 'skills')
-  const run = await spawnCli(['export', '--agent-skills', '--out', out], { deadlineMs: 30_000 })
+  const run = await runBin(['export', '--agent-skills', '--out', out], { limitMs: 30_000 })
   expect(run.stderr).toBe('')
   expect(run.code).toBe(0)
   expect(run.stdout).toContain(`wrote ${SHIPPED.length} Agent Skills folders`)
@@ -211,11 +210,11 @@ describe('the exported scripts, run as a host runs them', () => {
 describe('site-skills export: output, refusals and --check', () => {
   it('is byte-identical on a second run, replaces its own earlier export, and --check passes', async () => {
     const again = join(tmp.dir, 'again')
-    const first = await spawnCli(['export', '--agent-skills', '--out', again, 'github', 'mdn'], { deadlineMs: 30_000 })
+    const first = await runBin(['export', '--agent-skills', '--out', again, 'github', 'mdn'], { limitMs: 30_000 })
     expect(first.code).toBe(0)
     const before = await readFolder(again)
-    const second = await spawnCli(['export', '--agent-skills', '--out', again, 'github', 'mdn', '--json'], {
-      deadlineMs: 30_000,
+    const second = await runBin(['export', '--agent-skills', '--out', again, 'github', 'mdn', '--json'], {
+      limitMs: 30_000,
     })
     expect(second.code).toBe(0)
     expect(JSON.parse(second.stdout)).toMatchObject({ replaced: ['github', 'mdn'] })
@@ -228,8 +227,8 @@ describe('site-skills export: output, refusals and --check', () => {
       if (!path.startsWith('github/')) continue
       expect(bytes.equals(readFileSync(join(out, path))), path).toBe(true)
     }
-    const check = await spawnCli(['export', '--agent-skills', '--out', again, 'github', 'mdn', '--check'], {
-      deadlineMs: 30_000,
+    const check = await runBin(['export', '--agent-skills', '--out', again, 'github', 'mdn', '--check'], {
+      limitMs: 30_000,
     })
     expect(check.code).toBe(0)
     expect(check.stdout).toContain('is up to date (2 skills)')
@@ -237,10 +236,10 @@ describe('site-skills export: output, refusals and --check', () => {
 
   it('--check exits 1 naming each file that differs from what export writes, and each rule broken', async () => {
     const dir = join(tmp.dir, 'drift')
-    expect((await spawnCli(['export', '--agent-skills', '--out', dir, 'mdn'], { deadlineMs: 30_000 })).code).toBe(0)
+    expect((await runBin(['export', '--agent-skills', '--out', dir, 'mdn'], { limitMs: 30_000 })).code).toBe(0)
     await writeFile(join(dir, 'mdn/SKILL.md'), 'edited\n')
     await writeFile(join(dir, 'mdn/scripts/extra.sh'), 'echo\n')
-    const check = await spawnCli(['export', '--agent-skills', '--out', dir, 'mdn', '--check'], { deadlineMs: 30_000 })
+    const check = await runBin(['export', '--agent-skills', '--out', dir, 'mdn', '--check'], { limitMs: 30_000 })
     expect(check.code).toBe(1)
     expect(check.stderr).toContain('mdn/SKILL.md: changed')
     expect(check.stderr).toContain('mdn/scripts/extra.sh: not written by the export')
@@ -251,7 +250,7 @@ describe('site-skills export: output, refusals and --check', () => {
   it('refuses to replace a folder it did not write, and writes nothing at all', async () => {
     const dir = join(tmp.dir, 'taken')
     await writeTree(dir, { 'github/SKILL.md': '---\nname: github\ndescription: mine\n---\n', 'other/notes.md': 'x' })
-    const run = await spawnCli(['export', '--agent-skills', '--out', dir], { deadlineMs: 30_000 })
+    const run = await runBin(['export', '--agent-skills', '--out', dir], { limitMs: 30_000 })
     expect(run.code).toBe(1)
     expect(run.stderr).toContain(`${join(dir, 'github')} exists and was not written by site-skills export`)
     expect((await readdir(dir)).sort()).toEqual(['github', 'other'])
@@ -262,9 +261,9 @@ describe('site-skills export: output, refusals and --check', () => {
   it('bad usage exits 2 with one line: no format, no --out, an unknown skill', async () => {
     const dir = join(tmp.dir, 'unused')
     const runs = [
-      await spawnCli(['export', '--out', dir]),
-      await spawnCli(['export', '--agent-skills']),
-      await spawnCli(['export', '--agent-skills', '--out', dir, 'no-such-skill']),
+      await runBin(['export', '--out', dir]),
+      await runBin(['export', '--agent-skills']),
+      await runBin(['export', '--agent-skills', '--out', dir, 'no-such-skill']),
     ]
     expect(runs.map((r) => r.code)).toEqual([2, 2, 2])
     expect(runs[0]!.stderr).toContain('export needs a format, --agent-skills')
@@ -285,7 +284,7 @@ describe('site-skills export: ids that are not Agent Skills names', () => {
     try {
       await writeTree(dir, { ...skill('My_Site'), 'package.json': '{ "type": "module" }\n' })
       const to = join(dir, 'out')
-      const run = await spawnCli(['export', '--agent-skills', '--root', dir, '--out', to], { deadlineMs: 30_000 })
+      const run = await runBin(['export', '--agent-skills', '--root', dir, '--out', to], { limitMs: 30_000 })
       expect(run.code).toBe(0)
       expect(run.stderr).toMatch(/warning agent-skill-name +\S+\/My_Site\/manifest\.json:2:3\n/)
       expect(run.stderr).toContain('skill id "My_Site" is exported as the Agent Skills folder "my-site"')
@@ -312,15 +311,15 @@ describe('site-skills export: ids that are not Agent Skills names', () => {
       )
       await writeTree(dir, { ...skill('good'), ...broken, 'package.json': '{ "type": "module" }\n' })
       const to = join(dir, 'out')
-      const all = await spawnCli(['export', '--agent-skills', '--root', dir, '--out', to], { deadlineMs: 30_000 })
+      const all = await runBin(['export', '--agent-skills', '--root', dir, '--out', to], { limitMs: 30_000 })
       expect(all.code).toBe(1)
       expect(all.stderr).toMatch(/broken\/manifest\.json:\d+:\d+/)
       expect(all.stderr).toContain('tool-callable-missing')
-      const itself = await spawnCli(['export', 'broken', '--agent-skills', '--root', dir, '--out', to])
+      const itself = await runBin(['export', 'broken', '--agent-skills', '--root', dir, '--out', to])
       expect(itself.code).toBe(1)
       expect(existsSync(to)).toBe(false)
-      const good = await spawnCli(['export', 'good', '--agent-skills', '--root', dir, '--out', to], {
-        deadlineMs: 30_000,
+      const good = await runBin(['export', 'good', '--agent-skills', '--root', dir, '--out', to], {
+        limitMs: 30_000,
       })
       expect(good.stderr).toBe('')
       expect(good.code).toBe(0)
@@ -335,7 +334,7 @@ describe('site-skills export: ids that are not Agent Skills names', () => {
     try {
       await writeTree(dir, { ...skill('my-site'), ...skill('My_Site') })
       const to = join(dir, 'out')
-      const run = await spawnCli(['export', '--agent-skills', '--root', dir, '--out', to], { deadlineMs: 30_000 })
+      const run = await runBin(['export', '--agent-skills', '--root', dir, '--out', to], { limitMs: 30_000 })
       expect(run.code).toBe(1)
       expect(run.stderr).toMatch(/error agent-skill-name-invalid +\S+\/My_Site\/manifest\.json:2:3\n/)
       expect(run.stderr).toContain('skill id "My_Site" would be exported as "my-site", the name of skill "my-site"')
@@ -378,7 +377,7 @@ describe('site-skills export: the copy of a skill, read through the file guard',
       execFileSync('mkfifo', [join(dir, 'learnings/shop/pipe')])
       const root = join(dir, 'learnings')
       const to = join(dir, 'out')
-      const run = await spawnCli(['export', '--agent-skills', '--root', root, '--out', to], { deadlineMs: 30_000 })
+      const run = await runBin(['export', '--agent-skills', '--root', root, '--out', to], { limitMs: 30_000 })
       expect(run.timedOut).toBe(false)
       expect(run.code, run.stderr).toBe(0)
       const copy = join(to, 'shop/assets/learnings/shop')
@@ -392,15 +391,15 @@ describe('site-skills export: the copy of a skill, read through the file guard',
       // A FIFO as the marker of an earlier export is no marker: the folder is not replaced, and nothing hangs.
       await rm(join(to, 'shop/.site-skills-export.json'))
       execFileSync('mkfifo', [join(to, 'shop/.site-skills-export.json')])
-      const marker = await spawnCli(['export', '--agent-skills', '--root', root, '--out', to], { deadlineMs: 30_000 })
+      const marker = await runBin(['export', '--agent-skills', '--root', root, '--out', to], { limitMs: 30_000 })
       expect(marker.timedOut).toBe(false)
       expect(marker.code).toBe(1)
       expect(marker.stderr).toContain('exists and was not written by site-skills export')
 
       await writeFile(join(root, 'shop/big.bin'), '')
       await truncate(join(root, 'shop/big.bin'), 16 * 1024 * 1024 + 1)
-      const big = await spawnCli(['export', '--agent-skills', '--root', root, '--out', join(dir, 'out-2')], {
-        deadlineMs: 30_000,
+      const big = await runBin(['export', '--agent-skills', '--root', root, '--out', join(dir, 'out-2')], {
+        limitMs: 30_000,
       })
       expect(big.code).toBe(1)
       expect(big.stderr).toContain(
@@ -442,7 +441,7 @@ describe('site-skills export: a skill too big for one SKILL.md', () => {
         'big/notes/short.md': '# Short\n\nThe short note.\n',
       })
       const to = join(dir, 'out')
-      const run = await spawnCli(['export', '--agent-skills', '--root', dir, '--out', to], { deadlineMs: 30_000 })
+      const run = await runBin(['export', '--agent-skills', '--root', dir, '--out', to], { limitMs: 30_000 })
       expect(run.stderr).toBe('')
       expect(run.code).toBe(0)
       const text = await readFile(join(to, 'big/SKILL.md'), 'utf8')

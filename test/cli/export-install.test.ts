@@ -3,9 +3,8 @@ import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { decodeCompact } from '../helpers/compact-decode'
-import { spawnCli } from '../helpers/spawn-bin'
-import { cleanEnv, waitForExit } from '../helpers/spawn'
 import { REPO_ROOT, makeTempDir } from '../helpers/tmp'
+import { runBin, cleanEnv, waitForExit } from '../helpers/spawn'
 
 /*
  * Exported Agent Skills say what to install, and their scripts run the version that wrote them
@@ -18,7 +17,7 @@ let out = ''
 beforeAll(async () => {
   tmp = await makeTempDir('export-install-')
   out = join(tmp.dir, 'skills')
-  const run = await spawnCli(['export', 'demo-shop', '--agent-skills', '--out', out], { deadlineMs: 30_000 })
+  const run = await runBin(['export', 'demo-shop', '--agent-skills', '--out', out], { limitMs: 30_000 })
   expect(run.code, run.stderr).toBe(0)
 })
 afterAll(() => tmp?.cleanup())

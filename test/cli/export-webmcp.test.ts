@@ -6,9 +6,9 @@ import type { LaunchedBrowser } from '../../runtime/launch'
 import { readFolder } from '../../src/export/read'
 import { evaluate } from '../helpers/browser'
 import { startServer, type TestServer } from '../helpers/server'
-import { spawnCli } from '../helpers/spawn-bin'
 import { makeTempDir, writeTree } from '../helpers/tmp'
 import { launchWithWebMcp, watchPageTools } from '../helpers/webmcp'
+import { runBin } from '../helpers/spawn'
 
 // `site-skills export --webmcp --out DIR`: a Manifest V3 extension, loaded in real Chromium 150
 // with WebMCP, whose content scripts register the skills' browser tools on their pages only.
@@ -49,7 +49,7 @@ let browser: LaunchedBrowser | undefined
 let server: TestServer
 
 const exportTo = (out: string, ...more: string[]) =>
-  spawnCli(['export', '--webmcp', '--root', root, '--out', out, ...more], { deadlineMs: 30_000 })
+  runBin(['export', '--webmcp', '--root', root, '--out', out, ...more], { limitMs: 30_000 })
 
 beforeAll(async () => {
   tmp = await makeTempDir('export-webmcp-')
@@ -89,9 +89,9 @@ describe('site-skills export --webmcp', () => {
 
   it('refuses bad usage (exit 2) and a folder it did not write (exit 1), writing nothing', async () => {
     const unused = join(tmp.dir, 'unused')
-    const both = await spawnCli(['export', '--webmcp', '--agent-skills', '--root', root, '--out', unused])
-    const check = await spawnCli(['export', '--webmcp', '--root', root, '--out', unused, '--check'])
-    const noOut = await spawnCli(['export', '--webmcp', '--root', root])
+    const both = await runBin(['export', '--webmcp', '--agent-skills', '--root', root, '--out', unused])
+    const check = await runBin(['export', '--webmcp', '--root', root, '--out', unused, '--check'])
+    const noOut = await runBin(['export', '--webmcp', '--root', root])
     expect([both.code, check.code, noOut.code]).toEqual([2, 2, 2])
     expect(both.stderr).toContain('export writes one format, --agent-skills or --webmcp')
     expect(noOut.stderr).toContain('export --webmcp needs --out DIR')

@@ -2,8 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { isSiteToolError } from '../../runtime/index'
 import { resultJson } from '../../runtime/result-json'
 import { type SiteTool, createResultChecker, toolResult } from '../../src/mcp/tools'
-import { type SpawnRun, spawnCli } from '../helpers/spawn-bin'
 import { makeTempDir, writeTree } from '../helpers/tmp'
+import { type Exited, runBin } from '../helpers/spawn'
 
 const node = (callable: string) => ({
   description: `Runs ${callable}.`,
@@ -48,10 +48,10 @@ beforeAll(async () => {
 afterAll(() => tmp.cleanup())
 
 const run = (tool: string, ...extra: string[]) =>
-  spawnCli(['run', 'odd', tool, '--root', 'learnings', ...extra], { cwd: tmp.dir })
+  runBin(['run', 'odd', tool, '--root', 'learnings', ...extra], { cwd: tmp.dir })
 
 /** Exit 1 by itself, nothing on stdout, and one line on stderr that matches: no stack trace. */
-function expectOneLine(result: SpawnRun, line: RegExp): void {
+function expectOneLine(result: Exited, line: RegExp): void {
   expect(result.timedOut, result.stderr).toBe(false)
   expect(result.code, result.stderr).toBe(1)
   expect(result.stdout).toBe('')
@@ -90,7 +90,7 @@ describe('run: failures no call can catch are one line too', () => {
   })
 
   it('SITE_SKILLS_DEBUG=1 adds the stack after the line', async () => {
-    const debug = await spawnCli(['run', 'odd', 'late', '--root', 'learnings'], {
+    const debug = await runBin(['run', 'odd', 'late', '--root', 'learnings'], {
       cwd: tmp.dir,
       env: { SITE_SKILLS_DEBUG: '1' },
     })

@@ -3,8 +3,8 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { type StaticServer, serveFolder } from '../../playground/serve'
 import { type LaunchedBrowser, launchBrowser } from '../../runtime/launch'
 import { type CdpProxy, startCdpProxy } from '../helpers/cdp-proxy'
-import { type SpawnRun, spawnCli } from '../helpers/spawn-bin'
 import { REPO_ROOT } from '../helpers/tmp'
+import { type Exited, runBin } from '../helpers/spawn'
 
 /** What a fleet hands out: a token, here sent as the proxy's `x-api-key` header or in the URL. */
 const TOKEN = 'fleet-token-0123456789'
@@ -33,11 +33,11 @@ beforeEach(() => {
 
 /** `site-skills run demo-shop page_info` in the lamp tab of the browser behind the proxy. */
 const pageInfo = (cdp: string, ...more: string[]) =>
-  spawnCli(['run', 'demo-shop', 'page_info', '--json', '--args', '{"waitForReady":true}', '--cdp', cdp, ...more], {
-    deadlineMs: 30_000,
+  runBin(['run', 'demo-shop', 'page_info', '--json', '--args', '{"waitForReady":true}', '--cdp', cdp, ...more], {
+    limitMs: 30_000,
   })
 
-function expectExit(run: SpawnRun, code: number): void {
+function expectExit(run: Exited, code: number): void {
   expect({ code: run.code, timedOut: run.timedOut }, `stderr: ${run.stderr}`).toEqual({ code, timedOut: false })
 }
 
@@ -91,10 +91,10 @@ describe('site-skills run through a remote browser endpoint (a token, 429s, drop
   })
 
   it('refuses a malformed --cdp-header, and one without --cdp, as usage errors', async () => {
-    const bad = await spawnCli(['run', 'demo-shop', 'page_info', '--cdp', proxy.url, '--cdp-header', 'no colon'])
+    const bad = await runBin(['run', 'demo-shop', 'page_info', '--cdp', proxy.url, '--cdp-header', 'no colon'])
     expectExit(bad, 2)
     expect(bad.stderr).toContain('--cdp-header takes NAME:VALUE')
-    const alone = await spawnCli(['run', 'demo-shop', 'price_summary', '--cdp-header', 'a: b'])
+    const alone = await runBin(['run', 'demo-shop', 'price_summary', '--cdp-header', 'a: b'])
     expectExit(alone, 2)
     expect(alone.stderr).toContain('--cdp-header needs --cdp')
   })
@@ -102,7 +102,7 @@ describe('site-skills run through a remote browser endpoint (a token, 429s, drop
 
 describe('site-skills test through a remote browser endpoint', () => {
   const test = (...more: string[]) =>
-    spawnCli(
+    runBin(
       [
         'test',
         'demo-shop',
@@ -115,7 +115,7 @@ describe('site-skills test through a remote browser endpoint', () => {
         `x-api-key: ${TOKEN}`,
         ...more,
       ],
-      { deadlineMs: 60_000 },
+      { limitMs: 60_000 },
     )
 
   it('reconnects when the endpoint drops mid-run and runs the dropped example again: the same results', {

@@ -3,8 +3,8 @@ import { pathToFileURL } from 'node:url'
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest'
 import { closeSiteSkills, loadLearnedContext } from '../../src/nobuild/api'
 import { runCli } from '../helpers/cli'
-import { BIN, type Exited, cleanEnv, runNode } from '../helpers/spawn'
 import { REPO_ROOT, makeTempDir, writeTree } from '../helpers/tmp'
+import { BIN, type Exited, cleanEnv, runNode } from '../helpers/spawn'
 
 // In this process: every fs.watch call of the code under test is counted (and still made).
 const watched = vi.hoisted(() => ({ calls: 0 }))
@@ -95,7 +95,7 @@ describe('one-shot commands never start a watcher', () => {
       env: cleanEnv(),
       limitMs: 20_000,
     })
-    expect(run.killed, `killed after ${run.ms} ms: ${run.stderr}`).toBe(false)
+    expect(run.timedOut, `killed after ${run.ms} ms: ${run.stderr}`).toBe(false)
     expect(run.code, run.stderr).toBe(code)
     expect(watchCalls(run)).toBe(0)
   })

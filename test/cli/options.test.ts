@@ -3,8 +3,8 @@ import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { usageLine } from '../../src/cli/options'
 import { COMMANDS, type CommandName } from '../../src/cli/registry'
-import { type SpawnRun, spawnEach } from '../helpers/spawn-bin'
 import { REPO_ROOT } from '../helpers/tmp'
+import { type Exited, runEach } from '../helpers/spawn'
 
 // Each command takes its own options: through the real binary, an option of another command (or of
 // none) is exit 2 with one line and the command's usage, and `--help` prints the command's help.
@@ -12,7 +12,7 @@ import { REPO_ROOT } from '../helpers/tmp'
 const NAMES = Object.keys(COMMANDS) as CommandName[]
 
 /** Exited by itself with `code`. */
-function expectExit(run: SpawnRun, code: number): void {
+function expectExit(run: Exited, code: number): void {
   expect({ code: run.code, timedOut: run.timedOut }, `after ${run.ms} ms; stderr: ${run.stderr}`).toEqual({
     code,
     timedOut: false,
@@ -20,7 +20,7 @@ function expectExit(run: SpawnRun, code: number): void {
 }
 
 /** Exit 2, nothing on stdout, and exactly two lines on stderr: what was wrong, then the usage. */
-function expectRefused(run: SpawnRun, message: string, usage: string): void {
+function expectRefused(run: Exited, message: string, usage: string): void {
   expectExit(run, 2)
   expect(run.stdout).toBe('')
   expect(run.stderr).toBe(`site-skills: ${message}\nusage: site-skills ${usage}\n`)
@@ -42,7 +42,7 @@ const USAGE = {
 
 describe('an option the command does not take', () => {
   it('is refused by validate, naming the first such option (the bag of every option is gone)', async () => {
-    const [bag, mcpOnly] = await spawnEach([
+    const [bag, mcpOnly] = await runEach([
       ['validate', '--live', '--http', '3000', '--deny', 'x', '--site', 'foo', 'learnings'],
       ['validate', 'learnings', '--deny', 'x'],
     ])
@@ -51,7 +51,7 @@ describe('an option the command does not take', () => {
   })
 
   it('is refused by types, schema, new, test and mcp, before anything runs or is written', async () => {
-    const runs = await spawnEach([
+    const runs = await runEach([
       ['types', '--watch'],
       ['schema', '--root', 'learnings'],
       ['new', 'fresh-site', '--domain', 'fresh.example.com', '--compat', 'ego-lite', '--root', 'nowhere-made'],
@@ -69,7 +69,7 @@ describe('an option the command does not take', () => {
   })
 
   it('an option no command takes, a missing value and an operand of a command without operands', async () => {
-    const [unknown, value, operand, before] = await spawnEach([
+    const [unknown, value, operand, before] = await runEach([
       ['test', '--recrod'],
       ['types', '--out'],
       ['types', 'learnings'],
@@ -85,7 +85,7 @@ describe('an option the command does not take', () => {
   })
 
   it('the options a command does take still work (validate --json --compat, types --out -)', async () => {
-    const [validate, types] = await spawnEach([
+    const [validate, types] = await runEach([
       ['validate', 'test/fixtures/rules/valid-basic', '--json', '--compat', 'ego-lite'],
       ['types', '--root', 'learnings', '--out', '-', '--json'],
     ])
@@ -98,7 +98,7 @@ describe('an option the command does not take', () => {
 
 describe('--help of each command', () => {
   it('prints the usage, the summary and every option of that command only, exit 0, for --help and -h', async () => {
-    const runs = await spawnEach(NAMES.map((name) => [name, name === 'run' ? '-h' : '--help']))
+    const runs = await runEach(NAMES.map((name) => [name, name === 'run' ? '-h' : '--help']))
     runs.forEach((run, i) => {
       const name = NAMES[i]!
       expectExit(run, 0)
@@ -128,7 +128,7 @@ describe('--help of each command', () => {
   })
 
   it('wins over anything else on the line, and --help COMMAND is the same help', async () => {
-    const [after, before, own] = await spawnEach([
+    const [after, before, own] = await runEach([
       ['validate', '--live', 'x', '--help'],
       ['--help', 'validate'],
       ['validate', '--help'],

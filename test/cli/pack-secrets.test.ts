@@ -2,9 +2,9 @@ import { generateKeyPairSync } from 'node:crypto'
 import { existsSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { runBin } from '../helpers/spawn'
 import { SHOP_MANIFEST } from '../helpers/shop-skill'
 import { makeTempDir, writeTree } from '../helpers/tmp'
+import { runBin } from '../helpers/spawn'
 
 // Every value is assembled here, so that no secret is written in this repository.
 const j = (...parts: string[]) => parts.join('')
@@ -151,8 +151,8 @@ describe('site-skills pack: the secret scan', () => {
     const all = cases()
     const root = join(tmp.dir, 'leaky')
     await writeTree(root, skill(Object.fromEntries(all.map(([file, content]) => [file, content]))))
-    const pack = await runBin(['pack', '--out', 'dist/pack', '--json'], root, 60_000)
-    expect(pack.killed).toBe(false)
+    const pack = await runBin(['pack', '--out', 'dist/pack', '--json'], { cwd: root, limitMs: 60_000 })
+    expect(pack.timedOut).toBe(false)
     expect(pack.code, pack.stderr).toBe(1)
     const found = JSON.parse(pack.stdout).diagnostics.map(
       (d: { file: string; line: number; column: number; message: string }) =>
@@ -170,7 +170,7 @@ describe('site-skills pack: the secret scan', () => {
   it('lets placeholders, empty fields and secret-sounding words through', async () => {
     const root = join(tmp.dir, 'clean')
     await writeTree(root, skill({ 'notes/login.md': CLEAN, 'fixtures/login.html': CLEAN }))
-    const pack = await runBin(['pack', '--out', 'dist/pack'], root, 60_000)
+    const pack = await runBin(['pack', '--out', 'dist/pack'], { cwd: root, limitMs: 60_000 })
     expect(pack.code, pack.stderr).toBe(0)
     expect(existsSync(join(root, 'dist/pack/package.json'))).toBe(true)
   })
@@ -178,8 +178,8 @@ describe('site-skills pack: the secret scan', () => {
   it('scans 120 KB inputs that made the former regular expressions backtrack, and packs them', async () => {
     const root = join(tmp.dir, 'hostile')
     await writeTree(root, skill(HOSTILE))
-    const pack = await runBin(['pack', '--out', 'dist/pack', '--json'], root, 30_000)
-    expect(pack.killed).toBe(false)
+    const pack = await runBin(['pack', '--out', 'dist/pack', '--json'], { cwd: root, limitMs: 30_000 })
+    expect(pack.timedOut).toBe(false)
     expect(pack.code, pack.stderr).toBe(0)
     expect(JSON.parse(pack.stdout).files).toBe(9)
   })

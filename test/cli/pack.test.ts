@@ -5,9 +5,9 @@ import { readFile, readdir, rm, writeFile } from 'node:fs/promises'
 import { join, relative } from 'node:path'
 import { promisify } from 'node:util'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { runBin, runNode } from '../helpers/spawn'
 import { REPO_ROOT, makeTempDir, writeTree } from '../helpers/tmp'
 import { SHOP_MANIFEST } from '../helpers/shop-skill'
+import { runBin, runNode } from '../helpers/spawn'
 
 const VITE = join(REPO_ROOT, 'node_modules/vite/bin/vite.js')
 const LEARNINGS = join(REPO_ROOT, 'learnings')
@@ -39,18 +39,20 @@ afterAll(() => tmp.cleanup())
 
 describe('site-skills pack', () => {
   it('packs every shipped skill (no false positives), the same bytes twice, with digests and a siteSkills root', async () => {
-    const first = await runBin(
-      ['pack', '--root', LEARNINGS, '--out', join(tmp.dir, 'all-1'), '--json'],
-      tmp.dir,
-      60_000,
-    )
-    expect(first.killed).toBe(false)
+    const first = await runBin(['pack', '--root', LEARNINGS, '--out', join(tmp.dir, 'all-1'), '--json'], {
+      cwd: tmp.dir,
+      limitMs: 60_000,
+    })
+    expect(first.timedOut).toBe(false)
     expect(first.code, first.stdout + first.stderr).toBe(0)
     expect(first.stderr).toBe('')
     const summary = JSON.parse(first.stdout)
     expect(summary).toMatchObject({ ok: true, name: 'site-skills-pack', version: '0.0.0' })
     expect(summary.skills).toEqual(['demo-shop', 'github', 'google-workspace', 'hacker-news', 'mdn', 'wikipedia'])
-    const second = await runBin(['pack', '--root', LEARNINGS, '--out', join(tmp.dir, 'all-2')], tmp.dir, 60_000)
+    const second = await runBin(['pack', '--root', LEARNINGS, '--out', join(tmp.dir, 'all-2')], {
+      cwd: tmp.dir,
+      limitMs: 60_000,
+    })
     expect(second.code, second.stdout + second.stderr).toBe(0)
     const [a, b] = [await tree(join(tmp.dir, 'all-1')), await tree(join(tmp.dir, 'all-2'))]
     expect(Object.keys(a).length).toBe(summary.files)
@@ -66,7 +68,10 @@ describe('site-skills pack', () => {
     expect(digests.files[github]).toMatch(/^[0-9a-f]{64}$/)
 
     // Packing again into the same folder replaces the pack there with the same bytes.
-    const again = await runBin(['pack', '--root', LEARNINGS, '--out', join(tmp.dir, 'all-1')], tmp.dir, 60_000)
+    const again = await runBin(['pack', '--root', LEARNINGS, '--out', join(tmp.dir, 'all-1')], {
+      cwd: tmp.dir,
+      limitMs: 60_000,
+    })
     expect(again.code, again.stderr).toBe(0)
     expect(await tree(join(tmp.dir, 'all-1'))).toEqual(a)
   })
@@ -84,13 +89,12 @@ describe('site-skills pack', () => {
       'learnings/other/manifest.json': { id: 'other', name: 'Other', domains: ['other.example.com'], nodeTools: {} },
     })
     // The author's verification record travels with the skill, byte for byte, and stays current there.
-    const record = await runBin(['test', 'shop', '--record', '--root', 'learnings'], source, 60_000)
+    const record = await runBin(['test', 'shop', '--record', '--root', 'learnings'], { cwd: source, limitMs: 60_000 })
     expect(record.code, record.stdout + record.stderr).toBe(0)
     const out = join(source, 'dist/pack')
     const pack = await runBin(
       ['pack', 'shop', '--out', 'dist/pack', '--name', '@acme/site-skills-shop', '--package-version', '1.2.3'],
-      source,
-      60_000,
+      { cwd: source, limitMs: 60_000 },
     )
     expect(pack.code, pack.stdout + pack.stderr).toBe(0)
     expect(pack.stdout).toContain('packed 1 skill (shop) into dist/pack')
@@ -126,7 +130,7 @@ describe('site-skills pack', () => {
         "import siteSkills from 'unplugin-site-skills/vite'\nexport default { plugins: [siteSkills({ roots: ['@acme/site-skills-shop'], dts: false })] }\n",
     })
     await npm(['install', tarball], project)
-    const validate = await runBin(['validate', '--root', '@acme/site-skills-shop'], project)
+    const validate = await runBin(['validate', '--root', '@acme/site-skills-shop'], { cwd: project })
     expect(validate.code, validate.stdout + validate.stderr).toBe(0)
     expect(validate.stdout).toContain('0 errors, 0 warnings in 1 skill')
     const build = await runNode([VITE, 'build', '--ssr', 'agent.js', '--outDir', 'out'], {
@@ -139,7 +143,7 @@ describe('site-skills pack', () => {
     // The CLI imports the installed Node tool itself (an ES module by the pack's "type").
     const run = await runBin(
       ['run', 'shop', 'double', '--args', '{"n":4}', '--json', '--root', '@acme/site-skills-shop'],
-      project,
+      { cwd: project },
     )
     expect(run.code, run.stderr).toBe(0)
     expect(run.stdout.trim()).toBe('8')
@@ -169,8 +173,8 @@ describe('site-skills pack', () => {
       'learnings/shop/notes/login.md': '# Login\n\nThe form posts `user=ada&password=Tr0ub4dor3` to /session.\n',
     })
     const out = join(root, 'dist/pack')
-    const pack = await runBin(['pack', '--out', 'dist/pack'], root, 60_000)
-    expect(pack.killed).toBe(false)
+    const pack = await runBin(['pack', '--out', 'dist/pack'], { cwd: root, limitMs: 60_000 })
+    expect(pack.timedOut).toBe(false)
     expect(pack.code).toBe(1)
     expect(pack.stdout).toBe('')
     const lines = pack.stderr.split('\n').filter((l) => l.startsWith('✖'))
@@ -192,7 +196,7 @@ describe('site-skills pack', () => {
     expect(existsSync(out)).toBe(false)
     expect(await readdir(join(root))).toEqual(['learnings'])
 
-    const json = await runBin(['pack', '--out', 'dist/pack', '--json'], root, 60_000)
+    const json = await runBin(['pack', '--out', 'dist/pack', '--json'], { cwd: root, limitMs: 60_000 })
     expect(json.code).toBe(1)
     const report = JSON.parse(json.stdout)
     expect(report.ok).toBe(false)
@@ -249,7 +253,7 @@ describe('site-skills pack', () => {
       'learnings/shop/recordings/orders.har': recording,
       'learnings/shop/fixtures/login.html': placeholders,
     })
-    const pack = await runBin(['pack', '--out', 'dist/pack', '--json'], root, 60_000)
+    const pack = await runBin(['pack', '--out', 'dist/pack', '--json'], { cwd: root, limitMs: 60_000 })
     expect(pack.code, pack.stderr).toBe(1)
     const found = JSON.parse(pack.stdout).diagnostics.map(
       (d: { file: string; message: string }) => `${d.file} ${/\((\S+)\)$/.exec(d.message)?.[1]}`,
@@ -277,14 +281,14 @@ describe('site-skills pack', () => {
       'learnings/shop/notes/same.md': { symlink: 'about.md' },
       'learnings/shop/notes/out.md': { symlink: '../../../outside.txt' },
     })
-    const refused = await runBin(['pack', '--out', 'dist/pack'], root, 60_000)
+    const refused = await runBin(['pack', '--out', 'dist/pack'], { cwd: root, limitMs: 60_000 })
     expect(refused.code).toBe(1)
     expect(refused.stderr).toContain(
       '✖ learnings/shop/notes/out.md:1:1  error pack-file  cannot be packed: it is a symlink that leads out of the skill folder',
     )
     expect(existsSync(join(root, 'dist'))).toBe(false)
     await rm(join(root, 'learnings/shop/notes/out.md'))
-    const packed = await runBin(['pack', '--out', 'dist/pack'], root, 60_000)
+    const packed = await runBin(['pack', '--out', 'dist/pack'], { cwd: root, limitMs: 60_000 })
     expect(packed.code, packed.stderr).toBe(0)
     expect(await readFile(join(root, 'dist/pack/learnings/shop/notes/same.md'), 'utf8')).toBe('# Shop\n')
   })
@@ -296,22 +300,22 @@ describe('site-skills pack', () => {
       'learnings/shop/tools/double.js': 'export const double = (ctx, args) => args.n * 2\n',
       'elsewhere/mine.txt': 'not a pack\n',
     })
-    const noOut = await runBin(['pack'], root)
+    const noOut = await runBin(['pack'], { cwd: root })
     expect([noOut.code, noOut.stderr]).toEqual([2, expect.stringContaining('pack needs --out DIR')])
-    const unknown = await runBin(['pack', 'shpo', '--out', 'x'], root)
+    const unknown = await runBin(['pack', 'shpo', '--out', 'x'], { cwd: root })
     expect([unknown.code, unknown.stderr]).toEqual([
       2,
       expect.stringContaining('no skill "shpo" in the roots (known: shop)'),
     ])
-    const name = await runBin(['pack', '--out', 'x', '--name', 'Not A Name'], root)
+    const name = await runBin(['pack', '--out', 'x', '--name', 'Not A Name'], { cwd: root })
     expect([name.code, name.stderr]).toEqual([2, expect.stringContaining('is no npm package name')])
-    const foreign = await runBin(['pack', '--out', 'elsewhere'], root)
+    const foreign = await runBin(['pack', '--out', 'elsewhere'], { cwd: root })
     expect(foreign.code).toBe(1)
     expect(foreign.stderr).toContain('pack-out: elsewhere is not empty and holds no pack')
     expect(await readdir(join(root, 'elsewhere'))).toEqual(['mine.txt'])
 
     await writeFile(join(root, 'learnings/shop/manifest.json'), JSON.stringify({ ...SHOP, name: '' }))
-    const invalid = await runBin(['pack', '--out', 'x'], root)
+    const invalid = await runBin(['pack', '--out', 'x'], { cwd: root })
     expect(invalid.code).toBe(1)
     expect(invalid.stdout).toContain('name-invalid')
     expect(invalid.stderr).toContain('the skills to pack have errors')
@@ -331,13 +335,13 @@ describe('site-skills pack', () => {
     })
     execFileSync('mkfifo', [join(root, 'fifo/digests.json')])
     for (const out of ['fifo', 'zero']) {
-      const run = await runBin(['pack', '--out', out], root, 30_000)
-      expect(run.killed).toBe(false)
+      const run = await runBin(['pack', '--out', out], { cwd: root, limitMs: 30_000 })
+      expect(run.timedOut).toBe(false)
       expect(run.code).toBe(1)
       expect(run.stderr).toContain(`pack-out: ${out} is not empty and holds no pack (no digests.json)`)
     }
-    const loops = await runBin(['pack', '--out', 'dist/pack'], root, 30_000)
-    expect(loops.killed).toBe(false)
+    const loops = await runBin(['pack', '--out', 'dist/pack'], { cwd: root, limitMs: 30_000 })
+    expect(loops.timedOut).toBe(false)
     expect(loops.code).toBe(1)
     expect(loops.stderr).toContain(
       'learnings/shop/a:1:1  error pack-file  cannot be packed: it is a symlink to a folder it is in (a loop)',

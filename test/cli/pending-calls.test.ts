@@ -1,8 +1,7 @@
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { runNode } from '../helpers/spawn'
-import { type SpawnRun, spawnCli } from '../helpers/spawn-bin'
 import { makeTempDir, REPO_ROOT, writeTree } from '../helpers/tmp'
+import { runNode, type Exited, runBin } from '../helpers/spawn'
 
 const NUMBER = { type: 'integer', description: 'A number.' }
 const node = (callable: string, extra: object = {}) => ({
@@ -59,10 +58,10 @@ beforeAll(async () => {
 afterAll(() => tmp.cleanup())
 
 const bin = (args: string[], deadlineMs?: number) =>
-  spawnCli([...args, '--root', 'learnings'], { cwd: tmp.dir, deadlineMs })
+  runBin([...args, '--root', 'learnings'], { cwd: tmp.dir, limitMs: deadlineMs })
 
 /** Ended by itself with this code; stderr is exactly the given lines. */
-function expectFailure(run: SpawnRun, lines: RegExp[]): void {
+function expectFailure(run: Exited, lines: RegExp[]): void {
   expect(run.timedOut, `killed after ${run.ms} ms; ${run.stderr}`).toBe(false)
   expect(run.code, run.stderr).toBe(1)
   expect(run.stdout).toBe('')
@@ -121,7 +120,7 @@ describe('a script on the no-build API, with nothing else alive', () => {
       "  await runNodeSiteTool('slow', tool, {}, {}, options).then(() => console.log('settled'), (e) => console.log(e.code))",
     ].join('\n')
     const run = await runNode(['--input-type=module', '-e', script], { cwd: tmp.dir })
-    expect(run.killed, run.stderr).toBe(false)
+    expect(run.timedOut, run.stderr).toBe(false)
     expect(run).toMatchObject({ code: 0, stdout: 'timeout\nnever-settled\n' })
   })
 })

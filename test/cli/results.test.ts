@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { decodeCompact } from '../helpers/compact-decode'
 import { readAllPages } from '../helpers/pages'
-import { type SpawnRun, spawnCli } from '../helpers/spawn-bin'
 import { makeTempDir, writeTree } from '../helpers/tmp'
+import { type Exited, runBin } from '../helpers/spawn'
 
 /** A Node tool whose result grows with `n`, over its resultBudget past a few dozen rows. */
 const SKILL = {
@@ -53,12 +53,12 @@ beforeAll(async () => {
 })
 afterAll(() => cleanup?.())
 
-function expectExit(run: SpawnRun, code: number): void {
+function expectExit(run: Exited, code: number): void {
   expect({ code: run.code, timedOut: run.timedOut }, run.stderr).toEqual({ code, timedOut: false })
 }
 
 const run = (args: Record<string, unknown>, ...flags: string[]) =>
-  spawnCli(['run', 'news', 'stories', '--root', root, '--args', JSON.stringify(args), ...flags], { deadlineMs: 20_000 })
+  runBin(['run', 'news', 'stories', '--root', root, '--args', JSON.stringify(args), ...flags], { limitMs: 20_000 })
 
 describe('site-skills run: results as agents get them', () => {
   it('--format compact prints compact text: fields as lines, the list as a table', async () => {
@@ -110,13 +110,13 @@ describe('site-skills run: results as agents get them', () => {
 
 describe('site-skills test: the tokens of each result, and the budget', () => {
   it("prints each example's result tokens and fails the one over its tool's resultBudget", async () => {
-    const human = await spawnCli(['test', '--root', root], { deadlineMs: 30_000 })
+    const human = await runBin(['test', '--root', root], { limitMs: 30_000 })
     expectExit(human, 1)
     expect(human.stdout).toMatch(/^✔ news › stories › three {2}~\d+ tokens$/m)
     expect(human.stdout).toMatch(
       /^✖ news › stories › two-hundred {2}~[\d,]+ tokens {2}result-budget: the result is about [\d,]+ tokens, over the resultBudget of 300: agents get it a page at a time$/m,
     )
-    const json = JSON.parse((await spawnCli(['test', '--root', root, '--json'], { deadlineMs: 30_000 })).stdout)
+    const json = JSON.parse((await runBin(['test', '--root', root, '--json'], { limitMs: 30_000 })).stdout)
     expect(json.results).toEqual([
       { siteId: 'news', tool: 'stories', example: 'three', status: 'pass', tokens: expect.any(Number) },
       expect.objectContaining({

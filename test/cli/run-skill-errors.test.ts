@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { runBin } from '../helpers/spawn'
 import { makeTempDir, writeTree } from '../helpers/tmp'
+import { runBin } from '../helpers/spawn'
 
 /*
  * What `site-skills run` says of a skill it cannot run (issue 40.4, 40.5): an invalid one by its own
@@ -39,8 +39,8 @@ afterAll(() => tmp?.cleanup())
 
 describe('site-skills run on a skill it cannot run', () => {
   it('says skill-invalid for an invalid skill, with its first problem and the validate line (exit 1)', async () => {
-    const run = await runBin(['run', 'my-site', 'fx', '--args', '{}'], tmp.dir)
-    expect(run.killed).toBe(false)
+    const run = await runBin(['run', 'my-site', 'fx', '--args', '{}'], { cwd: tmp.dir })
+    expect(run.timedOut).toBe(false)
     expect(run.code).toBe(1)
     expect(run.stdout).toBe('')
     const lines = run.stderr.trimEnd().split('\n')
@@ -61,8 +61,8 @@ describe('site-skills run on a skill it cannot run', () => {
       ['pack', 'nosuch', '--out', 'out'],
     ]
     for (const argv of commands) {
-      const run = await runBin(argv, tmp.dir)
-      expect(run.killed, argv[0]).toBe(false)
+      const run = await runBin(argv, { cwd: tmp.dir })
+      expect(run.timedOut, argv[0]).toBe(false)
       expect(run.code, argv[0]).toBe(2)
       expect(run.stderr, argv[0]).toContain(said)
       expect(run.stderr, argv[0]).not.toContain('searched root')

@@ -3,9 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { type LaunchedBrowser, launchBrowser } from '../../runtime/launch'
 import { type StaticServer, serveFolder } from '../../playground/serve'
 import { closeSiteSkills } from '../../src/index'
-import { runCli } from '../helpers/cli'
-import { runBin } from '../helpers/spawn'
 import { REPO_ROOT, makeTempDir, writeTree } from '../helpers/tmp'
+import { runBin } from '../helpers/spawn'
 
 /** A Node tool that reports the ctx it was given (what docs/skills.md's table of hosts says `run` passes). */
 const CTX_TOOL = `export async function where(ctx) {
@@ -34,7 +33,7 @@ afterAll(async () => {
 
 describe('site-skills match and context', () => {
   it('match --json lists skill ids per URL in directory order', async () => {
-    const run = await runCli(
+    const run = await runBin(
       [
         'match',
         '--json',
@@ -44,7 +43,7 @@ describe('site-skills match and context', () => {
         'https://example.org/',
         'not a url',
       ],
-      REPO_ROOT,
+      { cwd: REPO_ROOT },
     )
     expect(run.code).toBe(0)
     expect(JSON.parse(run.stdout)).toEqual({
@@ -57,7 +56,7 @@ describe('site-skills match and context', () => {
   })
 
   it('context --json is the original LearnedContext plus toolDefinitions', async () => {
-    const run = await runCli(['context', '--json', 'http://127.0.0.1:8080/x'], REPO_ROOT)
+    const run = await runBin(['context', '--json', 'http://127.0.0.1:8080/x'], { cwd: REPO_ROOT })
     const context = JSON.parse(run.stdout)
     expect(context).toMatchObject({ exists: true, siteId: 'demo-shop', domain: '127.0.0.1' })
     expect(context.knowledge[0]).toMatchObject({ siteId: 'demo-shop', fileName: 'overview.md' })
@@ -65,14 +64,14 @@ describe('site-skills match and context', () => {
       'await runNodeSiteTool("demo-shop", "search_catalog", { ... }, ctx)',
     )
     expect(Object.keys(context.toolDefinitions)).toEqual(['mcp', 'anthropic', 'openai', 'names'])
-    const human = await runCli(['context', 'http://127.0.0.1:8080/x'], REPO_ROOT)
+    const human = await runBin(['context', 'http://127.0.0.1:8080/x'], { cwd: REPO_ROOT })
     expect(human.stdout).toContain('## tools')
   })
 })
 
 describe('site-skills run', () => {
   it('runs a Node tool', async () => {
-    const run = await runCli(
+    const run = await runBin(
       [
         'run',
         'demo-shop',
@@ -81,14 +80,14 @@ describe('site-skills run', () => {
         '--args',
         '{"items":[{"id":"a","price":2},{"id":"b","price":4}]}',
       ],
-      REPO_ROOT,
+      { cwd: REPO_ROOT },
     )
     expect(run.stderr).toBe('')
     expect(JSON.parse(run.stdout)).toMatchObject({ count: 2, min: 2, max: 4 })
   })
 
   it('runs a browser tool in the tab picked by --target (URL substring) over --cdp HOST:PORT', async () => {
-    const run = await runCli(
+    const run = await runBin(
       [
         'run',
         'demo-shop',
@@ -101,27 +100,27 @@ describe('site-skills run', () => {
         '--target',
         'q=lamp',
       ],
-      REPO_ROOT,
+      { cwd: REPO_ROOT },
     )
     expect(run.stderr).toBe('')
     expect(JSON.parse(run.stdout)).toMatchObject({ title: 'Demo Shop', query: 'lamp' })
   })
 
   it('reports typed errors with exit 1 and bad usage with exit 2', async () => {
-    const invalid = await runCli(['run', 'demo-shop', 'price_summary', '--args', '{"items":"x"}'], REPO_ROOT)
+    const invalid = await runBin(['run', 'demo-shop', 'price_summary', '--args', '{"items":"x"}'], { cwd: REPO_ROOT })
     expect(invalid.code).toBe(1)
     expect(invalid.stderr).toContain(
       'invalid-args: demo-shop -> price_summary: argument "items" must be an array (got string)',
     )
-    const unknownTab = await runCli(
+    const unknownTab = await runBin(
       ['run', 'demo-shop', 'page_info', '--cdp', `127.0.0.1:${browser.port}`, '--target', 'no-such-tab'],
-      REPO_ROOT,
+      { cwd: REPO_ROOT },
     )
     expect(unknownTab.code).toBe(1)
     expect(unknownTab.stderr).toContain('target-not-found')
-    expect((await runCli(['run', 'demo-shop', 'page_info'], REPO_ROOT)).code).toBe(2)
-    expect((await runCli(['run', 'demo-shop', 'price_summary', '--args', '{oops'], REPO_ROOT)).code).toBe(2)
-    expect((await runCli(['run', 'demo-shop'], REPO_ROOT)).code).toBe(2)
+    expect((await runBin(['run', 'demo-shop', 'page_info'], { cwd: REPO_ROOT })).code).toBe(2)
+    expect((await runBin(['run', 'demo-shop', 'price_summary', '--args', '{oops'], { cwd: REPO_ROOT })).code).toBe(2)
+    expect((await runBin(['run', 'demo-shop'], { cwd: REPO_ROOT })).code).toBe(2)
   })
 })
 
@@ -152,8 +151,8 @@ describe('site-skills run: the ctx of a Node tool', () => {
 
   it('holds url and baseUrl of the --target page, a CDP session to it, and fetch', async () => {
     const argv = ['run', 'local', 'where', '--json', '--cdp', `127.0.0.1:${browser.port}`, '--target', 'q=lamp']
-    const run = await runBin(argv, tmp.dir, 20_000)
-    expect(run.killed).toBe(false)
+    const run = await runBin(argv, { cwd: tmp.dir, limitMs: 20_000 })
+    expect(run.timedOut).toBe(false)
     expect(run.stderr).toBe('')
     expect(JSON.parse(run.stdout)).toEqual({
       host: 'site-skills run',
@@ -165,7 +164,9 @@ describe('site-skills run: the ctx of a Node tool', () => {
   })
 
   it('takes --url over the page, and gives url and baseUrl without a browser', async () => {
-    const run = await runBin(['run', 'local', 'where', '--json', '--url', 'https://shop.example.com/cart?x=1'], tmp.dir)
+    const run = await runBin(['run', 'local', 'where', '--json', '--url', 'https://shop.example.com/cart?x=1'], {
+      cwd: tmp.dir,
+    })
     expect(run.code).toBe(0)
     expect(JSON.parse(run.stdout)).toEqual({
       host: 'site-skills run',
@@ -174,7 +175,7 @@ describe('site-skills run: the ctx of a Node tool', () => {
       title: null,
       fetch: 'function',
     })
-    const bad = await runBin(['run', 'local', 'where', '--url', 'not a url'], tmp.dir)
+    const bad = await runBin(['run', 'local', 'where', '--url', 'not a url'], { cwd: tmp.dir })
     expect(bad.code).toBe(2)
     expect(bad.stderr).toContain('--url must be an http(s) URL')
   })

@@ -3,8 +3,8 @@ import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { type LaunchedBrowser, launchBrowser } from '../../runtime/launch'
 import { type Route, type TestServer, startServer } from '../helpers/server'
-import { spawnCli } from '../helpers/spawn-bin'
 import { makeTempDir, writeTree } from '../helpers/tmp'
+import { runBin } from '../helpers/spawn'
 
 // `site-skills snapshot` of pages that fight the cleaner: one replaces the DOM methods it uses, one
 // builds nodes that serialize into script (a declarative shadow root, raw text that closes its
@@ -102,7 +102,7 @@ async function snapshotOf(path: string, title: string): Promise<string> {
   const tab = await browser.newPage(server.url(path))
   try {
     await writeTree(dir, { 'shop/manifest.json': { id: 'shop', name: 'shop', domains: ['127.0.0.1'] } })
-    const run = await spawnCli([
+    const run = await runBin([
       'snapshot',
       server.url(path),
       '--site',

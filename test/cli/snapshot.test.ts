@@ -4,10 +4,10 @@ import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { type LaunchedBrowser, launchBrowser } from '../../runtime/launch'
 import { type TestServer, startServer } from '../helpers/server'
-import { type SpawnRun, spawnCli } from '../helpers/spawn-bin'
 import { makeTempDir, writeTree } from '../helpers/tmp'
+import { type Exited, runBin } from '../helpers/spawn'
 
-function expectExit(run: SpawnRun, code: number): void {
+function expectExit(run: Exited, code: number): void {
   expect({ code: run.code, timedOut: run.timedOut }, `after ${run.ms} ms; stderr: ${run.stderr}`).toEqual({
     code,
     timedOut: false,
@@ -15,7 +15,7 @@ function expectExit(run: SpawnRun, code: number): void {
 }
 
 /** One line on stderr, no stack frame. */
-function expectOneLine(run: SpawnRun, start: string): void {
+function expectOneLine(run: Exited, start: string): void {
   expect(run.stderr.split('\n')).toEqual([expect.stringMatching(new RegExp(`^${start}`)), ''])
   expect(run.stderr).not.toMatch(/\n\s+at /)
 }
@@ -64,7 +64,7 @@ describe('site-skills snapshot: what it writes, and where', () => {
   })
 
   const snapshot = (root: string, site: string, url: string, name = 'page') =>
-    spawnCli(['snapshot', url, '--site', site, '--name', name, '--cdp', cdp, '--root', root])
+    runBin(['snapshot', url, '--site', site, '--name', name, '--cdp', cdp, '--root', root])
 
   it('never writes through a symlink out of the skill, nor into a FIFO; a symlink inside is followed', async () => {
     const { dir, cleanup } = await makeTempDir('snapshot-links-')
@@ -150,7 +150,7 @@ describe('site-skills snapshot: what it writes, and where', () => {
     try {
       await writeTree(dir, { 'shop/manifest.json': manifest('shop') })
       const address = server.origin.replace('http://', '')
-      const run = await spawnCli(['snapshot', server.url('/x'), '--site', 'shop', '--cdp', address, '--root', dir])
+      const run = await runBin(['snapshot', server.url('/x'), '--site', 'shop', '--cdp', address, '--root', dir])
       expectExit(run, 1)
       expectOneLine(run, `site-skills: disconnected: ${address} is not a DevTools endpoint`)
     } finally {
@@ -168,24 +168,24 @@ describe('site-skills new: every failure is one line with a code', () => {
         'root/taken/manifest.json': manifest('taken'),
         'root/dangling': { symlink: '../nowhere' },
       })
-      const long = await spawnCli(['new', 'a'.repeat(300), '--domain', 'x.example.com', '--root', join(dir, 'root')])
+      const long = await runBin(['new', 'a'.repeat(300), '--domain', 'x.example.com', '--root', join(dir, 'root')])
       expectExit(long, 2)
       expectOneLine(
         long,
         'site-skills: invalid skill id "a{60}"\\.\\.\\. \\(300 characters\\): use lowercase letters, digits and dashes, at most 128 characters',
       )
-      const file = await spawnCli(['new', 'ok', '--domain', 'x.example.com', '--root', join(dir, 'a-file')])
+      const file = await runBin(['new', 'ok', '--domain', 'x.example.com', '--root', join(dir, 'a-file')])
       expectExit(file, 1)
       expectOneLine(file, 'site-skills: file-unwritable: cannot create .*a-file/ok: ')
-      const taken = await spawnCli(['new', 'taken', '--domain', 'x.example.com', '--root', join(dir, 'root')])
+      const taken = await runBin(['new', 'taken', '--domain', 'x.example.com', '--root', join(dir, 'root')])
       expectExit(taken, 1)
       expectOneLine(taken, 'site-skills: skill-exists: .*root/taken already exists')
-      const dangling = await spawnCli(['new', 'dangling', '--domain', 'x.example.com', '--root', join(dir, 'root')])
+      const dangling = await runBin(['new', 'dangling', '--domain', 'x.example.com', '--root', join(dir, 'root')])
       expectExit(dangling, 1)
       expectOneLine(dangling, 'site-skills: skill-exists: .*root/dangling already exists')
       await expect(readdir(join(dir, 'nowhere'))).rejects.toThrow()
       // A good one is still made, every file of it.
-      const made = await spawnCli(['new', 'fresh', '--domain', 'x.example.com', '--root', join(dir, 'root')])
+      const made = await runBin(['new', 'fresh', '--domain', 'x.example.com', '--root', join(dir, 'root')])
       expectExit(made, 0)
       expect((await readdir(join(dir, 'root/fresh'), { recursive: true })).sort()).toEqual([
         'browser-tools',

@@ -4,9 +4,9 @@ import { type LaunchedBrowser, launchBrowser } from '../../runtime/launch'
 import { closeSiteSkills, runBrowserSiteTool } from '../../src/index'
 import { failure } from '../helpers/browser'
 import { startServer, type TestServer } from '../helpers/server'
-import { runBin } from '../helpers/spawn'
 import { makeTempDir, writeTree } from '../helpers/tmp'
 import { stdioClient, type Watched } from '../mcp/harness'
+import { runBin } from '../helpers/spawn'
 
 /*
  * Which tab a URL names, on the three surfaces that take one: `run --target`, the runtime's
@@ -52,13 +52,16 @@ afterAll(async () => {
 
 const cdp = () => `127.0.0.1:${browser.port}`
 const runWhere = (target: string) =>
-  runBin(['run', 'local', 'where', '--json', '--root', tmp.dir, '--cdp', cdp(), '--target', target], tmp.dir, 20_000)
+  runBin(['run', 'local', 'where', '--json', '--root', tmp.dir, '--cdp', cdp(), '--target', target], {
+    cwd: tmp.dir,
+    limitMs: 20_000,
+  })
 
 describe('run --target', () => {
   it('runs in the tab whose URL is the target, not in one that merely contains it', async () => {
     for (const path of ['/a', '/c']) {
       const run = await runWhere(site.url(path))
-      expect(run.killed, path).toBe(false)
+      expect(run.timedOut, path).toBe(false)
       expect(run.stderr, path).toBe('')
       expect(run.code, path).toBe(0)
       expect(JSON.parse(run.stdout), path).toBe(site.url(path))
@@ -73,7 +76,7 @@ describe('run --target', () => {
 
   it('refuses a part that several tabs have, listing them (exit 1)', async () => {
     const run = await runWhere('127.0.0.1')
-    expect(run.killed).toBe(false)
+    expect(run.timedOut).toBe(false)
     expect(run.code).toBe(1)
     expect(run.stdout).toBe('')
     expect(run.stderr).toContain('site-skills: target-ambiguous: "127.0.0.1" is in the URL of 4 open pages')

@@ -4,15 +4,15 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { type LaunchedBrowser, launchBrowser } from '../../runtime/launch'
 import { formatFixture, isFixtureHeaderProblem, parseFixtureHeader } from '../../src/compiler/fixture-format/header'
 import { type TestServer, startServer } from '../helpers/server'
-import { type SpawnRun, spawnCli } from '../helpers/spawn-bin'
 import { makeTempDir, writeTree } from '../helpers/tmp'
+import { type Exited, runBin } from '../helpers/spawn'
 
 /** A run of `test` launches Chromium: a few seconds, more on a loaded machine; past this it hangs. */
 const DEADLINE_MS = 40_000
 /** A test's own timeout: the deadlines of the `runs` CLI runs it spawns, and a margin for the rest. */
 const budget = (runs: number) => runs * DEADLINE_MS + 15_000
 
-function expectExit(run: SpawnRun, code: number): void {
+function expectExit(run: Exited, code: number): void {
   expect({ code: run.code, timedOut: run.timedOut }, `after ${run.ms} ms; stderr: ${run.stderr}`).toEqual({
     code,
     timedOut: false,
@@ -24,8 +24,8 @@ interface JsonReport {
   results: { siteId: string; tool: string; example: string; status: string; kind?: string; message?: string }[]
 }
 
-const report = (run: SpawnRun) => JSON.parse(run.stdout) as JsonReport
-const outcome = (run: SpawnRun) =>
+const report = (run: Exited) => JSON.parse(run.stdout) as JsonReport
+const outcome = (run: Exited) =>
   Object.fromEntries(report(run).results.map((r) => [r.example, r.kind ? `${r.status} ${r.kind}` : r.status]))
 
 /** Reads `li.item` rows once `main.ready` is there (it waits for it, so a page without it times out). */
@@ -86,7 +86,7 @@ const fixture = (url: string, html: string) => formatFixture({ url, captured: '2
 
 describe('site-skills test', () => {
   it('passes on every example of learnings/', { timeout: budget(3) }, async () => {
-    const run = await spawnCli(['test', '--root', 'learnings', '--json'], { deadlineMs: DEADLINE_MS * 3 })
+    const run = await runBin(['test', '--root', 'learnings', '--json'], { limitMs: DEADLINE_MS * 3 })
     expectExit(run, 0)
     const { ok, results } = report(run)
     expect(ok).toBe(true)
@@ -120,7 +120,7 @@ describe('site-skills test', () => {
         'shop/fixtures/renamed.html': fixture(url, page('entry')),
         'shop/fixtures/text-price.html': fixture(url, page('item', 'twelve')),
       })
-      const json = await spawnCli(['test', '--root', dir, '--json'], { deadlineMs: DEADLINE_MS })
+      const json = await runBin(['test', '--root', dir, '--json'], { limitMs: DEADLINE_MS })
       expectExit(json, 1)
       expect(report(json)).toEqual({
         ok: false,
@@ -146,7 +146,7 @@ describe('site-skills test', () => {
           },
         ],
       })
-      const text = await spawnCli(['test', 'shop', '--root', dir], { deadlineMs: DEADLINE_MS })
+      const text = await runBin(['test', 'shop', '--root', dir], { limitMs: DEADLINE_MS })
       expectExit(text, 1)
       expect(text.stdout.trimEnd().split('\n')).toEqual([
         expect.stringMatching(/^✔ shop › read_list › same {2}~\d+ tokens$/),
@@ -164,10 +164,10 @@ describe('site-skills test', () => {
   })
 
   it('refuses an unknown skill and a malformed --cdp as usage errors', async () => {
-    const unknown = await spawnCli(['test', 'nosuch', '--root', 'learnings'])
+    const unknown = await runBin(['test', 'nosuch', '--root', 'learnings'])
     expectExit(unknown, 2)
     expect(unknown.stderr).toContain('no skill "nosuch" in the roots')
-    const cdp = await spawnCli(['test', '--root', 'learnings', '--cdp', 'nowhere'])
+    const cdp = await runBin(['test', '--root', 'learnings', '--cdp', 'nowhere'])
     expectExit(cdp, 2)
     expect(cdp.stderr).toContain('--cdp must be HOST:PORT')
   })
@@ -208,7 +208,7 @@ describe('site-skills test --live, against a local server that changes its page'
   it('passes while the site matches, then classifies each change; unreachable once it is down', {
     timeout: budget(3),
   }, async () => {
-    const live = () => spawnCli(['test', '--live', '--root', dir, '--json'], { deadlineMs: DEADLINE_MS })
+    const live = () => runBin(['test', '--live', '--root', dir, '--json'], { limitMs: DEADLINE_MS })
     const first = await live()
     expectExit(first, 0)
     expect(outcome(first)).toEqual({ drift: 'pass', contract: 'pass', wall: 'pass', slow: 'pass' })
@@ -264,7 +264,7 @@ describe('site-skills snapshot', () => {
       const url = server.url('/shop/list')
       const tab = await browser.newPage(url)
       const cdp = `127.0.0.1:${browser.port}`
-      const run = await spawnCli(['snapshot', url, '--site', 'shop', '--cdp', cdp, '--root', dir, '--json'])
+      const run = await runBin(['snapshot', url, '--site', 'shop', '--cdp', cdp, '--root', dir, '--json'])
       await tab.close()
       expectExit(run, 0)
       const saved = JSON.parse(run.stdout) as { file: string; example: Record<string, unknown> }
@@ -286,11 +286,11 @@ describe('site-skills snapshot', () => {
       // The stanza, pasted with an expect, makes an example that passes.
       const manifest = skill('shop', '127.0.0.1', [{ ...saved.example, expect: { title: 'Shop' } }])
       await writeFile(join(dir, 'shop/manifest.json'), JSON.stringify(manifest))
-      const test = await spawnCli(['test', '--root', dir], { deadlineMs: DEADLINE_MS })
+      const test = await runBin(['test', '--root', dir], { limitMs: DEADLINE_MS })
       expectExit(test, 0)
       expect(test.stdout).toMatch(/^✔ shop › read_list › list {2}~\d+ tokens\n1 passed, 0 failed \(1 example\)\n$/)
       // The header it wrote draws no warning.
-      const validate = await spawnCli(['validate', '--root', dir, '--json'])
+      const validate = await runBin(['validate', '--root', dir, '--json'])
       expectExit(validate, 0)
       expect(JSON.parse(validate.stdout).diagnostics).toEqual([])
     } finally {
@@ -299,12 +299,12 @@ describe('site-skills snapshot', () => {
   })
 
   it('refuses a URL outside the skill and a missing --cdp', async () => {
-    const noCdp = await spawnCli(['snapshot', 'http://127.0.0.1/', '--site', 'demo-shop', '--root', 'learnings'])
+    const noCdp = await runBin(['snapshot', 'http://127.0.0.1/', '--site', 'demo-shop', '--root', 'learnings'])
     expectExit(noCdp, 2)
     expect(noCdp.stderr).toContain('pass --cdp HOST:PORT')
     const cdp = `127.0.0.1:${browser.port}`
     const args = ['snapshot', 'https://example.org/', '--site', 'demo-shop', '--cdp', cdp, '--root', 'learnings']
-    const outside = await spawnCli(args)
+    const outside = await runBin(args)
     expectExit(outside, 1)
     expect(outside.stderr).toBe(
       "site-skills: domain-mismatch: https://example.org/ does not match demo-shop's domains (localhost, 127.0.0.1)\n",

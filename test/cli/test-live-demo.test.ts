@@ -2,12 +2,12 @@ import { cp, readFile, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { type StaticServer, serveFolder } from '../../playground/serve'
-import { type SpawnRun, spawnCli } from '../helpers/spawn-bin'
 import { REPO_ROOT, makeTempDir } from '../helpers/tmp'
+import { type Exited, runBin } from '../helpers/spawn'
 
 const DEADLINE_MS = 60_000
 
-function expectExit(run: SpawnRun, code: number): void {
+function expectExit(run: Exited, code: number): void {
   expect({ code: run.code, timedOut: run.timedOut }, `after ${run.ms} ms; stderr: ${run.stderr}`).toEqual({
     code,
     timedOut: false,
@@ -39,7 +39,7 @@ describe('site-skills test --live on the shipped demo shop', () => {
   })
 
   it('passes every example live, a result the live page legitimately leaves a field out of included', async () => {
-    const run = await spawnCli(['test', 'demo-shop', '--live', '--root', dir, '--json'], { deadlineMs: DEADLINE_MS })
+    const run = await runBin(['test', 'demo-shop', '--live', '--root', dir, '--json'], { limitMs: DEADLINE_MS })
     const { ok, results } = JSON.parse(run.stdout) as { ok: boolean; results: Record<string, string>[] }
     expect(results.filter((r) => r.status !== 'pass')).toEqual([])
     expect(results).toHaveLength(8)
@@ -49,7 +49,7 @@ describe('site-skills test --live on the shipped demo shop', () => {
 
   it('--record with --live writes a record that says the examples ran live, each with its status', async () => {
     const argv = ['test', 'demo-shop', '--live', '--record', '--root', dir, '--json']
-    const run = await spawnCli(argv, { deadlineMs: DEADLINE_MS })
+    const run = await runBin(argv, { limitMs: DEADLINE_MS })
     expectExit(run, 0)
     const { results } = JSON.parse(run.stdout) as { results: Record<string, string | number>[] }
     const record = JSON.parse(await readFile(join(dir, 'demo-shop/verification.json'), 'utf8'))

@@ -8,13 +8,13 @@ import { type LaunchedBrowser, launchBrowser } from '../../runtime/launch'
 import { evaluate } from '../helpers/browser'
 import { formatFixture } from '../../src/compiler/fixture-format/header'
 import { type TestServer, startServer } from '../helpers/server'
-import { type SpawnRun, spawnCli } from '../helpers/spawn-bin'
 import { makeTempDir, writeTree } from '../helpers/tmp'
+import { type Exited, runBin } from '../helpers/spawn'
 
 /** A run of `test` launches Chromium: a few seconds, more on a loaded machine; past this it hangs. */
 const DEADLINE_MS = 40_000
 
-function expectExit(run: SpawnRun, code: number): void {
+function expectExit(run: Exited, code: number): void {
   expect({ code: run.code, timedOut: run.timedOut }, `after ${run.ms} ms; stderr: ${run.stderr}`).toEqual({
     code,
     timedOut: false,
@@ -25,7 +25,7 @@ interface JsonReport {
   ok: boolean
   results: { example: string; status: string; kind?: string; message?: string }[]
 }
-const report = (run: SpawnRun) => JSON.parse(run.stdout) as JsonReport
+const report = (run: Exited) => JSON.parse(run.stdout) as JsonReport
 
 const fixture = (url: string, html: string) => formatFixture({ url, captured: '2026-01-01T00:00:00.000Z' }, html)
 
@@ -125,15 +125,15 @@ describe('site-skills test: what a browser example opens reaches no network', ()
         'site/browser-tools/probe.js': OPENER,
         'site/fixtures/page.html': fixture(url, '<!DOCTYPE html><title>Page</title><main>Page</main>'),
       })
-      const launched = await spawnCli(['test', '--root', dir, '--json'], { deadlineMs: DEADLINE_MS })
+      const launched = await runBin(['test', '--root', dir, '--json'], { limitMs: DEADLINE_MS })
       expect(hits).toEqual([])
       expectExit(launched, 0)
       expect(report(launched).results.map((r) => r.status)).toEqual(['pass'])
       // In a browser given with --cdp: the same, and the user's own tab is left alone and working.
       const own = await browser.newPage(ownServer.url('/own'))
       const before = await pageUrls(browser)
-      const viaCdp = await spawnCli(['test', '--root', dir, '--json', '--cdp', `127.0.0.1:${browser.port}`], {
-        deadlineMs: DEADLINE_MS,
+      const viaCdp = await runBin(['test', '--root', dir, '--json', '--cdp', `127.0.0.1:${browser.port}`], {
+        limitMs: DEADLINE_MS,
       })
       expect(hits).toEqual([])
       expectExit(viaCdp, 0)
@@ -199,7 +199,7 @@ describe('site-skills test: how fixtures are served', () => {
         'site/fixtures/p.html': fixture(url, '<!DOCTYPE html><title>Quiet</title><a id="js">x</a>'),
         'site/fixtures/q.html': fixture('https://example.com/q', SCRIPTED),
       })
-      const run = await spawnCli(['test', '--root', dir, '--json'], { deadlineMs: DEADLINE_MS })
+      const run = await runBin(['test', '--root', dir, '--json'], { limitMs: DEADLINE_MS })
       expect(report(run).results).toEqual([
         { siteId: 'site', tool: 'probe', example: 'upgraded', status: 'pass', tokens: expect.any(Number) },
         { siteId: 'site', tool: 'probe', example: 'no-script', status: 'pass', tokens: expect.any(Number) },
@@ -315,7 +315,7 @@ describe('site-skills test: what a Node example reaches', () => {
 
   it('fetch and http(s) are served the fixture or refused like ctx.fetch; sockets, DNS and UDP are refused', async () => {
     const env = { NODE_OPTIONS: `--import ${pathToFileURL(join(dir, 'hosts.mjs')).href}` }
-    const run = await spawnCli(['test', '--root', dir, '--json'], { deadlineMs: DEADLINE_MS, env })
+    const run = await runBin(['test', '--root', dir, '--json'], { limitMs: DEADLINE_MS, env })
     expect(connections).toBe(0)
     expect(report(run).results).toEqual([
       { siteId: 'api', tool: 'probe', example: 'ways-out', status: 'pass', tokens: expect.any(Number) },

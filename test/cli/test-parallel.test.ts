@@ -2,8 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { command } from '../../runtime/cdp'
 import { type LaunchedBrowser, launchBrowser } from '../../runtime/launch'
 import { formatFixture } from '../../src/compiler/fixture-format/header'
-import { type SpawnRun, spawnCli } from '../helpers/spawn-bin'
 import { makeTempDir, writeTree } from '../helpers/tmp'
+import { type Exited, runBin } from '../helpers/spawn'
 
 /** A run of `test` launches Chromium: a few seconds, more on a loaded machine; past this it hangs. */
 const DEADLINE_MS = 40_000
@@ -102,10 +102,10 @@ let dir: string
 let cleanup: () => Promise<void>
 let browser: LaunchedBrowser
 
-const test = (...args: string[]) => spawnCli(['test', '--root', dir, ...args], { deadlineMs: DEADLINE_MS })
-const report = (run: SpawnRun) => JSON.parse(run.stdout) as JsonReport
+const test = (...args: string[]) => runBin(['test', '--root', dir, ...args], { limitMs: DEADLINE_MS })
+const report = (run: Exited) => JSON.parse(run.stdout) as JsonReport
 
-function expectExit(run: SpawnRun, code: number): void {
+function expectExit(run: Exited, code: number): void {
   expect({ code: run.code, timedOut: run.timedOut }, `stderr: ${run.stderr}`).toEqual({ code, timedOut: false })
 }
 

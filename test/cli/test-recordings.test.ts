@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest'
-import { type SpawnRun, spawnCli } from '../helpers/spawn-bin'
 import { makeTempDir, writeTree } from '../helpers/tmp'
+import { type Exited, runBin } from '../helpers/spawn'
 
 // Node tool examples on recordings (fixtures/<name>.json with a "site-skills fixture" header and
 // responses): ctx.fetch answers each recorded request URL, and only those.
 const DEADLINE_MS = 40_000
 
-function expectExit(run: SpawnRun, code: number): void {
+function expectExit(run: Exited, code: number): void {
   expect({ code: run.code, timedOut: run.timedOut }, `after ${run.ms} ms; stderr: ${run.stderr}`).toEqual({
     code,
     timedOut: false,
@@ -73,7 +73,7 @@ describe('site-skills test on recordings', () => {
         },
         'shop/fixtures/plain.json': { id: 1, name: 'Lamp, no header' },
       })
-      const run = await spawnCli(['test', '--root', dir, '--json'], { deadlineMs: DEADLINE_MS })
+      const run = await runBin(['test', '--root', dir, '--json'], { limitMs: DEADLINE_MS })
       expectExit(run, 1)
       const results = (JSON.parse(run.stdout) as { results: Record<string, unknown>[] }).results
       expect(results.map(({ example, status, kind }) => ({ example, status, kind }))).toEqual([
@@ -97,7 +97,7 @@ describe('site-skills test on recordings', () => {
         },
       ])
       await writeTree(dir, { 'shop/manifest.json': manifest })
-      const checked = await spawnCli(['test', '--root', dir], { deadlineMs: DEADLINE_MS })
+      const checked = await runBin(['test', '--root', dir], { limitMs: DEADLINE_MS })
       expectExit(checked, 0)
       expect(checked.stdout).toContain('1 passed, 0 failed (1 example')
     } finally {
@@ -121,7 +121,7 @@ describe('site-skills test on recordings', () => {
         },
         'shop/fixtures/plain.json': [],
       })
-      const run = await spawnCli(['validate', '--root', dir])
+      const run = await runBin(['validate', '--root', dir])
       expectExit(run, 0)
       expect(run.stdout).toContain('warning fixture-header')
       expect(run.stdout).toContain(

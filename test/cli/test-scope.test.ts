@@ -1,12 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { type TestServer, startServer } from '../helpers/server'
-import { type SpawnRun, spawnCli } from '../helpers/spawn-bin'
 import { makeTempDir, writeTree } from '../helpers/tmp'
+import { type Exited, runBin } from '../helpers/spawn'
 
 // What decides the exit code of `site-skills test` besides the examples, and how it says so.
 const DEADLINE_MS = 40_000
 
-function expectExit(run: SpawnRun, code: number): void {
+function expectExit(run: Exited, code: number): void {
   expect({ code: run.code, timedOut: run.timedOut }, `after ${run.ms} ms; stderr: ${run.stderr}`).toEqual({
     code,
     timedOut: false,
@@ -37,7 +37,7 @@ const ECHO = 'export async function echo(ctx, args) {\n  return { said: args.wor
 describe('site-skills test: only the chosen skills decide, and the output says what decided', () => {
   let dir: string
   let cleanup: () => Promise<void>
-  const test = (...args: string[]) => spawnCli(['test', '--root', dir, ...args], { deadlineMs: DEADLINE_MS })
+  const test = (...args: string[]) => runBin(['test', '--root', dir, ...args], { limitMs: DEADLINE_MS })
 
   beforeAll(async () => {
     ;({ dir, cleanup } = await makeTempDir('scope-'))
@@ -135,7 +135,7 @@ describe('site-skills test: every failure is one line with a code', () => {
         'page/fixtures/p.html': '<title>P</title>',
       })
       const address = server.origin.replace('http://', '')
-      const run = await spawnCli(['test', '--root', dir, '--cdp', address], { deadlineMs: DEADLINE_MS })
+      const run = await runBin(['test', '--root', dir, '--cdp', address], { limitMs: DEADLINE_MS })
       expectExit(run, 1)
       expect(run.stderr).toBe(
         `site-skills: disconnected: ${address} is not a DevTools endpoint (its /json/version names no browser)\n`,
@@ -154,7 +154,7 @@ describe('site-skills test: a failing example', () => {
         'boom/manifest.json': skill('boom', [{ name: 'throws', args: { word: 'x' } }]),
         'boom/tools/echo.js': 'export async function echo(ctx, args) {\n  throw new Error("no " + args.word)\n}\n',
       })
-      const run = await spawnCli(['test', '--root', dir, '--json'], { deadlineMs: DEADLINE_MS })
+      const run = await runBin(['test', '--root', dir, '--json'], { limitMs: DEADLINE_MS })
       expectExit(run, 1)
       const [result] = JSON.parse(run.stdout).results
       expect(result.message).toBe('tool-threw: boom -> echo: no x (boom/tools/echo.js)')

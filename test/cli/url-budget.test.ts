@@ -1,7 +1,7 @@
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { spawnCli } from '../helpers/spawn-bin'
 import { makeTempDir, writeTree } from '../helpers/tmp'
+import { runBin } from '../helpers/spawn'
 
 // `urls` patterns others write, and page paths others choose: neither may make matching super-linear.
 const tool = (urls?: string[]) => ({
@@ -65,7 +65,7 @@ afterAll(() => tmp?.cleanup())
 
 describe('urls patterns that cannot be matched in linear time', () => {
   it('validate refuses them with url-pattern at file:line:col, the reason and a hint, and exits', async () => {
-    const run = await spawnCli(['validate', '--root', root, '--json'], { deadlineMs: 20_000 })
+    const run = await runBin(['validate', '--root', root, '--json'], { limitMs: 20_000 })
     expect(run.timedOut).toBe(false)
     expect(run.code).toBe(1)
     const found = JSON.parse(run.stdout).diagnostics.map((d: Record<string, unknown>) => ({
@@ -88,7 +88,7 @@ describe('urls patterns that cannot be matched in linear time', () => {
         hint: expect.stringContaining('Give each part its own segment'),
       },
     ])
-    const human = await spawnCli(['validate', '--root', root], { deadlineMs: 20_000 })
+    const human = await runBin(['validate', '--root', root], { limitMs: 20_000 })
     expect(human.code).toBe(1)
     expect(human.stdout + human.stderr).toContain('blog/manifest.json:5:29')
   })
@@ -99,8 +99,8 @@ describe('urls patterns that cannot be matched in linear time', () => {
     const hostile = `https://blog.example.com/posts/${'a'.repeat(40)}!`
     const near = `https://blog.example.com/${'a/'.repeat(3000)}issues/7`
     const short = 'https://blog.example.com/acme/lib/issues/7'
-    const match = await spawnCli(['match', '--json', long, hostile, near, short, '--root', mixed], {
-      deadlineMs: 20_000,
+    const match = await runBin(['match', '--json', long, hostile, near, short, '--root', mixed], {
+      limitMs: 20_000,
     })
     expect(match.timedOut).toBe(false)
     expect(JSON.parse(match.stdout)).toEqual({
@@ -109,7 +109,7 @@ describe('urls patterns that cannot be matched in linear time', () => {
       [near]: ['repos', 'site'],
       [short]: ['repos', 'site'],
     })
-    const context = await spawnCli(['context', '--json', long, '--root', mixed], { deadlineMs: 20_000 })
+    const context = await runBin(['context', '--json', long, '--root', mixed], { limitMs: 20_000 })
     expect(context.timedOut).toBe(false)
     const parsed = JSON.parse(context.stdout)
     expect(parsed.tools.map((t: { siteId: string; toolName: string }) => `${t.siteId}.${t.toolName}`)).toEqual([

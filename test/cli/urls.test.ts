@@ -3,8 +3,8 @@ import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { type LaunchedBrowser, launchBrowser } from '../../runtime/launch'
 import { type StaticServer, serveFolder } from '../../playground/serve'
-import { runBin } from '../helpers/spawn'
 import { makeTempDir, writeTree } from '../helpers/tmp'
+import { runBin } from '../helpers/spawn'
 
 // `urls` through the real binary: a scoped and an unscoped skill on one host (127.0.0.1), and the
 // pages of a local server in headless Chromium.
@@ -64,7 +64,7 @@ afterAll(async () => {
   await tmp?.cleanup()
 })
 
-const bin = (argv: string[]) => runBin([...argv, '--root', root], tmp.dir, 30_000)
+const bin = (argv: string[]) => runBin([...argv, '--root', root], { cwd: tmp.dir, limitMs: 30_000 })
 const run = (siteId: string, tool: string, target: string) =>
   bin(['run', siteId, tool, '--json', '--cdp', cdp, '--target', target])
 
@@ -101,7 +101,7 @@ describe('urls: skills and tools scoped to paths', () => {
     expect(onIssue.stderr).toBe('')
     expect(JSON.parse(onIssue.stdout)).toBe('/acme/lib/issues/7.html')
     const toolScope = await run('repo', 'issue_path', 'readme.html')
-    expect(toolScope.killed).toBe(false)
+    expect(toolScope.timedOut).toBe(false)
     expect(toolScope.code).toBe(1)
     expect(toolScope.stderr).toContain('url-mismatch: repo -> issue_path: refused to run on')
     expect(toolScope.stderr).toContain(
@@ -133,10 +133,10 @@ describe('urls: skills and tools scoped to paths', () => {
       ].join('\n'),
       'scoped/browser-tools/t.js': PATH_TOOL,
     })
-    const human = await runBin(['validate', '--root', bad], tmp.dir)
+    const human = await runBin(['validate', '--root', bad], { cwd: tmp.dir })
     expect(human.code).toBe(1)
     expect(human.stderr + human.stdout).toContain('scoped/manifest.json:5:29')
-    const json = await runBin(['validate', '--json', '--root', bad], tmp.dir)
+    const json = await runBin(['validate', '--json', '--root', bad], { cwd: tmp.dir })
     expect(json.code).toBe(1)
     const found = JSON.parse(json.stdout).diagnostics.map((d: Record<string, unknown>) => [
       d.code,

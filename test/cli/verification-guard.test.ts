@@ -5,8 +5,9 @@ import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { FILE_LIMITS } from '../../src/compiler/fs/files'
 import { TREE_LIMITS } from '../../src/compiler/fs/tree'
-import { runBin } from '../helpers/spawn'
 import { makeTempDir, writeTree } from '../helpers/tmp'
+import { ADD, CALC } from '../helpers/calc-skill'
+import { runBin } from '../helpers/spawn'
 
 // Issue 35: every read, hash and write of a verification record goes through the file guard.
 // Each case has a root of its own, and runs the real binary; a run that hangs is killed at LIMIT_MS.
@@ -17,27 +18,6 @@ beforeAll(async () => {
 afterAll(() => tmp?.cleanup())
 
 const LIMIT_MS = 30_000
-const ADD = 'export function add(ctx, args) {\n  return args.a + args.b\n}\n'
-const CALC = {
-  id: 'calc',
-  name: 'Calc',
-  domains: ['calc.example.com'],
-  notes: ['notes/overview.md'],
-  nodeTools: {
-    add: {
-      description: 'Adds two numbers.',
-      path: 'tools/add.js',
-      callable: 'add',
-      args: {
-        a: { type: 'number', required: true, description: 'First.' },
-        b: { type: 'number', required: true, description: 'Second.' },
-      },
-      returns: { type: 'number', description: 'The sum.' },
-      examples: [{ name: 'one-plus-two', args: { a: 1, b: 2 }, expect: 3 }],
-    },
-  },
-}
-
 /** A root (under the case's own folder) holding the calc skill and `extra` files; returns the root. */
 async function calcRoot(name: string, extra: Record<string, unknown> = {}): Promise<string> {
   const root = join(tmp.dir, name, 'learnings')
@@ -51,8 +31,8 @@ async function calcRoot(name: string, extra: Record<string, unknown> = {}): Prom
 }
 
 const bin = async (root: string, argv: string[]) => {
-  const run = await runBin([...argv, '--root', root], tmp.dir, LIMIT_MS)
-  expect(run.killed, `${argv.join(' ')} did not exit on its own`).toBe(false)
+  const run = await runBin([...argv, '--root', root], { cwd: tmp.dir, limitMs: LIMIT_MS })
+  expect(run.timedOut, `${argv.join(' ')} did not exit on its own`).toBe(false)
   return run
 }
 const json = (run: { stdout: string }) => JSON.parse(run.stdout)
@@ -283,6 +263,60 @@ describe('validate reads a verification record through the file guard', () => {
     const human = await bin(root, ['context', 'https://calc.example.com/'])
     expect(human.stdout).not.toContain('verified')
     expect(human.stdout).not.toContain('7 passed')
+  })
+
+  it('a record that is not JSON, or lacks a field, is verification-invalid at its place, with the hint (exit 0)', async () => {
+    const root = await calcRoot('broken')
+    expect((await bin(root, ['test', '--record'])).code).toBe(0)
+    const path = join(root, 'calc/verification.json')
+    const text = await readFile(path, 'utf8')
+    const lineOf = (key: string) => text.split('\n').findIndex((l) => l.includes(key)) + 1
+    const cases: [string, string, Record<string, unknown>][] = [
+      [
+        text.slice(0, text.indexOf('"summary"')),
+        'not JSON',
+        {
+          line: lineOf('"summary"'),
+          column: 3,
+          message: 'verification.json cannot be used: property name expected at end of input',
+        },
+      ],
+      [
+        text.replace(/"date": "[^"]*"/, '"date": 1'),
+        'no date',
+        {
+          line: lineOf('"date"'),
+          column: 3,
+          message: 'verification.json cannot be used: its "date" is not a string',
+        },
+      ],
+      ['[]\n', 'a list', { line: 1, column: 1, message: 'verification.json cannot be used: it is not a JSON object' }],
+    ]
+    for (const [broken, what, where] of cases) {
+      await writeFile(path, broken)
+      const validate = await bin(root, ['validate', '--json'])
+      expect(validate.code, what).toBe(0)
+      expect(json(validate).diagnostics, what).toMatchObject([
+        {
+          code: 'verification-invalid',
+          severity: 'warning',
+          siteId: 'calc',
+          file: 'calc/verification.json',
+          hint: 'verification.json is written by site-skills test --record; run it again rather than editing the file.',
+          ...where,
+        },
+      ])
+      const context = await bin(root, ['context', '--json', 'https://calc.example.com/'])
+      expect(json(context).verification, what).toBeUndefined()
+    }
+    const human = await bin(root, ['validate'])
+    expect(human.code).toBe(0)
+    expect(human.stdout).toContain('warning verification-invalid  broken/learnings/calc/verification.json:1:1')
+    expect(human.stdout).toContain('verification.json cannot be used: it is not a JSON object\n    > 1 | []')
+    expect(human.stdout).toContain(
+      'hint: verification.json is written by site-skills test --record; run it again rather than editing the file.',
+    )
+    expect(human.stdout).toContain('0 errors, 1 warning in 1 skill')
   })
 
   it('checks a 1 MB hand-made record in linear time, and refuses one over the record limit', async () => {

@@ -2,51 +2,33 @@ import { createHash } from 'node:crypto'
 import { appendFile, readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { runBin } from '../helpers/spawn'
 import { REPO_ROOT, makeTempDir, writeTree } from '../helpers/tmp'
+import { ADD, CALC } from '../helpers/calc-skill'
+import { runBin } from '../helpers/spawn'
 
 // `test --record`, then `validate` and `context`, through the real binary on files on disk.
 let tmp: Awaited<ReturnType<typeof makeTempDir>>
 let root: string
 const sha = (text: string) => `sha256:${createHash('sha256').update(text).digest('hex')}`
-const ADD = 'export function add(ctx, args) {\n  return args.a + args.b\n}\n'
 const NOTE = '# Calc\n\nAdds numbers.\n'
 
 beforeAll(async () => {
   tmp = await makeTempDir('verification-')
   root = join(tmp.dir, 'learnings')
   await writeTree(root, {
-    'calc/manifest.json': {
-      id: 'calc',
-      name: 'Calc',
-      domains: ['calc.example.com'],
-      notes: ['notes/overview.md'],
-      nodeTools: {
-        add: {
-          description: 'Adds two numbers.',
-          path: 'tools/add.js',
-          callable: 'add',
-          args: {
-            a: { type: 'number', required: true, description: 'First.' },
-            b: { type: 'number', required: true, description: 'Second.' },
-          },
-          returns: { type: 'number', description: 'The sum.' },
-          examples: [{ name: 'one-plus-two', args: { a: 1, b: 2 }, expect: 3 }],
-        },
-      },
-    },
+    'calc/manifest.json': CALC,
     'calc/tools/add.js': ADD,
     'calc/notes/overview.md': NOTE,
   })
 })
 afterAll(() => tmp?.cleanup())
 
-const bin = (argv: string[]) => runBin([...argv, '--root', root], tmp.dir, 30_000)
+const bin = (argv: string[]) => runBin([...argv, '--root', root], { cwd: tmp.dir, limitMs: 30_000 })
 
 describe('site-skills test --record', () => {
   it('writes verification.json, which validate checks and context shows, until a file changes', async () => {
     const recorded = await bin(['test', '--record', '--json'])
-    expect(recorded.killed).toBe(false)
+    expect(recorded.timedOut).toBe(false)
     expect(recorded.code, recorded.stderr).toBe(0)
     expect(JSON.parse(recorded.stdout).recorded).toEqual(['learnings/calc/verification.json'])
     const text = await readFile(join(root, 'calc/verification.json'), 'utf8')

@@ -1,11 +1,6 @@
 import { Writable } from 'node:stream'
 import { main } from '../../src/cli/index'
-
-export interface CliRun {
-  code: number
-  stdout: string
-  stderr: string
-}
+import type { Exited } from './spawn'
 
 function sink(): Writable & { text: string } {
   const stream = new Writable({
@@ -18,14 +13,24 @@ function sink(): Writable & { text: string } {
   return stream
 }
 
-/** Runs the CLI in-process with captured output. */
+/**
+ * Runs the CLI in this process with captured output, for a test that watches this process's own state
+ * (test/cli/one-shot.test.ts); every other test spawns the binary with `runBin` of ./spawn.
+ */
 export async function runCli(
   argv: string[],
   cwd: string,
   env: Record<string, string | undefined> = {},
-): Promise<CliRun> {
+): Promise<Exited> {
   const stdout = sink()
   const stderr = sink()
+  const started = performance.now()
   const code = await main(argv, { stdout, stderr, cwd, env })
-  return { code, stdout: stdout.text, stderr: stderr.text }
+  return {
+    code,
+    stdout: stdout.text,
+    stderr: stderr.text,
+    timedOut: false,
+    ms: Math.round(performance.now() - started),
+  }
 }

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { spawnCli } from '../helpers/spawn-bin'
 import { makeTempDir, writeTree } from '../helpers/tmp'
+import { runBin } from '../helpers/spawn'
 
 let root: string
 let cleanup: () => Promise<void>
@@ -39,14 +39,14 @@ afterAll(() => cleanup?.())
 describe('tool annotations in the manifest', () => {
   it('accepts the MCP hints, also under --compat ego-lite (the original ignores the key)', async () => {
     for (const extra of [[], ['--compat', 'ego-lite']]) {
-      const run = await spawnCli(['validate', '--root', `${root}/ok`, '--json', ...extra])
+      const run = await runBin(['validate', '--root', `${root}/ok`, '--json', ...extra])
       expect(run.code, extra.join(' ')).toBe(0)
       expect(JSON.parse(run.stdout)).toEqual({ ok: true, skills: 1, diagnostics: [] })
     }
   })
 
   it('rejects an unknown hint and a hint that is not a boolean, at the key, with tool-schema', async () => {
-    const run = await spawnCli(['validate', '--root', `${root}/bad`, '--json'])
+    const run = await runBin(['validate', '--root', `${root}/bad`, '--json'])
     expect(run.code).toBe(1)
     const found = JSON.parse(run.stdout).diagnostics.map((d: Record<string, unknown>) => [d.siteId, d.code, d.message])
     expect(found).toContainEqual([

@@ -4,7 +4,6 @@ import { pathToFileURL } from 'node:url'
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { buildApp } from '../helpers/bundlers'
-import { runBin } from '../helpers/spawn'
 import {
   type AuthorWorld,
   authorArgs,
@@ -19,6 +18,7 @@ import {
   jsonOf,
 } from './author-world'
 import { stdioClient, type Watched } from './harness'
+import { runBin } from '../helpers/spawn'
 
 /** One call of the agent: what it sent, what came back (in brief) and how long it took. */
 interface Step {
@@ -177,11 +177,13 @@ describe('the learning loop over MCP: an agent writes, tests and repairs a skill
       return out
     }
     const validated = await timed('site-skills validate', () =>
-      runBin(['validate', '--root', world.dir], world.dir, 60_000),
+      runBin(['validate', '--root', world.dir], { cwd: world.dir, limitMs: 60_000 }),
     )
     expect(validated.stderr).toBe('')
     expect(validated.code).toBe(0)
-    const tested = await timed('site-skills test', () => runBin(['test', '--root', world.dir], world.dir, 60_000))
+    const tested = await timed('site-skills test', () =>
+      runBin(['test', '--root', world.dir], { cwd: world.dir, limitMs: 60_000 }),
+    )
     expect(tested.stdout).toContain(`✔ ${SITE} › list_products › home`)
     expect(tested.code).toBe(0)
     const app = join(world.dir, '..', 'app')

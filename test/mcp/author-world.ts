@@ -174,3 +174,19 @@ export function listProducts(site: string, code: string, example: Record<string,
     example: { name: 'home', args: {}, expect: { products: [{ name: 'Tea', price: 3.5 }] }, ...example },
   }
 }
+
+/** The browser tool page_title of the shop, as a client writes it (`site_skills_write_tool`'s arguments). */
+export const PAGE_TITLE = {
+  site: 'corner-shop-test',
+  tool: 'page_title',
+  kind: 'browser',
+  code: 'async function () {\n  return { title: document.title }\n}\n',
+  description: 'The title of the page.',
+  args: {},
+  returns: {
+    type: 'object',
+    description: 'The title.',
+    properties: { title: { type: 'string', required: true, description: 'document.title' } },
+  },
+  example: { name: 'home', args: {}, expect: { title: 'Corner Shop' } },
+}

@@ -4,7 +4,6 @@ import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
 import { afterAll, assert, beforeAll, describe, expect, it, vi } from 'vitest'
-import { BIN, cleanEnv, runBin, waitForExit } from '../helpers/spawn'
 import {
   type AuthorWorld,
   authorArgs,
@@ -16,8 +15,10 @@ import {
   listProducts,
   textOf,
   jsonOf,
+  PAGE_TITLE,
 } from './author-world'
 import { connectClient, stdioClient, type Watched } from './harness'
+import { BIN, cleanEnv, runBin, waitForExit } from '../helpers/spawn'
 
 const AUTHORING = ['site_skills_snapshot', 'site_skills_write_tool', 'site_skills_test', 'site_skills_write_note']
 const SITE = 'corner-shop-test'
@@ -36,21 +37,6 @@ async function onShop(mcp: Watched) {
   await call(mcp, 'site_skills_navigate', { url: world.url('corner-shop.test') })
   const snapped = await call(mcp, 'site_skills_snapshot', { name: 'home' })
   expect(snapped.isError, textOf(snapped)).toBeFalsy()
-}
-
-const PAGE_TITLE = {
-  site: SITE,
-  tool: 'page_title',
-  kind: 'browser',
-  code: 'async function () {\n  return { title: document.title }\n}\n',
-  description: 'The title of the page.',
-  args: {},
-  returns: {
-    type: 'object',
-    description: 'The title.',
-    properties: { title: { type: 'string', required: true, description: 'document.title' } },
-  },
-  example: { name: 'home', args: {}, expect: { title: 'Corner Shop' } },
 }
 
 beforeAll(async () => {
@@ -92,10 +78,9 @@ describe('site-skills mcp without --allow-write: read-only', () => {
         '--cdp',
         `127.0.0.1:${world.browser.port}`,
       ],
-      world.dir,
-      20_000,
+      { cwd: world.dir, limitMs: 20_000 },
     )
-    expect(exited.killed).toBe(false)
+    expect(exited.timedOut).toBe(false)
     expect(exited.code).toBe(2)
     expect(exited.stderr).toContain(`--allow-write ${world.readOnly} is not one of the roots`)
   })
@@ -251,7 +236,7 @@ describe('two clients writing to one skill at once', () => {
     // pending (a connection closed twice, see closeOnce) and the process exited 1 "unfinished".
     child.kill('SIGTERM')
     const end = await exited
-    expect(end.killed).toBe(false)
+    expect(end.timedOut).toBe(false)
     expect(end.code, end.stderr).toBe(0)
   })
 })

@@ -3,7 +3,7 @@ import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import type { Client } from '@modelcontextprotocol/client'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { type AuthorWorld, authorArgs, createAuthorWorld } from './author-world'
+import { type AuthorWorld, PAGE_TITLE, authorArgs, createAuthorWorld } from './author-world'
 import { createWorld, type World, worldArgs } from './harness'
 import { callTool, httpServer, modernHttp, modernStdio } from './modern'
 
@@ -38,18 +38,7 @@ describe('authoring over HTTP, for a client of the revision 2026-07-28', () => {
     const snapped = await callTool(client, 'site_skills_snapshot', { name: 'home', tab })
     expect(snapped.isError, textOf(snapped)).toBeFalsy()
     const kept = await callTool(client, 'site_skills_write_tool', {
-      site: SITE,
-      tool: 'page_title',
-      kind: 'browser',
-      code: 'async function () {\n  return { title: document.title }\n}\n',
-      description: 'The title of the page.',
-      args: {},
-      returns: {
-        type: 'object',
-        description: 'The title.',
-        properties: { title: { type: 'string', required: true, description: 'document.title' } },
-      },
-      example: { name: 'home', args: {}, expect: { title: 'Corner Shop' } },
+      ...PAGE_TITLE,
       tab,
     })
     const reply = kept.structuredContent as { kept: boolean; runs: { on: string; status: string }[] }

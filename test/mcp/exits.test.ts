@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process'
 import { describe, expect, it } from 'vitest'
-import { BIN, cleanEnv, waitForExit } from '../helpers/spawn'
 import { REPO_ROOT } from '../helpers/tmp'
+import { BIN, cleanEnv, waitForExit } from '../helpers/spawn'
 
 const line = (message: object) => `${JSON.stringify({ jsonrpc: '2.0', ...message })}\n`
 
@@ -34,7 +34,7 @@ describe('site-skills mcp lifecycle', () => {
     const closedAt = performance.now()
     child.stdin!.end()
     const end = await exited
-    expect(end.killed).toBe(false)
+    expect(end.timedOut).toBe(false)
     expect(end.code).toBe(0)
     expect(performance.now() - closedAt).toBeLessThan(8000)
   })
@@ -69,7 +69,7 @@ describe('site-skills mcp lifecycle', () => {
         stdio: ['pipe', 'pipe', 'pipe'],
       })
       const end = await waitForExit(child, 8000)
-      expect(end.killed, args.join(' ')).toBe(false)
+      expect(end.timedOut, args.join(' ')).toBe(false)
       expect(end.code, args.join(' ')).toBe(2)
       expect(end.stderr, args.join(' ')).toContain(`site-skills: ${says}`)
       expect(end.stdout).toBe('')
@@ -95,7 +95,7 @@ describe('site-skills mcp lifecycle', () => {
       { cwd: REPO_ROOT, env: cleanEnv(), stdio: ['pipe', 'pipe', 'pipe'] },
     )
     const end = await waitForExit(writing, 8000)
-    expect(end.killed).toBe(false)
+    expect(end.timedOut).toBe(false)
     expect(end.stderr).not.toContain('no skill')
     expect(end.stderr).toContain('disconnected')
     expect(end.code).toBe(1)

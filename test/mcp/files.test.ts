@@ -1,19 +1,16 @@
 import { execFileSync } from 'node:child_process'
 import { join } from 'node:path'
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { BIN, cleanEnv } from '../helpers/spawn'
 import { writeTree } from '../helpers/tmp'
-import { connectClient, createWorld, type Watched, type World } from './harness'
+import { createWorld, stdioClient, type World } from './harness'
 
 /*
  * Issue 24.2 on the MCP server's compile path: it compiles a browser tool when the tool is first
  * called (the no-build session), with the same bundler and the same guard.
  */
 let world: World
-let mcp: Watched
-let stderr = ''
+let mcp: Awaited<ReturnType<typeof stdioClient>>
 
 beforeAll(async () => {
   world = await createWorld()
@@ -35,30 +32,21 @@ beforeAll(async () => {
       'import data from "./data.txt"\nexport default async function () {\n  return { data }\n}\n',
   })
   execFileSync('mkfifo', [join(world.root, 'pipe/browser-tools/data.txt')])
-  const transport = new StdioClientTransport({
-    command: process.execPath,
-    // page mode: the tab's tools are listed once it navigates (what this test waits for).
-    args: [
-      BIN,
-      'mcp',
-      '--tools',
-      'page',
-      '--root',
-      world.root,
-      '--cdp',
-      `127.0.0.1:${world.browser.port}`,
-      '--allow',
-      'pipe',
-    ],
-    env: cleanEnv() as Record<string, string>,
-    stderr: 'pipe',
-  })
-  transport.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()))
-  mcp = await connectClient(transport)
+  // page mode: the tab's tools are listed once it navigates (what this test waits for).
+  mcp = await stdioClient([
+    '--tools',
+    'page',
+    '--root',
+    world.root,
+    '--cdp',
+    `127.0.0.1:${world.browser.port}`,
+    '--allow',
+    'pipe',
+  ])
   const changed = mcp.nextToolsChange()
   await world.browser.newPage(world.url('pipe.test'))
   await changed.catch((error: Error) => {
-    throw new Error(`${error.message}; the server's stderr:\n${stderr}`)
+    throw new Error(`${error.message}; the server's stderr:\n${mcp.stderr()}`)
   })
 })
 

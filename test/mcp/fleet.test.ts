@@ -3,9 +3,8 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js'
 import { afterAll, assert, beforeAll, describe, expect, it, vi } from 'vitest'
 import { type CdpProxy, startCdpProxy } from '../helpers/cdp-proxy'
-import { BIN, cleanEnv, waitForExit } from '../helpers/spawn'
-import { spawnCli } from '../helpers/spawn-bin'
 import { connectClient, createWorld, stdioClient, type Watched, type World } from './harness'
+import { BIN, cleanEnv, waitForExit, runBin } from '../helpers/spawn'
 
 /** What a fleet hands out: a token, sent here as the proxy's `x-api-key` header. */
 const TOKEN = 'fleet-token-mcp-9876543210'
@@ -74,12 +73,9 @@ describe('site-skills mcp on a remote browser endpoint (token header, 429, drops
 
 describe('site-skills mcp on an endpoint that refuses it', () => {
   it('exits 1 with endpoint-refused when the token is wrong, without showing it', async () => {
-    const run = await spawnCli(
-      ['mcp', '--root', world.root, '--tools', 'all', '--cdp', `${proxy.url}?token=nope-1234`],
-      {
-        deadlineMs: 30_000,
-      },
-    )
+    const run = await runBin(['mcp', '--root', world.root, '--tools', 'all', '--cdp', `${proxy.url}?token=nope-1234`], {
+      limitMs: 30_000,
+    })
     expect({ code: run.code, timedOut: run.timedOut }).toEqual({ code: 1, timedOut: false })
     expect(run.stderr).toContain('endpoint-refused')
     expect(run.stderr).not.toContain('nope-1234')

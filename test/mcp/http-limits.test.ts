@@ -4,9 +4,9 @@ import { request } from 'node:http'
 import { join } from 'node:path'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
 import { afterAll, assert, beforeAll, describe, expect, it, vi } from 'vitest'
-import { BIN, cleanEnv, type Exited, runBin, waitForExit } from '../helpers/spawn'
 import { makeTempDir } from '../helpers/tmp'
 import { connectClient, createWorld, type Watched, type World, worldArgs } from './harness'
+import { BIN, cleanEnv, type Exited, runBin, waitForExit } from '../helpers/spawn'
 
 let world: World
 let child: ChildProcess
@@ -215,7 +215,7 @@ describe('site-skills mcp --http keeps a bounded number of sessions', () => {
       ['--max-sessions', '0'],
       ['--session-idle', '1.5'],
     ]) {
-      const run = await runBin(['mcp', '--http', '0', flag!, value!, '--root', world.root], world.root)
+      const run = await runBin(['mcp', '--http', '0', flag!, value!, '--root', world.root], { cwd: world.root })
       expect(run.code, run.stderr).toBe(2)
       expect(run.stderr).toContain(`${flag} needs a whole number from 1 to 1000000, not "${value}"`)
     }
@@ -224,7 +224,7 @@ describe('site-skills mcp --http keeps a bounded number of sessions', () => {
   it('exits on SIGTERM', async () => {
     child.kill('SIGTERM')
     const end = await exited
-    expect(end.killed).toBe(false)
+    expect(end.timedOut).toBe(false)
     expect(end.code, end.stderr).toBe(0)
   })
 })

@@ -4,9 +4,9 @@ import { join } from 'node:path'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js'
 import { afterAll, assert, beforeAll, describe, expect, it, vi } from 'vitest'
-import { BIN, cleanEnv, type Exited, waitForExit } from '../helpers/spawn'
 import { makeTempDir } from '../helpers/tmp'
 import { connectClient, createWorld, type Watched, type World, worldArgs } from './harness'
+import { BIN, cleanEnv, type Exited, waitForExit } from '../helpers/spawn'
 
 let world: World
 let child: ChildProcess
@@ -141,7 +141,7 @@ describe('site-skills mcp --http: a client per MCP session, each on its own tabs
   it('closes the browser connection and exits on SIGTERM', async () => {
     child.kill('SIGTERM')
     const end = await exited
-    expect(end.killed).toBe(false)
+    expect(end.timedOut).toBe(false)
     expect(end.code).toBe(0)
   })
 })

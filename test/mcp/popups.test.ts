@@ -4,9 +4,9 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js'
 import { afterAll, assert, beforeAll, describe, expect, it, vi } from 'vitest'
 import { type LaunchedBrowser, launchBrowser } from '../../runtime/launch'
 import { startServer, type TestServer } from '../helpers/server'
-import { BIN, cleanEnv, type Exited, waitForExit } from '../helpers/spawn'
 import { makeTempDir } from '../helpers/tmp'
 import { connectClient, type Watched } from './harness'
+import { BIN, cleanEnv, type Exited, waitForExit } from '../helpers/spawn'
 
 /** A page that keeps a cookie and opens a popup as it loads; one that shows its cookies in its title. */
 const PAGES = {
@@ -94,7 +94,7 @@ describe('site-skills mcp --http: a tab belongs to the client whose page opened 
   it('exits on SIGTERM', async () => {
     child.kill('SIGTERM')
     const end = await exited
-    expect(end.killed).toBe(false)
+    expect(end.timedOut).toBe(false)
     expect(end.code, end.stderr).toBe(0)
   })
 })

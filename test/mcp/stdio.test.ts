@@ -1,17 +1,14 @@
 import { readFile, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { LaunchedPage } from '../../runtime/launch'
 import { navigate } from '../helpers/browser'
-import { BIN, cleanEnv } from '../helpers/spawn'
-import { connectClient, createWorld, type Watched, type World } from './harness'
+import { createWorld, stdioClient, type World, worldArgs } from './harness'
 
 let world: World
-let mcp: Watched
+let mcp: Awaited<ReturnType<typeof stdioClient>>
 let page: LaunchedPage
-let stderr = ''
 const OWN = ['site_skills_active_tab', 'site_skills_tabs', 'site_skills_switch_tab', 'site_skills_navigate']
 
 const names = async () => (await mcp.client.listTools()).tools.map((t) => t.name)
@@ -21,30 +18,12 @@ const errorOf = (result: CallToolResult) => result._meta?.['site-skills/error'] 
 
 beforeAll(async () => {
   world = await createWorld()
-  const transport = new StdioClientTransport({
-    command: process.execPath,
-    args: [
-      BIN,
-      'mcp',
-      '--tools',
-      'page',
-      '--root',
-      world.root,
-      '--cdp',
-      `127.0.0.1:${world.browser.port}`,
-      '--deny',
-      'gamma',
-    ],
-    env: cleanEnv() as Record<string, string>,
-    stderr: 'pipe',
-  })
-  transport.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()))
-  mcp = await connectClient(transport)
+  mcp = await stdioClient(['--tools', 'page', ...worldArgs(world)])
   // A tab opened after the server started becomes the active one.
   const changed = mcp.nextToolsChange()
   page = await world.browser.newPage(world.url('alpha.test'))
   await changed.catch((error: Error) => {
-    throw new Error(`${error.message}; the server's stderr:\n${stderr}`)
+    throw new Error(`${error.message}; the server's stderr:\n${mcp.stderr()}`)
   })
 })
 
@@ -212,9 +191,9 @@ describe('site-skills mcp --tools page over stdio', () => {
 
     await writeFile(file, '{ "id": "alpha", ')
     await expect
-      .poll(() => stderr, { timeout: 10_000, message: 'the invalid edit report' })
+      .poll(() => mcp.stderr(), { timeout: 10_000, message: 'the invalid edit report' })
       .toContain('kept the last good version of alpha')
-    expect(stderr).toMatch(/invalid skill: alpha\/manifest\.json:\d+:\d+ manifest-parse/)
+    expect(mcp.stderr()).toMatch(/invalid skill: alpha\/manifest\.json:\d+:\d+ manifest-parse/)
     expect(await described()).toBe('Reads the title, edited.')
     expect((await call('alpha__read_title', { prefix: '' })).structuredContent).toEqual({ title: 'alpha page' })
     const problems = await mcp.client.readResource({ uri: 'site-skills://problems' })

@@ -1,7 +1,7 @@
 import { rm } from 'node:fs/promises'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { type AuthorWorld, authorArgs, call, createAuthorWorld, jsonOf, textOf } from './author-world'
+import { type AuthorWorld, PAGE_TITLE, authorArgs, call, createAuthorWorld, jsonOf, textOf } from './author-world'
 import { stdioClient, type Watched } from './harness'
 
 // Issue 35: every table of the MCP server is bounded. Three grew for as long as the server ran: the
@@ -16,21 +16,14 @@ const RUNS = 4
 
 /** page_title with a returns of its own each time (`v<n>`, an optional member): a new output schema. */
 const pageTitle = (n: number) => ({
-  site: SITE,
-  tool: 'page_title',
-  kind: 'browser',
-  code: 'async function () {\n  return { title: document.title }\n}\n',
-  description: 'The title of the page.',
-  args: {},
+  ...PAGE_TITLE,
   returns: {
-    type: 'object',
-    description: 'The title.',
+    ...PAGE_TITLE.returns,
     properties: {
-      title: { type: 'string', required: true, description: 'document.title' },
+      ...PAGE_TITLE.returns.properties,
       [`v${n}`]: { type: 'string', description: `Version ${n} of the returns.` },
     },
   },
-  example: { name: 'home', args: {}, expect: { title: 'Corner Shop' } },
 })
 
 let world: AuthorWorld

@@ -4,10 +4,10 @@ import type { Tool } from '@modelcontextprotocol/sdk/types.js'
 import { countTokens } from 'gpt-tokenizer/encoding/o200k_base'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { generateSkills } from '../../bench/generate'
-import { spawnCli } from '../helpers/spawn-bin'
 import { REPO_ROOT } from '../helpers/tmp'
 import { readmeSays } from '../package/readme'
 import { createWorld, stdioClient, worldArgs, type World } from './harness'
+import { runBin } from '../helpers/spawn'
 
 let world: World
 type Client = Awaited<ReturnType<typeof stdioClient>>
@@ -49,8 +49,8 @@ afterAll(async () => {
 
 describe('token counts (gpt-tokenizer, o200k_base)', () => {
   it('context --tokens --json counts each listed tool definition and note as the tokenizer counts the same text', async () => {
-    const run = await spawnCli(['context', world.url('alpha.test'), '--tokens', '--json', '--root', world.root], {
-      deadlineMs: 20_000,
+    const run = await runBin(['context', world.url('alpha.test'), '--tokens', '--json', '--root', world.root], {
+      limitMs: 20_000,
     })
     expect(run.code, run.stderr).toBe(0)
     const { tokens: counted, knowledge } = JSON.parse(run.stdout)
@@ -72,8 +72,8 @@ describe('token counts (gpt-tokenizer, o200k_base)', () => {
     expect(alpha.total + gamma.total).toBe(toolSum + tokens(note))
     expect(counted).toMatchObject({ tools: toolSum, notes: tokens(note), total: toolSum + tokens(note) })
 
-    const human = await spawnCli(['context', world.url('alpha.test'), '--tokens', '--root', world.root], {
-      deadlineMs: 20_000,
+    const human = await runBin(['context', world.url('alpha.test'), '--tokens', '--root', world.root], {
+      limitMs: 20_000,
     })
     expect(human.code).toBe(0)
     expect(human.stdout).toContain(`tokens of ${world.url('alpha.test')} (o200k_base)`)
@@ -86,8 +86,8 @@ describe('token counts (gpt-tokenizer, o200k_base)', () => {
     const before = await readFile(dir, 'utf8')
     await writeFile(dir, `${before}Never type <|endoftext|> here.\n`)
     try {
-      const run = await spawnCli(['context', world.url('alpha.test'), '--tokens', '--json', '--root', world.root], {
-        deadlineMs: 20_000,
+      const run = await runBin(['context', world.url('alpha.test'), '--tokens', '--json', '--root', world.root], {
+        limitMs: 20_000,
       })
       expect(run.code, run.stderr).toBe(0)
       const note = await readFile(dir, 'utf8')
@@ -154,7 +154,7 @@ describe('token counts (gpt-tokenizer, o200k_base)', () => {
     }
     const fmt = (n: number) => n.toLocaleString('en-US')
     for (const [id, url] of Object.entries(urls)) {
-      const run = await spawnCli(['context', url, '--tokens', '--json', '--root', learnings], { deadlineMs: 20_000 })
+      const run = await runBin(['context', url, '--tokens', '--json', '--root', learnings], { limitMs: 20_000 })
       expect(run.code, run.stderr).toBe(0)
       const skill = JSON.parse(run.stdout).tokens.skills.find((s: { siteId: string }) => s.siteId === id)
       const tools = skill.tools.reduce((n: number, t: { tokens: number }) => n + t.tokens, 0)

@@ -1,8 +1,8 @@
 import { writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { type Exited, runNode } from '../helpers/spawn'
 import { makeTempDir, writeTree } from '../helpers/tmp'
+import { type Exited, runNode } from '../helpers/spawn'
 
 const DOUBLE = {
   description: 'Doubles n.',
@@ -61,7 +61,7 @@ afterAll(() => tmp.cleanup())
 
 /** The script ended by itself (not killed at the time limit), successfully. */
 function expectExit(run: Exited): void {
-  expect(run.killed, `killed after ${Math.round(run.ms)} ms; stdout: ${run.stdout} stderr: ${run.stderr}`).toBe(false)
+  expect(run.timedOut, `killed after ${Math.round(run.ms)} ms; stdout: ${run.stdout} stderr: ${run.stderr}`).toBe(false)
   expect(run.code, run.stderr).toBe(0)
 }
 
@@ -99,12 +99,12 @@ describe('a CI script that checks the skills with validateSiteSkills({ root })',
 
     await writeFile(join(root, 'shop/manifest.json'), '{ "id": "shop", "name": "Shop", "domains": ["*.com"] }\n')
     const broken = await runNode(['ci-check.mjs', root], { cwd: tmp.dir })
-    expect(broken.killed).toBe(false)
+    expect(broken.timedOut).toBe(false)
     expect(broken.code).toBe(1)
     expect(broken.stderr).toContain('shop: invalid domain "*.com"')
 
     const missing = await runNode(['ci-check.mjs', join(tmp.dir, 'no-such-folder')], { cwd: tmp.dir })
-    expect(missing.killed).toBe(false)
+    expect(missing.timedOut).toBe(false)
     expect(missing.code).toBe(1)
     expect(missing.stderr).toContain(`no learnings folder at "${join(tmp.dir, 'no-such-folder')}"`)
     expect(missing.stderr).toContain("code: 'root-missing'")

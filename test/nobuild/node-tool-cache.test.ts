@@ -1,8 +1,8 @@
 import { chmod, mkdir, readdir } from 'node:fs/promises'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { spawnCli } from '../helpers/spawn-bin'
 import { makeTempDir, writeTree } from '../helpers/tmp'
+import { runBin } from '../helpers/spawn'
 
 // A TypeScript Node tool is compiled to a cached .mjs in the temporary folder and imported from
 // there: a folder another user could have made, or redirected with a symlink, must not be used.
@@ -34,7 +34,7 @@ describe('the compiled Node tool cache', () => {
           'export async function hello(): Promise<{ text: string }> {\n  return { text: "hello" }\n}\n',
       })
       const env = { TMPDIR: join(dir, 'tmp') }
-      const linked = await spawnCli(['test', '--root', join(dir, 'skills')], { env })
+      const linked = await runBin(['test', '--root', join(dir, 'skills')], { env })
       expect(linked.stdout, linked.stderr).toMatch(
         /^✔ ts › hello › hi {2}~\d+ tokens\n1 passed, 0 failed \(1 example\)\n$/,
       )
@@ -43,7 +43,7 @@ describe('the compiled Node tool cache', () => {
       const open = join(dir, 'tmp2', `site-skills-node-tools-${uid}`)
       await mkdir(open, { recursive: true })
       await chmod(open, 0o777)
-      const opened = await spawnCli(['test', '--root', join(dir, 'skills')], { env: { TMPDIR: join(dir, 'tmp2') } })
+      const opened = await runBin(['test', '--root', join(dir, 'skills')], { env: { TMPDIR: join(dir, 'tmp2') } })
       expect(opened.code, opened.stderr).toBe(0)
       expect(await readdir(open)).toEqual([])
     } finally {

@@ -21,6 +21,7 @@ import {
   validateSiteSkills,
 } from '../../src/index'
 import { REPO_ROOT, makeTempDir, writeTree } from '../helpers/tmp'
+import { caught } from '../helpers/caught'
 
 /**
  * The cases of the original's own learning tests (ego-lite index.test.mjs on main, the 1.3
@@ -39,11 +40,6 @@ afterAll(async () => {
   await tmp.cleanup()
 })
 
-const caught = (p: Promise<unknown>) =>
-  p.then(
-    () => undefined,
-    (e: unknown) => e,
-  )
 const ret = (type: string, description: string) => ({ type, description })
 /** JSON.parse's message for a text. */
 function caughtParse(text: string): string {

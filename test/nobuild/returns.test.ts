@@ -5,6 +5,7 @@ import { closeSiteSkills, isSiteToolError, runBrowserSiteTool, runNodeSiteTool }
 import { DRIFT_MESSAGE, DRIFT_SKILL, GOOD_PRODUCTS, PAGE_MESSAGE } from '../helpers/returns-skill'
 import { startServer, type TestServer } from '../helpers/server'
 import { makeTempDir, writeTree } from '../helpers/tmp'
+import { caught } from '../helpers/caught'
 
 let tmp: Awaited<ReturnType<typeof makeTempDir>>
 let root: string
@@ -27,12 +28,6 @@ afterAll(async () => {
   await server?.close()
   await tmp.cleanup()
 })
-
-const caught = (p: Promise<unknown>) =>
-  p.then(
-    () => undefined,
-    (e: unknown) => e,
-  )
 
 /** console.warn's lines while `work` runs. */
 async function warnings(work: () => Promise<unknown>): Promise<{ lines: string[]; value: unknown }> {

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startServer } from '../helpers/server'
 import { REPO_ROOT } from '../helpers/tmp'
 import { DOCS, readmeCommands, readmeFile, readmeSays } from './readme'
-import { type Finished, run, words } from './spawn'
+import { type Exited, runAsUser, words } from '../helpers/spawn'
 
 /** The version of a package in this repository's node_modules: the one npm's cache holds. */
 const installed = (name: string): string =>
@@ -32,7 +32,7 @@ const HEAVY = [
 ]
 const FLAGS = ['--prefer-offline', '--no-audit', '--no-fund']
 
-function expectSuccess(result: Finished, what: string): void {
+function expectSuccess(result: Exited, what: string): void {
   const output = `${what} (exit ${result.code}, ${result.ms} ms${result.timedOut ? ', killed: timed out' : ''})\n`
   expect(result.timedOut, output + result.stdout + result.stderr).toBe(false)
   expect(result.code, output + result.stdout + result.stderr).toBe(0)
@@ -43,11 +43,11 @@ interface Manifest {
 }
 
 let project = ''
-let tarballInstall: Finished
+let tarballInstall: Exited
 
 /** `npm ls --all --omit=dev --parseable`: the packages a production install holds, by name (the project left out). */
 async function productionPackages(): Promise<string[]> {
-  const listed = await run('npm', ['ls', '--all', '--omit=dev', '--parseable'], project, 60_000)
+  const listed = await runAsUser('npm', ['ls', '--all', '--omit=dev', '--parseable'], project, 60_000)
   expectSuccess(listed, 'npm ls --all --omit=dev --parseable')
   const paths = listed.stdout.split('\n').filter((line) => line.includes('node_modules'))
   return paths.map((path) => path.slice(path.lastIndexOf('node_modules/') + 'node_modules/'.length)).sort()
@@ -55,7 +55,7 @@ async function productionPackages(): Promise<string[]> {
 
 /** `du -sk node_modules` in MB, for the log. */
 async function sizeMb(): Promise<number> {
-  const du = await run('du', ['-sk', 'node_modules'], project, 30_000)
+  const du = await runAsUser('du', ['-sk', 'node_modules'], project, 30_000)
   return Math.round(Number.parseInt(du.stdout, 10) / 1024)
 }
 
@@ -71,7 +71,7 @@ function mcpSnippetPackages(): string[][] {
 
 beforeAll(async () => {
   project = await mkdtemp(join(tmpdir(), 'site-skills-lean-'))
-  const packed = await run(
+  const packed = await runAsUser(
     'npm',
     ['pack', '--ignore-scripts', '--json', '--pack-destination', project],
     REPO_ROOT,
@@ -80,7 +80,7 @@ beforeAll(async () => {
   expectSuccess(packed, 'npm pack')
   const [{ filename }] = JSON.parse(packed.stdout) as [{ filename: string }]
   await writeFile(join(project, 'package.json'), `${JSON.stringify({ name: 'lean', private: true, type: 'module' })}\n`)
-  tarballInstall = await run('npm', ['i', '--omit=dev', `./${filename}`, ...FLAGS], project, 240_000)
+  tarballInstall = await runAsUser('npm', ['i', '--omit=dev', `./${filename}`, ...FLAGS], project, 240_000)
   expectSuccess(tarballInstall, 'npm i --omit=dev <tarball>')
   await cp(join(REPO_ROOT, 'learnings/demo-shop'), join(project, 'learnings/demo-shop'), { recursive: true })
 }, 300_000)
@@ -110,33 +110,33 @@ describe('a lean install: the packed tarball with --omit=dev into an empty proje
 
   it('validate and types run on the lean install', async () => {
     const bin = join(project, 'node_modules/.bin/site-skills')
-    const validate = await run(bin, ['validate'], project, 20_000)
+    const validate = await runAsUser(bin, ['validate'], project, 20_000)
     expectSuccess(validate, 'site-skills validate')
     expect(validate.stdout).toMatch(/0 errors, 0 warnings in 1 skills?\b/)
-    expectSuccess(await run(bin, ['types'], project, 20_000), 'site-skills types')
+    expectSuccess(await runAsUser(bin, ['types'], project, 20_000), 'site-skills types')
     expect(readFileSync(join(project, 'site-skills.d.ts'), 'utf8')).toContain('"demo-shop": {')
   })
 
   it("builds the README's Vite agent with vite installed beside it, and the agent runs", async () => {
-    const vite = await run('npm', ['i', '-D', `vite@${installed('vite')}`, ...FLAGS], project, 240_000)
+    const vite = await runAsUser('npm', ['i', '-D', `vite@${installed('vite')}`, ...FLAGS], project, 240_000)
     expectSuccess(vite, 'npm i -D vite')
     // Getting started's steps: the scaffolded skill, then the agent that serves its page and reads it.
     const [scaffold] = readmeCommands('npx site-skills new my-site --domain localhost')
     const bin = join(project, 'node_modules/.bin/site-skills')
-    expectSuccess(await run(bin, words(scaffold ?? '')[1].slice(1), project, 20_000), scaffold ?? '')
+    expectSuccess(await runAsUser(bin, words(scaffold ?? '')[1].slice(1), project, 20_000), scaffold ?? '')
     for (const file of ['vite.config.ts', 'serve.ts', 'agent.ts'])
       await writeFile(join(project, file), readmeFile(file))
     const [build, start] = readmeCommands('vite build --ssr agent.ts')
     const [command, args] = words(build ?? '')
-    expectSuccess(await run(command, args, project, 120_000), build ?? '')
-    const agent = await run('node', ['dist/agent.js'], project, 60_000)
+    expectSuccess(await runAsUser(command, args, project, 120_000), build ?? '')
+    const agent = await runAsUser('node', ['dist/agent.js'], project, 60_000)
     expectSuccess(agent, start ?? '')
     // The project also holds the demo shop (for the mcp tests below), which matches localhost too.
     expect(agent.stdout).toBe("[ 'demo-shop', 'my-site' ]\n# My Site\n## Getting started\n## Next steps\n")
   })
 
   it('mcp without the MCP SDK exits 2 with one line naming the npm i -D to run, and starts nothing', async () => {
-    const mcp = await run(join(project, 'node_modules/.bin/site-skills'), ['mcp'], project, 20_000)
+    const mcp = await runAsUser(join(project, 'node_modules/.bin/site-skills'), ['mcp'], project, 20_000)
     expect(mcp.timedOut).toBe(false)
     expect(mcp.code).toBe(2)
     expect(mcp.stdout).toBe('')
@@ -148,7 +148,7 @@ describe('a lean install: the packed tarball with --omit=dev into an empty proje
     expect(readmeSays('npm i -D @modelcontextprotocol/server @modelcontextprotocol/node')).toBe(true)
     // Token counts: the tokenizer is a peer of its own, loaded before anything is read.
     const bin = join(project, 'node_modules/.bin/site-skills')
-    const tokens = await run(bin, ['context', 'https://demo-shop.test/', '--tokens'], project, 20_000)
+    const tokens = await runAsUser(bin, ['context', 'https://demo-shop.test/', '--tokens'], project, 20_000)
     expect({ code: tokens.code, stdout: tokens.stdout, stderr: tokens.stderr }).toEqual({
       code: 2,
       stdout: '',
@@ -156,7 +156,7 @@ describe('a lean install: the packed tarball with --omit=dev into an empty proje
     })
     expect(readmeSays('npm i -D gpt-tokenizer')).toBe(true)
     // The secret scan of `pack`: secretlint and its rules, named together, before anything is read or written.
-    const pack = await run(bin, ['pack', '--out', 'pack-out'], project, 20_000)
+    const pack = await runAsUser(bin, ['pack', '--out', 'pack-out'], project, 20_000)
     expect({ code: pack.code, stdout: pack.stdout, stderr: pack.stderr }).toEqual({
       code: 2,
       stdout: '',
@@ -173,8 +173,11 @@ describe('a lean install: the packed tarball with --omit=dev into an empty proje
     const peers = snippets[0]!.filter((name) => name !== OURS)
     expect(peers).toEqual(expect.arrayContaining(['@modelcontextprotocol/server', '@modelcontextprotocol/node']))
     const specs = peers.map((name) => `${name}@${installed(name)}`)
-    expectSuccess(await run('npm', ['i', '-D', ...specs, ...FLAGS], project, 240_000), `npm i -D ${specs.join(' ')}`)
-    const all = await run('npm', ['ls', '--all', '--parseable'], project, 60_000)
+    expectSuccess(
+      await runAsUser('npm', ['i', '-D', ...specs, ...FLAGS], project, 240_000),
+      `npm i -D ${specs.join(' ')}`,
+    )
+    const all = await runAsUser('npm', ['ls', '--all', '--parseable'], project, 60_000)
     const count = all.stdout.split('\n').filter((line) => line.includes('node_modules')).length
     console.log(`with vite and ${peers.join(', ')}: ${count} packages, ${await sizeMb()} MB of node_modules`)
 
@@ -182,7 +185,7 @@ describe('a lean install: the packed tarball with --omit=dev into an empty proje
     // The HTTP adapter, a peer of its own: without it the command names both to install.
     const adapter = join(project, 'node_modules/@modelcontextprotocol/node')
     await rename(adapter, `${adapter}-away`)
-    const withoutAdapter = await run(bin, ['mcp'], project, 20_000)
+    const withoutAdapter = await runAsUser(bin, ['mcp'], project, 20_000)
     await rename(`${adapter}-away`, adapter)
     expect({ code: withoutAdapter.code, stderr: withoutAdapter.stderr }).toEqual({
       code: 2,
@@ -196,7 +199,7 @@ describe('a lean install: the packed tarball with --omit=dev into an empty proje
     const older = JSON.parse(original) as { exports: Record<string, unknown> }
     delete older.exports['./ext/skills']
     await writeFile(sdkManifest, JSON.stringify(older))
-    const withOlder = await run(bin, ['mcp'], project, 20_000)
+    const withOlder = await runAsUser(bin, ['mcp'], project, 20_000)
     await writeFile(sdkManifest, original)
     const range = (JSON.parse(readFileSync(join(REPO_ROOT, 'package.json'), 'utf8')) as Manifest).peerDependencies[
       '@modelcontextprotocol/server'

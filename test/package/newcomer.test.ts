@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { REPO_ROOT } from '../helpers/tmp'
 import { startTsserver } from '../helpers/tsserver'
 import { readmeCommands, readmeFile, readmeSays } from './readme'
-import { type Finished, run, words } from './spawn'
+import { type Exited, runAsUser, words } from '../helpers/spawn'
 
 /** The version of a package in this repository's node_modules: the one npm's cache holds. */
 const installed = (name: string): string =>
@@ -15,16 +15,16 @@ const installed = (name: string): string =>
 const OURS = JSON.parse(readFileSync(join(REPO_ROOT, 'package.json'), 'utf8')) as { name: string; version: string }
 
 /** A command that should end on its own: fails with its output when it did not succeed. */
-function expectSuccess(result: Finished, what: string): void {
+function expectSuccess(result: Exited, what: string): void {
   const output = `${what} (exit ${result.code}, ${result.ms} ms${result.timedOut ? ', killed: timed out' : ''})\n`
   expect(result.timedOut, output + result.stdout + result.stderr).toBe(false)
   expect(result.code, output + result.stdout + result.stderr).toBe(0)
 }
 
 /** Runs one README command line (`npx vite build --ssr agent.ts`) in the project. */
-function runLine(project: string, line: string, timeoutMs: number): Promise<Finished> {
+function runLine(project: string, line: string, timeoutMs: number): Promise<Exited> {
   const [command, args] = words(line)
-  return run(command, args, project, timeoutMs)
+  return runAsUser(command, args, project, timeoutMs)
 }
 
 let project = ''
@@ -45,7 +45,7 @@ async function buildAndRun(line: string, name: string, env: Record<string, strin
   expect([start, rest]).toEqual([`node dist/${name}.js`, []])
   await rm(join(project, 'dist'), { recursive: true, force: true })
   expectSuccess(await runLine(project, build ?? '', 180_000), build ?? '')
-  const agent = await run('node', [`dist/${name}.js`], project, 60_000, env)
+  const agent = await runAsUser('node', [`dist/${name}.js`], project, 60_000, env)
   expectSuccess(agent, line)
   return agent.stdout
 }
@@ -53,7 +53,7 @@ async function buildAndRun(line: string, name: string, env: Record<string, strin
 beforeAll(async () => {
   // Outside the repository, so nothing resolves to this checkout's node_modules or sources.
   project = await mkdtemp(join(tmpdir(), 'site-skills-newcomer-'))
-  const packed = await run(
+  const packed = await runAsUser(
     'npm',
     ['pack', '--ignore-scripts', '--json', '--pack-destination', project],
     REPO_ROOT,
@@ -70,7 +70,7 @@ beforeAll(async () => {
   // The README's other bundlers, for their snippets (the browser libraries are installed by their own test).
   const tools = [...TOOLS, ...BUNDLERS].map((name) => `${name}@${installed(name)}`)
   const flags = ['--prefer-offline', '--no-audit', '--no-fund']
-  const install = await run('npm', ['i', '-D', `./${filename}`, ...tools, ...flags], project, 240_000)
+  const install = await runAsUser('npm', ['i', '-D', `./${filename}`, ...tools, ...flags], project, 240_000)
   expectSuccess(install, `npm i -D <tarball> ${tools.join(' ')}`)
   console.log(`newcomer: npm pack ${packed.ms} ms, npm install ${install.ms} ms`)
 }, 400_000)
@@ -132,13 +132,13 @@ describe('a newcomer following README.md, with the packed tarball installed', ()
     await writeFile(join(project, 'tsconfig.json'), readmeFile('tsconfig.json'))
     await rm(join(project, 'site-skills.d.ts'), { force: true })
     expect(readmeSays('`npx site-skills types`')).toBe(true)
-    expectSuccess(await run('npx', ['site-skills', 'types'], project, 20_000), 'npx site-skills types')
+    expectSuccess(await runAsUser('npx', ['site-skills', 'types'], project, 20_000), 'npx site-skills types')
     expect(readmeSays('Then `npx tsc`')).toBe(true)
-    expectSuccess(await run('npx', ['tsc'], project, 120_000), 'npx tsc')
+    expectSuccess(await runAsUser('npx', ['tsc'], project, 120_000), 'npx tsc')
 
     const typo = readmeFile('agent.ts').replace("['my-site'].page_headings(", "['my-site'].page_headngs(")
     await writeFile(join(project, 'typo.ts'), typo)
-    const failed = await run('npx', ['tsc'], project, 120_000)
+    const failed = await runAsUser('npx', ['tsc'], project, 120_000)
     await rm(join(project, 'typo.ts'))
     expect(failed.timedOut).toBe(false)
     expect(failed.code).not.toBe(0)
@@ -190,7 +190,7 @@ describe('a newcomer following README.md, with the packed tarball installed', ()
   it('runs the README dev.mjs: ssrLoadModule through the plugin, then the process ends', async () => {
     await writeFile(join(project, 'dev.mjs'), readmeFile('dev.mjs'))
     expect(readmeSays('`node dev.mjs`')).toBe(true)
-    const dev = await run('node', ['dev.mjs'], project, 60_000)
+    const dev = await runAsUser('node', ['dev.mjs'], project, 60_000)
     expectSuccess(dev, 'node dev.mjs')
     expect(dev.stdout).toBe("[ 'my-site' ]\n[ [ 'page_headings' ] ]\n")
   })
@@ -229,7 +229,12 @@ describe('a newcomer following README.md, with the packed tarball installed', ()
       // `npm i -D <library>` as the README says, at the version npm's cache holds.
       expect(readmeSays(`\`npm i -D ${library}\``)).toBe(true)
       const flags = ['--prefer-offline', '--no-audit', '--no-fund']
-      const install = await run('npm', ['i', '-D', `${library}@${installed(library)}`, ...flags], project, 240_000)
+      const install = await runAsUser(
+        'npm',
+        ['i', '-D', `${library}@${installed(library)}`, ...flags],
+        project,
+        240_000,
+      )
       expectSuccess(install, `npm i -D ${library}`)
       await writeFile(join(project, `${name}.ts`), readmeFile(`${name}.ts`))
       const line = `npx vite build --ssr ${name}.ts && node dist/${name}.js`
@@ -240,13 +245,13 @@ describe('a newcomer following README.md, with the packed tarball installed', ()
   )
 
   it('type-checks every README TypeScript file written so far with npx tsc', async () => {
-    expectSuccess(await run('npx', ['tsc'], project, 180_000), 'npx tsc')
+    expectSuccess(await runAsUser('npx', ['tsc'], project, 180_000), 'npx tsc')
   }, 200_000)
 
   it('runs the README nobuild.mjs on the same skills, without a build', async () => {
     await writeFile(join(project, 'nobuild.mjs'), readmeFile('nobuild.mjs'))
     expect(readmeSays('`node nobuild.mjs`')).toBe(true)
-    const script = await run('node', ['nobuild.mjs'], project, 60_000)
+    const script = await runAsUser('node', ['nobuild.mjs'], project, 60_000)
     expectSuccess(script, 'node nobuild.mjs')
     expect(script.stdout.startsWith('[]\nmy-site [')).toBe(true)
     expect(script.stdout).toContain(`'await runBrowserSiteTool("my-site", "page_headings", { ... }, target)'`)
@@ -255,7 +260,7 @@ describe('a newcomer following README.md, with the packed tarball installed', ()
 
   it('installed site-skills binary: validate exits 0, and 1 on a broken manifest, each within seconds', async () => {
     const bin = join(project, 'node_modules/.bin/site-skills')
-    const clean = await run(bin, ['validate'], project, 10_000)
+    const clean = await runAsUser(bin, ['validate'], project, 10_000)
     expectSuccess(clean, 'site-skills validate')
     expect(clean.ms).toBeLessThan(5_000)
     expect(clean.stdout).toMatch(/0 errors, 0 warnings in 1 skills?\b/)
@@ -263,7 +268,7 @@ describe('a newcomer following README.md, with the packed tarball installed', ()
     const manifest = join(project, 'learnings/my-site/manifest.json')
     const original = readFileSync(manifest, 'utf8')
     await writeFile(manifest, original.replace('"domains"', '"domains": ["*.com"], "domainz"'))
-    const broken = await run(bin, ['validate'], project, 10_000)
+    const broken = await runAsUser(bin, ['validate'], project, 10_000)
     await writeFile(manifest, original)
     expect(broken.timedOut).toBe(false)
     expect(broken.code).toBe(1)
@@ -272,7 +277,7 @@ describe('a newcomer following README.md, with the packed tarball installed', ()
   })
 
   it('installed site-skills binary: --version prints the package version and exits 0 within seconds', async () => {
-    const version = await run(join(project, 'node_modules/.bin/site-skills'), ['--version'], project, 10_000)
+    const version = await runAsUser(join(project, 'node_modules/.bin/site-skills'), ['--version'], project, 10_000)
     expectSuccess(version, 'site-skills --version')
     expect(version.ms).toBeLessThan(5_000)
     expect(version.stdout.trim()).toContain(OURS.version)

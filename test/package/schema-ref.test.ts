@@ -3,8 +3,8 @@ import { cp, mkdir, symlink } from 'node:fs/promises'
 import { dirname, join, resolve } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { manifestSchema } from '../../src/compiler/validate/schema'
-import { runBin } from '../helpers/spawn'
 import { REPO_ROOT, makeTempDir } from '../helpers/tmp'
+import { runBin } from '../helpers/spawn'
 
 const SHIPPED = readdirSync(join(REPO_ROOT, 'learnings'), { withFileTypes: true })
   .filter((e) => e.isDirectory())
@@ -40,17 +40,16 @@ describe('the $schema of a manifest', () => {
   })
 
   it('that site-skills new writes is the same reference, from the project and from a folder below it', async () => {
-    const made = await runBin(['new', 'probe', '--domain', 'probe.example.com'], project)
+    const made = await runBin(['new', 'probe', '--domain', 'probe.example.com'], { cwd: project })
     expect(made.code, made.stderr).toBe(0)
     expect(schemaOf(join(project, 'learnings/probe/manifest.json'))).toBe(
       schemaOf(join(REPO_ROOT, 'learnings/demo-shop/manifest.json')),
     )
     // Run from a subfolder with a root of its own: the package is found in the project's node_modules.
     await mkdir(join(project, 'agent'), { recursive: true })
-    const nested = await runBin(
-      ['new', 'deep', '--domain', 'deep.example.com', '--root', 'skills'],
-      join(project, 'agent'),
-    )
+    const nested = await runBin(['new', 'deep', '--domain', 'deep.example.com', '--root', 'skills'], {
+      cwd: join(project, 'agent'),
+    })
     expect(nested.code, nested.stderr).toBe(0)
     const manifest = join(project, 'agent/skills/deep/manifest.json')
     expect(schemaOf(manifest)).toBe('../../../node_modules/unplugin-site-skills/manifest.schema.json')

@@ -4,8 +4,8 @@ import { chownSync, lstatSync, readFileSync, readdirSync, rmSync, statSync, syml
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { SHOP_MANIFEST } from '../helpers/shop-skill'
-import { type Exited, cleanEnv, runNode } from '../helpers/spawn'
 import { REPO_ROOT, makeTempDir, writeTree } from '../helpers/tmp'
+import { type Exited, cleanEnv, runNode } from '../helpers/spawn'
 
 // Issue 35: the build caches are read through the file guard. A cache file that is a FIFO or a
 // symlink, or that another user owns, is ignored with a warning and written again; a build never
@@ -40,7 +40,7 @@ async function build(outDir = 'out'): Promise<Built> {
     limitMs: 40_000,
   })
   const output = run.stdout + run.stderr
-  expect(run.killed, `the build did not exit on its own:\n${output}`).toBe(false)
+  expect(run.timedOut, `the build did not exit on its own:\n${output}`).toBe(false)
   expect(run.code, output).toBe(0)
   const line = output.match(/cache: (\d+) of (\d+) skills reused from (\S+?);?(?: \(file (\w+)\))?;/)
   expect(line, output).not.toBeNull()

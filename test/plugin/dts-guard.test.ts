@@ -3,8 +3,8 @@ import { lstatSync, readFileSync, readlinkSync, rmSync, symlinkSync } from 'node
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { SHOP_MANIFEST } from '../helpers/shop-skill'
-import { cleanEnv, runNode } from '../helpers/spawn'
 import { REPO_ROOT, makeTempDir, writeTree } from '../helpers/tmp'
+import { cleanEnv, runNode } from '../helpers/spawn'
 
 // Issue 35: the plugin's d.ts is written through the file guard. It is replaced whole when it
 // changed; a FIFO there hung `vite build` (the write waited for a reader), and a symlink there
@@ -25,7 +25,7 @@ async function build(): Promise<string> {
     limitMs: 40_000,
   })
   const output = run.stdout + run.stderr
-  expect(run.killed, `the build did not exit on its own:\n${output}`).toBe(false)
+  expect(run.timedOut, `the build did not exit on its own:\n${output}`).toBe(false)
   expect(run.code, output).toBe(0)
   return output
 }

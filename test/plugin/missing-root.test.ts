@@ -1,8 +1,8 @@
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { runNode } from '../helpers/spawn'
 import { REPO_ROOT, makeTempDir, writeTree } from '../helpers/tmp'
 import { SHOP_MANIFEST } from '../helpers/shop-skill'
+import { runNode } from '../helpers/spawn'
 
 const VITE = join(REPO_ROOT, 'node_modules/vite/bin/vite.js')
 
@@ -47,7 +47,7 @@ describe('vite build --ssr with a roots option', () => {
       limitMs: 60_000,
     })
     const output = build.stdout + build.stderr
-    expect(build.killed).toBe(false)
+    expect(build.timedOut).toBe(false)
     expect(build.code, output).toBe(1)
     expect(output).toContain(`root "${join(tmp.dir, 'nope')}" does not exist`)
     expect(output).toContain('root-missing')

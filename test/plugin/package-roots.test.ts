@@ -4,9 +4,9 @@ import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { promisify } from 'node:util'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
-import { runBin, runNode } from '../helpers/spawn'
 import { REPO_ROOT, makeTempDir, writeTree } from '../helpers/tmp'
 import { SHOP_MANIFEST } from '../helpers/shop-skill'
+import { runBin, runNode } from '../helpers/spawn'
 
 const VITE = join(REPO_ROOT, 'node_modules/vite/bin/vite.js')
 const PACKAGE = '@acme/site-skills-shop'
@@ -55,7 +55,7 @@ const build = (outDir: string) =>
 describe('a skill package installed from a tarball, as a root', () => {
   it('builds with Vite from the package name, and fails naming the package when one of its skills breaks', async () => {
     const ok = await build('out-ok')
-    expect(ok.killed).toBe(false)
+    expect(ok.timedOut).toBe(false)
     expect(ok.code, ok.stdout + ok.stderr).toBe(0)
     const agent = await runNode([join(project, 'out-ok/agent.js')], { cwd: project })
     expect(agent.code, agent.stderr).toBe(0)
@@ -67,7 +67,7 @@ describe('a skill package installed from a tarball, as a root', () => {
     try {
       const broken = await build('out-broken')
       const output = broken.stdout + broken.stderr
-      expect(broken.killed).toBe(false)
+      expect(broken.timedOut).toBe(false)
       expect(broken.code, output).toBe(1)
       // The report names the package; only the editor link (the error's `loc`) is the absolute path.
       expect(output).toContain(`${PACKAGE}/shop/manifest.json:3:3  error name-invalid`)
@@ -77,17 +77,17 @@ describe('a skill package installed from a tarball, as a root', () => {
   })
 
   it('validates by the package name from the CLI, diagnostics and --json naming the package', async () => {
-    const clean = await runBin(['validate', '--root', PACKAGE], project)
+    const clean = await runBin(['validate', '--root', PACKAGE], { cwd: project })
     expect(clean.code, clean.stdout + clean.stderr).toBe(0)
     expect(clean.stdout).toContain('0 errors, 0 warnings in 2 skills')
 
     const installed = join(project, 'node_modules', PACKAGE, 'learnings/news/manifest.json')
     await writeFile(installed, '{ "id": "news", "name": "News", "domains": ["*.com"], "nodeTools": {} }\n')
     try {
-      const human = await runBin(['validate', '--root', PACKAGE], project)
+      const human = await runBin(['validate', '--root', PACKAGE], { cwd: project })
       expect(human.code).toBe(1)
       expect(human.stdout).toContain(`${PACKAGE}/news/manifest.json:1:45`)
-      const json = await runBin(['validate', '--json', '--root', PACKAGE], project)
+      const json = await runBin(['validate', '--json', '--root', PACKAGE], { cwd: project })
       expect(json.code).toBe(1)
       const report = JSON.parse(json.stdout)
       expect(
@@ -101,8 +101,8 @@ describe('a skill package installed from a tarball, as a root', () => {
 
 describe('package names that name no skill package', () => {
   it('a package that is not installed is package-missing, exit 2, with the npm i line', async () => {
-    const missing = await runBin(['validate', '--root', '@acme/not-installed'], project)
-    expect(missing.killed).toBe(false)
+    const missing = await runBin(['validate', '--root', '@acme/not-installed'], { cwd: project })
+    expect(missing.timedOut).toBe(false)
     expect(missing.code).toBe(2)
     expect(missing.stderr).toContain('package-missing: package "@acme/not-installed" is not installed')
     expect(missing.stderr).toContain('npm i -D @acme/not-installed')
@@ -132,16 +132,16 @@ describe('package names that name no skill package', () => {
     })
     await mkdir(join(tmp.dir, 'outside/shop'), { recursive: true })
     await symlink(join(tmp.dir, 'outside'), join(modules, 'linked/learnings'))
-    const plain = await runBin(['validate', '--root', '@acme/plain'], project)
+    const plain = await runBin(['validate', '--root', '@acme/plain'], { cwd: project })
     expect(plain.code).toBe(2)
     expect(plain.stderr).toContain(
       '@acme/plain/package.json:1:1: package-invalid: package "@acme/plain": its package.json has no "siteSkills" field',
     )
-    const escaping = await runBin(['validate', '--root', '@acme/escape'], project)
+    const escaping = await runBin(['validate', '--root', '@acme/escape'], { cwd: project })
     expect(escaping.code).toBe(2)
     expect(escaping.stderr).toContain('@acme/escape/package.json:3:19: package-invalid')
     expect(escaping.stderr).toContain('must be a relative path inside the package')
-    const linked = await runBin(['validate', '--root', '@acme/linked'], project)
+    const linked = await runBin(['validate', '--root', '@acme/linked'], { cwd: project })
     expect(linked.code).toBe(2)
     expect(linked.stderr).toContain('@acme/linked/package.json:4:5: package-invalid')
     expect(linked.stderr).toContain('resolves outside the package (a symlink)')
@@ -161,8 +161,8 @@ describe('package names that name no skill package', () => {
       'leaky/learnings/blog': { symlink: '../extra/blog' },
     })
     await symlink(join(tmp.dir, 'elsewhere/shop'), join(modules, 'leaky/learnings/shop'))
-    const run = await runBin(['validate', '--json', '--root', '@acme/leaky'], project)
-    expect(run.killed).toBe(false)
+    const run = await runBin(['validate', '--json', '--root', '@acme/leaky'], { cwd: project })
+    expect(run.timedOut).toBe(false)
     expect(run.code, run.stderr).toBe(1)
     const report = JSON.parse(run.stdout)
     expect(report.skills).toBe(2)
@@ -178,7 +178,7 @@ describe('package names that name no skill package', () => {
     ])
     const match = await runBin(
       ['match', '--json', 'https://shop.example.com/', 'https://blog.example.com/', '--root', '@acme/leaky'],
-      project,
+      { cwd: project },
     )
     expect(match.code, match.stderr).toBe(0)
     expect(JSON.parse(match.stdout)).toEqual({ 'https://shop.example.com/': [], 'https://blog.example.com/': ['blog'] })
@@ -205,7 +205,7 @@ try { await validateSiteSkills({ roots: ['@acme/absent'] }) } catch (error) { co
     const app = await runNode([join(workspace, 'app.js')], { cwd: workspace })
     expect(app.code, app.stderr).toBe(0)
     expect(app.stdout.split('\n')).toEqual(['shop', '8', '[]', 'package-missing', ''])
-    const cli = await runBin(['validate', '--json', '--root', '@acme/ws-skills'], workspace)
+    const cli = await runBin(['validate', '--json', '--root', '@acme/ws-skills'], { cwd: workspace })
     expect(cli.code, cli.stderr).toBe(0)
     expect(JSON.parse(cli.stdout)).toMatchObject({ ok: true, skills: 1 })
   })

@@ -1,9 +1,9 @@
 import { readFileSync, readdirSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { cleanEnv, runNode, type Exited } from '../helpers/spawn'
 import { SHOP_MANIFEST } from '../helpers/shop-skill'
 import { REPO_ROOT, makeTempDir, writeTree } from '../helpers/tmp'
+import { cleanEnv, runNode, type Exited } from '../helpers/spawn'
 
 const VITE = join(REPO_ROOT, 'node_modules/vite/bin/vite.js')
 
@@ -87,7 +87,7 @@ async function build(outDir = 'out'): Promise<Built> {
     limitMs: 90_000,
   })
   const output = run.stdout + run.stderr
-  expect(run.killed, output).toBe(false)
+  expect(run.timedOut, output).toBe(false)
   expect(run.code, output).toBe(0)
   const line = output.match(/cache: (\d+) of (\d+) skills reused from (\S+?);?(?: \(file (\w+)\))?;/)
   expect(line, output).not.toBeNull()

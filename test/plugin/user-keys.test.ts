@@ -5,8 +5,8 @@ import { createDomainTableData } from '../../runtime/match'
 import { createSiteSkills } from '../../runtime/registry'
 import type { SkillMeta } from '../../runtime/skill-data'
 import { buildApp } from '../helpers/bundlers'
-import { runBin, runNode } from '../helpers/spawn'
 import { makeTempDir, writeTree } from '../helpers/tmp'
+import { runBin, runNode } from '../helpers/spawn'
 
 /*
  * Issue 24.13: hosts and ids that are also names of Object.prototype's members. Underscores are
@@ -67,7 +67,7 @@ describe('tables keyed by hosts, ids and names (issue 24.13)', () => {
   })
 
   it('`site-skills validate` and `match` accept and match them; a URL `__proto__` is printed like any other', async () => {
-    const validate = await runBin(['validate', '--json', root], tmp.dir)
+    const validate = await runBin(['validate', '--json', root], { cwd: tmp.dir })
     expect(validate.code).toBe(0)
     const report = JSON.parse(validate.stdout) as {
       ok: boolean
@@ -79,14 +79,14 @@ describe('tables keyed by hosts, ids and names (issue 24.13)', () => {
     expect(report.diagnostics.map((d) => `${d.file}:${d.line}:${d.column} ${d.code} ${d.message}`)).toEqual([
       'odd/manifest.json:5:5 domain-shadowed domain "__proto__" is also claimed by skill "constructor"',
     ])
-    const match = await runBin(['match', '--json', '--root', root, ...Object.keys(URLS), '__proto__'], tmp.dir)
+    const match = await runBin(['match', '--json', '--root', root, ...Object.keys(URLS), '__proto__'], { cwd: tmp.dir })
     expect(match.code).toBe(0)
     expect(JSON.parse(match.stdout)).toEqual({ ...URLS, ['__proto__']: [] })
   })
 
   it('a command named like an Object member is a usage error, not a stack trace', async () => {
     for (const name of ['constructor', 'toString', '__proto__']) {
-      const run = await runBin([name], tmp.dir)
+      const run = await runBin([name], { cwd: tmp.dir })
       expect(run.code, name).toBe(2)
       expect(run.stderr).toContain(`unknown command ${JSON.stringify(name)}`)
       expect(run.stderr).not.toContain('    at ')

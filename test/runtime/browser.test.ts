@@ -1,18 +1,17 @@
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
+import { beforeAll, describe, expect, it, vi } from 'vitest'
 import { type BrowserCall, type BrowserTarget, callBrowserTool } from '../../runtime/browser'
-import { type LaunchedBrowser, type LaunchedPage, launchBrowser } from '../../runtime/launch'
-import { type CompiledTool, compileTools, evaluate, navigate, waitForTitle } from '../helpers/browser'
-import { startServer, type TestServer } from '../helpers/server'
+import type { LaunchedPage } from '../../runtime/launch'
+import { evaluate, navigate, waitForTitle } from '../helpers/browser'
 import { failure } from '../helpers/browser'
+import { PAGE_TOOL_SOURCES, usePageToolWorld } from '../helpers/page-tools'
 
 const SITE = 'site'
 const DOMAINS = ['127.0.0.1']
 
 const FILES: Record<string, string> = {
-  'browser-tools/echo.js': 'async function (args) {\n  return args\n}\n',
+  ...PAGE_TOOL_SOURCES,
   'browser-tools/codepoints.js':
     'async function (args) {\n  return Array.from(args.text, (c) => c.codePointAt(0))\n}\n',
-  'browser-tools/title.js': 'async function () {\n  return document.title\n}\n',
   'browser-tools/values.js': [
     'async function ({ kind }) {',
     '  const values = { nan: NaN, inf: Infinity, ninf: -Infinity, negzero: -0, big: 2n ** 70n, undef: undefined, nested: { a: [1, undefined, NaN], u: undefined } }',
@@ -23,18 +22,6 @@ const FILES: Record<string, string> = {
   'browser-tools/side-effect.js': 'async function () {\n  window.__ran = true\n  return "ran"\n}\n',
   'browser-tools/hang.js':
     'async function () {\n  window.__hanging = (window.__hanging ?? 0) + 1\n  await new Promise(() => {})\n}\n',
-  'browser-tools/busy.js': 'async function () {\n  for (;;) {}\n}\n',
-  'browser-tools/throws.js': [
-    'async function (args) {',
-    '  const value = args.n * 2',
-    '',
-    '  if (value > 1) {',
-    "    throw new Error('too big: ' + value)",
-    '  }',
-    '  return value',
-    '}',
-    '',
-  ].join('\n'),
   'browser-tools/throws-later.js': [
     'async function () {',
     '  await new Promise((resolve) => setTimeout(resolve, 10))',
@@ -44,8 +31,6 @@ const FILES: Record<string, string> = {
     '',
   ].join('\n'),
   'browser-tools/throws-string.js': "async function () {\n  throw 'just a string'\n}\n",
-  'browser-tools/throws-inline.js':
-    "async (args) => { if (args.n > 1) throw new RangeError('inline ' + args.n); return 0 }\n",
   'browser-tools/typed.ts': [
     'interface Args {',
     '  items: string[]',
@@ -115,24 +100,11 @@ String.prototype.endsWith = String.prototype.includes = function () { return tru
 String.prototype.slice = String.prototype.indexOf = function () { return -1 }
 </script>`
 
-let browser: LaunchedBrowser
-let server: TestServer
-let tools: Record<string, CompiledTool>
+const world = usePageToolWorld(SITE, FILES, TOOLS, { routes: { '/hostile': HOSTILE_PAGE } })
 let page: LaunchedPage
 
 beforeAll(async () => {
-  // Each is assigned as soon as it exists, so that afterAll closes it even if another fails.
-  await Promise.all([
-    launchBrowser().then((b) => (browser = b)),
-    startServer({ '/hostile': HOSTILE_PAGE }).then((s) => (server = s)),
-    compileTools(SITE, FILES, TOOLS).then((t) => (tools = t)),
-  ])
-  page = await browser.newPage(server.url('/home'))
-})
-
-afterAll(async () => {
-  await browser?.close()
-  await server?.close()
+  page = await world.browser.newPage(world.server.url('/home'))
 })
 
 function call(
@@ -141,7 +113,7 @@ function call(
   args: Record<string, unknown> = {},
   extra: Partial<BrowserCall> = {},
 ): Promise<unknown> {
-  const { code, file } = tools[tool]!
+  const { code, file } = world.tools[tool]!
   return callBrowserTool(target, { siteId: SITE, tool, code, file, args, domains: DOMAINS, ...extra })
 }
 
@@ -155,7 +127,7 @@ async function listPages(port: number): Promise<{ id: string; type: string }[]> 
 
 /** A page of its own, for tests that navigate, block or stop it. */
 async function withPage(path: string, test: (page: LaunchedPage) => Promise<void>): Promise<void> {
-  const own = await browser.newPage(server.url(path))
+  const own = await world.browser.newPage(world.server.url(path))
   try {
     await test(own)
   } finally {
@@ -204,7 +176,7 @@ describe('domains', () => {
       call(page.client, 'sideEffect', {}, { domains: ['example.com', '*.example.com'] }),
       'domain-mismatch',
     )
-    expect(error.message).toContain(server.url('/home'))
+    expect(error.message).toContain(world.server.url('/home'))
     expect(error.siteId).toBe(SITE)
     expect(await evaluate(page.client, 'window.__ran')).toBeUndefined()
     expect(await call(page.client, 'sideEffect')).toBe('ran')
@@ -248,7 +220,7 @@ describe('timeouts', () => {
   it('stops a busy loop over a connection of its own before closing it', async () => {
     await withPage('/busy', async (own) => {
       const started = Date.now()
-      await failure(call({ port: browser.port, target: own.targetId }, 'busy', {}, { timeoutMs: 500 }), 'timeout')
+      await failure(call({ port: world.browser.port, target: own.targetId }, 'busy', {}, { timeoutMs: 500 }), 'timeout')
       expect(Date.now() - started).toBeLessThan(2500)
       expect(await evaluate(own.client, 'document.title')).toBe('/busy')
     })
@@ -310,7 +282,7 @@ describe('page events during a call', () => {
       await waitForTitle(own.client, '/after')
       expect(await call(own.client, 'title')).toBe('/after')
       const pending = failure(call(own.client, 'hang'), 'context-lost')
-      await own.client.send('Page.navigate', { url: server.url('/elsewhere') })
+      await own.client.send('Page.navigate', { url: world.server.url('/elsewhere') })
       await pending
       await waitForTitle(own.client, '/elsewhere')
       expect(await call(own.client, 'title')).toBe('/elsewhere')
@@ -320,7 +292,7 @@ describe('page events during a call', () => {
   it('refreshes its cached handle after the page navigated between calls', async () => {
     await withPage('/first', async (own) => {
       expect(await call(own.client, 'title')).toBe('/first')
-      await navigate(own.client, server.url('/second'))
+      await navigate(own.client, world.server.url('/second'))
       expect(await call(own.client, 'title')).toBe('/second')
     })
   })
@@ -360,7 +332,7 @@ describe('isolated world', () => {
   it('recreates the world after a navigation', async () => {
     await withPage('/world-1', async (own) => {
       expect(await call(own.client, 'title', {}, { isolatedWorld: true })).toBe('/world-1')
-      await navigate(own.client, server.url('/world-2'))
+      await navigate(own.client, world.server.url('/world-2'))
       expect(await call(own.client, 'title', {}, { isolatedWorld: true })).toBe('/world-2')
     })
   })
@@ -373,10 +345,10 @@ describe('target forms', () => {
 
   it('accepts { host, port, target } with a URL substring or an id', async () => {
     await withPage('/forms/unique-substring', async (own) => {
-      expect(await call({ host: '127.0.0.1', port: browser.port, target: 'unique-substring' }, 'title')).toBe(
+      expect(await call({ host: '127.0.0.1', port: world.browser.port, target: 'unique-substring' }, 'title')).toBe(
         '/forms/unique-substring',
       )
-      expect(await call({ port: browser.port, target: own.targetId }, 'title')).toBe('/forms/unique-substring')
+      expect(await call({ port: world.browser.port, target: own.targetId }, 'title')).toBe('/forms/unique-substring')
     })
   })
 
@@ -387,12 +359,15 @@ describe('target forms', () => {
   })
 
   it('accepts a page ws:// URL', async () => {
-    expect(await call(`ws://127.0.0.1:${browser.port}/devtools/page/${page.targetId}`, 'title')).toBe('/home')
+    expect(await call(`ws://127.0.0.1:${world.browser.port}/devtools/page/${page.targetId}`, 'title')).toBe('/home')
   })
 
   it('reports an unknown target as target-not-found', async () => {
-    await failure(call({ port: browser.port, target: 'no-such-page-anywhere' }, 'title'), 'target-not-found')
-    await failure(call({ port: browser.port, target: 'ABCDEF0123456789ABCDEF0123456789' }, 'title'), 'target-not-found')
+    await failure(call({ port: world.browser.port, target: 'no-such-page-anywhere' }, 'title'), 'target-not-found')
+    await failure(
+      call({ port: world.browser.port, target: 'ABCDEF0123456789ABCDEF0123456789' }, 'title'),
+      'target-not-found',
+    )
     // Malformed targets are invalid-target (test/runtime/hostile.test.ts has more).
     await failure(call('not a target', 'title'), 'invalid-target')
     await failure(call({} as never, 'title'), 'invalid-target')
@@ -405,29 +380,29 @@ describe('when the browser goes away', () => {
   let only: LaunchedPage
 
   beforeAll(async () => {
-    only = await browser.newPage(server.url('/only'))
+    only = await world.browser.newPage(world.server.url('/only'))
     // Leave one page, so that HOST:PORT and the browser endpoint mean this one.
-    for (const t of await listPages(browser.port))
-      if (t.id !== only.targetId) await fetch(`http://127.0.0.1:${browser.port}/json/close/${t.id}`)
+    for (const t of await listPages(world.browser.port))
+      if (t.id !== only.targetId) await fetch(`http://127.0.0.1:${world.browser.port}/json/close/${t.id}`)
   })
 
   it('accepts "HOST:PORT" and the browser ws:// endpoint (first page)', async () => {
-    expect(await call(`127.0.0.1:${browser.port}`, 'title')).toBe('/only')
-    expect(await call(browser.wsEndpoint, 'title')).toBe('/only')
+    expect(await call(`127.0.0.1:${world.browser.port}`, 'title')).toBe('/only')
+    expect(await call(world.browser.wsEndpoint, 'title')).toBe('/only')
   })
 
   it('reports the browser closing during a call as disconnected', async () => {
     const viaClient = failure(call(only.client, 'hang', {}, { timeoutMs: 20_000 }), 'disconnected')
     const viaAddress = failure(
-      call({ port: browser.port, target: '/only' }, 'hang', {}, { timeoutMs: 20_000 }),
+      call({ port: world.browser.port, target: '/only' }, 'hang', {}, { timeoutMs: 20_000 }),
       'disconnected',
     )
     // Both calls run in the page before the browser goes.
     const hanging = async () => expect(await evaluate(only.client, 'window.__hanging')).toBe(2)
     await vi.waitFor(hanging, { timeout: 10_000, interval: 20 })
-    await browser.close()
+    await world.browser.close()
     await Promise.all([viaClient, viaAddress])
-    await failure(call(`127.0.0.1:${browser.port}`, 'title'), 'disconnected')
+    await failure(call(`127.0.0.1:${world.browser.port}`, 'title'), 'disconnected')
     await failure(call(only.client, 'title'), 'disconnected')
   })
 })

@@ -1,22 +1,23 @@
-import { spawn } from 'node:child_process'
 import { join } from 'node:path'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { beforeAll, describe, expect, it } from 'vitest'
 import { type BrowserCall, type BrowserTarget, callBrowserTool } from '../../runtime/browser'
 import { SiteToolError } from '../../runtime/errors'
-import { type LaunchedBrowser, type LaunchedPage, launchBrowser } from '../../runtime/launch'
+import type { LaunchedPage } from '../../runtime/launch'
 import { createDomainTableData } from '../../runtime/match'
 import { callNodeTool } from '../../runtime/node'
 import { createSiteSkills } from '../../runtime/registry'
 import type { SkillMeta } from '../../runtime/skill-data'
-import { type CompiledTool, compileTools, evaluate, navigate, waitForTitle } from '../helpers/browser'
-import { startServer, type TestServer } from '../helpers/server'
+import { evaluate, navigate, waitForTitle } from '../helpers/browser'
 import { REPO_ROOT } from '../helpers/tmp'
 import { failure } from '../helpers/browser'
+import { PAGE_TOOL_SOURCES, usePageToolWorld } from '../helpers/page-tools'
+import { runBin, runNode } from '../helpers/spawn'
 
 const SITE = 'site'
 const OWN = ['127.0.0.1']
 
 const FILES: Record<string, string> = {
+  ...PAGE_TOOL_SOURCES,
   'browser-tools/mark.js': [
     'async function () {',
     '  window.__ran = (window.__ran || 0) + 1',
@@ -24,8 +25,6 @@ const FILES: Record<string, string> = {
     '}',
     '',
   ].join('\n'),
-  'browser-tools/title.js': 'async function () {\n  return document.title\n}\n',
-  'browser-tools/echo.js': 'async function (args) {\n  return args\n}\n',
   'browser-tools/work.js': [
     'async function ({ ms }) {',
     '  const end = Date.now() + ms',
@@ -56,34 +55,22 @@ const html = '<title>blob ' + method + '</title><script>' + script + '<' + '/scr
 location.href = URL.createObjectURL(new Blob([html], { type: 'text/html' }))
 </script>`
 
-let browser: LaunchedBrowser
-let server: TestServer
-let tools: Record<string, CompiledTool>
+const world = usePageToolWorld(SITE, FILES, TOOLS, { routes: { '/blob': BLOB_PAGE } })
 let page: LaunchedPage
 
 beforeAll(async () => {
-  await Promise.all([
-    launchBrowser().then((b) => (browser = b)),
-    startServer({ '/blob': BLOB_PAGE }).then((s) => (server = s)),
-    compileTools(SITE, FILES, TOOLS).then((t) => (tools = t)),
-  ])
-  page = await browser.newPage(server.url('/home'))
-})
-
-afterAll(async () => {
-  await browser?.close()
-  await server?.close()
+  page = await world.browser.newPage(world.server.url('/home'))
 })
 
 type Args = Record<string, unknown>
 
 function call(target: BrowserTarget, tool: ToolName, args: Args = {}, extra: Partial<BrowserCall> = {}) {
-  const { code, file } = tools[tool]!
+  const { code, file } = world.tools[tool]!
   return callBrowserTool(target, { siteId: SITE, tool, code, file, args, domains: OWN, ...extra })
 }
 
 async function withPage(path: string, test: (page: LaunchedPage) => Promise<void>): Promise<void> {
-  const own = await browser.newPage(server.url(path))
+  const own = await world.browser.newPage(world.server.url(path))
   try {
     await test(own)
   } finally {
@@ -96,7 +83,9 @@ describe('the domain guard on blob: documents whose script replaced a String met
     it(`decides by the real origin with String.prototype.${method} replaced`, async () => {
       await withPage(`/blob?m=${method}`, async (own) => {
         await waitForTitle(own.client, `blob ${method}`)
-        expect(await evaluate(own.client, 'location.protocol + " " + location.origin')).toBe(`blob: ${server.origin}`)
+        expect(await evaluate(own.client, 'location.protocol + " " + location.origin')).toBe(
+          `blob: ${world.server.origin}`,
+        )
         // The page is 127.0.0.1; a skill for example.com must not run on it.
         const foreign = { domains: ['example.com', '*.example.com'] }
         const refused = await failure(call(own.client, 'mark', {}, foreign), 'domain-mismatch')
@@ -162,12 +151,12 @@ describe('bad CDP targets (issue 11.3)', () => {
       expect(error.message, JSON.stringify(target)).toContain(hint)
     }
     // The real browser is still reachable by a good address afterwards.
-    expect(await call({ host: '127.0.0.1', port: browser.port, target: page.targetId }, 'title')).toBe('/home')
+    expect(await call({ host: '127.0.0.1', port: world.browser.port, target: page.targetId }, 'title')).toBe('/home')
   })
 
   it('the CLI answers --cdp 127.0.0.1:99999 with a usage error (exit 2) and exits promptly', async () => {
     const started = Date.now()
-    const run = await spawnCli(['run', 'demo-shop', 'page_info', '--cdp', '127.0.0.1:99999'])
+    const run = await runBin(['run', 'demo-shop', 'page_info', '--cdp', '127.0.0.1:99999'])
     expect(run.code).toBe(2)
     expect(run.stderr).toContain('99999')
     expect(run.stderr).not.toContain('    at ')
@@ -182,7 +171,11 @@ describe('bad CDP targets (issue 11.3)', () => {
       "await callBrowserTool({ host: '127.0.0.1', port: 70000 }, call).catch((e) => console.log(e.code))",
       "await callBrowserTool('127.0.0.1:99999', call).catch((e) => console.log(e.code))",
     ].join('\n')
-    const run = await spawnNode(['--import', 'tsx', '--input-type=module', '-e', script])
+    const run = await runNode(['--import', 'tsx', '--input-type=module', '-e', script], {
+      cwd: REPO_ROOT,
+      env: process.env,
+      limitMs: 15_000,
+    })
     expect(run).toMatchObject({ code: 0, stdout: 'invalid-target\ninvalid-target\n' })
   })
 })
@@ -219,7 +212,7 @@ describe('timeouts touch only the tool that is running (issue 11.4)', () => {
       expect(await evaluate(own.client, 'document.title')).toBe('/busy')
       expect(Date.now() - started).toBeLessThan(5000)
       // Another navigation keeps it working (the signal is installed for new documents too).
-      await navigate(own.client, server.url('/busy2'))
+      await navigate(own.client, world.server.url('/busy2'))
       await failure(call(own.client, 'work', { ms: 60_000 }, { timeoutMs: 400 }), 'timeout')
       expect(await evaluate(own.client, 'document.title')).toBe('/busy2')
       await failure(call(own.client, 'work', { ms: 60_000 }, { timeoutMs: 400, isolatedWorld: true }), 'timeout')
@@ -263,7 +256,7 @@ function registry() {
     return args
   }
   const nodeTools = { keep: async () => keep, none: async () => () => 'ran' }
-  const chunk = { notes: [], browserTools: { echo: tools.echo!.code }, nodeTools }
+  const chunk = { notes: [], browserTools: { echo: world.tools.echo!.code }, nodeTools }
   return createSiteSkills({ skills: META, table: createDomainTableData([OWN]) }, { [SITE]: async () => chunk })
 }
 
@@ -369,27 +362,3 @@ describe('Node tools (issue 11.6)', () => {
     ).toContain('[unprintable object]')
   })
 })
-
-interface Spawned {
-  code: number | null
-  stdout: string
-  stderr: string
-}
-
-function spawnNode(args: string[]): Promise<Spawned> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, args, { cwd: REPO_ROOT, stdio: ['ignore', 'pipe', 'pipe'] })
-    let stdout = ''
-    let stderr = ''
-    child.stdout.on('data', (d) => (stdout += d))
-    child.stderr.on('data', (d) => (stderr += d))
-    const timer = setTimeout(() => child.kill('SIGKILL'), 15_000)
-    child.on('error', reject)
-    child.on('close', (code) => {
-      clearTimeout(timer)
-      resolve({ code, stdout, stderr })
-    })
-  })
-}
-
-const spawnCli = (args: string[]) => spawnNode([join(REPO_ROOT, 'bin/site-skills.js'), ...args])

@@ -1,10 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { beforeAll, describe, expect, it } from 'vitest'
 import { callBrowserTool } from '../../runtime/browser'
 import { isSiteToolError } from '../../runtime/errors'
-import { type LaunchedBrowser, type LaunchedPage, launchBrowser } from '../../runtime/launch'
+import type { LaunchedPage } from '../../runtime/launch'
 import { toolUrl, wrapToolSource } from '../../runtime/page-code'
-import { type CompiledTool, compileTools, evaluate } from '../helpers/browser'
-import { startServer, type TestServer } from '../helpers/server'
+import { evaluate } from '../helpers/browser'
+import { usePageToolWorld } from '../helpers/page-tools'
 
 /** The name of issue 24.1: a line separator ends the sourceURL comment, and the rest runs as code. */
 const EXPLOIT = 'a\u2028,(globalThis.__pwned=location.href),window'
@@ -17,31 +17,19 @@ const FILES = {
     'async function () {\n  const inner = () => {\n    throw new Error("deep")\n  }\n  inner()\n}\n',
 }
 
-let browser: LaunchedBrowser
-let server: TestServer
-let tools: Record<string, CompiledTool>
+const world = usePageToolWorld('site', FILES, {
+  mark: { file: 'browser-tools/mark.js' },
+  throws: { file: 'browser-tools/throws.js' },
+})
 let page: LaunchedPage
 
 beforeAll(async () => {
-  await Promise.all([
-    launchBrowser().then((b) => (browser = b)),
-    startServer().then((s) => (server = s)),
-    compileTools('site', FILES, {
-      mark: { file: 'browser-tools/mark.js' },
-      throws: { file: 'browser-tools/throws.js' },
-    }).then((t) => (tools = t)),
-  ])
-  page = await browser.newPage(server.url('/foreign'))
-})
-
-afterAll(async () => {
-  await browser?.close()
-  await server?.close()
+  page = await world.browser.newPage(world.server.url('/foreign'))
 })
 
 /** Calls the compiled `mark` tool under the given names, for a skill that owns only `domains`. */
 function call(siteId: string, tool: string, domains: string[], which: 'mark' | 'throws' = 'mark') {
-  const { code, file } = tools[which]!
+  const { code, file } = world.tools[which]!
   return callBrowserTool(page.client, { siteId, tool, code, file, args: {}, domains })
 }
 

@@ -1,9 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
+import { describe, expect, it, vi } from 'vitest'
 import { type BrowserCall, type BrowserTarget, callBrowserTool } from '../../runtime/browser'
 import { command } from '../../runtime/cdp'
-import { type LaunchedBrowser, type LaunchedPage, launchBrowser } from '../../runtime/launch'
-import { type CompiledTool, compileTools, evaluate, waitForTitle } from '../helpers/browser'
-import { startServer, type TestServer } from '../helpers/server'
+import type { LaunchedPage } from '../../runtime/launch'
+import { evaluate, waitForTitle } from '../helpers/browser'
+import { usePageToolWorld } from '../helpers/page-tools'
 import { failure } from '../helpers/browser'
 
 const SITE = 'site'
@@ -41,40 +41,29 @@ const TOOLS = {
 }
 type ToolName = keyof typeof TOOLS
 
-let browser: LaunchedBrowser
-let server: TestServer
-let tools: Record<string, CompiledTool>
 /** What the owned page posted to `/token` (the secret of its call), for the foreign page to read. */
 let leaked = ''
 
-beforeAll(async () => {
-  await Promise.all([
-    // foreign.test is another site on the same server: another renderer, a page no skill here owns.
-    launchBrowser({ args: ['--host-resolver-rules=MAP *.test 127.0.0.1'] }).then((b) => (browser = b)),
-    startServer({
-      '/token': (req, res) => {
-        const value = new URL(req.url ?? '/', 'http://x').searchParams.get('value')
-        if (value !== null) leaked = value
-        res.writeHead(200, { 'access-control-allow-origin': '*', 'content-type': 'text/plain' })
-        res.end(leaked)
-      },
-    }).then((s) => (server = s)),
-    compileTools(SITE, FILES, TOOLS).then((t) => (tools = t)),
-  ])
-})
-
-afterAll(async () => {
-  await browser?.close()
-  await server?.close()
+const world = usePageToolWorld(SITE, FILES, TOOLS, {
+  // foreign.test is another site on the same server: another renderer, a page no skill here owns.
+  launch: { args: ['--host-resolver-rules=MAP *.test 127.0.0.1'] },
+  routes: {
+    '/token': (req, res) => {
+      const value = new URL(req.url ?? '/', 'http://x').searchParams.get('value')
+      if (value !== null) leaked = value
+      res.writeHead(200, { 'access-control-allow-origin': '*', 'content-type': 'text/plain' })
+      res.end(leaked)
+    },
+  },
 })
 
 function call(target: BrowserTarget, tool: ToolName, args = {}, extra: Partial<BrowserCall> = {}) {
-  const { code, file } = tools[tool]!
+  const { code, file } = world.tools[tool]!
   return callBrowserTool(target, { siteId: SITE, tool, code, file, args, domains: OWN, ...extra })
 }
 
 async function withPage(url: string, test: (page: LaunchedPage) => Promise<void>): Promise<void> {
-  const page = await browser.newPage(url)
+  const page = await world.browser.newPage(url)
   try {
     await test(page)
   } finally {
@@ -89,11 +78,11 @@ async function until(page: LaunchedPage, expression: string): Promise<void> {
   await vi.waitFor(holds, { timeout: 10_000, interval: 20 })
 }
 
-const address = (page: LaunchedPage) => ({ host: browser.host, port: browser.port, target: page.targetId })
+const address = (page: LaunchedPage) => ({ host: world.browser.host, port: world.browser.port, target: page.targetId })
 
 describe('dialogs are dismissed until the tool is done with the page (issue 24.5)', () => {
   it('alert, then confirm and prompt: the call fails at the first, the others are dismissed too', async () => {
-    await withPage(server.url('/dialogs'), async (page) => {
+    await withPage(world.server.url('/dialogs'), async (page) => {
       const error = await failure(call(page.client, 'dialogs', {}, { timeoutMs: 10_000 }), 'dialog-blocking')
       expect(error.message).toContain('"one"')
       // The page is free again: confirm and prompt were dismissed, and the tool ran to its end.
@@ -104,7 +93,7 @@ describe('dialogs are dismissed until the tool is done with the page (issue 24.5
   })
 
   it('also over a connection of its own, which stays open until the tool is done', async () => {
-    await withPage(server.url('/dialogs-own'), async (page) => {
+    await withPage(world.server.url('/dialogs-own'), async (page) => {
       await failure(call(address(page), 'dialogs', {}, { timeoutMs: 10_000 }), 'dialog-blocking')
       // Nothing of this test's own connection is watching: the runtime's connection dismissed them.
       await until(page, 'window.__dialogsDone === true')
@@ -116,9 +105,9 @@ describe('dialogs are dismissed until the tool is done with the page (issue 24.5
 
 describe("another tab cannot speak for the runtime's calls (issue 24.15)", () => {
   it('a foreign page that sends "synchronous part done" for every run does not keep a busy tool alive', async () => {
-    const port = new URL(server.origin).port
+    const port = new URL(world.server.origin).port
     await withPage(`http://foreign.test:${port}/foreign`, async (foreign) => {
-      await withPage(server.url('/owned'), async (owned) => {
+      await withPage(world.server.url('/owned'), async (owned) => {
         // The foreign page met the runtime once (refused there), so the binding is on its window.
         await failure(call(foreign.client, 'title'), 'domain-mismatch')
         const names = 'Object.keys(window).filter((k) => k.startsWith("__siteSkills"))'
@@ -144,9 +133,9 @@ describe("another tab cannot speak for the runtime's calls (issue 24.15)", () =>
 
 describe('a signal counts only from the tab of its own call (issue 35.7)', () => {
   it("a foreign page that holds the call's own secret cannot keep a busy tool alive", async () => {
-    const port = new URL(server.origin).port
+    const port = new URL(world.server.origin).port
     await withPage(`http://foreign.test:${port}/foreign-token`, async (foreign) => {
-      await withPage(server.url('/owned-token'), async (owned) => {
+      await withPage(world.server.url('/owned-token'), async (owned) => {
         await failure(call(foreign.client, 'title'), 'domain-mismatch')
         expect(await call(owned.client, 'title')).toBe('/owned-token')
         // The strongest foreign page: the owned page hands it each call's secret (a synchronous
@@ -161,7 +150,7 @@ describe('a signal counts only from the tab of its own call (issue 35.7)', () =>
         await evaluate(
           foreign.client,
           `(() => { const send = window[${name}]; setInterval(async () => {
-            const token = await (await fetch(${JSON.stringify(server.url('/token'))})).text()
+            const token = await (await fetch(${JSON.stringify(world.server.url('/token'))})).text()
             if (token) for (let i = 0; i < 20; i++) send('y' + token) }, 2) })()`,
         )
         leaked = ''
@@ -176,7 +165,7 @@ describe('a signal counts only from the tab of its own call (issue 35.7)', () =>
 
 describe("the page's renderer crashing (issue 24.16)", () => {
   it('fails the call at once with page-crashed, then every call until the tab is reloaded', async () => {
-    await withPage(server.url('/crash'), async (page) => {
+    await withPage(world.server.url('/crash'), async (page) => {
       const during = failure(call(page.client, 'hang', {}, { timeoutMs: 30_000 }), 'page-crashed')
       await until(page, 'window.__hanging === true')
       command(page.client, 'Page.crash').catch(() => undefined)

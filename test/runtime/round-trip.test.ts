@@ -1,28 +1,17 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { type BrowserCall, callBrowserTool } from '../../runtime/browser'
 import type { CdpSendable } from '../../runtime/cdp'
-import { type LaunchedBrowser, type LaunchedPage, launchBrowser } from '../../runtime/launch'
-import { type CompiledTool, compileTools, evaluate, navigate } from '../helpers/browser'
-import { startServer, type TestServer } from '../helpers/server'
+import type { LaunchedPage } from '../../runtime/launch'
+import { evaluate, navigate } from '../helpers/browser'
 import { failure } from '../helpers/browser'
+import { PAGE_TOOL_SOURCES, usePageToolWorld } from '../helpers/page-tools'
 
 const SITE = 'site'
 const DOMAINS = ['127.0.0.1']
 
 const FILES: Record<string, string> = {
+  ...PAGE_TOOL_SOURCES,
   'browser-tools/echo.js': 'async function (args) {\n  return { args, title: document.title }\n}\n',
-  'browser-tools/busy.js': 'async function () {\n  for (;;) {}\n}\n',
-  'browser-tools/throws.js': [
-    'async function (args) {',
-    '  const value = args.n * 2',
-    '',
-    '  if (value > 1) {',
-    "    throw new Error('too big: ' + value)",
-    '  }',
-    '  return value',
-    '}',
-    '',
-  ].join('\n'),
   'browser-tools/later.js': 'async function () {\n  await new Promise((r) => setTimeout(r, 5))\n  return "later"\n}\n',
   'browser-tools/activation.js': 'async function () {\n  return navigator.userActivation.isActive\n}\n',
   'browser-tools/popup.js': [
@@ -33,8 +22,6 @@ const FILES: Record<string, string> = {
     '}',
     '',
   ].join('\n'),
-  'browser-tools/throws-inline.js':
-    "async (args) => { if (args.n > 1) throw new RangeError('inline ' + args.n); return 0 }\n",
 }
 const TOOLS = {
   echo: { file: 'browser-tools/echo.js' },
@@ -47,22 +34,7 @@ const TOOLS = {
 }
 type ToolName = keyof typeof TOOLS
 
-let browser: LaunchedBrowser
-let server: TestServer
-let tools: Record<string, CompiledTool>
-
-beforeAll(async () => {
-  await Promise.all([
-    launchBrowser().then((b) => (browser = b)),
-    startServer().then((s) => (server = s)),
-    compileTools(SITE, FILES, TOOLS).then((t) => (tools = t)),
-  ])
-})
-
-afterAll(async () => {
-  await browser?.close()
-  await server?.close()
-})
+const world = usePageToolWorld(SITE, FILES, TOOLS)
 
 interface Sent {
   method: string
@@ -96,12 +68,12 @@ function call(
   args: Record<string, unknown> = {},
   extra: Partial<BrowserCall> = {},
 ): Promise<unknown> {
-  const { code, file } = tools[tool]!
+  const { code, file } = world.tools[tool]!
   return callBrowserTool(session, { siteId: SITE, tool, code, file, args, domains: DOMAINS, ...extra })
 }
 
 async function withPage(path: string, test: (page: LaunchedPage) => Promise<void>): Promise<void> {
-  const own = await browser.newPage(server.url(path))
+  const own = await world.browser.newPage(world.server.url(path))
   try {
     await test(own)
   } finally {
@@ -119,7 +91,7 @@ async function commandsOf(sent: Sent[], n: number, once: () => Promise<unknown>)
 /** What a steady-state call sends: one callFunctionOn of the short declaration, not the tool's source. */
 function expectSteady(commands: Sent[], n: number, tool: ToolName) {
   expect(commands.map((c) => c.method)).toEqual(Array(n).fill('Runtime.callFunctionOn'))
-  for (const c of commands) expect(c.params?.functionDeclaration).not.toContain(tools[tool]!.code.source)
+  for (const c of commands) expect(c.params?.functionDeclaration).not.toContain(world.tools[tool]!.code.source)
 }
 
 describe('a browser tool call in the steady state is one CDP command', () => {
@@ -144,14 +116,14 @@ describe('a browser tool call in the steady state is one CDP command', () => {
     await withPage('/home', async (page) => {
       const { session, sent } = recording(page)
       await commandsOf(sent, 3, () => call(session, 'echo'))
-      const foreign = server.url('/foreign').replace('127.0.0.1', 'localhost')
+      const foreign = world.server.url('/foreign').replace('127.0.0.1', 'localhost')
       await navigate(page.client, foreign)
       const error = await failure(call(session, 'echo'), 'domain-mismatch')
       expect(error.message).toContain(foreign)
       // Again on a foreign page, now that the new document's function is cached.
       await failure(call(session, 'echo'), 'domain-mismatch')
       await failure(call(session, 'echo'), 'domain-mismatch')
-      await navigate(page.client, server.url('/back'))
+      await navigate(page.client, world.server.url('/back'))
       await commandsOf(sent, 2, () => call(session, 'echo'))
       const commands = await commandsOf(sent, 3, async () =>
         expect(await call(session, 'echo')).toMatchObject({ title: '/back' }),
@@ -185,7 +157,7 @@ describe('a browser tool call in the steady state is one CDP command', () => {
           'Runtime.callFunctionOn',
           'Runtime.terminateExecution',
         ])
-        expect(sent[from]!.params?.functionDeclaration).not.toContain(tools.busy!.code.source)
+        expect(sent[from]!.params?.functionDeclaration).not.toContain(world.tools.busy!.code.source)
         expect(await evaluate(page.client, 'document.title')).toBe('/busy')
       }
     })
@@ -207,7 +179,7 @@ describe('a browser tool call in the steady state is one CDP command', () => {
         const errors = []
         for (let i = 0; i < 4; i++) errors.push(await failure(call(session, tool, args), 'tool-threw'))
         const calls = sent.filter((c) => c.method === 'Runtime.callFunctionOn')
-        expect(calls.at(-1)!.params?.functionDeclaration).not.toContain(tools[tool]!.code.source)
+        expect(calls.at(-1)!.params?.functionDeclaration).not.toContain(world.tools[tool]!.code.source)
         for (const error of errors) {
           expect(error).toMatchObject(at)
           expect(error.message).toContain(`${at.file}:${at.line}:${at.column}`)

@@ -4,8 +4,8 @@ import { mkdir, symlink, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { cleanEnv, runNode, waitForExit } from '../helpers/spawn'
 import { makeTempDir, REPO_ROOT } from '../helpers/tmp'
+import { cleanEnv, runNode, waitForExit } from '../helpers/spawn'
 
 /*
  * A process killed with its headless Chromium leaves the browser's profile folder in the temp folder
@@ -94,7 +94,7 @@ describe('launchBrowser and the profile folders left behind', () => {
     }
 
     const next = await runNode(['--input-type=module', '-e', SCRIPT], { cwd: REPO_ROOT, env: env(), limitMs: 60_000 })
-    expect(next.killed).toBe(false)
+    expect(next.timedOut).toBe(false)
     expect(next.code, next.stderr).toBe(0)
     expect(existsSync(left)).toBe(false)
     expect(existsSync(at('site-skills-chrome-dead01'))).toBe(false)

@@ -1,8 +1,8 @@
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { spawnCli } from '../helpers/spawn-bin'
 import { makeTempDir, writeTree } from '../helpers/tmp'
 import { stdioClient } from '../mcp/harness'
+import { runBin } from '../helpers/spawn'
 
 /**
  * Texts the tokenizer's byte-pair merging used to take the square of: one pre-token each, 400 KB
@@ -54,7 +54,7 @@ describe('token counts of hostile texts', () => {
   it.each(Object.keys(HOSTILE))(
     'validate counts a 400 KB note of one %s run against tokenBudget and exits',
     async (name) => {
-      const run = await spawnCli(['validate', '--root', join(root, name), '--json'], { deadlineMs: 30_000 })
+      const run = await runBin(['validate', '--root', join(root, name), '--json'], { limitMs: 30_000 })
       expect(run.timedOut).toBe(false)
       expect(run.code, run.stderr).toBe(0)
       const [found] = JSON.parse(run.stdout).diagnostics
@@ -65,8 +65,8 @@ describe('token counts of hostile texts', () => {
 
   it('context --tokens counts the note, and the MCP default mode lists a tool with a 400 KB description', async () => {
     const dir = join(root, 'described')
-    const context = await spawnCli(['context', 'https://described.example.com/', '--tokens', '--json', '--root', dir], {
-      deadlineMs: 30_000,
+    const context = await runBin(['context', 'https://described.example.com/', '--tokens', '--json', '--root', dir], {
+      limitMs: 30_000,
     })
     expect(context.timedOut).toBe(false)
     expect(context.code, context.stderr).toBe(0)

@@ -2,9 +2,9 @@ import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { buildApp } from '../helpers/bundlers'
-import { spawnCli } from '../helpers/spawn-bin'
 import { makeTempDir, writeTree } from '../helpers/tmp'
 import { stdioClient } from '../mcp/harness'
+import { runBin } from '../helpers/spawn'
 
 let root: string
 let cleanup: () => Promise<void>
@@ -42,14 +42,14 @@ function keyAt(text: string, key: string, after = ''): { line: number; column: n
 }
 
 const diagnostics = async (dir: string, extra: string[] = []) => {
-  const run = await spawnCli(['validate', '--root', dir, '--json', ...extra], { deadlineMs: 20_000 })
+  const run = await runBin(['validate', '--root', dir, '--json', ...extra], { limitMs: 20_000 })
   return { code: run.code, ...(JSON.parse(run.stdout) as { diagnostics: Record<string, unknown>[] }) }
 }
 
 /** The tokens of the tool as `context --tokens` counts them. */
 async function toolTokens(dir: string, id: string): Promise<number> {
   const url = `https://${id}.example.com/`
-  const run = await spawnCli(['context', url, '--tokens', '--json', '--root', dir], { deadlineMs: 20_000 })
+  const run = await runBin(['context', url, '--tokens', '--json', '--root', dir], { limitMs: 20_000 })
   return JSON.parse(run.stdout).tokens.skills[0].tools[0].tokens
 }
 

@@ -3,8 +3,8 @@ import { join } from 'node:path'
 import ts from 'typescript'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { closeSiteSkills, loadBrowserToolSource } from '../../src/nobuild/api'
-import { runCli } from '../helpers/cli'
 import { makeTempDir, writeTree } from '../helpers/tmp'
+import { runBin } from '../helpers/spawn'
 
 const ARGS = {
   query: { type: 'string', required: true, description: 'Words.' },
@@ -180,7 +180,7 @@ let tmp: Awaited<ReturnType<typeof makeTempDir>>
 beforeAll(async () => {
   tmp = await makeTempDir('authoring-')
   await writeTree(join(tmp.dir, 'learnings'), SHOP)
-  const run = await runCli(['types', '--root', 'learnings'], tmp.dir)
+  const run = await runBin(['types', '--root', 'learnings'], { cwd: tmp.dir })
   expect(run.code).toBe(0)
   await writeFile(join(tmp.dir, 'tools.ts'), TOOLS)
   await writeFile(join(tmp.dir, 'tools.js'), JS_TOOLS)

@@ -1,4 +1,3 @@
-import { execFile } from 'node:child_process'
 import { existsSync, readFileSync } from 'node:fs'
 import { mkdir, symlink, writeFile } from 'node:fs/promises'
 import { createRequire } from 'node:module'
@@ -7,6 +6,7 @@ import ts from 'typescript'
 import ts5 from 'typescript-5'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createEditor, markPositions } from '../helpers/editor'
+import { runBin } from '../helpers/spawn'
 import { REPO_ROOT, makeTempDir, writeTree } from '../helpers/tmp'
 
 interface ToolEntry {
@@ -85,22 +85,6 @@ void runBrowserTool('hacker-news', 'get_item', { id: 1 }, 'localhost:9222')
 void loadNotes('nope')
 `
 
-/** Runs the real `site-skills` binary; rejects when it has not exited within `limitMs`. */
-function runBinary(args: string[], cwd: string, limitMs = 10_000): Promise<{ code: number; ms: number; out: string }> {
-  const started = Date.now()
-  return new Promise((resolve, reject) => {
-    const bin = join(REPO_ROOT, 'bin/site-skills.js')
-    const child = execFile(process.execPath, [bin, ...args], { cwd }, (error, stdout, stderr) => {
-      clearTimeout(timer)
-      resolve({ code: error ? Number(error.code ?? 1) : 0, ms: Date.now() - started, out: stdout + stderr })
-    })
-    const timer = setTimeout(() => {
-      child.kill()
-      reject(new Error(`site-skills ${args.join(' ')} did not exit within ${limitMs} ms`))
-    }, limitMs)
-  })
-}
-
 /** The literal members of the union a diagnostic names as the parameter type, or undefined if it names another type. */
 function unionIn(message: string): string[] | undefined {
   const type = /parameter of type '(.*)'\.$/.exec(message)?.[1]
@@ -119,8 +103,8 @@ beforeAll(async () => {
   await symlink(REPO_ROOT, join(tmp.dir, 'node_modules/unplugin-site-skills'))
   await writeTree(join(tmp.dir, 'odd'), ODD)
   const roots = ['--root', join(REPO_ROOT, 'learnings'), '--root', join(tmp.dir, 'odd')]
-  const run = await runBinary(['types', ...roots, '--out', 'site-skills.d.ts'], tmp.dir)
-  expect(run.out).toContain('7 skills')
+  const run = await runBin(['types', ...roots, '--out', 'site-skills.d.ts'], { cwd: tmp.dir })
+  expect(run.stdout + run.stderr).toContain('7 skills')
   expect(run.code).toBe(0)
   expect(run.ms).toBeLessThan(10_000)
   await writeFile(join(tmp.dir, 'use.ts'), CONSUMER.text)

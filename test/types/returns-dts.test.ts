@@ -2,10 +2,10 @@ import { mkdir, symlink, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import ts from 'typescript'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { runCli } from '../helpers/cli'
 import { CONSUMER_OPTIONS, createEditor, markPositions } from '../helpers/editor'
 import { DRIFT_SKILL } from '../helpers/returns-skill'
 import { REPO_ROOT, makeTempDir, writeTree } from '../helpers/tmp'
+import { runBin } from '../helpers/spawn'
 
 /** Maps beside declared properties, open objects, a nullable result and one that may be absent. */
 const MAPS_SKILL = {
@@ -100,9 +100,9 @@ beforeAll(async () => {
   await mkdir(join(tmp.dir, 'node_modules'))
   await symlink(REPO_ROOT, join(tmp.dir, 'node_modules/unplugin-site-skills'))
   await writeTree(join(tmp.dir, 'learnings'), { ...DRIFT_SKILL, ...MAPS_SKILL })
-  const run = await runCli(
+  const run = await runBin(
     ['types', '--root', join(tmp.dir, 'learnings'), '--out', join(tmp.dir, 'site-skills.d.ts')],
-    tmp.dir,
+    { cwd: tmp.dir },
   )
   expect(run.code).toBe(0)
   await writeFile(join(tmp.dir, 'use.ts'), USE.text)

@@ -2,11 +2,10 @@ import { mkdir, readFile, symlink, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import ts from 'typescript'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { runCli } from '../helpers/cli'
 import { CONSUMER_OPTIONS } from '../helpers/editor'
-import { runNode } from '../helpers/spawn'
 import { REPO_ROOT, makeTempDir, writeTree } from '../helpers/tmp'
 import { tscOf } from '../helpers/typescript'
+import { runNode, runBin } from '../helpers/spawn'
 
 const APP = join(REPO_ROOT, 'test/fixtures/app')
 
@@ -104,10 +103,9 @@ afterAll(() => tmp.cleanup())
 
 describe('generated types', () => {
   it('`site-skills types` writes a d.ts that makes every misuse a tsc error', async () => {
-    const run = await runCli(
-      ['types', '--root', join(APP, 'learnings'), '--out', join(tmp.dir, 'site-skills.d.ts')],
-      tmp.dir,
-    )
+    const run = await runBin(['types', '--root', join(APP, 'learnings'), '--out', join(tmp.dir, 'site-skills.d.ts')], {
+      cwd: tmp.dir,
+    })
     expect(run.code).toBe(0)
     await writeFile(join(tmp.dir, 'use.ts'), USAGE)
     // Every @ts-expect-error above must be needed: an unused one is itself an error.
@@ -178,7 +176,8 @@ describe('generated types', () => {
     await mkdir(join(dir, 'node_modules'))
     await symlink(REPO_ROOT, join(dir, 'node_modules/unplugin-site-skills'))
     expect(
-      (await runCli(['types', '--root', join(dir, 'learnings'), '--out', join(dir, 'site-skills.d.ts')], dir)).code,
+      (await runBin(['types', '--root', join(dir, 'learnings'), '--out', join(dir, 'site-skills.d.ts')], { cwd: dir }))
+        .code,
     ).toBe(0)
     const dts = await readFile(join(dir, 'site-skills.d.ts'), 'utf8')
     expect(dts).toContain('export interface SiteSkillRunTool extends RunToolSignature<R, H> {\n  }')
@@ -205,9 +204,9 @@ describe('generated types', () => {
   })
 
   it('is written only when its content changes', async () => {
-    const again = await runCli(
+    const again = await runBin(
       ['types', '--root', join(APP, 'learnings'), '--out', join(tmp.dir, 'site-skills.d.ts')],
-      tmp.dir,
+      { cwd: tmp.dir },
     )
     expect(again.stdout).toContain('is up to date')
   })

@@ -8,8 +8,8 @@ import {
   parseFixtureHeader,
 } from '../../src/compiler/fixture-format/header'
 import { parseRecording } from '../../src/compiler/fixture-format/recording'
-import { spawnCli } from '../helpers/spawn-bin'
 import { RULES, at, compileRoots, describe as lines } from '../helpers/compile'
+import { runBin } from '../helpers/spawn'
 
 const PAGE = '<!DOCTYPE html>\n<html><body><p>hi</p></body></html>\n'
 const header = (json: string) => `<!-- site-skills fixture\n${json}\n-->\n${PAGE}`
@@ -105,7 +105,7 @@ describe('fixture-header warnings', () => {
   })
 
   it('site-skills validate prints the warnings with file:line:col and exits 0', async () => {
-    const run = await spawnCli(['validate', '--root', join(RULES, 'fixture-header')])
+    const run = await runBin(['validate', '--root', join(RULES, 'fixture-header')])
     expect(run.timedOut).toBe(false)
     expect(run.code).toBe(0)
     expect(run.stdout).toContain(

@@ -10,10 +10,10 @@ import type { SkillMeta } from '../../runtime/skill-data'
 import { FILE_LIMITS } from '../../src/compiler/fs/files'
 import { buildApp } from '../helpers/bundlers'
 import { compileRoots } from '../helpers/compile'
+import { BIN } from '../helpers/spawn'
 import { REPO_ROOT, makeTempDir, writeTree } from '../helpers/tmp'
 import { NOBODY, unprivilegedCopy } from '../helpers/unprivileged'
 
-const BIN = join(REPO_ROOT, 'bin/site-skills.js')
 const exec = promisify(execFile)
 /** A run that hangs is killed here; the assertions ask for far less. */
 const KILL_AFTER_MS = 30_000

@@ -5,8 +5,8 @@ import { pathToFileURL } from 'node:url'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { createServer } from 'vite'
 import { BUNDLERS, buildApp, vitePlugin } from '../helpers/bundlers'
-import { runBin, runNode } from '../helpers/spawn'
 import { REPO_ROOT, makeTempDir, writeTree } from '../helpers/tmp'
+import { runBin, runNode } from '../helpers/spawn'
 
 /*
  * Issue 24.2, 24.4 and 24.12: what an ES-module browser tool imports is read by esbuild, which
@@ -127,8 +127,8 @@ const at = (report: Report) => report.diagnostics.map((d) => `${d.file}:${d.line
 
 describe('files an ES-module browser tool imports (issue 24.2, 24.4, 24.12)', () => {
   it('`site-skills validate` reports each at the import, within seconds, and accepts the good ones', async () => {
-    const run = await runBin(['validate', '--json', root], project, KILL_AFTER_MS)
-    expect(run.killed).toBe(false)
+    const run = await runBin(['validate', '--json', root], { cwd: project, limitMs: KILL_AFTER_MS })
+    expect(run.timedOut).toBe(false)
     expect(run.ms).toBeLessThan(WITHIN_MS)
     expect(run.code).toBe(1)
     const report = JSON.parse(run.stdout) as Report
@@ -194,7 +194,7 @@ describe('files an ES-module browser tool imports (issue 24.2, 24.4, 24.12)', ()
       "console.log('nodets: ' + ran)",
     ].join('\n')
     const run = await runNode(['--input-type=module', '-e', script], { cwd: project, limitMs: KILL_AFTER_MS })
-    expect(run.killed).toBe(false)
+    expect(run.timedOut).toBe(false)
     expect(run.ms).toBeLessThan(WITHIN_MS)
     expect(run.stderr).toBe('')
     const lines = run.stdout.trim().split('\n')

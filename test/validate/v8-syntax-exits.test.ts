@@ -1,7 +1,7 @@
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { runNode } from '../helpers/spawn'
 import { REPO_ROOT } from '../helpers/tmp'
+import { runNode } from '../helpers/spawn'
 
 // The process's own checker in a process of its own: it must never keep that process alive.
 describe('V8 syntax checks on a worker thread, in a process of their own', () => {
@@ -25,7 +25,7 @@ describe('V8 syntax checks on a worker thread, in a process of their own', () =>
       cwd: REPO_ROOT,
       limitMs: 30_000,
     })
-    expect(run.killed).toBe(false)
+    expect(run.timedOut).toBe(false)
     expect(run.code).toBe(0)
     expect(JSON.parse(run.stdout.trim())).toEqual({ ok: 150, worker: rounds > 0 })
   })
@@ -68,7 +68,7 @@ describe('V8 syntax checks when the worker fails', () => {
       cwd: REPO_ROOT,
       limitMs: 30_000,
     })
-    expect(run.killed, run.stderr).toBe(false)
+    expect(run.timedOut, run.stderr).toBe(false)
     expect(run.code, run.stderr).toBe(0)
     expect(JSON.parse(run.stdout.trim())).toEqual({ same: true, worker: 0 })
   })

@@ -67,7 +67,8 @@ function printHuman(result: CompileResult, typed: TypeCheck | undefined, dts: st
   }
   printProblems(result, typed.problems, io, style)
   const tools = plural(toolTargets(result.skills).length, 'tool')
-  const summary = `${plural(typed.problems.length, 'type error')} in ${tools} of ${plural(result.skills.length, 'skill')}`
+  const summary =
+    `${plural(typed.problems.length, 'type error')} in ${tools} of ` + `${plural(result.skills.length, 'skill')}`
   writeLine(io.stdout, typed.problems.length ? style.red(summary) : `${style.bold('✔')} ${summary} (types: ${dts})`)
 }
 

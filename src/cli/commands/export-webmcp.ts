@@ -45,7 +45,8 @@ export async function exportWebMcp(
   ]
   if (plan.nodeTools.length)
     lines.push(
-      `left out ${plural(plan.nodeTools.length, 'Node tool')} (WebMCP tools run in the page): ${plan.nodeTools.join(', ')}`,
+      `left out ${plural(plan.nodeTools.length, 'Node tool')} (WebMCP tools run in the page): ` +
+        `${plan.nodeTools.join(', ')}`,
     )
   if (plan.empty.length) lines.push(`left out skills without browser tools: ${plan.empty.join(', ')}`)
   lines.push(`load it with: chromium --enable-features=WebMCP --load-extension=${shown}`)

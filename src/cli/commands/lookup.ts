@@ -105,7 +105,10 @@ async function verificationOf(
 function verifiedLine(id: string, v: Verified): string {
   const how = v.live ? 'on fixtures and live pages' : 'on fixtures'
   const state = v.current ? '' : '; files changed since (run site-skills test --record again)'
-  return `${id} verified ${v.date} with unplugin-site-skills ${v.version}, ${how}: ${v.passed} passed, ${v.failed} failed${state}`
+  return (
+    `${id} verified ${v.date} with unplugin-site-skills ${v.version}, ${how}: ${v.passed} passed, ${v.failed} ` +
+    `failed${state}`
+  )
 }
 
 const figure = (n: number) => n.toLocaleString('en-US')

@@ -135,7 +135,8 @@ function checkToolNameRoom(id: string): void {
   const cut = modelName(id, 'a').length
   throw new UsageError(
     `skill id ${JSON.stringify(id.slice(0, 20))}... is ${id.length} characters: model tool names are <id>__<tool> ` +
-      `cut to ${cut} characters, so every tool of this skill would be named ${JSON.stringify(modelName(id, 'a').slice(0, 20))}... ` +
+      `cut to ${cut} characters, so every tool of this skill would be named ` +
+      `${JSON.stringify(modelName(id, 'a').slice(0, 20))}... ` +
       `(tool-name-collision); use at most ${cut - 3} characters`,
   )
 }
@@ -162,7 +163,9 @@ function parseNew(args: Args<'new'>): { id: string; domains: string[] } {
   return { id, domains }
 }
 
-/** Makes the new skill's folder (its root too, when missing); anything already there, even a dangling symlink, is kept. */
+/**
+ * Makes the new skill's folder (its root too, when missing); anything already there, even a dangling symlink, is kept.
+ */
 function makeSkillFolder(dir: string, shown: string): string {
   let existing: unknown
   try {

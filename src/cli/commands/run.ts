@@ -24,7 +24,8 @@ import { checkSkillIds, existingRoots } from '../compile-roots'
 import type { Args } from '../registry'
 
 const RUN_USAGE =
-  'site-skills run SITE TOOL --args JSON [--cdp ws(s)://...|HOST:PORT [--cdp-header NAME:VALUE]...] [--target ID|URL-substring] [--url URL] [--format compact|json]'
+  'site-skills run SITE TOOL --args JSON [--cdp ws(s)://...|HOST:PORT [--cdp-header NAME:VALUE]...] [--target ' +
+  'ID|URL-substring] [--url URL] [--format compact|json]'
 
 /** What a Node tool gets as `ctx` under `site-skills run` (docs/skills.md's table of hosts). */
 interface RunContext {

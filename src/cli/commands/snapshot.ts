@@ -70,7 +70,8 @@ function checkCaptured(page: { url: string }, siteId: string, patterns: readonly
   if (!urlMatchesDomains(page.url, patterns))
     throw new SiteToolError(
       'domain-mismatch',
-      `the tab is at ${page.url}, which does not match ${siteId}'s domains (${patterns.join(', ')}): nothing was written`,
+      `the tab is at ${page.url}, which does not match ${siteId}'s domains (${patterns.join(', ')}): nothing was ` +
+        `written`,
     )
 }
 

@@ -37,7 +37,9 @@ export interface BrowserBundlerOptions {
   minify: boolean
   /** Source maps for the runtime to map errors to the tool's lines. @default true */
   sourcemap?: boolean
-  /** Where packages a tool imports by name are installed (its node_modules and its ancestors'). @default process.cwd() */
+  /**
+   * Where packages a tool imports by name are installed (its node_modules and its ancestors'). @default process.cwd()
+   */
   project?: string
 }
 
@@ -301,14 +303,19 @@ async function transformExpressions(
   return results
 }
 
-/** A failed tool's result: its diagnostics, with the files that caused them among its inputs (fixing one recompiles). */
+/**
+ * A failed tool's result: its diagnostics, with the files that caused them among its inputs (fixing one recompiles).
+ */
 function failed(request: BundleRequest, messages: readonly Message[], cwd: string): BundleResult {
   const culprits = messages.map((m) => guardProblemOf(m.detail)?.file).filter((f) => f !== undefined && isAbsolute(f))
   const inputs = [...new Set([request.absPath, ...culprits])] as string[]
   return { diagnostics: messages.map((m) => toDiagnostic(request, m, cwd)), inputs }
 }
 
-/** A tool of a skill esbuild may not resolve in (a package.json in it or above it is a pipe, ...), refused before esbuild starts. */
+/**
+ * A tool of a skill esbuild may not resolve in (a package.json in it or above it is a pipe, ...), refused before
+ * esbuild starts.
+ */
 function refused(request: BundleRequest, guard: BundleGuard): BundleResult | undefined {
   const problem = guard.skillProblem(request.realDir)
   if (!problem) return undefined
@@ -380,7 +387,10 @@ interface Queues {
   transforms: <R>(fn: () => Promise<R>) => Promise<R>
 }
 
-/** Compiles the requests; `reads` gets the stamp and content digest of each file read here (so the cache need not read it again). */
+/**
+ * Compiles the requests; `reads` gets the stamp and content digest of each file read here (so the cache need not read
+ * it again).
+ */
 async function run(
   requests: readonly BundleRequest[],
   options: BrowserBundlerOptions,

@@ -64,7 +64,9 @@ const RESOLVER_FILES = ['package.json']
 const NODE_RESOLVER_FILES = ['package.json', 'tsconfig.json', 'jsconfig.json']
 /** Installed packages' files: larger than a tool's, but bounded. */
 const PACKAGE_FILE_LIMIT = 32 * 1024 * 1024
-/** What esbuild resolves as a package name: not `./x`, `../x`, `.`, `..` or `/x` (esbuild filters in Go: no lookahead). */
+/**
+ * What esbuild resolves as a package name: not `./x`, `../x`, `.`, `..` or `/x` (esbuild filters in Go: no lookahead).
+ */
 const BARE_FILTER = /^(?:[^./]|\.[^./]|\.\.[^/])/
 /** `name` or `@scope/name`, then any subpath: how a package is imported by name. */
 const PACKAGE_SPECIFIER_RE = /^(?:@[^/\\.][^/\\]*\/)?[^/\\._][^/\\]*(?:\/.*)?$/
@@ -115,7 +117,10 @@ function statOf(path: string): BigIntStats | undefined {
   }
 }
 
-/** A path's own stats, or undefined when nothing is there (a missing folder on the way, or a file where a folder would be). */
+/**
+ * A path's own stats, or undefined when nothing is there (a missing folder on the way, or a file where a folder would
+ * be).
+ */
 function lstatOf(path: string): BigIntStats | undefined {
   try {
     return lstatSync(path, { throwIfNoEntry: false, bigint: true })
@@ -213,7 +218,10 @@ export function createBundleGuard(options: GuardOptions): BundleGuard {
     return undefined
   }
 
-  /** A symlink to a folder: its own resolver files (what it leads to is not walked; imports through it out of the skill are refused at load). */
+  /**
+   * A symlink to a folder: its own resolver files (what it leads to is not walked; imports through it out of the skill
+   * are refused at load).
+   */
   function linkedFolderProblem(path: string): GuardProblem | undefined {
     if (!statOf(path)?.isDirectory()) return undefined
     for (const name of names) {
@@ -235,7 +243,10 @@ export function createBundleGuard(options: GuardOptions): BundleGuard {
     }
   }
 
-  /** Package imports of the skills' files (a package's own imports are the package's business; its files are still read only here). */
+  /**
+   * Package imports of the skills' files (a package's own imports are the package's business; its files are still read
+   * only here).
+   */
   function onResolve(args: OnResolveArgs) {
     if (!args.importer || isAbsolute(args.path) || SCHEME_RE.test(args.path) || !skillOf(args.importer))
       return undefined

@@ -38,7 +38,10 @@ export interface InputContext {
 export interface StoredInputs {
   /** Per file of `SkillInputs.files`, in order: its stamp ('' when racy: always read) and content digest. */
   files: [stamp: string, digest: string][]
-  /** The skill's folder and each folder of it holding an input: its path, and its stamp, or ('' when racy) the digest of its names and their kinds. */
+  /**
+   * The skill's folder and each folder of it holding an input: its path, and its stamp, or ('' when racy) the digest of
+   * its names and their kinds.
+   */
   dirs: [path: string, stamp: string, names: string][]
   /** The package.json files and package folders its imports resolved through (see resolutionDigest). */
   resolution: string
@@ -65,7 +68,9 @@ function statOf(path: string): Stats | undefined {
   return statSync(path, { throwIfNoEntry: false })
 }
 
-/** Whether a plain stat and the stamp the compile logged (from bigints, `size:mtimeNs:ino:mode`) describe the same file. */
+/**
+ * Whether a plain stat and the stamp the compile logged (from bigints, `size:mtimeNs:ino:mode`) describe the same file.
+ */
 function sameFile(info: Stats, logged: string | undefined): boolean {
   const [size, mtimeNs, ino] = logged?.split(':') ?? []
   return (

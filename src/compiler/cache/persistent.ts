@@ -8,7 +8,9 @@ import { type InputContext, type SkillInputs, type StoredInputs, sameInputs, tak
 import { type StoredSkill, restoreRecord, storeRecord } from './records'
 import { type CacheStore, cacheIgnored, createCacheStore } from './store'
 
-/** A skill as the compiler keeps it: its record, its compiled browser tools, and the digest of its inputs once known. */
+/**
+ * A skill as the compiler keeps it: its record, its compiled browser tools, and the digest of its inputs once known.
+ */
 export interface CachedSkill {
   folder: SkillFolder
   record: SkillRecord
@@ -54,7 +56,10 @@ export function cacheKey(options: Record<string, unknown>): string {
   })
 }
 
-/** Only skills that are served go in the file: a failing one is checked again (what it lacked may have been installed since). */
+/**
+ * Only skills that are served go in the file: a failing one is checked again (what it lacked may have been installed
+ * since).
+ */
 const storable = (s: CachedSkill) => s.record.model !== undefined
 
 function inputsOf(record: SkillRecord): SkillInputs {

@@ -116,7 +116,8 @@ function toolParseMessage(d: ToolParseData): string {
     case 'shape':
       return 'follows' in d
         ? `${q(d.path)} ${NOT_ONE_FUNCTION}; code follows the function: ${d.follows}`
-        : `${q(d.path)} ${NOT_ONE_FUNCTION}, found ${d.found}${d.script ? ': wrap the code in async function (args) { ... }' : ''}`
+        : `${q(d.path)} ${NOT_ONE_FUNCTION}, found ` +
+            `${d.found}${d.script ? ': wrap the code in async function (args) { ... }' : ''}`
     case 'no-default':
       return `${q(d.path)} must export a default function`
     case 'default-not-function':
@@ -124,7 +125,10 @@ function toolParseMessage(d: ToolParseData): string {
     case 'bundle':
       return `browser tool ${q(d.tool)}: ${d.reason}`
     case 'import-meta':
-      return `browser tool ${q(d.tool)} uses import.meta, which only a module has: a browser tool runs as a function in the page`
+      return (
+        `browser tool ${q(d.tool)} uses import.meta, which only a module has: a browser tool runs as a ` +
+        `function in the page`
+      )
   }
 }
 
@@ -192,14 +196,16 @@ export const DIAGNOSTIC_CATALOG = {
     severity: 'error',
     title: 'Secret in a packed file',
     hint:
-      'Replace the value with a placeholder (in a fixture or recording: save the page logged out, or edit the value), ' +
-      'rotate it if it was real, then pack again. Nothing was written.',
+      'Replace the value with a placeholder (in a fixture or recording: save the page logged out, or edit the ' +
+      'value), rotate it if it was real, then pack again. Nothing was written.',
     message: (d) => `${d.what} (${d.rule})`,
   }),
   'pack-file': entry<{ reason: string }>({
     severity: 'error',
     title: 'File cannot be packed',
-    hint: 'A pack holds regular files inside the skill folder: replace the file, or move it out of the skill. Nothing was written.',
+    hint:
+      'A pack holds regular files inside the skill folder: replace the file, or move it out of the skill. ' +
+      'Nothing was written.',
     message: (d) => `cannot be packed: it ${d.reason}`,
   }),
   'manifest-missing': entry<{ directory: boolean }>({
@@ -223,7 +229,9 @@ export const DIAGNOSTIC_CATALOG = {
   'skill-unreadable': entry<{ reason: string }>({
     severity: 'error',
     title: 'Skill cannot be read',
-    hint: 'A file of this skill could not be read (a name too long, a symlink loop, a folder that may not be searched, or an I/O error); the other skills are not affected.',
+    hint:
+      'A file of this skill could not be read (a name too long, a symlink loop, a folder that may not be ' +
+      'searched, or an I/O error); the other skills are not affected.',
     message: (d) => `cannot read the skill: ${d.reason}`,
   }),
   'manifest-not-object': entry<{ member?: string }>({
@@ -275,7 +283,9 @@ export const DIAGNOSTIC_CATALOG = {
   'domain-invalid': entry<{ pattern: string; reason: DomainReason }>({
     severity: 'error',
     title: 'Invalid domain pattern',
-    hint: 'Write a host ("example.com") or a wildcard subdomain pattern ("*.example.com"), without scheme, port or path.',
+    hint:
+      'Write a host ("example.com") or a wildcard subdomain pattern ("*.example.com"), without scheme, port or ' +
+      'path.',
     message: (d) => `invalid domain ${q(d.pattern)}: ${domainReason(d.reason)}`,
     hintFor: (d) => domainHint(d.reason),
   }),
@@ -326,7 +336,9 @@ export const DIAGNOSTIC_CATALOG = {
   'temp-ref': entry<{ subject: Subject }>({
     severity: 'error',
     title: 'Temporary snapshot ref',
-    hint: 'Snapshot refs (@12, ref=12) change on every page load; describe the element with a stable selector, role or text.',
+    hint:
+      'Snapshot refs (@12, ref=12) change on every page load; describe the element with a stable selector, ' +
+      'role or text.',
     message: (d) => `${subjectLabel(d.subject)}: contains temporary snapshot ref; use stable locators instead`,
   }),
   'tool-map-invalid': entry<{ map: string }>({
@@ -400,7 +412,9 @@ export const DIAGNOSTIC_CATALOG = {
   'tool-parse': entry<ToolParseData>({
     severity: 'error',
     title: 'Tool does not parse',
-    hint: 'A browser tool is one function expression (async function (args) { ... }) or a module whose default export is that function.',
+    hint:
+      'A browser tool is one function expression (async function (args) { ... }) or a module whose default ' +
+      'export is that function.',
     message: toolParseMessage,
     hintFor: (d) =>
       d.problem === 'node-syntax'
@@ -432,7 +446,9 @@ export const DIAGNOSTIC_CATALOG = {
   'arg-schema': entry<{ at: string; problem: ValueProblem }>({
     severity: 'error',
     title: 'Invalid argument schema',
-    hint: 'A value schema is { type, required, description } and may add items, properties, additionalProperties, enum or nullable.',
+    hint:
+      'A value schema is { type, required, description } and may add items, properties, additionalProperties, ' +
+      'enum or nullable.',
     message: (d) => `${d.at}: ${valueProblem(d.problem)}`,
   }),
   'returns-invalid': entry<{ tool: string } | { at: string; problem: ValueProblem }>({
@@ -556,7 +572,9 @@ export const DIAGNOSTIC_CATALOG = {
   'url-pattern': entry<UrlPatternData>({
     severity: 'error',
     title: 'Invalid URL pattern',
-    hint: 'urls is a list of URLPattern pathname patterns starting with "/": "/:owner/:repo", "/:owner/:repo/issues/*".',
+    hint:
+      'urls is a list of URLPattern pathname patterns starting with "/": "/:owner/:repo", ' +
+      '"/:owner/:repo/issues/*".',
     message: urlPatternMessage,
     hintFor: (d) => (d.problem === 'slow' ? slowHint(d) : undefined),
   }),
@@ -646,7 +664,9 @@ export interface DiagnosticSkill {
   root: string
 }
 
-/** Where a finding is and what it says. `file` is relative to `root` with forward slashes; line and column are 1-based. */
+/**
+ * Where a finding is and what it says. `file` is relative to `root` with forward slashes; line and column are 1-based.
+ */
 interface DiagnosticPlace {
   severity: Severity
   /** The root of the skill (absolute, as given): two roots may hold skills of the same id. */

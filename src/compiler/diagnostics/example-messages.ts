@@ -23,7 +23,10 @@ export type ExampleUrlData =
   | { example: string; problem: 'domain'; url: string; domains: readonly string[] }
   | { example: string; problem: 'path'; url: string; urls: readonly string[] }
 
-/** A page fixture's header: absent, unreadable as the format, or recording a page on another domain than the example's url. */
+/**
+ * A page fixture's header: absent, unreadable as the format, or recording a page on another domain than the example's
+ * url.
+ */
 export type FixtureHeaderData =
   | { fixture: string; problem: 'missing' | 'malformed'; reason: string }
   /** `recordedDomain` and `domain`: the registrable domains (or hosts) of the two urls. */
@@ -72,7 +75,10 @@ export function exampleFixtureMessage(d: ExampleFixtureData): string {
     case 'required':
       return `${d.example}: a browser tool example needs a fixture (a saved page, fixtures/<name>.html)`
     case 'shape':
-      return `${d.example}: fixture must be ${d.kind === 'browser' ? 'fixtures/<name>.html' : 'fixtures/<name>.html|json|txt|xml'}`
+      return (
+        `${d.example}: fixture must be ` +
+        `${d.kind === 'browser' ? 'fixtures/<name>.html' : 'fixtures/<name>.html|json|txt|xml'}`
+      )
     case 'not-found':
       return `${d.example}: missing fixture ${q(d.fixture)}${d.directory ? ': it is a directory' : ''}`
   }
@@ -99,5 +105,8 @@ export function fixtureHeaderMessage(d: FixtureHeaderData): string {
 /** The hint of a header finding, naming what to write. */
 export function fixtureHeaderHint(d: FixtureHeaderData): string | undefined {
   if (d.problem !== 'domain') return undefined
-  return `Serve the fixture under a URL on ${d.recordedDomain}, or record in its header the address it was really captured at.`
+  return (
+    `Serve the fixture under a URL on ${d.recordedDomain}, or record in its header the address it was really ` +
+    `captured at.`
+  )
 }

@@ -72,7 +72,10 @@ export function domainReason(reason: DomainReason): string {
       return `the label ${start} is ${reason.label.length} characters long; a label has at most ${reason.max}`
     }
     case 'host-length':
-      return `the host is ${reason.length} characters long; the limit is ${reason.max}${reason.wildcard ? ' under a wildcard' : ''}`
+      return (
+        `the host is ${reason.length} characters long; the limit is ` +
+        `${reason.max}${reason.wildcard ? ' under a wildcard' : ''}`
+      )
     default:
       return DOMAIN_WORDS[reason.why]
   }

@@ -38,8 +38,9 @@ export function workspaceRoot(workspace: string, cwd: string): string {
 
 /**
  * The absolute roots to read; the one place roots are resolved. The given ones (`~` expanded,
- * relative to `cwd`; a package name resolved from `cwd`), else `$SITE_SKILLS_ROOT`, else `$EGO_BROWSER_AGENT_WORKSPACE/learnings`, else
- * `./learnings`. A root resolved already (a value this function returned) is kept as it is.
+ * relative to `cwd`; a package name resolved from `cwd`), else `$SITE_SKILLS_ROOT`, else
+ * `$EGO_BROWSER_AGENT_WORKSPACE/learnings`, else `./learnings`. A root resolved already (a value this
+ * function returned) is kept as it is.
  */
 export function resolveRoots(
   inputs: string | readonly RootInput[] | undefined,

@@ -20,7 +20,9 @@ export interface RootScan {
   /** A root named by a package that cannot be used (not installed, no valid `siteSkills.root`). */
   problem?: PackageProblem
   folders: SkillFolder[]
-  /** In a package root: skill folders that are symlinks to outside the package (never served), with the package's name. */
+  /**
+   * In a package root: skill folders that are symlinks to outside the package (never served), with the package's name.
+   */
   escapes?: { id: string; package: string }[]
 }
 

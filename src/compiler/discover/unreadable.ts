@@ -5,7 +5,10 @@ import type { SkillFolder } from '../model'
 import { MANIFEST } from './skills'
 import type { SkillRecord } from '../model'
 
-/** Files of a broken folder watched for a fix: the file guard's bounded walk (no loop, no link out), and what it refused. */
+/**
+ * Files of a broken folder watched for a fix: the file guard's bounded walk (no loop, no link out), and what it
+ * refused.
+ */
 function listFiles(dir: string): string[] {
   const { files, refused } = walkSkillTree(dir)
   return [...files.map((f) => f.real), ...refused.map((r) => join(dir, r.rel))]

@@ -73,7 +73,10 @@ function readSize(fd: number, size: number): Buffer {
   return total === size ? buffer : buffer.subarray(0, total)
 }
 
-/** The rest of a read once the file is open (`info`: its stats, when taken already): stamp, kind, size against `limit`, bytes. */
+/**
+ * The rest of a read once the file is open (`info`: its stats, when taken already): stamp, kind, size against `limit`,
+ * bytes.
+ */
 function readOpened(
   fd: number,
   path: string,
@@ -219,7 +222,8 @@ export function readOwnFile(path: string, limit: number): Buffer | ReadFailure |
     closeSync(fd)
     return openFailure(error)
   }
-  // Branch: Windows has no user ids (getuid is undefined there), and no other user's files to fear in a project's cache.
+  // Branch: Windows has no user ids (getuid is undefined there), and no other user's files to fear in a project's
+  // cache.
   const uid = process.getuid?.()
   if (uid !== undefined && info.uid !== BigInt(uid)) {
     closeSync(fd)

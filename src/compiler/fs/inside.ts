@@ -2,7 +2,9 @@ import { type ReadFailure, readPlainInside, readRegularFile } from './files'
 import { inspectInsideNow, isInside } from './paths'
 import type { StampLog } from './stamp'
 
-/** What reading a file named inside a folder gave: its real path and bytes (or why not), nothing there, or a way out. */
+/**
+ * What reading a file named inside a folder gave: its real path and bytes (or why not), nothing there, or a way out.
+ */
 export type InsideRead =
   | { real: string; read: Buffer | ReadFailure }
   /** Nothing there, or (`directory`) a folder. */

@@ -103,7 +103,7 @@ const PLAIN_RELATIVE_RE = /^(?!\.\.?(?:\/|$))[^/\\]+(?:\/(?!\.\.?(?:\/|$))[^/\\]
  * whole path (bench/branches.ts measures a cold compile at 1,000 skills both ways). On macOS and
  * Windows names are case-insensitive by default and `realpath` also gives a file's own case, which
  * watchers report, so a path spelled otherwise in a manifest must go through `realpath` there.
- * Read when the module loads; test/validate/platform-paths.test.ts loads it as on macOS too.
+ * Read when the module loads; test/validate/platform-paths.unit.test.ts loads it as on macOS too.
  */
 const CASE_SENSITIVE = process.platform === 'linux'
 

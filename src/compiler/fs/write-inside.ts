@@ -23,7 +23,10 @@ export interface WriteFailure {
   message: string
 }
 
-/** A file written is first a new file beside its target: made here and now, never an existing one, never through a symlink. */
+/**
+ * A file written is first a new file beside its target: made here and now, never an existing one, never through a
+ * symlink.
+ */
 const TEMP_FLAGS = constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | (constants.O_NOFOLLOW ?? 0)
 
 const escaped = (shown: string, why: string): WriteFailure => ({

@@ -5,7 +5,9 @@ import { MANIFEST } from '../discover/skills'
 
 type Found = Map<SkillRecord, Diagnostic[]>
 
-/** Adds a finding to its record's list in place (a list copied on each add is quadratic in the findings of one skill). */
+/**
+ * Adds a finding to its record's list in place (a list copied on each add is quadratic in the findings of one skill).
+ */
 export function addFinding(found: Found, record: SkillRecord, d: Diagnostic): void {
   const list = found.get(record)
   if (list) list.push(d)

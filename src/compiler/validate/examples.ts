@@ -5,6 +5,7 @@ import {
   argsProblem,
   urlMatchesDomains,
   urlMatchesPaths,
+  isRecord,
 } from '../../../runtime/internal'
 import type { ExampleModel } from '../model'
 import type { JsonPath } from '../parse'
@@ -20,8 +21,6 @@ type Json = Record<string, unknown>
 
 const BROWSER_FIXTURE_RE = /^fixtures\/[^/]+\.html$/
 const NODE_FIXTURE_RE = /^fixtures\/[^/]+\.(?:html|json|txt|xml)$/
-
-const isObject = (value: unknown): value is Json => typeof value === 'object' && value !== null && !Array.isArray(value)
 
 /** One tool's examples, where they are and what the tool declares. */
 interface ToolExamples {
@@ -49,7 +48,7 @@ const budgetOf = (schema: Json, manifest: Json) =>
   DEFAULT_RESULT_BUDGET
 
 /** Whether the runtime pages the tool's results: not when it declares its own `cursor` argument. */
-const pagesResults = (schema: Json) => !isObject(schema.args) || !Object.hasOwn(schema.args, 'cursor')
+const pagesResults = (schema: Json) => !isRecord(schema.args) || !Object.hasOwn(schema.args, 'cursor')
 
 /** The example as messages name it: `browserTools.read.examples[0]`. */
 const labelOf = (tool: ToolExamples, at: JsonPath) => `${tool.mapKey}.${tool.name}.examples[${at.at(-1)}]`
@@ -57,7 +56,7 @@ const labelOf = (tool: ToolExamples, at: JsonPath) => `${tool.mapKey}.${tool.nam
 /** The tool's argument check (the runtime's), when its args schema is valid. */
 function argsValidator(tool: ToolExamples): ArgsValidator | undefined {
   if (tool.broken([tool.mapKey, tool.name, 'args'])) return undefined
-  const args = isObject(tool.schema.args) ? (tool.schema.args as Record<string, ValueSchema>) : {}
+  const args = isRecord(tool.schema.args) ? (tool.schema.args as Record<string, ValueSchema>) : {}
   return (value) => argsProblem(args, value)
 }
 
@@ -177,7 +176,7 @@ async function checkExample(
 function checkNames(check: FolderValidation, tool: ToolExamples, list: unknown[]): void {
   const seen = new Set<string>()
   list.forEach((example, index) => {
-    if (!isObject(example) || typeof example.name !== 'string') return
+    if (!isRecord(example) || typeof example.name !== 'string') return
     if (seen.has(example.name)) {
       const at = [tool.mapKey, tool.name, 'examples', index]
       const data = { example: labelOf(tool, at), problem: 'duplicate-name', name: example.name } as const
@@ -194,7 +193,7 @@ async function checkToolExamples(check: FolderValidation, tool: ToolExamples): P
   const validate = argsValidator(tool)
   const found = await Promise.all(
     list.map((example, index) =>
-      isObject(example) && isObject(example.args) && !tool.broken([tool.mapKey, tool.name, 'examples', index])
+      isRecord(example) && isRecord(example.args) && !tool.broken([tool.mapKey, tool.name, 'examples', index])
         ? checkExample(check, tool, index, example, validate)
         : undefined,
     ),
@@ -224,9 +223,9 @@ export async function checkExamples(
   let loaded = false
   for (const mapKey of TOOL_KINDS) {
     const map = manifest[mapKey]
-    if (!isObject(map)) continue
+    if (!isRecord(map)) continue
     for (const [name, schema] of Object.entries(map)) {
-      if (!isObject(schema) || badTools.has(`${mapKey}\0${name}`)) continue
+      if (!isRecord(schema) || badTools.has(`${mapKey}\0${name}`)) continue
       const scopes = [skillUrls, urlsList(schema.urls)].filter((u): u is string[] => u !== undefined)
       if (scopes.length && !loaded) await loadUrlPattern().then(() => (loaded = true))
       const budget = pagesResults(schema) ? { budget: budgetOf(schema, manifest), recorded: skill.recorded } : {}

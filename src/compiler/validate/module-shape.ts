@@ -154,7 +154,10 @@ export function parseExports(code: string): ModuleExports | SourceError {
 const TRAILING_TRIVIA_RE =
   /^(?:\s|\/\/[^\n\r\u2028\u2029]*|\/\*[\s\S]*?\*\/)*;?(?:\s|\/\/[^\n\r\u2028\u2029]*|\/\*[\s\S]*?\*\/)*$/
 
-/** True when only whitespace, comments and at most one semicolon follow `offset` (acorn's tokenizer decides when a regex cannot tell). */
+/**
+ * True when only whitespace, comments and at most one semicolon follow `offset` (acorn's tokenizer decides when a regex
+ * cannot tell).
+ */
 function onlyTriviaAfter(code: string, offset: number): boolean {
   const tail = code.slice(offset)
   if (TRAILING_TRIVIA_RE.test(tail)) return true

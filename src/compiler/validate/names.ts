@@ -1,6 +1,7 @@
 import type { NameCharacter } from '../diagnostics/messages'
 import { type FolderValidation, reportAt } from './folder-validation'
 import { TOOL_KINDS } from './schema'
+import { isRecord } from '../../../runtime/internal'
 
 /**
  * Characters no skill id or tool name may hold, by what they are: control and format characters
@@ -26,10 +27,6 @@ function refusedCharacter(name: string): NameCharacter | undefined {
   return { char: codePoint(char), what }
 }
 
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value)
-}
-
 /**
  * Skill ids and tool names become file paths, module ids, object keys, source URLs and model tool
  * names. Reports those with a refused character (see REFUSED_RE); returns the `map\0name` keys of
@@ -45,7 +42,7 @@ export function checkNameCharacters(check: FolderValidation, manifest: Record<st
   const bad: string[] = []
   for (const mapKey of TOOL_KINDS) {
     const map = manifest[mapKey]
-    if (!isObject(map)) continue
+    if (!isRecord(map)) continue
     for (const name of Object.keys(map)) {
       const found = refusedCharacter(name)
       if (!found) continue

@@ -54,7 +54,10 @@ export async function quickExports(code: string): Promise<ModuleExports | undefi
 
 const FUNCTION_DECLARATION_RE = /^export\s+(?:async\s+)?function\b/
 const VARIABLE_RE = /^export\s+(?:const|let|var)\s/
-/** The initializer starts a function or an arrow function (which then is the whole initializer, or a call or operand of one: never a literal). */
+/**
+ * The initializer starts a function or an arrow function (which then is the whole initializer, or a call or operand of
+ * one: never a literal).
+ */
 const FUNCTION_INIT_RE = /^\s*=\s*(?:async\s+function\b|function\b|(?:async\s*)?(?:\([^()]*\)|[A-Za-z_$][\w$]*)\s*=>)/
 
 /** What the export holds, blanking its syntax; undefined when only a full parse can tell. */

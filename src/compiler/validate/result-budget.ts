@@ -1,12 +1,10 @@
-import { resultTokens } from '../../../runtime/internal'
+import { resultTokens, isRecord } from '../../../runtime/internal'
 import type { JsonPath } from '../parse'
 import { type RecordedTokens, recordedTokensOf } from '../verification'
 import { type FolderValidation, reportAt } from './folder-validation'
 
 /** The argument the runtime adds to every tool whose results it pages (runtime/registry.ts). */
 const CURSOR_ARG = 'cursor'
-const isObject = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value)
 
 /** A manifest's `resultBudget`, when it is one (anything else is reported by the schema check). */
 export function resultBudgetOf(value: unknown): { resultBudget?: number } {
@@ -17,7 +15,7 @@ export function resultBudgetOf(value: unknown): { resultBudget?: number } {
 
 /** Warns `cursor-arg` when a tool declares its own `cursor`: the runtime then cannot page its results. */
 export function checkCursorArg(check: FolderValidation, at: JsonPath, args: unknown): void {
-  if (isObject(args) && Object.hasOwn(args, CURSOR_ARG))
+  if (isRecord(args) && Object.hasOwn(args, CURSOR_ARG))
     reportAt(check, [...at, 'args', CURSOR_ARG], { code: 'cursor-arg', data: { tool: at.join('.') } })
 }
 

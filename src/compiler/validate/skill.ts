@@ -26,14 +26,11 @@ import { resultBudgetOf } from './result-budget'
 import { checkTool, tokenBudgetOf } from './tools'
 import { checkUrls } from './urls'
 import { readVerificationSummary } from '../verification'
+import { isRecord } from '../../../runtime/internal'
 
 const MAX_MANIFEST_BYTES = FILE_LIMITS.manifest
 
 type Json = Record<string, unknown>
-
-function isObject(value: unknown): value is Json {
-  return typeof value === 'object' && value !== null && !Array.isArray(value)
-}
 
 /** The original's isNotePath, release line included: notes/<x>.md or <product>/prompt.md. */
 function isNotePath(path: string): boolean {
@@ -126,7 +123,7 @@ async function checkNotes(check: FolderValidation, manifest: Json): Promise<Note
 /** `sites[id][tool]` needs one namespace: a name may not be both a Node and a browser tool. */
 function checkToolNamesUnique(check: FolderValidation, manifest: Json): void {
   const { nodeTools, browserTools } = manifest
-  if (!isObject(nodeTools) || !isObject(browserTools)) return
+  if (!isRecord(nodeTools) || !isRecord(browserTools)) return
   for (const name of Object.keys(browserTools)) {
     if (Object.hasOwn(nodeTools, name))
       reportAt(check, ['browserTools', name], { code: 'tool-name', data: { problem: 'both', name } })
@@ -137,16 +134,18 @@ async function checkTools(check: FolderValidation, manifest: Json, badPaths: Set
   const jobs: Promise<ToolModel | undefined>[] = []
   for (const mapKey of TOOL_KINDS) {
     const map = manifest[mapKey]
-    if (!isObject(map)) continue
+    if (!isRecord(map)) continue
     for (const [name, schema] of Object.entries(map)) {
-      if (!isObject(schema) || badPaths.has(`${mapKey}\0${name}`)) continue
+      if (!isRecord(schema) || badPaths.has(`${mapKey}\0${name}`)) continue
       jobs.push(checkTool(check, mapKey, name, schema))
     }
   }
   return (await Promise.all(jobs)).filter((t): t is ToolModel => t !== undefined)
 }
 
-/** A folder as its checks left it, before its browser tools are bundled: `candidate` is its model if nothing blocks it. */
+/**
+ * A folder as its checks left it, before its browser tools are bundled: `candidate` is its model if nothing blocks it.
+ */
 export interface FolderFindings extends Omit<SkillRecord, 'model'> {
   candidate?: SkillModel
   /**
@@ -216,7 +215,7 @@ export async function validateFolder(
     reportAt(check, [], { code: 'compat-ego-lite', data: { problem: 'symlink' } })
   const findings = checkManifestSchema(manifest)
   for (const f of findings) reportAt(check, f.path, f)
-  if (!isObject(manifest)) return fail(folder, check.diagnostics, [...check.files])
+  if (!isRecord(manifest)) return fail(folder, check.diagnostics, [...check.files])
   if (typeof manifest.id === 'string' && manifest.id !== folder.id)
     reportAt(check, ['id'], { code: 'id-mismatch', data: { folder: folder.id } })
   // Tools whose schema is broken are still looked at, unless their path itself is unusable.

@@ -3,15 +3,14 @@ import { Worker } from 'node:worker_threads'
 
 /**
  * Syntax checks by V8: whether it compiles a text as a script (compiling runs nothing). The quick
- * checks of tool files (quick-shape.ts, quick-exports.ts) make thousands of them in a large tree,
- * about 35 us each of parsing in C++.
+ * checks of tool files (quick-shape.ts, quick-exports.ts) make thousands of them in a large tree.
  *
  * Branch: where a worker thread can be had, it takes them in batches, so that the main thread goes
- * on validating meanwhile (a cold compile of 1,000 skills took 0.64x the time of one with every
- * check here, bench/branches.ts); where none can be had (a thread limit, a sandbox) or it fails,
- * the checks are made here, with the same answers. The worker is a few lines that need nothing but
- * `node:vm` (it starts in about 20 ms and has no JavaScript to warm up), is started only for a
- * batch large enough to pay for it, never keeps the process alive, and stops when idle.
+ * on validating meanwhile (bench/branches.ts; bench/RESULTS.md, "Figures behind code comments");
+ * where none can be had (a thread limit, a sandbox) or it fails, the checks are made here, with the
+ * same answers. The worker is a few lines that need nothing but `node:vm` (it starts fast and has
+ * no JavaScript to warm up), is started only for a batch large enough to pay for it, never keeps
+ * the process alive, and stops when idle.
  */
 
 /** Whether V8 accepts `code` as a script, checked on this thread. */

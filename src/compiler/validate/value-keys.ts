@@ -1,13 +1,12 @@
 import type { Finding } from '../diagnostics/catalog'
 import type { JsonPath } from '../parse'
+import { isRecord } from '../../../runtime/internal'
 
 type SchemaFinding = Finding & { path: JsonPath }
 
 const VALUE_TYPES = new Set(['string', 'number', 'integer', 'boolean', 'array', 'object'])
 /** The key that means something only on an object schema. */
 const OBJECT_ONLY = 'additionalProperties'
-
-const isRecord = (v: unknown): v is Record<string, unknown> => !!v && typeof v === 'object' && !Array.isArray(v)
 
 /**
  * Object-only keys on a schema of another (valid) type, in this schema and the ones below it.

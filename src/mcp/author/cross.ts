@@ -59,7 +59,8 @@ export async function refuseClaimed(context: AuthorContext, url: string): Promis
     throw new Refusal(
       'read-only',
       `${url} is a page of skill ${claiming.folder.id} (in ${claiming.folder.root}), which this server may not ` +
-        `write: a second skill for it is not made (add to ${claiming.folder.id} there, or snapshot a page it does not claim)`,
+        `write: a second skill for it is not made (add to ${claiming.folder.id} there, or snapshot a page it does ` +
+        `not claim)`,
     )
 }
 

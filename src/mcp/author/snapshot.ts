@@ -78,7 +78,8 @@ export async function snapshot(
       if (place.exists && patterns.length && !urlMatchesDomains(page.url, patterns))
         throw new Refusal(
           'domain-mismatch',
-          `your tab is at ${page.url}, which does not match ${siteId}'s domains (${patterns.join(', ')}): nothing was written`,
+          `your tab is at ${page.url}, which does not match ${siteId}'s domains (${patterns.join(', ')}): nothing ` +
+            `was written`,
         )
       const refuse = (why: string, all = diagnostics) =>
         jsonResult({ kept: false, site: siteId, diagnostics: all, why: `${why}: nothing was written` }, true)

@@ -34,7 +34,8 @@ export async function testSkill(
   if (!skill)
     throw new Refusal(
       'skill-not-found',
-      `this server serves no skill ${JSON.stringify(siteId)}${errors.length ? ` (${errors.length} error(s): see site-skills://problems)` : ''}`,
+      `this server serves no skill ` +
+        `${JSON.stringify(siteId)}${errors.length ? ` (${errors.length} error(s): see site-skills://problems)` : ''}`,
     )
   const cases = collectCases({ skills: [skill] }, [siteId]).filter((c) => tool === undefined || c.tool.name === tool)
   const results: (ExampleResult & { repair?: ReturnType<typeof repairOf> })[] = []

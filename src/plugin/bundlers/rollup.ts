@@ -13,7 +13,8 @@ export interface RollupHookContext {
 
 /**
  * Compiles; reports every new warning with `this.warn` (to `onwarn`/`onLog`, or Vite's logger; its
- * line says where, so it gets no `loc`: Rollup would print the place twice, Vite not at all); tells the bundler what the skills depend
+ * line says where, so it gets no `loc`: Rollup would print the place twice, Vite not at all); tells the bundler what
+ * the skills depend
  * on (also after a failed compile, so a fix is noticed), unless the build will not watch
  * (thousands of files at 1,000 skills, for nothing). Returns the error of invalid skills.
  */

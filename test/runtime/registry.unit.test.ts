@@ -3,6 +3,7 @@ import { createDomainTableData } from '../../runtime/match'
 import { createSiteSkills } from '../../runtime/registry'
 import { isSiteToolError } from '../../runtime/errors'
 import type { SkillChunk, SkillMeta } from '../../runtime/skill-data'
+import { caught } from '../helpers/caught'
 
 const META: SkillMeta[] = [
   {
@@ -67,12 +68,6 @@ const api = createSiteSkills(
   { skills: META, table: createDomainTableData(META.map((s) => s.domains)) },
   { shop: async () => chunk() },
 )
-const caught = (p: Promise<unknown>) =>
-  p.then(
-    () => undefined,
-    (e: unknown) => e,
-  )
-
 describe('runtime registry', () => {
   it('runs a Node tool as fn(ctx, args) through the typed stub', async () => {
     const ctx = { page: 'p' }

@@ -11,6 +11,7 @@ import {
   wrapBrowserTool,
 } from '../../src/index'
 import { makeTempDir, writeTree } from '../helpers/tmp'
+import { caught } from '../helpers/caught'
 
 const tool = (path: string) => ({
   description: 'A tool.',
@@ -49,12 +50,6 @@ afterAll(async () => {
   closeSiteSkills()
   await tmp.cleanup()
 })
-
-const caught = (p: Promise<unknown>) =>
-  p.then(
-    () => undefined,
-    (e: unknown) => e,
-  )
 
 /** Runs a tool's source as the original's wrapper would in a page. */
 async function runSource(source: string): Promise<unknown> {

@@ -16,6 +16,7 @@ import {
 } from '../../src/index'
 import { readAllPages } from '../helpers/pages'
 import { REPO_ROOT, makeTempDir, writeTree } from '../helpers/tmp'
+import { caught } from '../helpers/caught'
 
 let tmp: Awaited<ReturnType<typeof makeTempDir>>
 let root: string
@@ -29,12 +30,6 @@ afterAll(async () => {
   closeSiteSkills()
   await tmp.cleanup()
 })
-
-const caught = (p: Promise<unknown>) =>
-  p.then(
-    () => undefined,
-    (e: unknown) => e,
-  )
 
 describe('the original API, built on the compiler', () => {
   it('siteSkillsForUrl returns LearningEntry objects in directory order', async () => {
