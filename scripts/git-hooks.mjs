@@ -1,4 +1,4 @@
-// npm's `prepare`: in a git checkout of this repository, points git at the hooks in .githooks
+// npm's `postprepare` (through `npm run githooks`): in a git checkout of this repository, points git at the hooks in .githooks
 // (core.hooksPath), so that `npm ci` or `npm install` is all a contributor runs. Anywhere else (a
 // tarball, an unpacked package, no git installed) it does nothing and never fails the install.
 import { execFileSync } from 'node:child_process'

@@ -37,17 +37,28 @@ export function readBody(req: IncomingMessage, limit = MAX_BODY): Promise<BodyRe
   })
 }
 
+/** How long a connection whose refused body went on past `discardRest`'s bytes is held before it is cut. */
+const LINGER_MS = 2000
+
 /**
  * The rest of a body refused as too large is read and dropped, up to `max` more bytes, so that the
  * client, still sending, gets the answer: a socket closed with unread bytes is reset, and a reset
- * makes the client's system drop the answer it had received. Past `max` the connection is cut.
+ * makes the client's system drop the answer it had received. Past `max` reading stops (the client's
+ * writes wait on the full window while it reads the answer) and the connection is cut `LINGER_MS`
+ * later, or when the client closes it first.
  */
 export function discardRest(req: IncomingMessage, max = MAX_BODY): void {
   let dropped = 0
-  req.on('data', (chunk: Buffer) => {
+  const onData = (chunk: Buffer) => {
     dropped += chunk.length
-    if (dropped > max) req.socket.destroy()
-  })
+    if (dropped <= max) return
+    req.off('data', onData)
+    req.pause()
+    const timer = setTimeout(() => req.socket.destroy(), LINGER_MS)
+    timer.unref()
+    req.socket.once('close', () => clearTimeout(timer))
+  }
+  req.on('data', onData)
   req.resume()
 }
 

@@ -16,7 +16,9 @@ const git = (cwd: string, ...args: string[]) =>
     stdio: ['ignore', 'pipe', 'pipe'],
   })
 const subject = (length: number) => `Fix ${'x'.repeat(length - 4)}`
-const prepare = JSON.parse(readFileSync(join(REPO_ROOT, 'package.json'), 'utf8')).scripts.prepare as string
+const SCRIPTS = JSON.parse(readFileSync(join(REPO_ROOT, 'package.json'), 'utf8')).scripts as Record<string, string>
+// npm ci runs `postprepare` (no `prepare`: npm 11 warns about a dependency's), which runs `githooks` first.
+const prepare = SCRIPTS.githooks!
 /** core.hooksPath as git sees it in `cwd` (the enclosing repository's, for a folder of none), or undefined. */
 const hooksPath = (cwd: string) => {
   try {
@@ -39,7 +41,7 @@ async function project(name: string, hooks: boolean): Promise<string> {
   return dir
 }
 
-/** Runs package.json's `prepare` as npm does, in `cwd`. */
+/** Runs package.json's `githooks` (what `postprepare` runs first) as npm does, in `cwd`. */
 const runPrepare = (cwd: string) => {
   const [command, ...rest] = prepare.match(/^node -e "(.*)"$/)!.slice(1)
   expect(rest).toEqual([])
@@ -69,7 +71,7 @@ describe('the commit-msg check', () => {
     }
   })
 
-  it('is installed by prepare in a git checkout, and then git refuses a long subject', async () => {
+  it('is installed by npm ci (postprepare) in a git checkout, and then git refuses a long subject', async () => {
     const dir = await project('checkout', true)
     git(dir, 'init', '-q')
     const run = await runPrepare(dir)
@@ -80,7 +82,7 @@ describe('the commit-msg check', () => {
     expect(git(dir, 'log', '--format=%s')).toBe(`${subject(72)}\n`)
   })
 
-  it('prepare does nothing and exits 0 where there is no checkout or no hook (an unpacked tarball)', async () => {
+  it('githooks does nothing and exits 0 where there is no checkout or no hook (an unpacked tarball)', async () => {
     const bare = await project('tarball', false)
     const noGit = await project('no-git', true)
     const before = hooksPath(bare)

@@ -46,7 +46,7 @@ describe('the test harness', () => {
       stdio: ['ignore', 'pipe', 'pipe'],
     })
     const ended = await waitForExit(testProcess, 30_000)
-    expect(ended).toMatchObject({ code: 0, killed: false })
+    expect(ended).toMatchObject({ code: 0, timedOut: false })
     expect(existsSync(pidFile)).toBe(true)
     const pid = Number(readFileSync(pidFile, 'utf8'))
     expect(pid).toBeGreaterThan(0)
