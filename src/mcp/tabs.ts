@@ -140,7 +140,7 @@ async function loadedAfter(
   client: CdpClient,
   url: string,
   start: () => Promise<void>,
-  wait: { ms: number; signal?: AbortSignal },
+  wait: { ms: number; signal?: AbortSignal; stop: () => Promise<unknown> },
 ): Promise<void> {
   const cancelled = () => new SiteToolError('disconnected', `the call was cancelled while ${url} loaded`)
   if (wait.signal?.aborted) throw cancelled()
@@ -155,7 +155,7 @@ async function loadedAfter(
   const offLoad = listen(client, 'Page.loadEventFired', () => onLoad())
   // A navigation that ends unloaded (past its deadline, or cancelled) stops loading the page too.
   const give = (error: Error) => {
-    client.send('Page.stopLoading').catch(() => undefined)
+    wait.stop().catch(() => undefined)
     fail(error)
   }
   const timer = setTimeout(
@@ -304,7 +304,11 @@ export async function connectTabs(endpoint: BrowserEndpoint, log?: (line: string
       const { errorText } = (await client.send('Page.navigate', { url })) as { errorText?: string }
       if (errorText) throw new SiteToolError('cdp-error', `cannot open ${url}: ${errorText}`)
     }
-    await loadedAfter(client, url, start, signal ? { ms: deadline, signal } : { ms: deadline })
+    // Stopped through a session of its own when the call's was let go meanwhile (a cancelled request
+    // of a 2026-07-28 client releases its tabs' sessions as it ends): else the page went on loading.
+    const stop = () =>
+      client.send('Page.stopLoading').catch(async () => (await session(targetId)).send('Page.stopLoading'))
+    await loadedAfter(client, url, start, signal ? { ms: deadline, signal, stop } : { ms: deadline, stop })
     const tab = await refresh(targetId)
     if (!tab) throw new SiteToolError('target-not-found', `the tab closed while it opened ${url}`)
     return tab
