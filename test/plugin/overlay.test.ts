@@ -27,6 +27,16 @@ beforeAll(async () => {
   const options = { root: tmp.dir, configFile: false as const, logLevel: 'silent' as const, plugins }
   server = await createServer({ ...options, server: { port: 0, host: '127.0.0.1' } })
   await server.listen()
+  // The plugin adds the skill folders to Vite's watcher, which reads them in the background: an edit
+  // made before it watches a folder is never seen (under load, that was the broken manifest below).
+  const skillDirs = ['alpha', 'beta'].map((id) => join(tmp.dir, 'learnings', id))
+  await vi.waitFor(
+    () => {
+      const watched = server.watcher.getWatched()
+      for (const dir of skillDirs) expect(watched[dir] ?? []).toContain('manifest.json')
+    },
+    { timeout: 30_000, interval: 50 },
+  )
   browser = await launchBrowser()
   page = await browser.newPage(server.resolvedUrls!.local[0]!)
 })
