@@ -78,6 +78,12 @@ interface TargetInfo {
 const LEAVING_MAX = 1024
 
 /** How long a navigation may take to fire its load event, unless SITE_SKILLS_NAVIGATION_TIMEOUT_MS says otherwise. */
+/**
+ * Chromium refuses Page.stopLoading ("Not attached to an active page") while a navigation swaps the
+ * tab's renderer; the stop is tried again, through a fresh session when the call's own is gone.
+ */
+const STOP_TRIES = 20
+const STOP_RETRY_MS = 100
 const NAVIGATE_TIMEOUT_MS = 30_000
 const NAVIGATE_TIMEOUT_VAR = 'SITE_SKILLS_NAVIGATION_TIMEOUT_MS'
 const NAVIGATE_TIMEOUT_MAX = 10 * 60_000
@@ -304,14 +310,27 @@ export async function connectTabs(endpoint: BrowserEndpoint, log?: (line: string
       const { errorText } = (await client.send('Page.navigate', { url })) as { errorText?: string }
       if (errorText) throw new SiteToolError('cdp-error', `cannot open ${url}: ${errorText}`)
     }
-    // Stopped through a session of its own when the call's was let go meanwhile (a cancelled request
-    // of a 2026-07-28 client releases its tabs' sessions as it ends): else the page went on loading.
-    const stop = () =>
-      client.send('Page.stopLoading').catch(async () => (await session(targetId)).send('Page.stopLoading'))
+    const stop = () => stopLoading(targetId, client)
     await loadedAfter(client, url, start, signal ? { ms: deadline, signal, stop } : { ms: deadline, stop })
     const tab = await refresh(targetId)
     if (!tab) throw new SiteToolError('target-not-found', `the tab closed while it opened ${url}`)
     return tab
+  }
+
+  /** Stops loading a tab's page, trying again while Chromium refuses (see STOP_TRIES). */
+  async function stopLoading(targetId: string, first: CdpClient): Promise<void> {
+    let client = first
+    for (let tries = 1; ; tries++) {
+      try {
+        await client.send('Page.stopLoading')
+        return
+      } catch (error) {
+        if (tries >= STOP_TRIES || !tabs.has(targetId)) throw error
+      }
+      await new Promise((resolve) => setTimeout(resolve, STOP_RETRY_MS))
+      // The call's own session may have been let go meanwhile (a cancelled 2026-07-28 request's is).
+      client = await session(targetId)
+    }
   }
 
   async function closeTab(targetId: string): Promise<void> {
