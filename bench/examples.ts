@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process'
+import { readFileSync } from 'node:fs'
 import { availableParallelism, loadavg } from 'node:os'
 import { resolve } from 'node:path'
 import { summarize } from './stats'
@@ -14,12 +15,30 @@ interface TestRun {
   ms: number
   /** CPU of the process and of the children it waited for (the browser), from /usr/bin/time. */
   cpuMs: number
+  /**
+   * The share of all cores busy during the run (every process, /proc/stat): unlike /usr/bin/time it
+   * counts the renderer processes, which Chromium's zygote starts and reaps. Undefined off Linux.
+   */
+  busy?: number
   stdout: string
+}
+
+/** Busy and total jiffies of all cores since boot (the first line of /proc/stat), or undefined. */
+function machineTicks(): { busy: number; total: number } | undefined {
+  try {
+    const fields = readFileSync('/proc/stat', 'utf8').split('\n')[0]!.trim().split(/\s+/).slice(1).map(Number)
+    const total = fields.reduce((a, b) => a + b, 0)
+    // idle and iowait are the 4th and 5th fields.
+    return { busy: total - (fields[3] ?? 0) - (fields[4] ?? 0), total }
+  } catch {
+    return undefined
+  }
 }
 
 /** `site-skills test --root learnings --json --workers N` in a fresh process, timed from spawn to exit. */
 async function runTest(workers: number): Promise<TestRun> {
   const t0 = performance.now()
+  const before = machineTicks()
   const args = [
     '-f',
     '%U %S',
@@ -42,9 +61,11 @@ async function runTest(workers: number): Promise<TestRun> {
   child.stderr.on('data', (c: Buffer) => (stderr = (stderr + c.toString()).slice(-4000)))
   const code = await new Promise<number | null>((done) => child.on('close', (c) => done(c)))
   const ms = performance.now() - t0
+  const after = machineTicks()
+  const busy = before && after ? (after.busy - before.busy) / (after.total - before.total) : undefined
   if (code !== 0) throw new Error(`site-skills test --workers ${workers} exited with ${code}: ${stderr.trim()}`)
   const [user, system] = stderr.trim().split('\n').pop()!.split(' ').map(Number)
-  return { ms, cpuMs: ((user ?? 0) + (system ?? 0)) * 1000, stdout }
+  return { ms, cpuMs: ((user ?? 0) + (system ?? 0)) * 1000, stdout, ...(busy === undefined ? {} : { busy }) }
 }
 
 /**
@@ -65,6 +86,21 @@ export async function runExamplesBench(opts: { runs: number }): Promise<Figure[]
     const ratio = summarize(parallel.map((p, i) => p.ms / serial[i]!.ms))
     const examples = (JSON.parse(serial[0]!.stdout) as { results: unknown[] }).results.length
     const cpu = (runs: TestRun[]) => formatValue(summarize(runs.map((r) => r.cpuMs)).median, 'ms')
+    const busyOf = (runs: TestRun[]) =>
+      runs.every((r) => r.busy !== undefined) ? summarize(runs.map((r) => r.busy!)).median : undefined
+    const [busySerial, busyParallel] = [busyOf(serial), busyOf(parallel)]
+    const cores = availableParallelism()
+    // Once the cores are full, workers only share them: the ratio cannot go below the serial run's
+    // share of the machine over the share the workers reach.
+    const busyNote =
+      busySerial === undefined || busyParallel === undefined
+        ? []
+        : [
+            `cores busy (every process, /proc/stat): serial ${(busySerial * 100).toFixed(0)}% of ${cores}, ` +
+              `${WORKERS} workers ${(busyParallel * 100).toFixed(0)}%; with the cores full the ratio is at ` +
+              `least ${busySerial.toFixed(2)}x here, and ${GOAL_RATIO.toFixed(2)}x needs ` +
+              `${Math.ceil((busySerial * cores) / GOAL_RATIO)} cores`,
+          ]
     return [
       {
         bench: 'examples',
@@ -77,6 +113,7 @@ export async function runExamplesBench(opts: { runs: number }): Promise<Figure[]
         notes: [
           `${examples} examples, the same JSON both ways; ${availableParallelism()} cores, load ${loadavg()[0]!.toFixed(1)} at the end`,
           `CPU (process and browser, /usr/bin/time): serial ${cpu(serial)}, ${WORKERS} workers ${cpu(parallel)}`,
+          ...busyNote,
         ],
       },
     ]

@@ -2,8 +2,8 @@ import { stat } from 'node:fs/promises'
 import { type PackageProblem, packageDiagnostic } from '../compiler/discover/skill-packages'
 import type { Root } from '../compiler/discover/roots'
 import { displayFile } from '../compiler/diagnostics/report'
-import { type CompileResult, createCompiler } from '../compiler/compile'
-import { tokenBudgets } from '../tokens/budget'
+import type { CompileResult } from '../compiler/compile'
+import { createBudgetedCompiler } from '../tokens/budget'
 import { type CliIO, UsageError } from './args'
 import { type RootArgs, compatOf, rootsOf } from './roots'
 
@@ -40,7 +40,7 @@ export async function compileRoots(
 ): Promise<CompileResult> {
   const roots = await existingRoots(args, io, extra)
   const compat = compatOf(args)
-  return createCompiler({ roots, compat, checkOnly: !code, finish: tokenBudgets() }).compile()
+  return createBudgetedCompiler({ roots, compat, checkOnly: !code }).compile()
 }
 
 /** The most ids a "no skill" message lists: a root may hold thousands. */

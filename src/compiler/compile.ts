@@ -21,8 +21,8 @@ export interface CompilerOptions extends ValidateOptions {
   /** Absolute roots (resolved, or plain folders), in priority order. */
   roots: readonly RootInput[]
   /**
-   * The last stage of every compile, over its whole result: the token budgets (`tokenBudgets` of
-   * src/tokens/budget.ts), applied here once for every caller that counts them.
+   * The last stage of every compile, over its whole result: the token budgets, which
+   * `createBudgetedCompiler` of src/tokens/budget.ts gives every compile.
    */
   finish?: (result: CompileResult) => Promise<CompileResult>
   /** Minify browser tools. @default true */

@@ -84,7 +84,6 @@ export function createWatchedSkills(options: WatchOptions): WatchedSkills {
 
   const session = createSession(options.roots, {
     invalidSkill,
-    tokenBudgets: true,
     compat: options.compat,
     watch: true,
     onChange() {

@@ -1,6 +1,5 @@
 import { createHash } from 'node:crypto'
 import type { CompileResult, Compiler } from '../compiler/compile'
-import { tokenBudgets } from '../tokens/budget'
 import type { Diagnostic } from '../compiler/diagnostics/catalog'
 import { fileOf, formatDiagnosticLine } from '../compiler/diagnostics/report'
 import { type Root, rootPath } from '../compiler/discover/roots'
@@ -133,14 +132,14 @@ export function createRootContext(options: ResolvedOptions, host: Host): RootCon
   // loading the bundler's config (a test runner, an editor, `vite preview`) does not pay for them.
   let compiler: Promise<Compiler> | undefined
   const compilerOf = () =>
-    (compiler ??= import('../compiler/compile').then((m) =>
-      m.createCompiler({
+    (compiler ??= import('../tokens/budget').then((m) =>
+      m.createBudgetedCompiler({
         roots,
         compat,
         minify,
         project: options.root,
         onValidated: dts.prepare,
-        finish: tokenBudgets(options.tokenBudget),
+        tokenBudget: options.tokenBudget,
         ...(options.cache ? { cacheDir: options.cache } : {}),
       }),
     ))

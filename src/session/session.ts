@@ -10,7 +10,7 @@ import {
   loadUrlPattern,
 } from '../../runtime/index'
 import { createRegistryData } from '../codegen/meta'
-import { type CompileResult, type CompiledSkill, type Compiler, createCompiler } from '../compiler/compile'
+import type { CompileResult, CompiledSkill, Compiler } from '../compiler/compile'
 import type { Focus } from '../compiler/focus'
 import type { Compat } from '../compiler/compat'
 import type { RootInput } from '../compiler/discover/roots'
@@ -20,7 +20,7 @@ import { compileNodeTool, fileVersion } from './node-tools'
 import { notesOf } from '../compiler/notes'
 import { acquireEventBarrier } from './barrier'
 import { createFolderWatcher, foldersOf } from './folder-watcher'
-import { tokenBudgets } from '../tokens/budget'
+import { createBudgetedCompiler } from '../tokens/budget'
 
 /** A compile of one set of roots, and what is built on it. */
 export interface SessionState {
@@ -161,8 +161,6 @@ function stateOf(
 export interface SessionOptions {
   /** The error of a call into an invalid skill. */
   invalidSkill: InvalidSkill
-  /** Count the manifests' token budgets in every compile (the MCP server; see tokenBudgets). */
-  tokenBudgets?: boolean
   compat?: Compat
   /**
    * Watch the roots, so that every call sees the files as they are (the watchers never keep the
@@ -188,13 +186,12 @@ export interface SessionOptions {
 
 export function createSession(roots: readonly RootInput[], options: SessionOptions): Session {
   const { compat, checkOnly = false } = options
-  const compiler = createCompiler({
+  const compiler = createBudgetedCompiler({
     roots,
     compat,
     checkOnly,
     lazyBrowser: !checkOnly,
     tolerate: ['returns-invalid'],
-    ...(options.tokenBudgets ? { finish: tokenBudgets() } : {}),
   })
   const watching = options.watch !== false
   const barrier = watching ? acquireEventBarrier(options.platform) : undefined

@@ -1,6 +1,12 @@
 import { assignToolNames } from '../../runtime/internal'
 import { createRegistryData } from '../codegen/meta'
-import type { CompileResult, CompiledSkill } from '../compiler/compile'
+import {
+  type CompileResult,
+  type CompiledSkill,
+  type Compiler,
+  type CompilerOptions,
+  createCompiler,
+} from '../compiler/compile'
 import { compareDiagnostics, countBySeverity, createDiagnostic, type Diagnostic } from '../compiler/diagnostics/catalog'
 import type { SkillModel, SkillRecord, TokenBudget } from '../compiler/model'
 import { MANIFEST } from '../compiler/discover/skills'
@@ -58,9 +64,17 @@ function skillFindings(
   return found
 }
 
-/** The last stage of a compile that counts token budgets: `finish` of createCompiler's options. */
-export function tokenBudgets(option?: TokenBudgetOption): (result: CompileResult) => Promise<CompileResult> {
-  return (result) => checkTokenBudgets(result, option)
+/** What a compile takes: the compiler's options, and the `tokenBudget` plugin option where a manifest sets none. */
+export type BudgetedCompilerOptions = Omit<CompilerOptions, 'finish'> & { tokenBudget?: TokenBudgetOption | undefined }
+
+/**
+ * The compiler of every build, command, session and server (the no-build API's included): the
+ * token budgets are its last stage, decided here once. Nothing else in src/ calls createCompiler
+ * (test/package/layers.test.ts holds it).
+ */
+export function createBudgetedCompiler(options: BudgetedCompilerOptions): Compiler {
+  const { tokenBudget, ...rest } = options
+  return createCompiler({ ...rest, finish: (result) => checkTokenBudgets(result, tokenBudget) })
 }
 
 /**

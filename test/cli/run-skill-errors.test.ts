@@ -26,6 +26,14 @@ beforeAll(async () => {
       nodeTools: { fx: tool('tools/fx.js') },
     },
     'learnings/good/tools/fx.js': 'export const fx = () => "hi"\n',
+    'budgeted/package.json': '{ "type": "module" }\n',
+    'budgeted/learnings/over/manifest.json': {
+      id: 'over',
+      name: 'Over',
+      domains: ['over.test'],
+      nodeTools: { fx: { ...tool('tools/fx.js'), tokenBudget: { max: 10, fail: true } } },
+    },
+    'budgeted/learnings/over/tools/fx.js': 'export const fx = () => "hi"\n',
     'learnings/my-site/manifest.json': {
       id: 'my-site',
       name: 'My site',
@@ -49,6 +57,17 @@ describe('site-skills run on a skill it cannot run', () => {
     )
     expect(lines[1]).toBe('site-skills: every problem of "my-site": site-skills validate learnings/my-site')
     expect(lines).toHaveLength(2)
+  })
+
+  it('refuses a skill over a failing token budget as the MCP server and builds do (exit 1)', async () => {
+    const run = await runBin(['run', 'over', 'fx', '--args', '{}'], { cwd: `${tmp.dir}/budgeted` })
+    expect(run.timedOut).toBe(false)
+    expect(run.code).toBe(1)
+    expect(run.stdout).toBe('')
+    expect(run.stderr).toMatch(
+      /^site-skills: skill-invalid: over: site skill is invalid: over\/manifest\.json:\d+:\d+ /,
+    )
+    expect(run.stderr).toContain('over the budget of 10 (tokenBudget)')
   })
 
   it('says no skill "x" for an id no root holds, as test, snapshot, pack and export do (exit 2)', async () => {

@@ -58,11 +58,31 @@ function layerProblems(files: ReadonlyMap<string, string>): string[] {
   return problems
 }
 
+/** The one file of src/ that makes a compiler: every compile counts the token budgets there. */
+const COMPILER_MAKER = 'src/tokens/budget.ts'
+
+/** Files of src/ other than COMPILER_MAKER that call createCompiler (and so could compile without budgets). */
+function compilerMakers(files: ReadonlyMap<string, string>): string[] {
+  return [...files]
+    .filter(([file, text]) => file.startsWith('src/') && file !== COMPILER_MAKER && /\bcreateCompiler\s*\(/.test(text))
+    .filter(([file]) => file !== 'src/compiler/compile.ts')
+    .map(([file]) => `${file} calls createCompiler: use createBudgetedCompiler (${COMPILER_MAKER})`)
+}
+
 describe('layers', () => {
   const tree = readTree(['src', 'runtime'])
 
   it('src/ imports the runtime only through its two doors, the runtime nothing of src/, token counts nothing of mcp/', () => {
     expect(layerProblems(tree)).toEqual([])
+  })
+
+  it('makes every compiler in one place, which counts the token budgets (and sees a second maker)', () => {
+    expect(compilerMakers(tree)).toEqual([])
+    expect(tree.get(COMPILER_MAKER)).toMatch(/\bcreateCompiler\(/)
+    const second = new Map([['src/cli/x.ts', 'const c = createCompiler({ roots })']])
+    expect(compilerMakers(second)).toEqual([
+      `src/cli/x.ts calls createCompiler: use createBudgetedCompiler (${COMPILER_MAKER})`,
+    ])
   })
 
   it('sees the imports it checks (the check cannot pass by reading nothing)', () => {

@@ -7,10 +7,10 @@ import { type WatchedRun, watchTypechecks } from '../../typecheck/watch-typechec
 import { generateDts } from '../../codegen/dts'
 import { writeGeneratedFile } from '../../compiler/fs/generated'
 import { isWriteFailure } from '../../compiler/fs/write-inside'
-import { type CompileResult, createCompiler } from '../../compiler/compile'
+import type { CompileResult } from '../../compiler/compile'
 import type { SkillModel } from '../../compiler/model'
 import { codeFrame, readQuietly, displayPath } from '../../compiler/diagnostics/report'
-import { tokenBudgets } from '../../tokens/budget'
+import { createBudgetedCompiler } from '../../tokens/budget'
 import { foldersOf } from '../../session/folder-watcher'
 import { DEFAULT_DTS } from '../../ids'
 import { type CliIO, writeLine } from '../args'
@@ -119,11 +119,10 @@ async function checkWith(
   args: Args<'check'>,
   io: CliIO,
 ): Promise<number> {
-  const skills = createCompiler({
+  const skills = createBudgetedCompiler({
     roots,
     compat: args.compat === 'ego-lite' ? 'ego-lite' : undefined,
     checkOnly: true,
-    finish: tokenBudgets(),
   })
   const checker = createToolTypeChecker(typescript)
   const out = resolve(io.cwd, args.out ?? DEFAULT_DTS)

@@ -3,13 +3,13 @@ import { existsSync, mkdirSync, realpathSync, renameSync, rmSync } from 'node:fs
 import { basename, dirname, join } from 'node:path'
 import type { SiteSkills } from '../../../runtime/index'
 import type { Compat } from '../../compiler/compat'
-import { type CompileResult, createCompiler } from '../../compiler/compile'
+import type { CompileResult } from '../../compiler/compile'
 import type { Diagnostic } from '../../compiler/diagnostics/catalog'
 import { isInside } from '../../compiler/fs/paths'
 import { isWriteFailure, type WriteFailure, writeFileInside } from '../../compiler/fs/write-inside'
 import { invalidSkill } from '../../nobuild/invalid'
 import { createSkillsApi } from '../../session/session'
-import { tokenBudgets } from '../../tokens/budget'
+import { createBudgetedCompiler } from '../../tokens/budget'
 import { copySkill } from './copy'
 import { type Grants, sandboxedTools } from './sandbox/sandboxed-tools'
 import { newStageRoot, removeStage } from './stage-area'
@@ -76,7 +76,7 @@ export function stageSkill(dir: string, siteId: string, from: string | undefined
       return undefined
     },
     async compile(compat) {
-      const compiler = createCompiler({ roots: [root], compat, finish: tokenBudgets() })
+      const compiler = createBudgetedCompiler({ roots: [root], compat })
       const result = await compiler.compile()
       const diagnostics = result.diagnostics.filter((d) => d.siteId === siteId)
       const api = createSkillsApi(compiler, result.skills, { invalidSkill, loadNodeTool: sandboxedTools(grants) })
