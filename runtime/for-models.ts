@@ -44,7 +44,10 @@ export interface RegistryCore {
   meta: (siteId: string, tool: string) => ToolMeta
   /** A model tool name's site and tool. */
   byName: ReadonlyMap<string, readonly [siteId: string, tool: string]>
-  /** Runs a model's call: its result paged when over the tool's budget (or when it has a cursor). */
+  /**
+   * Runs a model's call: its result paged when over the tool's budget (or when it has a cursor).
+   * `args` is the caller's own copy (copyArgs): it is checked, not copied again.
+   */
   runTool: (siteId: string, tool: string, args: Record<string, unknown>, ctx?: unknown) => Promise<unknown>
 }
 

@@ -231,9 +231,14 @@ export function createSiteSkills(
     return found
   }
 
-  /** A copy of the args (see copyArgs), checked against the tool's declared `args`. */
-  function checkedArgs(checks: Checks, siteId: string, tool: string, args: Record<string, unknown> | undefined) {
-    const value = copyArgs(args ?? {}, { siteId, tool })
+  type ToolAt = { siteId: string; tool: string }
+  /**
+   * A copy of the args (see copyArgs), checked against the tool's declared `args`; `copied`: they
+   * are one already (dispatchToolCall's), so a call is copied once.
+   */
+  function checkedArgs(checks: Checks, at: ToolAt, args: Record<string, unknown> | undefined, copied: boolean) {
+    const { siteId, tool } = at
+    const value = copied && args ? args : copyArgs(args ?? {}, { siteId, tool })
     const problem = checks.argsProblem(meta(siteId, tool).args, value)
     if (problem) throw siteToolError('invalid-args', { problem }, { siteId, tool })
     return value
@@ -266,7 +271,7 @@ export function createSiteSkills(
     args: Record<string, unknown> | undefined,
     target: BrowserTarget,
     options: BrowserRunOptions = {},
-  ) => paged(siteId, tool, args, false, (own) => runPageTool(siteId, tool, own, target, options))
+  ) => paged(siteId, tool, args, false, (own) => runPageTool(siteId, tool, own, target, options, false))
 
   async function runPageTool(
     siteId: string,
@@ -274,11 +279,12 @@ export function createSiteSkills(
     args: Record<string, unknown> | undefined,
     target: BrowserTarget,
     options: BrowserRunOptions,
+    copied: boolean,
   ) {
     const m = meta(siteId, tool)
     if (m.kind !== 'browser') throw siteToolError('tool-kind', { called: 'browser' }, { siteId, tool })
     const [chunk, checks] = await Promise.all([load(siteId), valueChecks()])
-    const value = checkedArgs(checks, siteId, tool, args)
+    const value = checkedArgs(checks, { siteId, tool }, args, copied)
     if (!target) throw siteToolError('unavailable', { missing: 'target' }, { siteId, tool })
     const code = await codeOf(chunk, tool)
     const skill = byId.get(siteId)!
@@ -299,15 +305,24 @@ export function createSiteSkills(
     return checkResult(checks, result, m, { siteId, tool })
   }
 
-  /** Runs a tool by its kind (`ctx` is a browser tool's target); `always`: page the result as for a model. */
-  const runTool = (siteId: string, tool: string, args?: Record<string, unknown>, ctx?: unknown, always = false) =>
-    paged(siteId, tool, args, always, (own) => runAnyTool(siteId, tool, own, ctx))
+  /**
+   * Runs a tool by its kind (`ctx` is a browser tool's target); `model`: a model's call, whose
+   * arguments dispatchToolCall copied already, and whose result is paged whenever over budget.
+   */
+  const runTool = (siteId: string, tool: string, args?: Record<string, unknown>, ctx?: unknown, model = false) =>
+    paged(siteId, tool, args, model, (own) => runAnyTool(siteId, tool, own, ctx, model))
 
-  async function runAnyTool(siteId: string, tool: string, args: Record<string, unknown> | undefined, ctx: unknown) {
+  async function runAnyTool(
+    siteId: string,
+    tool: string,
+    args: Record<string, unknown> | undefined,
+    ctx: unknown,
+    copied: boolean,
+  ) {
     const m = meta(siteId, tool)
-    if (m.kind === 'browser') return runPageTool(siteId, tool, args, ctx as BrowserTarget, {})
+    if (m.kind === 'browser') return runPageTool(siteId, tool, args, ctx as BrowserTarget, {}, copied)
     const [chunk, checks] = await Promise.all([load(siteId), valueChecks()])
-    const value = checkedArgs(checks, siteId, tool, args)
+    const value = checkedArgs(checks, { siteId, tool }, args, copied)
     const loadFn = Object.hasOwn(chunk.nodeTools, tool) ? chunk.nodeTools[tool] : undefined
     if (!loadFn) throw siteToolError('unavailable', { missing: 'node-tools' }, { siteId, tool })
     const fn = await loadFn()

@@ -1,5 +1,6 @@
-import { join } from 'node:path'
-import { type Metafile, build } from 'esbuild'
+import { join, relative } from 'node:path'
+import { gzipSync } from 'node:zlib'
+import { type Metafile, type OutputFile, build } from 'esbuild'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { REPO_ROOT } from '../helpers/tmp'
 
@@ -26,6 +27,9 @@ const LAZY = [
 ]
 
 let outputs: Metafile['outputs']
+let files: OutputFile[]
+/** Issue 39: the runtime as imported stays within 8 KiB min+gzip (bench/size.ts measures it too). */
+const FIRST_LOAD_MAX_GZIP = 8 * 1024
 
 /** Output files that importing `entry` loads: it and its static imports, transitively. */
 function firstLoad(entry: string, seen = new Set<string>()): Set<string> {
@@ -54,6 +58,7 @@ beforeAll(async () => {
     logLevel: 'silent',
   })
   outputs = out.metafile.outputs
+  files = out.outputFiles
 })
 
 describe("the runtime's first load (esbuild with code splitting)", () => {
@@ -64,6 +69,16 @@ describe("the runtime's first load (esbuild with code splitting)", () => {
     expect(inputs).toContain('registry.ts')
     expect(inputs).toContain('errors.ts')
     for (const lazy of LAZY) expect(inputs, lazy).not.toContain(lazy)
+  })
+
+  it('is within 8 KiB min+gzip, each file it loads counted (the size the chunking files used to keep)', () => {
+    const entry = Object.keys(outputs).find((k) => outputs[k]!.entryPoint === 'runtime/index.ts')!
+    const loaded = firstLoad(entry)
+    const mine = files.filter((f) => loaded.has(relative(REPO_ROOT, f.path).split('\\').join('/')))
+    expect(mine).toHaveLength(loaded.size)
+    const bytes = mine.reduce((sum, f) => sum + gzipSync(f.contents).length, 0)
+    expect(bytes).toBeGreaterThan(1024)
+    expect(bytes).toBeLessThanOrEqual(FIRST_LOAD_MAX_GZIP)
   })
 
   it('sees the lazy parts as chunks of their own (the check cannot pass by building nothing)', () => {

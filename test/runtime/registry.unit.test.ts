@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest'
+import { describe, expect, it, vi } from 'vitest'
 import { createDomainTableData } from '../../runtime/match'
 import { createSiteSkills } from '../../runtime/registry'
 import { isSiteToolError } from '../../runtime/errors'
@@ -195,6 +195,19 @@ describe('runtime registry', () => {
       expect(await refusal(text)).toBe(`shop -> echo: args must be an object (got ${got})`)
     }
     expect(await refusal(['x'])).toBe('shop -> echo: args must be an object (got array)')
+  })
+
+  it('copies a model call\'s arguments once, and a call of runTool once (issue 39)', async () => {
+    const clone = vi.spyOn(globalThis, 'structuredClone')
+    try {
+      expect(await api.dispatchToolCall('shop__echo', { text: 'z', mode: null })).toMatchObject({ args: { text: 'z' } })
+      expect(clone).toHaveBeenCalledTimes(1)
+      clone.mockClear()
+      expect(await api.runTool('shop', 'echo', { text: 'y' })).toMatchObject({ args: { text: 'y' } })
+      expect(clone).toHaveBeenCalledTimes(1)
+    } finally {
+      clone.mockRestore()
+    }
   })
 
   it('shows the value given for an enum, not its type', async () => {
