@@ -33,7 +33,7 @@ const library = defineConfig({
     runtime: 'runtime/index.ts',
     launch: 'runtime/launch.ts',
     tool: 'runtime/tool.ts',
-    // The child process of a sandboxed example run (src/mcp/author/sandbox/run.ts starts it by its path).
+    // The child process of a sandboxed example run (src/mcp/author/sandbox/run-sandboxed.ts starts it by its path).
     sandbox: 'src/mcp/author/sandbox/child.ts',
   },
   format: 'esm',

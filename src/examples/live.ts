@@ -5,7 +5,7 @@ import type { TestBrowser } from './browser'
 import { findDrift } from './expect'
 import { callFailure, checkContract, judge } from './judge'
 import { type Loaded, navigate } from './serve'
-import { callOnFixture, runOffline } from './run'
+import { callOnFixture, runOffline } from './run-example'
 import type { ExampleCase, Failure, Verdict } from './types'
 
 const LOGIN_RE = /(?:^|[/._-])(?:log-?in|sign-?in|auth|sso|session|account\/?login)(?:$|[/._?-])/i

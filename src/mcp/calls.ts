@@ -1,13 +1,13 @@
 import type { CallToolResult, Tool } from '@modelcontextprotocol/server'
 import { SiteToolError } from '../../runtime/index'
 import { pageResult, pagesResults, splitCursor, urlMatchesDomains } from '../../runtime/internal'
-import type { Catalog } from './catalog'
+import type { Catalog } from './tool-catalog'
 import type { ClientTabs, TabView } from './clients'
 import { noteLinks } from './site-context'
 import { type SiteTool, TAB_ARG, takesTab } from '../listing/site-tool'
 import type { TabInfo, Tabs } from './tabs'
-import { type CallValue, errorResult, toolResult } from './tools'
-import type { PageTools } from './webmcp'
+import { type CallValue, errorResult, toolResult } from './tool-results'
+import type { PageTools } from './page-webmcp'
 import { callPageTool, isPageCall, pageToolsOf, preferredCall } from './webmcp-calls'
 
 /**

@@ -2,11 +2,11 @@ import type { CallToolResult, Tool } from '@modelcontextprotocol/server'
 import { SiteToolError } from '../../runtime/index'
 import { TAB_PROPERTY } from '../listing/site-tool'
 import { callSiteTool, findTools } from './calls'
-import type { Catalog, ToolsMode } from './catalog'
+import type { Catalog, ToolsMode } from './tool-catalog'
 import type { ClientTabs } from './clients'
 import { tabState, tabsList } from './tab-state'
 import type { TabInfo, Tabs } from './tabs'
-import type { PageTools } from './webmcp'
+import type { PageTools } from './page-webmcp'
 
 /** What an own tool's call runs with: the skills served now, the client, the browser, the call's signal. */
 interface OwnCall {

@@ -1,6 +1,6 @@
 import type { CallToolResult } from '@modelcontextprotocol/server'
 import { compactText } from '../../runtime/internal'
-import type { Catalog } from './catalog'
+import type { Catalog } from './tool-catalog'
 import type { ClientTabs } from './clients'
 import { noteLinks } from './site-context'
 import type { TabInfo } from './tabs'

@@ -1,11 +1,11 @@
 import type { CallToolResult, Tool } from '@modelcontextprotocol/server'
 import { SiteToolError } from '../../runtime/index'
-import type { Catalog } from './catalog'
+import type { Catalog } from './tool-catalog'
 import type { SiteTool } from '../listing/site-tool'
 import type { TabInfo } from './tabs'
 import { CURSOR_ARG } from '../../runtime/internal'
-import { errorResult } from './tools'
-import type { PageTools } from './webmcp'
+import { errorResult } from './tool-results'
+import type { PageTools } from './page-webmcp'
 import { pagesPageTool, pageToolResult, readOutput, WEBMCP_PREFIX } from './webmcp-tools'
 
 /**

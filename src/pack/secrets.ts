@@ -24,7 +24,7 @@ import { decodeText } from './scan/decode'
 import type { Hit } from './scan/hit'
 import { htmlHits } from './scan/html'
 import { jsonHits } from './scan/json'
-import { namedValues } from './scan/names'
+import { namedValues } from './scan/secret-names'
 import { patternHits } from './scan/patterns'
 
 export interface SecretFinding {

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { isSiteToolError } from '../../runtime/index'
 import { resultJson } from '../../runtime/result-json'
-import { type SiteTool, createResultChecker, toolResult } from '../../src/mcp/tools'
+import { type SiteTool, createResultChecker, toolResult } from '../../src/mcp/tool-results'
 import { makeTempDir, writeTree } from '../helpers/tmp'
 import { type Exited, runBin } from '../helpers/spawn'
 

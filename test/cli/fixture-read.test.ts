@@ -1,7 +1,7 @@
 import { execFileSync } from 'node:child_process'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { readFixture } from '../../src/examples/run'
+import { readFixture } from '../../src/examples/run-example'
 import { makeTempDir, writeTree } from '../helpers/tmp'
 
 let tmp: Awaited<ReturnType<typeof makeTempDir>>

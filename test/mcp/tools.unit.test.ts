@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { type CallValue, type SiteTool, createResultChecker, toolResult } from '../../src/mcp/tools'
+import { type CallValue, type SiteTool, createResultChecker, toolResult } from '../../src/mcp/tool-results'
 
 /** A Node tool as the server lists it: `returns` of `type`, its published output schema `outputSchema`. */
 function siteTool(returns: SiteTool['meta']['returns'], outputSchema: Record<string, unknown>): SiteTool {

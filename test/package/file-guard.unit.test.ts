@@ -58,7 +58,7 @@ const ALLOWED: Record<string, { uses: string; why: string }> = {
     why: 'where a skill folder really is (must stay in the writable root); reads nothing',
   },
   'src/mcp/author/note.ts': { uses: 'existsSync', why: 'whether a note exists before appending (read by the guard)' },
-  'src/mcp/author/sandbox/run.ts': { uses: 'existsSync', why: "finds the sandbox's own built script" },
+  'src/mcp/author/sandbox/run-sandboxed.ts': { uses: 'existsSync', why: "finds the sandbox's own built script" },
   'src/mcp/author/sandbox/sandboxed-tools.ts': {
     uses: 'existsSync',
     why: 'the node_modules folders a sandbox may read',

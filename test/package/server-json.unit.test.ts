@@ -5,7 +5,7 @@ import addFormats from 'ajv-formats'
 import { describe, expect, it } from 'vitest'
 import { withVersion } from '../../scripts/server-json'
 import { COMMANDS } from '../../src/cli/registry'
-import { TOOLS_MODES } from '../../src/mcp/catalog'
+import { TOOLS_MODES } from '../../src/mcp/tool-catalog'
 import { REPO_ROOT } from '../helpers/tmp'
 
 /** The MCP Registry's schema of server.json (see test/fixtures/mcp-registry/README.md for its source). */

@@ -197,7 +197,7 @@ describe('runtime registry', () => {
     expect(await refusal(['x'])).toBe('shop -> echo: args must be an object (got array)')
   })
 
-  it('copies a model call\'s arguments once, and a call of runTool once (issue 39)', async () => {
+  it("copies a model call's arguments once, and a call of runTool once (issue 39)", async () => {
     const clone = vi.spyOn(globalThis, 'structuredClone')
     try {
       expect(await api.dispatchToolCall('shop__echo', { text: 'z', mode: null })).toMatchObject({ args: { text: 'z' } })

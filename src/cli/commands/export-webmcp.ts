@@ -1,7 +1,7 @@
 import { basename, dirname } from 'node:path'
 import { displayPath } from '../../compiler/diagnostics/report'
 import type { CompileResult } from '../../compiler/compile'
-import { planWebMcpExtension } from '../../export/webmcp'
+import { planWebMcpExtension } from '../../export/webmcp-extension'
 import { ExportConflictError, writeAgentSkills } from '../../export/write'
 import { packageVersion } from '../../own/version'
 import { type CliIO, writeLine } from '../args'
@@ -10,7 +10,7 @@ import type { Args } from '../registry'
 import { givenRoots } from '../roots'
 
 /**
- * `site-skills export [SITE...] --webmcp --out DIR`: the extension of export/webmcp.ts written as
+ * `site-skills export [SITE...] --webmcp --out DIR`: the extension of export/webmcp-extension.ts written as
  * DIR (replacing only an earlier export's), and what it left out: Node tools, and skills without a
  * browser tool. Exit 1 when nothing is left to register, or DIR is not an earlier export's.
  */

@@ -19,11 +19,11 @@ import {
   reportTempRefs,
 } from './folder-validation'
 import { blocksSkill, resolveSkillFile } from './folder-validation'
-import { checkNameCharacters } from './names'
+import { checkNameCharacters } from './name-chars'
 import { TOOL_KINDS, checkManifestSchema } from './schema'
 import { checkExamples } from './examples'
 import { resultBudgetOf } from './result-budget'
-import { checkTool, tokenBudgetOf } from './tools'
+import { checkTool, tokenBudgetOf } from './tool-entries'
 import { checkUrls } from './urls'
 import { readVerificationSummary } from '../verification'
 import { isRecord } from '../../../runtime/internal'

@@ -1,6 +1,6 @@
 import type { CallToolResult } from '@modelcontextprotocol/server'
 import { runLive } from '../../examples/live'
-import { collectCases, resultOf, runOffline } from '../../examples/run'
+import { collectCases, resultOf, runOffline } from '../../examples/run-example'
 import type { ExampleResult } from '../../examples/types'
 import { AUTHOR } from './defs'
 import { sandboxedTools } from './sandbox/sandboxed-tools'

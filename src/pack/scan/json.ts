@@ -14,7 +14,7 @@
 import { visit } from 'jsonc-parser'
 import { type Hit, isPlaceholder, mask } from './hit'
 import { htmlHits } from './html'
-import { namedValues, secretByName } from './names'
+import { namedValues, secretByName } from './secret-names'
 import { HARMLESS_COOKIE_RE, cookieSecret } from './patterns'
 
 interface StringValue {

@@ -3,7 +3,7 @@ import { dirname, join, relative } from 'node:path'
 import type { NodeToolFunction } from '../../../../runtime/index'
 import { compileNodeTool } from '../../../session/node-tools'
 import type { NodeToolLoader } from '../../../session/session'
-import { runSandboxed } from './run'
+import { runSandboxed } from './run-sandboxed'
 
 /** An example may run this long when its tool names no `timeoutMs`, and never longer than MAX_MS. */
 const EXAMPLE_MS = 15_000

@@ -5,7 +5,7 @@ import { readFileInside } from '../compiler/fs/inside'
 import type { Tokenizer } from '../tokens/tokenizer'
 import { listedTools, modelText, type SiteTool } from '../listing/site-tool'
 import type { WatchedState } from './watched-skills'
-import { type ResultChecker, createResultChecker } from './tools'
+import { type ResultChecker, createResultChecker } from './tool-results'
 
 /** What `tools/list` offers (SPEC 11): the active tab's tools, every tool, or a fixed set to search them. */
 export type ToolsMode = 'page' | 'all' | 'search'
