@@ -76,6 +76,10 @@ interface SessionState {
   crashed?: boolean
   /** Runs whose page work is watched (see Run), oldest first. */
   watched: Set<Run>
+  /** Unanswered calls, by the secret their page's signals carry (sent only to the page the call runs in). */
+  running: Map<string, Run>
+  /** Calls sent so far: each call's remote objects are a group of its own, named by this count. */
+  sent: number
 }
 
 /**
@@ -112,10 +116,8 @@ const NONCE = `site-skills:${Math.random().toString(36).slice(2)}`
 // The page calls it when a tool starts and when its synchronous part ends (see DOMAIN_GUARD). Every
 // page the runtime touched can see its name; each call's signals carry a secret of that call.
 const BINDING = `__siteSkills${NONCE.slice(12)}`
+/** The state of each CDP session the runtime called into: nothing is kept beyond the session's own. */
 const sessions = new WeakMap<CdpSendable, SessionState>()
-/** Unanswered calls, by the secret their page's signals carry (sent only to the page the call runs in). */
-const running = new Map<string, Run>()
-let groups = 0
 
 /**
  * A call carries a user gesture (transient activation for popups, clipboard, fullscreen) when the
@@ -140,7 +142,7 @@ const newWorld = (): WorldState => ({ tools: new Map() })
 function stateOf(session: CdpSendable): SessionState {
   let state = sessions.get(session)
   if (!state) {
-    state = { main: newWorld(), isolated: newWorld(), watched: new Set() }
+    state = { main: newWorld(), isolated: newWorld(), watched: new Set(), running: new Map(), sent: 0 }
     sessions.set(session, state)
   }
   return state
@@ -242,7 +244,7 @@ function prepare(session: CdpSendable, state: SessionState): void {
     state.crashed = false
   })
   listen(session, 'Runtime.bindingCalled', ({ name, payload, executionContextId }) => {
-    const run = name === BINDING && running.get(payload.slice(1))
+    const run = name === BINDING && state.running.get(payload.slice(1))
     if (!run || run.session !== session) return
     run.context ??= executionContextId
     if (run.context === executionContextId) run.phase = payload[0]
@@ -264,7 +266,9 @@ async function send(
   then: () => void,
 ): Promise<CallResponse> {
   if (run.over) throw new Error('cancelled')
-  const objectGroup = `site-skills-${++groups}`
+  const state = stateOf(session)
+  const { running } = state
+  const objectGroup = `site-skills-${++state.sent}`
   const token = secret()
   const now = Date.now()
   const gesture = run.gesture || !(now - (w.gestureAt ?? Number.NEGATIVE_INFINITY) < GESTURE_FRESH_MS)

@@ -62,7 +62,16 @@ function optionsOf(input?: SkillsInput): SkillsOptions {
   return typeof input === 'string' ? { root: input } : (input ?? {})
 }
 
+/**
+ * Sessions by what they compile (roots, compat, watching): the no-build functions have no instance
+ * to keep them in, as the original's had none. At most SESSIONS_MAX, the least recently used one
+ * closed (its watchers stopped) to make room; a call of its roots later opens it again.
+ */
 const sessions = new Map<string, Session>()
+const SESSIONS_MAX = 16
+
+/** How many sessions the no-build functions keep open (at most SESSIONS_MAX). @internal */
+export const openSessionCount = () => sessions.size
 
 /** The original's siteSkillsRoot: `<workspace>/learnings`, defaulting from the environment. */
 export function siteSkillsRoot(agentWorkspace?: string): string {
@@ -109,9 +118,18 @@ function sessionFor(input: SkillsInput | undefined, checkOnly: boolean): Session
   const validateReturns = options.validateReturns
   const key = JSON.stringify([roots, compat ?? null, watch, checkOnly, validateReturns ?? 'warn'])
   const known = sessions.get(key)
-  if (known) return known
+  if (known) {
+    sessions.delete(key)
+    sessions.set(key, known)
+    return known
+  }
   const session = createSession(roots, { invalidSkill, compat, watch, checkOnly, validateReturns })
   sessions.set(key, session)
+  if (sessions.size > SESSIONS_MAX) {
+    const [oldest, dropped] = sessions.entries().next().value!
+    sessions.delete(oldest)
+    dropped.close()
+  }
   return session
 }
 

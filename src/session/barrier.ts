@@ -19,33 +19,25 @@ interface Barrier {
 /** Far longer than the barrier's own event takes on a working system: reached only if it never comes. */
 const BARRIER_TIMEOUT_MS = 2000
 
-/** One per process (it stands for the process's event queue), shared by the sessions that hold it. */
-let shared: { barrier: Barrier; holders: number } | undefined
-
 /**
- * The process's event barrier, or undefined where events have no order or it cannot be made.
+ * A session's event barrier, or undefined where events have no order or it cannot be made.
  * Linux only: libuv reads every `fs.watch` of a process from one inotify queue, in order, and the
  * kernel queues an event when the change is made. An event the barrier makes now, on a file of its
  * own, therefore arrives after the events of every change made before it, under every root. On
  * macOS (FSEvents) and Windows (one queue per folder) events have no such order: no barrier there.
+ * Each session holds its own (a folder and a watcher), so no state is shared between sessions.
  */
 export function acquireEventBarrier(platform: NodeJS.Platform = process.platform): EventBarrier | undefined {
   if (platform !== 'linux') return undefined
-  if (!shared) {
-    const barrier = createBarrier()
-    if (!barrier) return undefined
-    shared = { barrier, holders: 0 }
-  }
-  shared.holders++
+  const barrier = createBarrier()
+  if (!barrier) return undefined
   let held = true
   return {
-    flush: shared.barrier.flush,
+    flush: barrier.flush,
     release() {
-      if (!held || !shared) return
+      if (!held) return
       held = false
-      if (--shared.holders > 0) return
-      shared.barrier.close()
-      shared = undefined
+      barrier.close()
     },
   }
 }

@@ -9,16 +9,14 @@ import { createBundleGuard } from '../compiler/bundle/bundle-guard'
 import { FILE_LIMITS, isReadFailure, readRegularFile } from '../compiler/fs/files'
 import { isTypeScript } from '../compiler/fs/paths'
 
-let cacheDir: string | undefined
-
 /**
  * Where compiled tools are written and imported from: a folder of this user's in the temporary
  * folder, used only when it is a real folder (no symlink), owned by this user and closed to
  * others (mode 0700), so that nobody else can plant or redirect what is imported. Otherwise (made
- * by someone else, or opened up) a fresh private folder for this process.
+ * by someone else, or opened up) a fresh private folder for this compile. Checked at each compile
+ * of a TypeScript tool (two system calls beside an esbuild build): nothing is kept between calls.
  */
 function privateCacheDir(): string {
-  if (cacheDir) return cacheDir
   const uid = process.getuid?.()
   const shared = join(tmpdir(), `site-skills-node-tools-${uid ?? 'user'}`)
   try {
@@ -26,8 +24,7 @@ function privateCacheDir(): string {
   } catch {}
   const info = lstatSync(shared, { throwIfNoEntry: false })
   const ours = info?.isDirectory() && (uid === undefined || (info.uid === uid && (info.mode & 0o077) === 0))
-  cacheDir = ours ? shared : mkdtempSync(join(tmpdir(), 'site-skills-node-tools-'))
-  return cacheDir
+  return ours ? shared : mkdtempSync(join(tmpdir(), 'site-skills-node-tools-'))
 }
 
 /** A short digest of a file's content: the import version of a Node tool (read as validation reads it). */

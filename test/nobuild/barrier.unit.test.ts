@@ -32,10 +32,13 @@ describe('the event barrier', () => {
     }
   })
 
-  it('is shared while held and made again after the last release', async () => {
+  it("is each holder's own: one released stops its flushes, not another's", async () => {
     const first = acquireEventBarrier()!
     const second = acquireEventBarrier()!
+    expect(await first.flush()).toBe(true)
     first.release()
+    first.release()
+    expect(await first.flush()).toBe(false)
     expect(await second.flush()).toBe(true)
     second.release()
     const again = acquireEventBarrier()!
