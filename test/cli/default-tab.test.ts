@@ -4,6 +4,7 @@ import { closeSiteSkills, runBrowserSiteTool } from '../../src/index'
 import { startServer, type TestServer } from '../helpers/server'
 import { runBin } from '../helpers/spawn'
 import { makeTempDir, writeTree } from '../helpers/tmp'
+import { WHERE_SKILL } from '../helpers/where-skill'
 
 /*
  * A browser tool run on a browser without a tab named (`run --cdp HOST:PORT`, the runtime's
@@ -18,22 +19,7 @@ let browser: LaunchedBrowser
 
 beforeAll(async () => {
   tmp = await makeTempDir('default-tab-')
-  await writeTree(tmp.dir, {
-    'local/manifest.json': {
-      id: 'local',
-      name: 'Local',
-      domains: ['127.0.0.1'],
-      browserTools: {
-        where: {
-          description: 'The page URL.',
-          path: 'browser-tools/where.js',
-          args: {},
-          returns: { type: 'string', description: 'location.href' },
-        },
-      },
-    },
-    'local/browser-tools/where.js': 'async function () {\n  return location.href\n}\n',
-  })
+  await writeTree(tmp.dir, WHERE_SKILL)
   site = await startServer()
   browser = await launchBrowser()
   const other = (i: number) => `data:text/html,<title>other ${i}</title>`

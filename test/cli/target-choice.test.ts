@@ -5,6 +5,7 @@ import { closeSiteSkills, runBrowserSiteTool } from '../../src/index'
 import { failure } from '../helpers/browser'
 import { startServer, type TestServer } from '../helpers/server'
 import { makeTempDir, writeTree } from '../helpers/tmp'
+import { WHERE_SKILL } from '../helpers/where-skill'
 import { stdioClient, type Watched } from '../mcp/harness'
 import { runBin } from '../helpers/spawn'
 
@@ -22,22 +23,7 @@ let browser: LaunchedBrowser
 
 beforeAll(async () => {
   tmp = await makeTempDir('target-choice-')
-  await writeTree(tmp.dir, {
-    'local/manifest.json': {
-      id: 'local',
-      name: 'Local',
-      domains: ['127.0.0.1'],
-      browserTools: {
-        where: {
-          description: 'The page URL.',
-          path: 'browser-tools/where.js',
-          args: {},
-          returns: { type: 'string', description: 'location.href' },
-        },
-      },
-    },
-    'local/browser-tools/where.js': 'async function () {\n  return location.href\n}\n',
-  })
+  await writeTree(tmp.dir, WHERE_SKILL)
   site = await startServer()
   browser = await launchBrowser()
   for (const path of PATHS) await browser.newPage(site.url(path))

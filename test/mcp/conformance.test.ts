@@ -1,12 +1,13 @@
-import { type ChildProcess, execFile, spawn } from 'node:child_process'
+import { type ChildProcess, execFile } from 'node:child_process'
 import { readdir, readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { promisify } from 'node:util'
-import { afterAll, assert, beforeAll, describe, expect, it, vi } from 'vitest'
-import { BIN, cleanEnv, type Exited, waitForExit } from '../helpers/spawn'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { cleanEnv, type Exited } from '../helpers/spawn'
 import { suiteNode } from '../helpers/suite-node'
 import { makeTempDir, REPO_ROOT } from '../helpers/tmp'
 import { createWorld, type World, worldArgs } from './harness'
+import { httpServer } from './modern'
 
 /**
  * The official MCP conformance suite against `site-skills mcp --http`, for the requirements of the
@@ -100,15 +101,7 @@ async function runSuite(args: string[]): Promise<Map<string, Check[]>> {
 beforeAll(async () => {
   node = await suiteNode()
   world = await createWorld()
-  const args = [BIN, 'mcp', '--http', '0', ...worldArgs(world)]
-  child = spawn(process.execPath, args, { env: cleanEnv(), stdio: ['ignore', 'pipe', 'pipe'] })
-  let stderr = ''
-  child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()))
-  exited = waitForExit(child, 300_000)
-  url = await vi.waitFor(
-    () => /listening on (\S+)/.exec(stderr)?.[1] ?? assert.fail(`no "listening on" yet: ${stderr}`),
-    { timeout: 20_000 },
-  )
+  ;({ url, child, exited } = await httpServer(worldArgs(world)))
 })
 
 afterAll(async () => {

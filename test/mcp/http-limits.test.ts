@@ -1,12 +1,13 @@
-import { type ChildProcess, spawn } from 'node:child_process'
+import type { ChildProcess } from 'node:child_process'
 import { readdir } from 'node:fs/promises'
 import { request } from 'node:http'
 import { join } from 'node:path'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
-import { afterAll, assert, beforeAll, describe, expect, it, vi } from 'vitest'
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { makeTempDir } from '../helpers/tmp'
 import { connectClient, createWorld, type Watched, type World, worldArgs } from './harness'
-import { BIN, cleanEnv, type Exited, runBin, waitForExit } from '../helpers/spawn'
+import { type Exited, runBin } from '../helpers/spawn'
+import { httpServer } from './modern'
 
 let world: World
 let child: ChildProcess
@@ -93,15 +94,7 @@ const pageUrls = async () => {
 
 beforeAll(async () => {
   world = await createWorld()
-  const args = [BIN, 'mcp', '--http', '0', '--max-sessions', '2', '--session-idle', '2', ...worldArgs(world)]
-  child = spawn(process.execPath, args, { env: cleanEnv(), stdio: ['ignore', 'pipe', 'pipe'] })
-  let stderr = ''
-  child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()))
-  exited = waitForExit(child, 120_000)
-  url = await vi.waitFor(
-    () => /listening on (\S+)/.exec(stderr)?.[1] ?? assert.fail(`no "listening on" yet: ${stderr}`),
-    { timeout: 20_000 },
-  )
+  ;({ url, child, exited } = await httpServer(['--max-sessions', '2', '--session-idle', '2', ...worldArgs(world)]))
 })
 
 afterAll(async () => {

@@ -1,12 +1,13 @@
-import { type ChildProcess, spawn } from 'node:child_process'
+import type { ChildProcess } from 'node:child_process'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js'
-import { afterAll, assert, beforeAll, describe, expect, it, vi } from 'vitest'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { type LaunchedBrowser, launchBrowser } from '../../runtime/launch'
 import { startServer, type TestServer } from '../helpers/server'
 import { makeTempDir } from '../helpers/tmp'
 import { connectClient, type Watched } from './harness'
-import { BIN, cleanEnv, type Exited, waitForExit } from '../helpers/spawn'
+import type { Exited } from '../helpers/spawn'
+import { httpServer } from './modern'
 
 /** A page that keeps a cookie and opens a popup as it loads; one that shows its cookies in its title. */
 const PAGES = {
@@ -39,15 +40,14 @@ beforeAll(async () => {
   pages = await startServer(PAGES)
   // Popups open as the page loads, without a click: the blocker would stop them before the server sees them.
   browser = await launchBrowser({ args: ['--host-resolver-rules=MAP *.test 127.0.0.1', '--disable-popup-blocking'] })
-  const args = [BIN, 'mcp', '--http', '0', '--root', made.dir, '--cdp', `127.0.0.1:${browser.port}`, '--tools', 'all']
-  child = spawn(process.execPath, args, { env: cleanEnv(), stdio: ['ignore', 'pipe', 'pipe'] })
-  let stderr = ''
-  child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()))
-  exited = waitForExit(child, 120_000)
-  url = await vi.waitFor(
-    () => /listening on (\S+)/.exec(stderr)?.[1] ?? assert.fail(`no "listening on" yet: ${stderr}`),
-    { timeout: 20_000 },
-  )
+  ;({ url, child, exited } = await httpServer([
+    '--root',
+    made.dir,
+    '--cdp',
+    `127.0.0.1:${browser.port}`,
+    '--tools',
+    'all',
+  ]))
 })
 
 afterAll(async () => {
