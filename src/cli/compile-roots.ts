@@ -4,7 +4,7 @@ import type { Root } from '../compiler/discover/roots'
 import { displayFile } from '../compiler/diagnostics/report'
 import type { CompileResult } from '../compiler/compile'
 import { createBudgetedCompiler } from '../tokens/budget'
-import { type CliIO, UsageError } from './args'
+import { type CliIO, UsageError } from './io'
 import { type RootArgs, compatOf, rootsOf } from './roots'
 
 /** A package root that cannot be used, as one line: where (its package.json), code, message, hint. */

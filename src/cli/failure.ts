@@ -1,4 +1,4 @@
-import { type CliIO, UsageError, writeLine } from './args'
+import { type CliIO, UsageError, writeLine } from './io'
 
 /** A command's failure that is not bad usage: a stable code and one line of message (exit 1). */
 export class CommandFailure extends Error {

@@ -1,9 +1,9 @@
 import { parseArgs } from 'node:util'
-import { type CliIO, UsageError, writeLine } from './args'
+import { type CliIO, UsageError, writeLine } from './io'
 import { reportFailure } from './failure'
 import { guardProcess } from './process-guard'
 import { type CommandSpec, JSON_OUTPUT, ROOT, commandHelp, optionRows, parseCommand, synopsis } from './options'
-import { type Args, COMMANDS, type CommandName, KNOWN_OPTIONS } from './registry'
+import { type Args, COMMANDS, type CommandName, KNOWN_OPTIONS } from './command-table'
 import { MissingPeerError, loadWithPeers } from '../own/peers'
 import { packageVersion } from '../own/version'
 

@@ -1,4 +1,4 @@
-import { type CliIO, writeLine } from './args'
+import { type CliIO, writeLine } from './io'
 import { reportFailure } from './failure'
 
 const UNFINISHED =

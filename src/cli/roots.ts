@@ -1,7 +1,7 @@
 import { type Compat, parseCompat } from '../compiler/compat'
 import type { CompileResult } from '../compiler/compile'
 import { type Root, resolveRoots } from '../compiler/discover/roots'
-import type { CliIO } from './args'
+import type { CliIO } from './io'
 
 /*
  * What the commands that read skills share: their roots (and those a compile read), the compat mode.

@@ -1,7 +1,7 @@
 import { resultTokens, typeOf } from '../../runtime/internal'
 import { isSiteToolError } from '../../runtime/index'
 import { findMismatch } from './expect'
-import type { ExampleCase, Failure, Verdict } from './types'
+import type { ExampleCase, Failure, Verdict } from './example-case'
 
 /** A returns-check finding in words: `result.products[0].price must be a number (got string)`. */
 function resultMessage([path, expected, actual]: [string, string, unknown?]): string {

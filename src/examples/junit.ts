@@ -1,4 +1,4 @@
-import type { ExampleResult } from './types'
+import type { ExampleResult } from './example-case'
 
 /** A chosen skill's error, as `test` reports it (a diagnostic of `validate --json`, the fields used here). */
 interface SkillError {

@@ -1,12 +1,12 @@
 import { isSiteToolError } from '../../runtime/index'
 import { urlMatchesDomains } from '../../runtime/internal'
 import type { SiteSkills } from '../../runtime/index'
-import type { TestBrowser } from './browser'
+import type { TestBrowser } from './test-browser'
 import { findDrift } from './expect'
 import { callFailure, checkContract, judge } from './judge'
-import { type Loaded, navigate } from './serve'
+import { type Loaded, navigate } from './fixture-page'
 import { callOnFixture, runOffline } from './run-example'
-import type { ExampleCase, Failure, Verdict } from './types'
+import type { ExampleCase, Failure, Verdict } from './example-case'
 
 const LOGIN_RE = /(?:^|[/._-])(?:log-?in|sign-?in|auth|sso|session|account\/?login)(?:$|[/._?-])/i
 

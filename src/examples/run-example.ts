@@ -4,11 +4,11 @@ import type { CompileResult } from '../compiler/compile'
 import { FILE_LIMITS, isReadFailure, readRegularFile } from '../compiler/fs/files'
 import { isFixtureHeaderProblem } from '../compiler/fixture-format/header'
 import { parseRecording } from '../compiler/fixture-format/recording'
-import type { TestBrowser } from './browser'
+import type { TestBrowser } from './test-browser'
 import { callFailure, judge } from './judge'
 import { type ExampleNetwork, withoutNetwork } from './node-network'
-import { fixtureRule, navigate } from './serve'
-import type { ExampleCase, ExampleResult, Outcome, Verdict } from './types'
+import { fixtureRule, navigate } from './fixture-page'
+import type { ExampleCase, ExampleResult, Outcome, Verdict } from './example-case'
 
 const CONTENT_TYPES: Record<string, string> = {
   html: 'text/html; charset=utf-8',

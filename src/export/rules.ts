@@ -2,7 +2,7 @@ import { posix } from 'node:path'
 import { COMPATIBILITY_MAX, DESCRIPTION_MAX, SKILL_MD_LINES } from './limits'
 import { readFrontmatter } from './frontmatter'
 import { nameProblems } from './name'
-import { lengthOf } from './text'
+import { lengthOf } from './clip-text'
 
 /** A rule an exported folder breaks: the file (relative to the folder), a line, and what is wrong. */
 export interface ExportProblem {

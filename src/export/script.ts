@@ -1,7 +1,7 @@
 import type { ValueSchema } from '../../runtime/index'
 import type { SkillModel, ToolModel } from '../compiler/model'
 import { printValueType } from '../codegen/value-type'
-import { oneLine, shQuote } from './text'
+import { oneLine, shQuote } from './clip-text'
 
 /** Where a skill's own files go inside its Agent Skills folder: the root `site-skills run` is given. */
 export const SOURCE_ROOT = 'assets/learnings'

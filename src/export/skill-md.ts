@@ -9,7 +9,7 @@ import {
   SKILL_MD_LINES,
 } from './limits'
 import { SOURCE_ROOT, packageSpec, scriptCall } from './script'
-import { clip, codeSpan, firstSentence, lengthOf, linkTarget, oneLine } from './text'
+import { clip, codeSpan, firstSentence, lengthOf, linkTarget, oneLine } from './clip-text'
 
 /* SKILL.md of an exported skill: its description and body. Pure. */
 

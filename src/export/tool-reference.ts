@@ -1,7 +1,7 @@
 import type { SkillModel, ToolModel } from '../compiler/model'
 import { printFields, printReturnsType } from '../codegen/value-type'
 import { scriptCall } from './script'
-import { codeSpan, oneLine } from './text'
+import { codeSpan, oneLine } from './clip-text'
 
 /** Examples shown in a tool's reference page. */
 const EXAMPLES_SHOWN = 3

@@ -2,7 +2,7 @@ import { ProtocolError, ProtocolErrorCode, ResourceNotFoundError, Server } from 
 import { isSiteToolError } from '../../runtime/index'
 import { packageVersion } from '../own/version'
 import type { McpClient } from './host'
-import type { AgentSkills } from './agent-skills/serve'
+import type { AgentSkills } from './agent-skills/resources'
 import { pageOf } from './page'
 import { checkParams } from './params'
 

@@ -4,7 +4,7 @@ import { SiteToolError } from '../../runtime/index'
 import { CURSOR_ARG } from '../../runtime/internal'
 import { VERIFICATION_FILE, readRecordFile } from '../compiler/verification'
 import { recordIsCurrent } from '../verification/stale'
-import type { AgentSkills } from './agent-skills/serve'
+import type { AgentSkills } from './agent-skills/resources'
 import type { WatchedSkills } from './watched-skills'
 import { TAB_PROPERTY } from '../listing/site-tool'
 

@@ -5,7 +5,7 @@
  * that a later change to any of them shows (`verification-stale`).
  */
 import { sortKeys } from '../../runtime/internal'
-import type { ExampleResult } from '../examples/types'
+import type { ExampleResult } from '../examples/example-case'
 import { digestSkillTree } from '../compiler/fs/tree'
 import { type WriteFailure, replaceFile } from '../compiler/fs/write-inside'
 import { VERIFICATION_FILE } from '../compiler/verification'

@@ -2,7 +2,7 @@ import { existsSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { usageLine } from '../../src/cli/options'
-import { COMMANDS, type CommandName } from '../../src/cli/registry'
+import { COMMANDS, type CommandName } from '../../src/cli/command-table'
 import { REPO_ROOT } from '../helpers/tmp'
 import { type Exited, runEach } from '../helpers/spawn'
 
@@ -144,7 +144,7 @@ describe('--help of each command', () => {
 describe('docs/cli.md', () => {
   const page = readFileSync(join(REPO_ROOT, 'docs/cli.md'), 'utf8')
 
-  it("shows each command's usage exactly as its --help prints it (one source: src/cli/registry.ts)", () => {
+  it("shows each command's usage exactly as its --help prints it (one source: src/cli/command-table.ts)", () => {
     for (const name of NAMES) expect(page).toContain(`\n${usageLine(name, COMMANDS[name]).replace('usage: ', '')}\n`)
   })
 })

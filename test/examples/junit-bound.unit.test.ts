@@ -1,7 +1,7 @@
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { junitReport } from '../../src/examples/junit'
-import type { ExampleResult } from '../../src/examples/types'
+import type { ExampleResult } from '../../src/examples/example-case'
 import { finishesWithin } from '../helpers/deadline'
 import { REPO_ROOT } from '../helpers/tmp'
 

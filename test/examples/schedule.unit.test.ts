@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { junitReport, xmlText } from '../../src/examples/junit'
 import { defaultWorkers, runInOrder, shardOf } from '../../src/examples/schedule'
-import type { ExampleResult } from '../../src/examples/types'
+import type { ExampleResult } from '../../src/examples/example-case'
 
 /** A promise and what settles it, for work that ends when the test says so. */
 function deferred<T>() {

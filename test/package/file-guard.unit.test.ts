@@ -53,7 +53,7 @@ const ALLOWED: Record<string, { uses: string; why: string }> = {
     uses: 'mkdirSync readdirSync realpathSync statSync writeFileSync',
     why: "stages a skill: a bounded walk (entries, depth, bytes), each file read by readRegularFile, written 'wx'",
   },
-  'src/mcp/author/locate.ts': {
+  'src/mcp/author/skill-place.ts': {
     uses: 'existsSync realpathSync statSync',
     why: 'where a skill folder really is (must stay in the writable root); reads nothing',
   },

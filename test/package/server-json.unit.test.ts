@@ -4,7 +4,7 @@ import { Ajv } from 'ajv'
 import addFormats from 'ajv-formats'
 import { describe, expect, it } from 'vitest'
 import { withVersion } from '../../scripts/server-json'
-import { COMMANDS } from '../../src/cli/registry'
+import { COMMANDS } from '../../src/cli/command-table'
 import { TOOLS_MODES } from '../../src/mcp/tool-catalog'
 import { REPO_ROOT } from '../helpers/tmp'
 

@@ -13,13 +13,13 @@ import { codeFrame, readQuietly, displayPath } from '../../compiler/diagnostics/
 import { createBudgetedCompiler } from '../../tokens/budget'
 import { foldersOf } from '../../session/folder-watcher'
 import { DEFAULT_DTS } from '../../ids'
-import { type CliIO, writeLine } from '../args'
+import { type CliIO, writeLine } from '../io'
 import { givenRoots } from '../roots'
 import { type Root, rootPath } from '../../compiler/discover/roots'
 import { type Style, createStyle, plural } from '../format'
 import { existingRoots } from '../compile-roots'
 import { jsonReport, printReports } from './validate'
-import type { Args } from '../registry'
+import type { Args } from '../command-table'
 
 function printProblem(p: TypeProblem, io: CliIO, style: Style, roots: readonly Root[]): void {
   const [first = '', ...rest] = p.message.split('\n')

@@ -4,9 +4,9 @@ import type { CompileResult } from '../../compiler/compile'
 import { planWebMcpExtension } from '../../export/webmcp-extension'
 import { ExportConflictError, writeAgentSkills } from '../../export/write'
 import { packageVersion } from '../../own/version'
-import { type CliIO, writeLine } from '../args'
+import { type CliIO, writeLine } from '../io'
 import { plural } from '../format'
-import type { Args } from '../registry'
+import type { Args } from '../command-table'
 import { givenRoots } from '../roots'
 
 /**

@@ -7,10 +7,10 @@ import { recordedTokensOf } from '../../compiler/verification'
 import { type ContextTokens, type ExampleTokens, contextTokens } from '../../tokens/count'
 import { loadTokenizer } from '../../tokens/tokenizer'
 import { callExample } from '../call-example'
-import { type CliIO, UsageError, writeLine } from '../args'
+import { type CliIO, UsageError, writeLine } from '../io'
 import { compatOf } from '../roots'
 import { existingRoots } from '../compile-roots'
-import type { Args } from '../registry'
+import type { Args } from '../command-table'
 
 /** `site-skills match URL...`: the skills of each URL, in directory-name order. */
 export async function matchCommand(args: Args<'match'>, io: CliIO): Promise<number> {

@@ -9,11 +9,11 @@ import type { SkillFilter } from '../../mcp/watched-skills'
 import { resolveBrowser } from '../../cdp/endpoint'
 import { loadTokenizer } from '../../tokens/tokenizer'
 import { MissingPeerError } from '../../own/peers'
-import { type CliIO, UsageError, writeLine } from '../args'
-import { cdpChoice } from '../cdp'
+import { type CliIO, UsageError, writeLine } from '../io'
+import { cdpChoice } from '../cdp-choice'
 import { checkSkillIds, existingRoots } from '../compile-roots'
 import { compatOf } from '../roots'
-import type { Args } from '../registry'
+import type { Args } from '../command-table'
 
 function portOf(text: string, flag: string, allowZero: boolean): number {
   const port = Number(text)

@@ -16,12 +16,12 @@ import {
 } from '../../../runtime/internal'
 import { type SkillsOptions, current, runBrowserSiteTool, runNodeSiteTool, oneShot } from '../../nobuild/api'
 import type { Root } from '../../compiler/discover/roots'
-import { type CliIO, UsageError, writeLine } from '../args'
-import { cdpChoice, runtimeTarget } from '../cdp'
+import { type CliIO, UsageError, writeLine } from '../io'
+import { cdpChoice, runtimeTarget } from '../cdp-choice'
 import { shellWord } from '../call-example'
 import { compatOf } from '../roots'
 import { checkSkillIds, existingRoots } from '../compile-roots'
-import type { Args } from '../registry'
+import type { Args } from '../command-table'
 
 const RUN_USAGE =
   'site-skills run SITE TOOL --args JSON [--cdp ws(s)://...|HOST:PORT [--cdp-header NAME:VALUE]...] [--target ' +

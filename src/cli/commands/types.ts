@@ -5,11 +5,11 @@ import { formatReport, displayPath } from '../../compiler/diagnostics/report'
 import { writeGeneratedFile } from '../../compiler/fs/generated'
 import { isWriteFailure } from '../../compiler/fs/write-inside'
 import { CommandFailure, reportFailure } from '../failure'
-import { type CliIO, writeLine } from '../args'
+import { type CliIO, writeLine } from '../io'
 import { givenRoots } from '../roots'
 import { plural } from '../format'
 import { compileRoots } from '../compile-roots'
-import type { Args } from '../registry'
+import type { Args } from '../command-table'
 
 /** `site-skills types [--out FILE]`: the d.ts of virtual:site-skills, without a bundler. */
 export async function typesCommand(args: Args<'types'>, io: CliIO): Promise<number> {

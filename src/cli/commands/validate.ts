@@ -1,11 +1,11 @@
 import type { CompileResult } from '../../compiler/compile'
 import type { Diagnostic } from '../../compiler/diagnostics/catalog'
-import { type CliIO, writeLine } from '../args'
+import { type CliIO, writeLine } from '../io'
 import { givenRoots } from '../roots'
 import type { Root } from '../../compiler/discover/roots'
 import { createStyle, formatDiagnostic, plural } from '../format'
 import { compileRoots } from '../compile-roots'
-import type { Args } from '../registry'
+import type { Args } from '../command-table'
 import { withVerification } from '../../verification/stale'
 import { createFramer, displayPath } from '../../compiler/diagnostics/report'
 

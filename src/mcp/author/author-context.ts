@@ -1,5 +1,5 @@
 import type { Compat } from '../../compiler/compat'
-import type { TestBrowser } from '../../examples/browser'
+import type { TestBrowser } from '../../examples/test-browser'
 import type { ClientTabs } from '../clients'
 import type { WatchedSkills } from '../watched-skills'
 import type { Tabs } from '../tabs'

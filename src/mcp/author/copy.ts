@@ -2,7 +2,7 @@ import { type Dirent, mkdirSync, readdirSync, realpathSync, statSync, writeFileS
 import { join } from 'node:path'
 import { FILE_LIMITS, isReadFailure, readRegularFile } from '../../compiler/fs/files'
 import { isInside } from '../../compiler/fs/paths'
-import { Refusal } from './results'
+import { Refusal } from './author-results'
 
 /** The most a skill staged for a write may hold. */
 const MAX_ENTRIES = 10_000

@@ -4,7 +4,7 @@ import type { Diagnostic } from '../../compiler/diagnostics/catalog'
 import { isInside } from '../../compiler/fs/paths'
 import type { SkillRecord } from '../../compiler/model'
 import type { AuthorContext } from './author-context'
-import { Refusal, shownDiagnostic } from './results'
+import { Refusal, shownDiagnostic } from './author-results'
 
 /** A finding, whatever root its skill was compiled in (a staged copy's is a stage folder). */
 const keyOf = (d: Diagnostic) => `${d.siteId}\0${d.code}\0${d.file}:${d.line}:${d.column}\0${d.message}`

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto'
 import { lstatSync, mkdirSync, readdirSync, rmdirSync, rmSync } from 'node:fs'
 import { join } from 'node:path'
-import { Refusal } from './results'
+import { Refusal } from './author-results'
 
 /**
  * The folder of the writable root where writes are staged: hidden (discovery skips dot-folders),

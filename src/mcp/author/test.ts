@@ -1,12 +1,12 @@
 import type { CallToolResult } from '@modelcontextprotocol/server'
 import { runLive } from '../../examples/live'
 import { collectCases, resultOf, runOffline } from '../../examples/run-example'
-import type { ExampleResult } from '../../examples/types'
+import type { ExampleResult } from '../../examples/example-case'
 import { AUTHOR } from './defs'
 import { sandboxedTools } from './sandbox/sandboxed-tools'
 import { stageSkill } from './stage'
 import type { AuthorContext } from './author-context'
-import { jsonResult, Refusal, shownDiagnostic, optionalText, textArg } from './results'
+import { jsonResult, Refusal, shownDiagnostic, optionalText, textArg } from './author-results'
 
 /** A drifted example's way back: open its page, save it again over its fixture, write the tool again. */
 function repairOf(siteId: string, url: string | undefined, fixture: string | undefined) {

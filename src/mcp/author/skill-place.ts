@@ -1,7 +1,7 @@
 import { existsSync, realpathSync, statSync } from 'node:fs'
 import { join } from 'node:path'
 import { isInside } from '../../compiler/fs/paths'
-import { Refusal } from './results'
+import { Refusal } from './author-results'
 
 /** A skill id as `site-skills new` takes it: lowercase words and dashes. */
 const SITE_ID_RE = /^[a-z0-9][a-z0-9-]{0,127}$/

@@ -1,7 +1,7 @@
 import type { CdpAddress, CdpEndpoint } from '../../runtime/index'
 import { isWsUrl, parseHostPort, shownUrl } from '../../runtime/internal'
 import type { BrowserSpec } from '../cdp/endpoint'
-import { UsageError } from './args'
+import { UsageError } from './io'
 
 /** An HTTP header name (RFC 9110 token). */
 const HEADER_NAME_RE = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/
