@@ -60,8 +60,8 @@ async function writableRoot(dir: string, roots: readonly Root[], cwd: string) {
   const wanted = await real(resolve(cwd, dir))
   if (!all.includes(wanted))
     throw new UsageError(
-      `--allow-write ${dir} is not one of the roots (${roots.map(rootPath).join(', ')}): the server writes only a root it ` +
-        `serves; pass it as --root too`,
+      `--allow-write ${dir} is not one of the roots (${roots.map(rootPath).join(', ')}): ` +
+        'the server writes only a root it serves; pass it as --root too',
     )
   return { dir: wanted, roots: all }
 }
