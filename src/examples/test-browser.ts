@@ -20,12 +20,42 @@ export interface TestBrowser {
   openTab(rule?: RequestRule): Promise<Tab>
   /** How many times the connection to the browser dropped (see BrowserLink). */
   drops(): number
+  /**
+   * Whether the connection dropped since `drops()` said `before`. A call's failure can come in
+   * before the link hears of the drop behind it (a write's EPIPE before the socket's close), so
+   * while the count has not moved the browser is asked; when it does not answer, the link is given
+   * DROP_NOTICE_MS to count the drop.
+   */
+  droppedSince(before: number): Promise<boolean>
   close(): Promise<void>
 }
 
 /** A new tab is attached and set up within moments; past this the browser does not answer. */
 const READY_TIMEOUT_MS = 15_000
 const noop = () => {}
+/** How long the browser has to answer the probe of `droppedSince`, and the link to count a drop. */
+const PROBE_MS = 2_000
+const DROP_NOTICE_MS = 5_000
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
+
+/** Whether `work` settles well within `ms` (its timer never outlives it). */
+async function answersWithin(work: Promise<unknown>, ms: number): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined
+  const late = new Promise<boolean>((resolve) => {
+    timer = setTimeout(() => resolve(false), ms)
+  })
+  try {
+    return await Promise.race([
+      work.then(
+        () => true,
+        () => false,
+      ),
+      late,
+    ])
+  } finally {
+    clearTimeout(timer)
+  }
+}
 
 /** Settles once the guard has set up `targetId`, or fails after READY_TIMEOUT_MS. */
 async function whenReady(ready: Promise<void>): Promise<void> {
@@ -103,6 +133,13 @@ async function connectBrowser(
       }
     },
     drops: () => link.drops(),
+    async droppedSince(before) {
+      if (link.drops() !== before) return true
+      const probe = link.socket().then((socket) => command(socket, 'Browser.getVersion'))
+      if (await answersWithin(probe, PROBE_MS)) return link.drops() !== before
+      for (const until = Date.now() + DROP_NOTICE_MS; link.drops() === before && Date.now() < until; ) await sleep(50)
+      return link.drops() !== before
+    },
     async close() {
       await link.close()
       await onClose()

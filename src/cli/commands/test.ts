@@ -92,14 +92,14 @@ async function runCases(
     args.live ? runLive(c, api, browser!) : runOffline(c, api, browser)
   const one = async (c: ExampleCase) => {
     const browser = await browserFor(c)
-    const drops = browser?.drops()
-    const dropped = () => browser !== undefined && browser.drops() !== drops
+    const drops = browser?.drops() ?? 0
+    const dropped = async () => browser !== undefined && (await browser.droppedSince(drops))
     // Its tab could not even be opened (the connection went meanwhile): that too is the drop's.
-    const first = await run(c, browser).catch((error: unknown) => {
-      if (dropped()) return undefined
+    const first = await run(c, browser).catch(async (error: unknown) => {
+      if (await dropped()) return undefined
       throw error
     })
-    if (first && !(first.failure && dropped())) return resultOf(c, first)
+    if (first && !(first.failure && (await dropped()))) return resultOf(c, first)
     return resultOf(c, await run(c, browser))
   }
   try {
