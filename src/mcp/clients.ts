@@ -210,19 +210,28 @@ export function createClients(tabs: Tabs): Clients {
       return found
     }
 
+    /** Opens `url` in a new tab of this client's (its own browser context when isolated). */
+    async function openTab(url: string, signal?: AbortSignal): Promise<TabInfo> {
+      for (const old of pool?.makeRoom(Date.now()) ?? []) await tabs.closeTab(old)
+      const opened = await tabs.open(url, options.isolated ? await ownContext() : undefined, signal)
+      pool?.touch(opened.id)
+      openedHere.add(opened.id)
+      take(opened.id)
+      return opened
+    }
+
     async function navigate(url: string, handle?: string, signal?: AbortSignal): Promise<TabInfo> {
       const target = handle === undefined && options.stateless ? undefined : tab(handle)
       let done: TabInfo
       if (target) {
         take(target.id)
-        done = await tabs.navigate(target.id, url, signal)
-      } else {
-        for (const old of pool?.makeRoom(Date.now()) ?? []) await tabs.closeTab(old)
-        done = await tabs.open(url, options.isolated ? await ownContext() : undefined, signal)
-        pool?.touch(done.id)
-        openedHere.add(done.id)
-        take(done.id)
-      }
+        done = await tabs.navigate(target.id, url, signal).catch((error: unknown) => {
+          // The active tab went with a dropped connection while the call waited for the new one:
+          // a call that named no tab gets a new one, as a session without a tab does.
+          if (handle !== undefined || tabs.get(target.id)) throw error
+          return openTab(url, signal)
+        })
+      } else done = await openTab(url, signal)
       if (handle === undefined && !options.stateless) chosen = done.id
       notify()
       return done
